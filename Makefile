@@ -1,0 +1,71 @@
+# gcn-vmem: see README.md. The units come from cosim/units.txt (one list for build.rs, this
+# Makefile and the harness).
+SHELL    := /bin/bash
+CARGO    ?= cargo
+VERILATOR ?= verilator
+UNITS    := $(shell sed -e 's/\#.*//' cosim/units.txt | awk 'NF { print $$1 }')
+# Random vectors per unit for `make cosim`, RNG seed (fresh when empty), units (all when empty).
+VECTORS  ?= 1000000
+SEED     ?=
+UNIT     ?=
+JOBS     ?=
+# Waveform format for failing vectors and `make wave`: fst or vcd.
+WAVE     ?= fst
+SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN      := target/release/gcn-vmem
+
+.PHONY: all deps build cosim cosim-exhaustive test lint lint-rtl wave bench clean help
+
+all: build
+
+help:
+	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd]  random lockstep run of every unit"
+	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
+	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
+	@echo "make bench                         throughput table and harness / plain C++ ratio"
+	@echo "make lint                          lints only"
+
+# Installs Verilator 5 and zlib (for FST) through apt when they are missing.
+deps:
+	@if ! command -v $(VERILATOR) >/dev/null 2>&1 || ! [ -f /usr/include/zlib.h ]; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "error: Verilator 5 and zlib.h are needed and apt-get is not available;" \
+	         "install verilator (>= 5.006) and zlib's headers, then rerun" >&2; exit 1; \
+	  fi; \
+	  echo "installing verilator and zlib1g-dev with apt-get"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator zlib1g-dev; \
+	fi
+
+build: deps
+	$(CARGO) build --release
+
+cosim: build
+	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
+	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE)
+
+test: deps
+	$(CARGO) test --workspace
+	$(MAKE) --no-print-directory lint
+
+lint: deps lint-rtl
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+# Every RTL file, -Wall, with the one waiver file (rtl/lint/verilator.vlt).
+lint-rtl: deps
+	@for u in $(UNITS); do \
+	  echo "verilator --lint-only -Wall rtl/$$u.sv"; \
+	  $(VERILATOR) --lint-only -Wall --top-module $$u rtl/lint/verilator.vlt rtl/vmem_pkg.sv rtl/$$u.sv || exit 1; \
+	done
+
+wave: build
+	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \
+	  echo "usage: make wave UNIT=<unit> VECTOR=<file.jsonl> [WAVE=fst|vcd]" >&2; exit 2; fi
+	$(BIN) replay $(VECTOR) --unit $(UNIT) --wave $(basename $(VECTOR)).$(WAVE)
+
+bench: build
+	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,266 @@
+//! `buffer_addr` in the harness: the cxx binding of the Verilated RTL (rtl/buffer_addr.sv), the
+//! random stimulus that drives it, and its `eval` objects (SPEC §13).
+//! Model: rust/buffer_addr.rs  RTL: rtl/buffer_addr.sv  Tests: tests/buffer_addr.rs
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::{Binding, RtlOptions, RtlUnit};
+use crate::buffer_addr::{BufferAddr, In, Out};
+use crate::unit::Unit;
+use crate::vsharp::VSharp;
+
+#[cxx::bridge(namespace = "cosim::buffer_addr")]
+mod ffi {
+    // Shared structs: the RTL ports as plain integers, named like the ports without _i/_o.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PortsIn {
+        valid: bool,
+        vsharp_lo: u64,
+        vsharp_hi: u64,
+        inst_offset: u16,
+        offen: bool,
+        idxen: bool,
+        access: u8,
+        bytes: u8,
+        lds: bool,
+        sgpr_offset: u32,
+        vgpr_index: u32,
+        vgpr_offset: u32,
+        tid: u8,
+        m0: u32,
+        lds_base: u16,
+        lds_size: u16,
+    }
+
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PortsOut {
+        valid: bool,
+        address: u64,
+        in_range: u8,
+        unbound: bool,
+        illegal: bool,
+        lds_address: u32,
+        lds_in_range: bool,
+    }
+
+    // C++ exposed to Rust: cosim/buffer_addr.h states each function's contract.
+    unsafe extern "C++" {
+        include!("gcn-vmem/cosim/buffer_addr.h");
+
+        type Rtl;
+
+        fn new_rtl(mutant: bool, wave: u8, path: &str) -> Result<UniquePtr<Rtl>>;
+        fn reset(self: Pin<&mut Rtl>);
+        fn step(self: Pin<&mut Rtl>, input: &PortsIn, output: &mut PortsOut);
+        fn finish(self: Pin<&mut Rtl>);
+        fn write_coverage(self: Pin<&mut Rtl>, path: &str);
+        fn plain_loop(inputs: &[PortsIn], rounds: u64) -> u64;
+    }
+}
+
+impl From<&In> for ffi::PortsIn {
+    fn from(i: &In) -> Self {
+        ffi::PortsIn {
+            valid: i.valid,
+            vsharp_lo: i.vsharp as u64,
+            vsharp_hi: (i.vsharp >> 64) as u64,
+            inst_offset: i.inst_offset,
+            offen: i.offen,
+            idxen: i.idxen,
+            access: i.access,
+            bytes: i.bytes,
+            lds: i.lds,
+            sgpr_offset: i.sgpr_offset,
+            vgpr_index: i.vgpr_index,
+            vgpr_offset: i.vgpr_offset,
+            tid: i.tid,
+            m0: i.m0,
+            lds_base: i.lds_base,
+            lds_size: i.lds_size,
+        }
+    }
+}
+
+/// The Verilated RTL of `buffer_addr`, one simulation context per instance.
+pub struct Rtl {
+    sim: cxx::UniquePtr<ffi::Rtl>,
+    out: ffi::PortsOut,
+}
+
+// SAFETY: an `Rtl` owns its VerilatedContext and model exclusively (no shared state with other
+// instances), so moving it to another thread is sound; it is not `Sync`.
+unsafe impl Send for Rtl {}
+
+impl Unit for Rtl {
+    const NAME: &'static str = BufferAddr::NAME;
+    const LATENCY: usize = BufferAddr::LATENCY;
+    type In = In;
+    type Out = Out;
+
+    fn reset(&mut self) {
+        self.sim.pin_mut().reset();
+    }
+
+    fn step(&mut self, input: &In) -> Out {
+        self.sim.pin_mut().step(&ffi::PortsIn::from(input), &mut self.out);
+        let o = &self.out;
+        Out {
+            valid: o.valid,
+            address: o.address,
+            in_range: o.in_range,
+            unbound: o.unbound,
+            illegal: o.illegal,
+            lds_address: o.lds_address,
+            lds_in_range: o.lds_in_range,
+        }
+    }
+}
+
+impl RtlUnit for Rtl {
+    fn open(options: &RtlOptions) -> anyhow::Result<Self> {
+        let (wave, path) = options.wave_code();
+        let sim = ffi::new_rtl(options.mutant, wave, &path)
+            .map_err(|e| anyhow::anyhow!("buffer_addr RTL: {}", e.what()))?;
+        Ok(Rtl { sim, out: ffi::PortsOut::default() })
+    }
+
+    fn finish(&mut self) {
+        self.sim.pin_mut().finish();
+    }
+
+    fn write_coverage(&mut self, path: &str) {
+        self.sim.pin_mut().write_coverage(path);
+    }
+
+    fn plain_loop(inputs: &[In], rounds: u64) -> u64 {
+        let ports: Vec<ffi::PortsIn> = inputs.iter().map(ffi::PortsIn::from).collect();
+        ffi::plain_loop(&ports, rounds)
+    }
+}
+
+/// The unit's place in the harness.
+pub struct Harness;
+
+impl Binding for Harness {
+    type Model = BufferAddr;
+    type Rtl = Rtl;
+    const SPEC: &'static str = "§2";
+
+    fn stimulus() -> BoxedStrategy<In> {
+        stimulus().boxed()
+    }
+
+    fn describe(input: &In) -> String {
+        VSharp::decode(input.vsharp).to_string()
+    }
+
+    fn eval_output(input: &In, out: &Out) -> Map<String, Value> {
+        let dwords = usize::from(input.bytes).div_ceil(4).clamp(1, 4);
+        let in_range: Vec<bool> = (0..dwords).map(|i| out.in_range >> i & 1 != 0).collect();
+        let mut map = Map::new();
+        map.insert("address".into(), json!(out.address));
+        map.insert("in_range".into(), json!(in_range));
+        map.insert("unbound".into(), json!(out.unbound));
+        map.insert("illegal".into(), json!(out.illegal));
+        map.insert("lds_address".into(), json!(out.lds_address));
+        map.insert("lds_in_range".into(), json!(out.lds_in_range));
+        map
+    }
+}
+
+/// Values that sit on the edges of a 32-bit quantity: 0, 1, small, the top of the range.
+fn edge_u32() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => any::<u32>(),
+        1 => 0u32..64,
+        1 => (0u32..64).prop_map(|d| u32::MAX - d),
+        1 => (0u32..32).prop_map(|k| 1u32 << k),
+    ]
+}
+
+/// A V# field set and the instruction fields, chosen so that the interesting relations — the
+/// range limit beside the checked quantity, the index beside a multiple of index_stride, the
+/// LDS window edge — are hit often rather than by luck.
+pub fn stimulus() -> impl Strategy<Value = In> {
+    let descriptor = (
+        prop_oneof![1 => Just(0u64), 1 => 0u64..4096, 1 => (1u64 << 48) - 4096..(1u64 << 48), 2 => 0u64..(1u64 << 48)],
+        prop_oneof![1 => Just(0u16), 2 => (0u16..8).prop_map(|k| 2 << k), 2 => (0u16..64).prop_map(|k| k * 4), 2 => 0u16..(1 << 14)],
+        any::<bool>(),                  // swizzle_en
+        prop_oneof![1 => Just(0u8), 6 => 1u8..16], // dfmt: 0 is unbound
+        0u8..4,                         // element_size
+        0u8..4,                         // index_stride
+        any::<bool>(),                  // add_tid_en
+        any::<u128>(),                  // ignored bits and dst_sel/nfmt noise
+    );
+    let instruction = (
+        prop_oneof![1 => Just(0u16), 1 => Just(4095u16), 3 => 0u16..4096],
+        any::<bool>(),                  // offen
+        any::<bool>(),                  // idxen
+        prop_oneof![8 => 0u8..3, 1 => Just(3u8)],
+        prop_oneof![12 => prop::sample::select(vec![1u8, 2, 4, 8, 12, 16]), 1 => 0u8..32],
+        prop_oneof![3 => Just(false), 1 => Just(true)], // lds
+    );
+    let lanes = (edge_u32(), edge_u32(), edge_u32(), 0u8..64, any::<u32>(), 0u16..512, 0u16..512);
+    // How num_records and lds_size are placed relative to the quantities they limit.
+    let relations = (0u8..5, -6i64..=6, 0u8..3, -2i32..=2, 0u8..3, -1i32..=1);
+    (descriptor, instruction, lanes, relations).prop_map(|(d, i, l, r)| {
+        let (base, stride14, swizzle_en, dfmt, element_size, index_stride, add_tid_en, noise) = d;
+        let (inst_offset, offen, idxen, access, bytes, lds) = i;
+        let (sgpr_offset, mut vgpr_index, vgpr_offset, tid, m0, lds_base, mut lds_size) = l;
+        let (nr_mode, nr_delta, idx_mode, idx_delta, lds_mode, lds_delta) = r;
+
+        // Index beside a multiple of index_stride (swizzle) or of 2^32 (wrap).
+        let s = 8u32 << index_stride;
+        match idx_mode {
+            0 => vgpr_index = (vgpr_index & !(s - 1)).wrapping_add_signed(idx_delta),
+            1 => vgpr_index = (idx_delta as u32).wrapping_sub(u32::from(tid)),
+            _ => {}
+        }
+        let offset = (if offen { vgpr_offset } else { 0 }).wrapping_add(u32::from(inst_offset));
+        let index = (if idxen { vgpr_index } else { 0 }).wrapping_add(if add_tid_en { u32::from(tid) } else { 0 });
+        let near = |x: i64| (x + nr_delta).clamp(0, i64::from(u32::MAX)) as u32;
+        let num_records = match nr_mode {
+            0 => near(i64::from(offset)),
+            1 => near(i64::from(offset) + i64::from(bytes)),
+            2 => near(i64::from(vgpr_index)),
+            3 => near(i64::from(index)),
+            _ => noise as u32,
+        };
+        if lds_mode == 0 {
+            // Put the end of the LDS window right at lds_address + 4.
+            let addr = u32::from(lds_base) * 128 + (m0 & 0xffff) + u32::from(inst_offset) + u32::from(tid) * 4;
+            let end_blocks = (addr + 4).div_ceil(128) as i32 + lds_delta;
+            lds_size = (end_blocks - i32::from(lds_base)).clamp(0, 511) as u16;
+        }
+
+        // dst_sel, nfmt and the ignored high bits come from the noise.
+        let mut v = noise & !((1u128 << 120) - 1) | (noise & (0x7fff << 96));
+        v |= u128::from(base);
+        v |= u128::from(stride14) << 48;
+        v |= (noise >> 62 & 1) << 62; // cache_swizzle
+        v |= u128::from(swizzle_en) << 63;
+        v |= u128::from(num_records) << 64;
+        v |= u128::from(dfmt) << 111;
+        v |= u128::from(element_size) << 115;
+        v |= u128::from(index_stride) << 117;
+        v |= u128::from(add_tid_en) << 119;
+        In {
+            valid: true,
+            vsharp: v,
+            inst_offset,
+            offen,
+            idxen,
+            access,
+            bytes,
+            lds,
+            sgpr_offset,
+            vgpr_index,
+            vgpr_offset,
+            tid,
+            m0,
+            lds_base,
+            lds_size,
+        }
+    })
+}

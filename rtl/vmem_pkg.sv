@@ -1,0 +1,63 @@
+// Copyright gcn-vmem contributors.
+//
+// vmem_pkg: widths, enums and descriptor field positions shared by the VMEM units.
+//
+// Contents:
+//   access_e    access kind of a buffer unit (SPEC.md §2): format, non_format, atomic; the fourth
+//               encoding is reserved (units raise `illegal` and treat it as non_format).
+//   Vs*Lsb/W    V# buffer resource fields (SPEC.md §1.1): least significant bit and width, for
+//               `vsharp[VsFooLsb +: VsFooW]`. Bit k of the 128-bit V# is field bit k (LSB0).
+//   Dfmt*       the data-format codes a unit decides on (SPEC.md §1.4).
+//
+// Spec: SPEC.md §1.1, §1.4, §2
+
+package vmem_pkg;
+
+  // ---------------------------------------------------------------------------------------------
+  // Access kind (SPEC.md §2)
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned AccessW = 2;
+
+  typedef enum logic [AccessW-1:0] {
+    AccessFormat    = 2'd0,  // MUBUF *_FORMAT_* and MTBUF
+    AccessNonFormat = 2'd1,  // MUBUF ubyte .. dwordx4
+    AccessAtomic    = 2'd2,  // MUBUF atomics (count as non_format for §1.1 / §2.2)
+    AccessReserved  = 2'd3   // not an access: `illegal`, otherwise as non_format
+  } access_e;
+
+  // ---------------------------------------------------------------------------------------------
+  // V# buffer resource, 128 bits (SPEC.md §1.1)
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned VsBaseLsb        = 0;    // byte address
+  localparam int unsigned VsBaseW          = 48;
+  localparam int unsigned VsStrideLsb      = 48;   // bytes; §2.2 extends it with dfmt
+  localparam int unsigned VsStrideW        = 14;
+  localparam int unsigned VsCacheSwzBit    = 62;   // cache-bank hint, no effect
+  localparam int unsigned VsSwizzleEnBit   = 63;
+  localparam int unsigned VsNumRecordsLsb  = 64;
+  localparam int unsigned VsNumRecordsW    = 32;
+  localparam int unsigned VsDstSelLsb      = 96;   // dst_sel_x/y/z/w, 3 bits each
+  localparam int unsigned VsDstSelW        = 12;
+  localparam int unsigned VsNfmtLsb        = 108;
+  localparam int unsigned VsNfmtW          = 3;
+  localparam int unsigned VsDfmtLsb        = 111;  // holds stride[17:14] under §2.2
+  localparam int unsigned VsDfmtW          = 4;
+  localparam int unsigned VsElementSizeLsb = 115;  // 0..3 = 2, 4, 8, 16 bytes
+  localparam int unsigned VsElementSizeW   = 2;
+  localparam int unsigned VsIndexStrideLsb = 117;  // 0..3 = 8, 16, 32, 64
+  localparam int unsigned VsIndexStrideW   = 2;
+  localparam int unsigned VsAddTidEnBit    = 119;
+
+  // Widths derived from the fields above.
+  localparam int unsigned AddrW      = 48;                    // memory addresses, modulo 2^48
+  localparam int unsigned StrideExtW = VsStrideW + VsDfmtW;   // §2.2 18-bit stride
+
+  // ---------------------------------------------------------------------------------------------
+  // Data formats (SPEC.md §1.4)
+  // ---------------------------------------------------------------------------------------------
+
+  localparam logic [VsDfmtW-1:0] DfmtInvalid = 4'd0;   // unbound V# (§1.1)
+
+endpackage : vmem_pkg

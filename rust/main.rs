@@ -1,0 +1,435 @@
+//! `gcn-vmem`: the command line of the co-simulation harness (README.md "Command line").
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{json, Value};
+
+use gcn_vmem::cosim::lockstep::Lockstep;
+use gcn_vmem::cosim::run::{self, RunConfig, Summary};
+use gcn_vmem::cosim::vectors::{self, Strictness};
+use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Visit, Wave, UNITS};
+use gcn_vmem::unit::{Ports, Unit};
+
+#[derive(Parser)]
+#[command(
+    name = "gcn-vmem",
+    version,
+    about = "Lockstep co-simulation of the gcn-vmem Rust models against their Verilated RTL"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum WaveArg {
+    Fst,
+    Vcd,
+}
+
+impl From<WaveArg> for Wave {
+    fn from(w: WaveArg) -> Wave {
+        match w {
+            WaveArg::Fst => Wave::Fst,
+            WaveArg::Vcd => Wave::Vcd,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Random vectors through model and RTL in lockstep; exits 1 on any mismatch.
+    Cosim {
+        /// Unit to run (repeatable); all units of cosim/units.txt by default.
+        #[arg(long)]
+        unit: Vec<String>,
+        /// Valid input vectors per unit.
+        #[arg(long, default_value_t = 1_000_000)]
+        vectors: u64,
+        /// RNG seed; a fresh one (printed) when omitted.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (each with its own model and RTL instance).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Stop a unit after this many failing cases (each is shrunk and saved).
+        #[arg(long, default_value_t = 5)]
+        max_failures: usize,
+        /// Waveform format of re-run failures.
+        #[arg(long, value_enum, env = "WAVE", default_value = "fst")]
+        wave: WaveArg,
+        /// Folder of failure artifacts (default target/cosim).
+        #[arg(long)]
+        artifacts: Option<PathBuf>,
+        /// Run against the unit's deliberately broken test-only RTL (to see the harness catch a bug).
+        #[arg(long)]
+        mutant: bool,
+        /// Never show a progress bar.
+        #[arg(long)]
+        no_progress: bool,
+    },
+    /// Replays a vector file on model and RTL; exits 1 on any mismatch.
+    Replay {
+        file: PathBuf,
+        /// The unit (default: the name of the file's folder, as in target/cosim/<unit>/).
+        #[arg(long)]
+        unit: Option<String>,
+        /// Trace the RTL into this file (.fst, or .vcd for VCD) and write the diff waveform beside it.
+        #[arg(long)]
+        wave: Option<PathBuf>,
+        /// Print the cycle-by-cycle trace.
+        #[arg(long)]
+        trace: bool,
+        #[arg(long)]
+        mutant: bool,
+    },
+    /// SPEC §13: one JSON object per stdin line in, one per stdout line out.
+    Eval {
+        unit: String,
+        /// Compute with the Verilated RTL instead of the model.
+        #[arg(long, conflicts_with = "both")]
+        rtl: bool,
+        /// Compute with both; a difference is an error line.
+        #[arg(long)]
+        both: bool,
+    },
+    /// Side-by-side throughput: model, RTL through cxx, plain C++ loop, lockstep harness.
+    Bench {
+        #[arg(long)]
+        unit: Vec<String>,
+        #[arg(long, default_value_t = 2_000_000)]
+        vectors: u64,
+    },
+    /// Lists the units.
+    Units,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli.command) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn resolve_units(names: &[String]) -> anyhow::Result<Vec<&'static str>> {
+    if names.is_empty() {
+        return Ok(UNITS.to_vec());
+    }
+    names.iter().map(|n| UNITS.iter().copied().find(|u| u == n).ok_or_else(|| unknown_unit(n))).collect()
+}
+
+fn execute(command: Command) -> anyhow::Result<bool> {
+    match command {
+        Command::Cosim { unit, vectors, seed, jobs, max_failures, wave, artifacts, mutant, no_progress } => {
+            let units = resolve_units(&unit)?;
+            let seed = seed.unwrap_or_else(fresh_seed);
+            let mut config =
+                RunConfig { vectors, seed, max_failures, mutant, wave: wave.into(), ..RunConfig::default() };
+            if let Some(j) = jobs {
+                config.jobs = j.max(1);
+            }
+            if let Some(a) = artifacts {
+                config.artifacts = a;
+            }
+            config.progress =
+                !no_progress && vectors >= 100_000 && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            println!(
+                "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}",
+                config.jobs,
+                gcn_vmem::verilator_version()
+            );
+            let mut summaries = Vec::new();
+            for name in units {
+                let summary = with_unit(name, RandomRun(&config)).ok_or_else(|| unknown_unit(name))??;
+                summaries.push(summary);
+            }
+            print_summary(&summaries);
+            let ok = summaries.iter().all(|s| s.failing_cases == 0);
+            if !ok {
+                println!("rerun with: gcn-vmem cosim --seed {seed}; replay a saved vector with: make wave UNIT=<unit> VECTOR=<file>");
+            }
+            Ok(ok)
+        }
+        Command::Replay { file, unit, wave, trace, mutant } => {
+            let name = match unit {
+                Some(u) => u,
+                None => unit_from_path(&file)?,
+            };
+            with_unit(&name, ReplayRun { file: &file, wave: wave.as_deref(), trace, mutant })
+                .ok_or_else(|| unknown_unit(&name))?
+        }
+        Command::Eval { unit, rtl, both } => {
+            let mode = if both {
+                EvalMode::Both
+            } else if rtl {
+                EvalMode::Rtl
+            } else {
+                EvalMode::Model
+            };
+            with_unit(&unit, EvalRun(mode)).ok_or_else(|| unknown_unit(&unit))?
+        }
+        Command::Bench { unit, vectors } => {
+            let units = resolve_units(&unit)?;
+            println!("gcn-vmem bench: {vectors} vectors per unit, one thread, release build expected (make bench)");
+            println!(
+                "{:<14} {:>14} {:>14} {:>14} {:>14} {:>14} {:>8}",
+                "unit", "model v/s", "rtl(cxx) v/s", "C++ loop v/s", "lockstep v/s", "cosim v/s", "ratio"
+            );
+            for name in units {
+                with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))??;
+            }
+            println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = lockstep with proptest generation and shrinking ready");
+            Ok(true)
+        }
+        Command::Units => {
+            for u in UNITS {
+                println!("{u}");
+            }
+            Ok(true)
+        }
+    }
+}
+
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+fn unit_from_path(file: &Path) -> anyhow::Result<String> {
+    let dir = file.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or("");
+    if UNITS.contains(&dir) {
+        Ok(dir.to_string())
+    } else {
+        anyhow::bail!(
+            "cannot tell the unit of {} from its folder; pass --unit (one of: {})",
+            file.display(),
+            UNITS.join(", ")
+        )
+    }
+}
+
+fn print_summary(summaries: &[Summary]) {
+    println!(
+        "{:<14} {:>12} {:>12} {:>11} {:>12} {:>9}",
+        "unit", "vectors", "cycles", "mismatches", "vectors/s", "seconds"
+    );
+    for s in summaries {
+        println!(
+            "{:<14} {:>12} {:>12} {:>11} {:>12.0} {:>9.2}{}",
+            s.unit,
+            s.vectors,
+            s.cycles,
+            s.failing_cases,
+            s.vectors_per_second(),
+            s.elapsed.as_secs_f64(),
+            if s.stopped { "  (stopped at --max-failures)" } else { "" }
+        );
+    }
+}
+
+struct RandomRun<'a>(&'a RunConfig);
+
+impl Visit for RandomRun<'_> {
+    type Output = anyhow::Result<Summary>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let summary = run::random::<B>(self.0)?;
+        if !self.0.progress {
+            for f in &summary.failures {
+                run::print_failure(f);
+            }
+        }
+        Ok(summary)
+    }
+}
+
+struct ReplayRun<'a> {
+    file: &'a Path,
+    wave: Option<&'a Path>,
+    trace: bool,
+    mutant: bool,
+}
+
+impl Visit for ReplayRun<'_> {
+    type Output = anyhow::Result<bool>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let inputs = vectors::read_file::<<B::Model as Unit>::In>(self.file)?;
+        let r = run::replay::<B>(&inputs, self.mutant, Some(self.file), self.wave)?;
+        if self.trace {
+            print!("{}", r.trace);
+        }
+        for line in &r.lines {
+            println!("{line}");
+        }
+        if let Some(w) = &r.rtl_wave {
+            println!("RTL waveform {}", w.display());
+        }
+        if let Some(w) = &r.diff_wave {
+            println!("diff waveform {}", w.display());
+        }
+        if let Some(e) = &r.wave_error {
+            eprintln!("warning: waveform not written: {e}");
+        }
+        println!(
+            "{}: {} vectors, {} cycles, {} mismatches",
+            <B::Model as Unit>::NAME,
+            inputs.len(),
+            r.cycles,
+            r.mismatches.len()
+        );
+        Ok(r.mismatches.is_empty() && r.wave_error.is_none())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EvalMode {
+    Model,
+    Rtl,
+    Both,
+}
+
+struct EvalRun(EvalMode);
+
+/// Drives one input to the outputs: the vector, then idle cycles until valid_o.
+fn drive<U: Unit>(unit: &mut U, input: &U::In) -> U::Out {
+    let mut out = unit.step(input);
+    let idle = U::In::default();
+    for _ in 1..U::LATENCY {
+        out = unit.step(&idle);
+    }
+    out
+}
+
+impl Visit for EvalRun {
+    type Output = anyhow::Result<bool>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let mode = self.0;
+        let mut model = B::Model::default();
+        model.reset();
+        let mut rtl = match mode {
+            EvalMode::Model => None,
+            _ => {
+                let mut r = B::Rtl::open(&RtlOptions::default())?;
+                r.reset();
+                Some(r)
+            }
+        };
+        let stdin = std::io::stdin();
+        let mut stdout = std::io::stdout().lock();
+        let mut ok = true;
+        for (n, line) in stdin.lock().lines().enumerate() {
+            let line = line.context("reading stdin")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let reply = match vectors::parse_object::<<B::Model as Unit>::In>(&line, Strictness::Strict) {
+                Err(e) => {
+                    ok = false;
+                    json!({ "error": format!("line {}: {e}", n + 1) })
+                }
+                Ok(input) => {
+                    let expected = (mode != EvalMode::Rtl).then(|| drive(&mut model, &input));
+                    let actual = rtl.as_mut().map(|r| drive(r, &input));
+                    match (expected, actual) {
+                        (Some(e), Some(a)) if e != a => {
+                            ok = false;
+                            json!({ "error": format!(
+                                "line {}: model and RTL differ: model {{{}}} rtl {{{}}}",
+                                n + 1,
+                                e.render(),
+                                a.render()
+                            ) })
+                        }
+                        (Some(out), _) | (None, Some(out)) => Value::Object(B::eval_output(&input, &out)),
+                        (None, None) => unreachable!("eval runs at least one side"),
+                    }
+                }
+            };
+            writeln!(stdout, "{reply}")?;
+            stdout.flush()?;
+        }
+        if let Some(r) = rtl.as_mut() {
+            r.finish();
+        }
+        Ok(ok)
+    }
+}
+
+struct BenchRun(u64);
+
+impl Visit for BenchRun {
+    type Output = anyhow::Result<()>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        use proptest::strategy::{Strategy, ValueTree};
+        let n = self.0 as usize;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = B::stimulus();
+        let mut inputs = Vec::with_capacity(n);
+        while inputs.len() < n {
+            let tree = strategy.new_tree(&mut runner).map_err(|e| anyhow::anyhow!("stimulus: {e}"))?;
+            inputs.push(tree.current());
+        }
+        let rate = |start: Instant| n as f64 / start.elapsed().as_secs_f64();
+
+        let mut model = B::Model::default();
+        model.reset();
+        let t = Instant::now();
+        for i in &inputs {
+            std::hint::black_box(model.step(std::hint::black_box(i)));
+        }
+        let model_rate = rate(t);
+
+        let mut rtl = B::Rtl::open(&RtlOptions::default())?;
+        rtl.reset();
+        let t = Instant::now();
+        for i in &inputs {
+            std::hint::black_box(rtl.step(i));
+        }
+        let rtl_rate = rate(t);
+
+        let t = Instant::now();
+        std::hint::black_box(B::Rtl::plain_loop(&inputs, 1));
+        let cpp_rate = rate(t);
+
+        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        lockstep.reset();
+        let t = Instant::now();
+        let mut same = true;
+        for i in &inputs {
+            same &= lockstep.step(i);
+        }
+        let lockstep_rate = rate(t);
+        anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
+        lockstep.rtl.finish();
+
+        let config = RunConfig {
+            vectors: self.0 / 4,
+            seed: 1,
+            jobs: 1,
+            artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
+            ..RunConfig::default()
+        };
+        let summary = run::random::<B>(&config)?;
+
+        println!(
+            "{:<14} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>8.2}",
+            <B::Model as Unit>::NAME,
+            model_rate,
+            rtl_rate,
+            cpp_rate,
+            lockstep_rate,
+            summary.vectors_per_second(),
+            lockstep_rate / cpp_rate
+        );
+        Ok(())
+    }
+}

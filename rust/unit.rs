@@ -1,0 +1,198 @@
+//! The interface every unit implements twice: once as a Rust model (this crate's `rust/`) and
+//! once as Verilated RTL (`cosim/`). The lockstep driver is generic over [`Unit`], so it cannot
+//! tell the two apart.
+//!
+//! Contract of one [`Unit::step`] call: the inputs are applied, exactly one rising clock edge
+//! happens, and the outputs sampled after that edge are returned. A unit with `LATENCY = n`
+//! register stages returns the result of the inputs given to call `j` from call `j + n - 1`
+//! (valid_o is valid_i delayed by n edges). Data registers load only when the valid that travels
+//! with them is 1 and hold otherwise; reset clears every register to 0 (SPEC "Clocking of units",
+//! docs/decisions.md).
+
+use std::fmt::Debug;
+
+/// How a port is written in vector files and `eval` (SPEC §13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `true`/`false` (0/1 accepted on input).
+    Bool,
+    /// A JSON integer (a `"0x…"` string is accepted on input).
+    Int,
+    /// A `"0x…"` string (an integer is accepted on input when it fits).
+    Hex,
+    /// A string naming one of the listed codes; the code is its index.
+    Enum(&'static [&'static str]),
+    /// A JSON integer restricted to the listed values (e.g. `bytes`).
+    OneOf(&'static [u32]),
+}
+
+/// One port of a unit, named like the RTL port without its `_i`/`_o` suffix.
+#[derive(Clone, Copy, Debug)]
+pub struct Signal {
+    pub name: &'static str,
+    pub width: u32,
+    pub kind: Kind,
+}
+
+impl Signal {
+    /// All-ones mask of the port's width.
+    pub const fn mask(&self) -> u128 {
+        if self.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.width) - 1
+        }
+    }
+
+    /// `0`/`1` for one-bit ports, else [`Signal::hex`].
+    pub fn text(&self, value: u128) -> String {
+        if self.width == 1 {
+            (value & 1).to_string()
+        } else {
+            self.hex(value)
+        }
+    }
+
+    /// Lowercase hex with exactly as many digits as the port needs, `0x` first.
+    pub fn hex(&self, value: u128) -> String {
+        let digits = self.width.div_ceil(4).max(1) as usize;
+        format!("0x{value:0digits$x}")
+    }
+}
+
+/// A unit's input or output bundle, addressable port by port.
+pub trait Ports: Copy + Default + PartialEq + Debug + Send + 'static {
+    /// The ports in RTL port-list order; `valid` is always first.
+    const SIGNALS: &'static [Signal];
+    fn get(&self, index: usize) -> u128;
+    /// Sets a port; bits above its width are dropped.
+    fn set(&mut self, index: usize, value: u128);
+
+    /// The index of a named port.
+    fn index_of(name: &str) -> Option<usize> {
+        Self::SIGNALS.iter().position(|s| s.name == name)
+    }
+
+    /// `name=value` for every port, in order (see [`Signal::text`]): the form used in traces
+    /// and mismatch lines.
+    fn render(&self) -> String {
+        let mut text = String::new();
+        for (i, s) in Self::SIGNALS.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(s.name);
+            text.push('=');
+            text.push_str(&s.text(self.get(i)));
+        }
+        text
+    }
+}
+
+/// Conversion of a port field to and from raw bits.
+pub trait Bits: Copy {
+    fn to_bits(self) -> u128;
+    fn from_bits(bits: u128) -> Self;
+}
+
+impl Bits for bool {
+    fn to_bits(self) -> u128 {
+        u128::from(self)
+    }
+    fn from_bits(bits: u128) -> Self {
+        bits & 1 != 0
+    }
+}
+
+macro_rules! bits_for_uint {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            fn to_bits(self) -> u128 {
+                self as u128
+            }
+            fn from_bits(bits: u128) -> Self {
+                // Truncation to the field is the point: callers mask to the port width first.
+                bits as $t
+            }
+        }
+    )*};
+}
+bits_for_uint!(u8, u16, u32, u64, u128);
+
+/// Declares a port bundle: a plain struct plus its [`Ports`] table.
+///
+/// ```ignore
+/// ports! {
+///     /// Inputs of `foo`.
+///     pub struct In {
+///         valid: bool = 1, Bool;
+///         data: u32 = 32, Hex;
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! ports {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty = $width:expr, $kind:expr; )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl $crate::unit::Ports for $name {
+            const SIGNALS: &'static [$crate::unit::Signal] = &[
+                $( $crate::unit::Signal { name: stringify!($field), width: $width, kind: $kind }, )*
+            ];
+
+            fn get(&self, index: usize) -> u128 {
+                let mut i = 0usize;
+                $(
+                    if index == i {
+                        return $crate::unit::Bits::to_bits(self.$field);
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+                0
+            }
+
+            fn set(&mut self, index: usize, value: u128) {
+                let mut i = 0usize;
+                $(
+                    if index == i {
+                        let masked = value & Self::SIGNALS[i].mask();
+                        self.$field = $crate::unit::Bits::from_bits(masked);
+                        return;
+                    }
+                    i += 1;
+                )*
+                let _ = i;
+            }
+        }
+    };
+}
+
+/// One clocked unit. Implemented by the Rust model and by the Verilated RTL alike.
+pub trait Unit {
+    /// The unit's one name (rust/NAME.rs, rtl/NAME.sv, cosim/NAME.*, tests/NAME.rs).
+    const NAME: &'static str;
+    /// Register stages between inputs and outputs.
+    const LATENCY: usize;
+    type In: Ports;
+    type Out: Ports;
+
+    /// Asserts reset for one edge: every register, outputs included, becomes 0.
+    fn reset(&mut self);
+    /// Applies `input`, raises the clock once, returns the outputs after the edge.
+    fn step(&mut self, input: &Self::In) -> Self::Out;
+}
+
+/// The valid bit of a port bundle (always port 0).
+pub fn valid_of<P: Ports>(ports: &P) -> bool {
+    ports.get(0) & 1 != 0
+}
