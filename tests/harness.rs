@@ -1,0 +1,270 @@
+//! The harness itself: that a broken RTL is caught, shrunk, saved and traced; that vector files
+//! and `eval` reject bad input with errors that name the problem; that the command line's exit
+//! statuses mean what the README says.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use gcn_vmem::buffer_addr::In;
+use gcn_vmem::cosim::buffer_addr::Harness;
+use gcn_vmem::cosim::run::{self, RunConfig};
+use gcn_vmem::cosim::vectors::{self, Strictness};
+use gcn_vmem::cosim::Wave;
+
+/// A fresh folder under cargo's per-test scratch space.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every (time, value) change of the first variable whose full name ends with `suffix`.
+fn changes(wave: &mut wellen::simple::Waveform, suffix: &str) -> Vec<(u64, String)> {
+    let h = wave.hierarchy();
+    let var = h
+        .all_vars()
+        .map(|v| &h[v])
+        .find(|v| v.full_name(h).ends_with(suffix))
+        .unwrap_or_else(|| panic!("no variable ending in {suffix}"));
+    let signal_ref = var.signal_ref();
+    wave.load_signals(&[signal_ref]);
+    let times = wave.time_table().to_vec();
+    let signal = wave.get_signal(signal_ref).unwrap();
+    signal.iter_changes().map(|(t, v)| (times[t as usize], v.to_bit_string().unwrap_or_default())).collect()
+}
+
+fn bits_to_u128(bits: &str) -> u128 {
+    u128::from_str_radix(bits, 2).unwrap_or_else(|_| panic!("not a binary value: {bits}"))
+}
+
+/// The value a signal holds at `time` (its last change at or before it).
+fn value_at(changes: &[(u64, String)], time: u64) -> u128 {
+    let (_, bits) = changes.iter().rev().find(|(t, _)| *t <= time).expect("no value before time");
+    bits_to_u128(bits)
+}
+
+#[test]
+fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
+    let artifacts = scratch("mutant");
+    let config = RunConfig {
+        vectors: 50_000,
+        seed: 11,
+        jobs: 1,
+        max_failures: 1,
+        mutant: true,
+        artifacts: artifacts.clone(),
+        ..RunConfig::default()
+    };
+    let summary = run::random::<Harness>(&config).unwrap();
+    assert!(summary.failing_cases >= 1, "the broken swizzle term went unnoticed in {} vectors", summary.vectors);
+    assert_eq!(summary.failures.len(), 1);
+    let failure = &summary.failures[0];
+    assert!(failure.lines.iter().all(|l| l.starts_with("MISMATCH buffer_addr cycle=")), "{:?}", failure.lines);
+    assert!(failure.lines.iter().any(|l| l.contains("signal=address")), "{:?}", failure.lines);
+    assert!(failure.lines[0].contains("repro: make wave UNIT=buffer_addr VECTOR="), "{}", failure.lines[0]);
+
+    // Saved under <artifacts>/buffer_addr/, unshrunk first, and replayable.
+    assert_eq!(failure.vector_file.parent().unwrap(), artifacts.join("buffer_addr"));
+    let unshrunk: Vec<In> = vectors::read_file(&failure.unshrunk_file).unwrap();
+    let shrunk: Vec<In> = vectors::read_file(&failure.vector_file).unwrap();
+    assert_eq!(unshrunk.len(), failure.cycles_before);
+    assert_eq!(shrunk.len(), failure.cycles_after);
+
+    // Shrinking reached the essence of the bug: one valid, swizzled vector whose index has a
+    // nonzero index_lsb (the term the mutant drops is index_lsb * element_size).
+    assert_eq!(shrunk.len(), 1, "not shrunk to one vector: {shrunk:?}");
+    let v = shrunk[0];
+    assert!(v.valid);
+    assert_eq!(v.vsharp >> 63 & 1, 1, "shrunk vector is not swizzled: {v:?}");
+    let index_stride = 8u32 << (v.vsharp >> 117 & 3);
+    let add_tid = v.vsharp >> 119 & 1 == 1;
+    let index = (if v.idxen { v.vgpr_index } else { 0 }).wrapping_add(if add_tid { u32::from(v.tid) } else { 0 });
+    assert_ne!(index % index_stride, 0, "index_lsb is 0, the mutant could not differ: {v:?}");
+
+    // The bug is in the mutant, not in the model: the correct RTL agrees on the same vector.
+    let good = run::replay::<Harness>(&shrunk, false, None, None).unwrap();
+    assert!(good.mismatches.is_empty(), "{:?}", good.lines);
+    let bad = run::replay::<Harness>(&shrunk, true, None, None).unwrap();
+    assert!(!bad.mismatches.is_empty());
+
+    // Both waveforms exist and parse; they show the mismatch where the lines say it is.
+    let rtl_wave = failure.rtl_wave.clone().expect("no RTL waveform");
+    let diff_wave = failure.diff_wave.clone().expect("no diff waveform");
+    assert_eq!(rtl_wave.extension().unwrap(), "fst");
+    let mut fst = wellen::simple::read(&rtl_wave).unwrap();
+    let address_o = changes(&mut fst, "address_o");
+    let mut diff = wellen::simple::read(&diff_wave).unwrap();
+    let expected = changes(&mut diff, "expected.address");
+    let actual = changes(&mut diff, "actual.address");
+    let marker = changes(&mut diff, "mismatch.address");
+    let (t, _) = marker.iter().find(|(_, b)| b == "1").expect("no mismatch marker set");
+    assert_ne!(value_at(&expected, *t), value_at(&actual, *t));
+    // The RTL waveform (written by Verilator) and the diff waveform's actual value agree.
+    assert_eq!(value_at(&address_o, *t), value_at(&actual, *t), "time {t}");
+}
+
+#[test]
+fn replay_writes_vcd_on_request_and_fst_by_default() {
+    let dir = scratch("replay_vcd");
+    let file = dir.join("one.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"vsharp":"0x00020000000001008010000000001000","inst_offset":6,"offen":false,"idxen":true,"access":"non_format","bytes":2,"lds":false,"sgpr_offset":0,"vgpr_index":10,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}
+{"valid":false,"vsharp":"0x0","inst_offset":0,"offen":false,"idxen":false,"access":"format","bytes":1,"lds":false,"sgpr_offset":0,"vgpr_index":0,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}
+"#,
+    )
+    .unwrap();
+    let inputs: Vec<In> = vectors::read_file(&file).unwrap();
+    assert_eq!(inputs.len(), 2);
+    assert!(!inputs[1].valid);
+    for (ext, format) in [("vcd", Wave::Vcd), ("fst", Wave::Fst)] {
+        let path = dir.join(format!("one.{ext}"));
+        let r = run::replay::<Harness>(&inputs, true, Some(&file), Some(&path)).unwrap();
+        assert!(r.wave_error.is_none(), "{:?}", r.wave_error);
+        assert_eq!(run::wave_paths(&path).0, format);
+        assert_eq!(r.rtl_wave.as_deref(), Some(path.as_path()));
+        assert_eq!(r.diff_wave, Some(dir.join("one.diff.vcd")));
+        let mut w = wellen::simple::read(&path).unwrap();
+        assert!(!changes(&mut w, "valid_o").is_empty());
+        // 2 inputs + 2 drain cycles, each two dumps, after the reset edge.
+        assert_eq!(r.cycles, 4);
+    }
+}
+
+#[test]
+fn vector_files_reject_bad_input_with_line_and_field() {
+    let dir = scratch("bad_vectors");
+    let good = r#"{"vsharp":"0x0","inst_offset":0,"offen":false,"idxen":false,"access":"format","bytes":4,"lds":false,"sgpr_offset":0,"vgpr_index":0,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}"#;
+    let cases: &[(&str, String, &str)] = &[
+        ("malformed", format!("{good}\n{{\"vsharp\": "), "2: malformed JSON"),
+        ("unknown", good.replace("\"m0\":0", "\"m1\":0"), "unknown field `m1`"),
+        ("missing", good.replace(",\"m0\":0", ""), "missing field `m0`"),
+        ("wide_int", good.replace("\"tid\":0", "\"tid\":64"), "field `tid`"),
+        (
+            "wide_hex",
+            good.replace("\"vsharp\":\"0x0\"", &format!("\"vsharp\":\"0x1{}\"", "0".repeat(32))),
+            "wider than",
+        ),
+        ("bad_enum", good.replace("\"format\"", "\"texture\""), "field `access`: \"texture\" is not one of"),
+        ("bad_bool", good.replace("\"lds\":false", "\"lds\":\"no\""), "field `lds`: expected true or false"),
+        ("not_object", "[1, 2]".to_string(), "expected a JSON object"),
+        ("empty", "\n\n".to_string(), "holds no vectors"),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&path, text).unwrap();
+        let err = vectors::read_file::<In>(&path).expect_err(name).to_string();
+        assert!(err.contains(needle), "{name}: {err}");
+        assert!(err.contains(&path.display().to_string()), "{name}: error does not name the file: {err}");
+    }
+    // Replay files accept reserved encodings that eval rejects (so every generated input saves).
+    let reserved = good.replace("\"bytes\":4", "\"bytes\":3");
+    assert!(vectors::parse_object::<In>(&reserved, Strictness::Replay).is_ok());
+    let err = vectors::parse_object::<In>(&reserved, Strictness::Strict).unwrap_err();
+    assert!(err.contains("field `bytes`: 3 is not one of 1, 2, 4, 8, 12, 16"), "{err}");
+}
+
+fn gcn_vmem(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .args(args)
+        .env("GCN_VMEM_ARTIFACTS", scratch(&format!("cli_{}", args.join("_").replace(['/', ' '], "_"))))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+const EVAL_GOOD: &str = r#"{"vsharp":"0x00020000000001000010000000001000","inst_offset":4,"offen":false,"idxen":true,"access":"non_format","bytes":4,"lds":false,"sgpr_offset":0,"vgpr_index":3,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}"#;
+
+#[test]
+fn eval_answers_in_order_and_reports_each_bad_line() {
+    // V#: base 0x1000, stride 16, num_records 0x100, dfmt 4 (bound). index 3, offset 4:
+    // address = 0x1000 + 3 * 16 + 4 = 0x1034; structured check: 3 < 0x100, in range.
+    let lines = [
+        EVAL_GOOD.to_string(),
+        "{not json".to_string(),
+        EVAL_GOOD.replace("\"bytes\":4", "\"bytes\":3"),
+        EVAL_GOOD.replace("\"tid\":0", "\"tid\":64"),
+        EVAL_GOOD.replace("\"inst_offset\":4", "\"inst_offset\":4096"),
+        EVAL_GOOD.replace("\"lds_base\":0", "\"lds_base\":512"),
+        EVAL_GOOD.replace("\"m0\":0,", ""),
+        EVAL_GOOD.replace("\"m0\":0", "\"m0\":0,\"glc\":true"),
+        EVAL_GOOD.replace("\"vsharp\":\"0x", "\"vsharp\":\"0x1"),
+        EVAL_GOOD.replace("\"bytes\":4", "\"bytes\":16"),
+    ];
+    let input = lines.join("\n") + "\n";
+    for mode in [&[][..], &["--rtl"][..], &["--both"][..]] {
+        let mut args = vec!["eval", "buffer_addr"];
+        args.extend_from_slice(mode);
+        let (code, stdout, _) = gcn_vmem(&args, &input);
+        assert_eq!(code, 1, "{mode:?}: bad lines must make the exit status non-zero");
+        let out: Vec<&str> = stdout.lines().collect();
+        assert_eq!(out.len(), lines.len(), "{mode:?}: {stdout}");
+        assert_eq!(
+            out[0],
+            r#"{"address":4148,"in_range":[true],"unbound":false,"illegal":false,"lds_address":0,"lds_in_range":false}"#
+        );
+        let expect_error = [
+            (1, "line 2: malformed JSON"),
+            (2, "line 3: field `bytes`: 3 is not one of"),
+            (3, "line 4: field `tid`"),
+            (4, "line 5: field `inst_offset`"),
+            (5, "line 6: field `lds_base`"),
+            (6, "line 7: missing field `m0`"),
+            (7, "line 8: unknown field `glc`"),
+            (8, "line 9: field `vsharp`"),
+        ];
+        for (i, needle) in expect_error {
+            assert!(
+                out[i].starts_with("{\"error\":") && out[i].contains(needle),
+                "{mode:?} line {}: {}",
+                i + 1,
+                out[i]
+            );
+        }
+        // dwordx4: four dwords, 0x1034 already dword aligned.
+        assert_eq!(
+            out[9],
+            r#"{"address":4148,"in_range":[true,true,true,true],"unbound":false,"illegal":false,"lds_address":0,"lds_in_range":false}"#
+        );
+    }
+}
+
+#[test]
+fn command_line_errors_name_the_problem() {
+    let (code, _, stderr) = gcn_vmem(&["eval", "texture_filter"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown unit `texture_filter`") && stderr.contains("buffer_addr"), "{stderr}");
+
+    let (code, _, stderr) = gcn_vmem(&["replay", "/nonexistent/buffer_addr/x.jsonl"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read vector file /nonexistent/buffer_addr/x.jsonl"), "{stderr}");
+
+    let (code, _, stderr) = gcn_vmem(&["replay", "/tmp/x.jsonl"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("pass --unit"), "{stderr}");
+}
+
+#[test]
+fn cosim_command_passes_clean_rtl_and_fails_broken_rtl() {
+    let (code, stdout, _) = gcn_vmem(&["cosim", "--vectors", "3000", "--seed", "5", "--no-progress"], "");
+    assert_eq!(code, 0, "{stdout}");
+    let row = stdout.lines().find(|l| l.starts_with("buffer_addr")).expect(&stdout);
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert!(cols[1].parse::<u64>().unwrap() >= 3000, "{row}");
+    assert_eq!(cols[3], "0", "{row}");
+
+    let (code, stdout, _) = gcn_vmem(
+        &["cosim", "--vectors", "3000", "--seed", "5", "--no-progress", "--mutant", "--max-failures", "1"],
+        "",
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("MISMATCH buffer_addr"), "{stdout}");
+    assert!(stdout.contains("saved "), "{stdout}");
+}
