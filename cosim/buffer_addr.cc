@@ -1,6 +1,7 @@
 // Port copying and variant selection for the Verilated `buffer_addr` (see buffer_addr.h).
 #include "gcn-vmem/cosim/buffer_addr.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -99,6 +100,7 @@ uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
   sim.reset();
   PortsOut out{};
   uint64_t sum = 0;
+  const auto start = std::chrono::steady_clock::now();
   for (uint64_t r = 0; r < rounds; ++r) {
     for (const PortsIn &in : inputs) {
       apply(sim.top(), in);
@@ -107,7 +109,9 @@ uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
       sum += out.address ^ out.in_range ^ out.lds_address;
     }
   }
-  return sum;
+  const auto stop = std::chrono::steady_clock::now();
+  verilated_rs::consume(sum);
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(stop - start).count());
 }
 
 }  // namespace cosim::buffer_addr

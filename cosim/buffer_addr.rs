@@ -133,9 +133,9 @@ impl RtlUnit for Rtl {
         self.sim.pin_mut().write_coverage(path);
     }
 
-    fn plain_loop(inputs: &[In], rounds: u64) -> u64 {
+    fn plain_loop(inputs: &[In], rounds: u64) -> std::time::Duration {
         let ports: Vec<ffi::PortsIn> = inputs.iter().map(ffi::PortsIn::from).collect();
-        ffi::plain_loop(&ports, rounds)
+        std::time::Duration::from_nanos(ffi::plain_loop(&ports, rounds))
     }
 }
 

@@ -51,8 +51,9 @@ pub trait RtlUnit: Unit + Sized + Send {
     fn finish(&mut self);
     /// Writes the coverage database of the context.
     fn write_coverage(&mut self, path: &str);
-    /// Benchmark baseline: drives `inputs` `rounds` times from a plain C++ loop.
-    fn plain_loop(inputs: &[Self::In], rounds: u64) -> u64;
+    /// Benchmark baseline: drives `inputs` `rounds` times from a plain C++ loop on a fresh
+    /// untraced instance; returns the time the loop took.
+    fn plain_loop(inputs: &[Self::In], rounds: u64) -> std::time::Duration;
 }
 
 /// How a unit plugs into the harness.

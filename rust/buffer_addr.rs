@@ -20,7 +20,9 @@
 
 use crate::ports;
 use crate::unit::{Kind, Unit};
-use crate::vsharp::VSharp;
+use bitvec::field::BitField as _;
+
+use crate::vsharp;
 
 /// `access` codes (SPEC §2); 3 is reserved (computes as non_format and raises `illegal`).
 pub const ACCESS_NAMES: &[&str] = &["format", "non_format", "atomic", "reserved"];
@@ -74,6 +76,38 @@ const ADDRESS_MASK: u64 = (1 << 48) - 1;
 /// LDS allocations are in units of 128 bytes.
 const LDS_GRANULE: u32 = 128;
 
+/// The V# fields this unit reads (SPEC §1.1), decoded with bitvec at the positions of
+/// `crate::vsharp`. The full [`VSharp`] also decodes dst_sel, nfmt and the hints, which address
+/// calculation ignores; skipping them halves the decode in the lockstep loop.
+#[derive(Clone, Copy, Debug)]
+struct Addressing {
+    base: u64,
+    stride: u16,
+    swizzle_en: bool,
+    num_records: u32,
+    dfmt: u8,
+    element_size: u8,
+    index_stride: u8,
+    add_tid_en: bool,
+}
+
+impl Addressing {
+    fn decode(raw: u128) -> Addressing {
+        let b = vsharp::to_bits(raw);
+        Addressing {
+            base: b[vsharp::BASE].load_le(),
+            stride: b[vsharp::STRIDE].load_le(),
+            swizzle_en: b[vsharp::SWIZZLE_EN],
+            num_records: b[vsharp::NUM_RECORDS].load_le(),
+            dfmt: b[vsharp::DFMT].load_le(),
+            element_size: b[vsharp::ELEMENT_SIZE].load_le(),
+            index_stride: b[vsharp::INDEX_STRIDE].load_le(),
+            add_tid_en: b[vsharp::ADD_TID_EN],
+        }
+    }
+}
+
+
 /// The combinational function of SPEC §2 for one lane; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
@@ -83,7 +117,7 @@ pub fn compute(input: &In) -> Out {
     let tid = u32::from(input.tid) & 0x3f;
     let lds_base = u32::from(input.lds_base) & 0x1ff;
     let lds_size = u32::from(input.lds_size) & 0x1ff;
-    let v = VSharp::decode(input.vsharp);
+    let v = Addressing::decode(input.vsharp);
 
     // Reserved encodings: access 3 computes as non_format; bytes outside the legal set compute
     // the address and LDS outputs but are never in range.
@@ -113,13 +147,16 @@ pub fn compute(input: &In) -> Out {
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
     // §2.3: buffer_offset, exact (at most 54 bits).
-    let e = u64::from(v.element_bytes());
-    let s = u64::from(v.index_stride_records());
+    let e = 2u64 << v.element_size;
+    let s = 8u64 << v.index_stride;
     let (index, offset, stride64) = (u64::from(index), u64::from(offset), u64::from(stride));
-    let offset_lsb = offset % e;
+    // E and S are powers of two: `/` and `%` by them are shifts and masks (the lockstep loop
+    // runs this millions of times; a 64-bit divide costs tens of cycles).
+    let (e_log2, s_log2) = (e.trailing_zeros(), s.trailing_zeros());
+    let offset_lsb = offset & (e - 1);
     let buffer_offset = if v.swizzle_en {
-        let (index_msb, index_lsb) = (index / s, index % s);
-        let offset_msb = offset / e;
+        let (index_msb, index_lsb) = (index >> s_log2, index & (s - 1));
+        let offset_msb = offset >> e_log2;
         (index_msb * stride64 + offset_msb * e) * s + index_lsb * e + offset_lsb
     } else {
         index * stride64 + offset
@@ -135,7 +172,7 @@ pub fn compute(input: &In) -> Out {
     // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
     let bytes64 = u64::from(bytes);
     let swizzle_illegal =
-        v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride64 % e != 0);
+        v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride64 & (e - 1) != 0);
     let illegal = access_reserved || bytes_reserved || swizzle_illegal;
 
     // §2.4: the dwords of the access: max(1, ceil(bytes / 4)).
@@ -238,6 +275,7 @@ impl Unit for BufferAddr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vsharp::VSharp;
     use crate::unit::Ports;
     use proptest::prelude::*;
 

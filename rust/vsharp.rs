@@ -2,47 +2,57 @@
 //!
 //! Spec: SPEC.md §1.1  Used by: rust/buffer_addr.rs
 //!
-//! The descriptor is held as `BitArray<[u32; 4], Lsb0>`: word 0 is descriptor bits 31:0 (the first
-//! SGPR), and within a word bit 0 is the least significant bit, so array index k is descriptor bit
-//! k. Every field is read with an explicit bit range, in the order of SPEC §1.1's table, through
+//! The descriptor is held as `BitArray<[u64; 2], Lsb0>`: word 0 is descriptor bits 63:0 (the first
+//! two SGPRs, little-endian), and within a word bit 0 is the least significant bit, so array index
+//! k is descriptor bit k. (64-bit words keep every field inside one word, which makes `load_le` take
+//! its single-element path: the lockstep loop decodes a V# every cycle.) Every field is read with an explicit bit range, in the order of SPEC §1.1's table, through
 //! `load_le`/`store_le` (plain `load` would depend on the host's byte order). Bits the table does
 //! not name (120..=122, 124..=125) are ignored on decode and written as 0 by [`VSharp::encode`].
 
 use std::fmt;
-use std::ops::RangeInclusive;
+use std::ops::Range;
 
 use bitvec::prelude::*;
 
 /// The raw descriptor: bit k of the array is descriptor bit k.
-pub type VSharpBits = BitArray<[u32; 4], Lsb0>;
+pub type VSharpBits = BitArray<[u64; 2], Lsb0>;
 
-// Field positions, in SPEC §1.1's table order (`hi:lo` there is `lo..=hi` here).
+// Field positions, in SPEC §1.1's table order (`hi:lo` there is `lo..hi + 1` here: half-open
+// ranges index a bit slice faster than inclusive ones).
 /// 47:0, byte address.
-pub const BASE: RangeInclusive<usize> = 0..=47;
+pub const BASE: Range<usize> = 0..48;
 /// 61:48, bytes (§2.2 extends it to 18 bits with dfmt).
-pub const STRIDE: RangeInclusive<usize> = 48..=61;
+pub const STRIDE: Range<usize> = 48..62;
 /// 62, cache-bank hint; no effect.
 pub const CACHE_SWIZZLE: usize = 62;
 /// 63, swizzled addressing.
 pub const SWIZZLE_EN: usize = 63;
 /// 95:64, range-check limit.
-pub const NUM_RECORDS: RangeInclusive<usize> = 64..=95;
+pub const NUM_RECORDS: Range<usize> = 64..96;
 /// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
-pub const DST_SEL: [RangeInclusive<usize>; 4] = [96..=98, 99..=101, 102..=104, 105..=107];
+pub const DST_SEL: [Range<usize>; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
+/// 98:96.
+pub const DST_SEL_X: Range<usize> = 96..99;
+/// 101:99.
+pub const DST_SEL_Y: Range<usize> = 99..102;
+/// 104:102.
+pub const DST_SEL_Z: Range<usize> = 102..105;
+/// 107:105.
+pub const DST_SEL_W: Range<usize> = 105..108;
 /// 110:108, numeric format.
-pub const NFMT: RangeInclusive<usize> = 108..=110;
+pub const NFMT: Range<usize> = 108..111;
 /// 114:111, data format (stride[17:14] under §2.2's extension).
-pub const DFMT: RangeInclusive<usize> = 111..=114;
+pub const DFMT: Range<usize> = 111..115;
 /// 116:115, swizzled element size code: 2, 4, 8, 16 bytes.
-pub const ELEMENT_SIZE: RangeInclusive<usize> = 115..=116;
+pub const ELEMENT_SIZE: Range<usize> = 115..117;
 /// 118:117, swizzled index stride code: 8, 16, 32, 64.
-pub const INDEX_STRIDE: RangeInclusive<usize> = 117..=118;
+pub const INDEX_STRIDE: Range<usize> = 117..119;
 /// 119, add the lane id to the index.
 pub const ADD_TID_EN: usize = 119;
 /// 123, non-volatile hint; no effect.
 pub const NV: usize = 123;
 /// 127:126, resource type (0 = buffer; other values are treated as 0).
-pub const TYPE: RangeInclusive<usize> = 126..=127;
+pub const TYPE: Range<usize> = 126..128;
 
 /// The descriptor bits SPEC §1.1 names; the rest are ignored.
 pub const DEFINED_MASK: u128 = !((0b111u128 << 120) | (0b11u128 << 124));
@@ -84,14 +94,14 @@ pub struct VSharp {
 
 /// The descriptor as a bit array (word 0 = bits 31:0).
 pub fn to_bits(raw: u128) -> VSharpBits {
-    // Truncation to each 32-bit word is the point.
-    BitArray::new([raw as u32, (raw >> 32) as u32, (raw >> 64) as u32, (raw >> 96) as u32])
+    // Truncation to each 64-bit word is the point.
+    BitArray::new([raw as u64, (raw >> 64) as u64])
 }
 
 /// The inverse of [`to_bits`].
 pub fn from_bits(bits: &VSharpBits) -> u128 {
     let w = bits.data;
-    u128::from(w[0]) | (u128::from(w[1]) << 32) | (u128::from(w[2]) << 64) | (u128::from(w[3]) << 96)
+    u128::from(w[0]) | (u128::from(w[1]) << 64)
 }
 
 impl VSharp {
@@ -104,7 +114,7 @@ impl VSharp {
             cache_swizzle: b[CACHE_SWIZZLE],
             swizzle_en: b[SWIZZLE_EN],
             num_records: b[NUM_RECORDS].load_le(),
-            dst_sel: DST_SEL.map(|r| b[r].load_le()),
+            dst_sel: [b[DST_SEL_X].load_le(), b[DST_SEL_Y].load_le(), b[DST_SEL_Z].load_le(), b[DST_SEL_W].load_le()],
             nfmt: b[NFMT].load_le(),
             dfmt: b[DFMT].load_le(),
             element_size: b[ELEMENT_SIZE].load_le(),

@@ -100,4 +100,7 @@ class Sim {
   bool finished_ = false;
 };
 
+// Keeps a benchmark's result alive so the loop that computed it is not optimised out.
+inline void consume(uint64_t value) { __asm__ volatile("" : : "r"(value) : "memory"); }
+
 }  // namespace verilated_rs
