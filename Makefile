@@ -56,7 +56,7 @@ lint: deps lint-rtl
 lint-rtl: deps
 	@for u in $(UNITS); do \
 	  echo "verilator --lint-only -Wall rtl/$$u.sv"; \
-	  $(VERILATOR) --lint-only -Wall --top-module $$u rtl/lint/verilator.vlt rtl/vmem_pkg.sv rtl/$$u.sv || exit 1; \
+	  $(VERILATOR) --lint-only -Wall --top-module $$u -y rtl rtl/lint/verilator.vlt $(sort $(wildcard rtl/*_pkg.sv)) rtl/$$u.sv || exit 1; \
 	done
 
 wave: build

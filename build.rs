@@ -44,6 +44,17 @@ fn read_units(path: &Path) -> Vec<UnitLine> {
     units
 }
 
+/// The shared packages, rtl/*_pkg.sv, in name order (they must not depend on each other).
+fn packages() -> Vec<PathBuf> {
+    let mut pkgs: Vec<PathBuf> = fs::read_dir("rtl")
+        .unwrap_or_else(|e| fail(&format!("cannot read rtl/: {e}")))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with("_pkg.sv")))
+        .collect();
+    pkgs.sort();
+    pkgs
+}
+
 /// Runs Verilator for one variant into `mdir` and returns the unity .cpp and the RTL files it read.
 fn verilate(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) -> (PathBuf, Vec<PathBuf>) {
     let _ = fs::remove_dir_all(mdir);
@@ -57,7 +68,8 @@ fn verilate(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) 
         .arg("-Mdir")
         .arg(mdir)
         .args(extra)
-        .args(["rtl/lint/verilator.vlt", "rtl/vmem_pkg.sv"])
+        .args(["-y", "rtl", "rtl/lint/verilator.vlt"])
+        .args(packages())
         .arg(format!("rtl/{unit}.sv"));
     let out = cmd
         .output()
@@ -153,7 +165,6 @@ fn main() {
         let mut mutants: Vec<(String, Vec<String>)> = vec![(String::new(), Vec::new())];
         if let Some(param) = &unit.mutant {
             mutants.push(("_mut".to_string(), vec![format!("-G{param}=1'b1")]));
-            build.define("COSIM_HAS_MUTANT", "1");
         }
         for (mut_suffix, mut_args) in &mutants {
             for (trace_suffix, trace_flag) in TRACES {

@@ -5,9 +5,8 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::{Binding, RtlOptions, RtlUnit};
+use super::Binding;
 use crate::buffer_addr::{BufferAddr, In, Out};
-use crate::unit::Unit;
 use crate::vsharp::VSharp;
 
 #[cxx::bridge(namespace = "cosim::buffer_addr")]
@@ -82,29 +81,8 @@ impl From<&In> for ffi::PortsIn {
     }
 }
 
-/// The Verilated RTL of `buffer_addr`, one simulation context per instance.
-pub struct Rtl {
-    sim: cxx::UniquePtr<ffi::Rtl>,
-    out: ffi::PortsOut,
-}
-
-// SAFETY: an `Rtl` owns its VerilatedContext and model exclusively (no shared state with other
-// instances), so moving it to another thread is sound; it is not `Sync`.
-unsafe impl Send for Rtl {}
-
-impl Unit for Rtl {
-    const NAME: &'static str = BufferAddr::NAME;
-    const LATENCY: usize = BufferAddr::LATENCY;
-    type In = In;
-    type Out = Out;
-
-    fn reset(&mut self) {
-        self.sim.pin_mut().reset();
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.sim.pin_mut().step(&ffi::PortsIn::from(input), &mut self.out);
-        let o = &self.out;
+impl From<&ffi::PortsOut> for Out {
+    fn from(o: &ffi::PortsOut) -> Self {
         Out {
             valid: o.valid,
             address: o.address,
@@ -117,27 +95,7 @@ impl Unit for Rtl {
     }
 }
 
-impl RtlUnit for Rtl {
-    fn open(options: &RtlOptions) -> anyhow::Result<Self> {
-        let (wave, path) = options.wave_code();
-        let sim = ffi::new_rtl(options.mutant, wave, &path)
-            .map_err(|e| anyhow::anyhow!("buffer_addr RTL: {}", e.what()))?;
-        Ok(Rtl { sim, out: ffi::PortsOut::default() })
-    }
-
-    fn finish(&mut self) {
-        self.sim.pin_mut().finish();
-    }
-
-    fn write_coverage(&mut self, path: &str) {
-        self.sim.pin_mut().write_coverage(path);
-    }
-
-    fn plain_loop(inputs: &[In], rounds: u64) -> std::time::Duration {
-        let ports: Vec<ffi::PortsIn> = inputs.iter().map(ffi::PortsIn::from).collect();
-        std::time::Duration::from_nanos(ffi::plain_loop(&ports, rounds))
-    }
-}
+verilated_rtl!(BufferAddr);
 
 /// The unit's place in the harness.
 pub struct Harness;

@@ -71,15 +71,72 @@ pub trait Binding: 'static {
     fn eval_output(input: &<Self::Model as Unit>::In, out: &<Self::Model as Unit>::Out) -> Map<String, Value>;
 }
 
-/// Something to do with one unit's binding; see [`with_unit`].
-pub trait Visit {
-    type Output;
-    fn visit<B: Binding>(self) -> Self::Output;
+/// The Rust side of a unit's Verilated RTL: `pub struct Rtl` over the bridge's `ffi::Rtl`,
+/// implementing [`Unit`] and [`RtlUnit`] with the model's port bundles. Expects, in the calling
+/// module, `mod ffi` (the unit's `#[cxx::bridge]` with `PortsIn`, `PortsOut`, `Rtl`, `new_rtl`,
+/// `plain_loop`) and `From<&In> for ffi::PortsIn`, `From<&ffi::PortsOut> for Out`.
+macro_rules! verilated_rtl {
+    ($model:ty) => {
+        /// The Verilated RTL of this unit; every instance has its own simulation context.
+        pub struct Rtl {
+            sim: cxx::UniquePtr<ffi::Rtl>,
+            out: ffi::PortsOut,
+        }
+
+        // SAFETY: an `Rtl` owns its VerilatedContext and model exclusively (instances share no
+        // state), so moving it to another thread is sound; it is not `Sync`.
+        unsafe impl Send for Rtl {}
+
+        impl $crate::unit::Unit for Rtl {
+            const NAME: &'static str = <$model as $crate::unit::Unit>::NAME;
+            const LATENCY: usize = <$model as $crate::unit::Unit>::LATENCY;
+            type In = <$model as $crate::unit::Unit>::In;
+            type Out = <$model as $crate::unit::Unit>::Out;
+
+            fn reset(&mut self) {
+                self.sim.pin_mut().reset();
+            }
+
+            #[inline]
+            fn step(&mut self, input: &Self::In) -> Self::Out {
+                self.sim.pin_mut().step(&ffi::PortsIn::from(input), &mut self.out);
+                Self::Out::from(&self.out)
+            }
+        }
+
+        impl $crate::cosim::RtlUnit for Rtl {
+            fn open(options: &$crate::cosim::RtlOptions) -> anyhow::Result<Self> {
+                let (wave, path) = options.wave_code();
+                let sim = ffi::new_rtl(options.mutant, wave, &path)
+                    .map_err(|e| anyhow::anyhow!("{} RTL: {}", <$model as $crate::unit::Unit>::NAME, e.what()))?;
+                Ok(Rtl { sim, out: ffi::PortsOut::default() })
+            }
+
+            fn finish(&mut self) {
+                self.sim.pin_mut().finish();
+            }
+
+            fn write_coverage(&mut self, path: &str) {
+                self.sim.pin_mut().write_coverage(path);
+            }
+
+            fn plain_loop(inputs: &[Self::In], rounds: u64) -> std::time::Duration {
+                let ports: Vec<ffi::PortsIn> = inputs.iter().map(ffi::PortsIn::from).collect();
+                std::time::Duration::from_nanos(ffi::plain_loop(&ports, rounds))
+            }
+        }
+    };
 }
 
 // `pub mod <unit>;` (cosim/<unit>.rs) for every unit of cosim/units.txt; each defines
 // `pub struct Harness: Binding`.
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
+
+/// Something to do with one unit's binding; see [`with_unit`].
+pub trait Visit {
+    type Output;
+    fn visit<B: Binding>(self) -> Self::Output;
+}
 
 // The name -> binding dispatch over cosim/units.txt.
 macro_rules! units {

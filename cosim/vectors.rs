@@ -77,6 +77,19 @@ fn parse_value(signal: &Signal, value: &Value, strictness: Strictness) -> Result
                 .ok_or_else(|| format!("\"{s}\" is not one of {}", quoted(names))),
             other => Err(format!("expected one of {}, got {other}", quoted(names))),
         },
+        Kind::List { width, len } => {
+            let Value::Array(items) = value else {
+                return Err(format!("expected a list of {len} integers, got {value}"));
+            };
+            if items.len() != len as usize {
+                return Err(format!("expected a list of {len} integers, got {}", items.len()));
+            }
+            let element = Signal { name: signal.name, width, kind: Kind::Int };
+            items.iter().enumerate().try_fold(0u128, |acc, (i, item)| {
+                let v = parse_value(&element, item, strictness).map_err(|e| format!("element {i}: {e}"))?;
+                Ok(acc | v << (width * i as u32))
+            })
+        }
         Kind::OneOf(set) => {
             let v = number(value)?;
             if strictness == Strictness::Strict && !set.iter().any(|&s| u128::from(s) == v) {
@@ -147,6 +160,10 @@ pub fn to_value(signal: &Signal, v: u128) -> Value {
             None => Value::from(v as u64),
         },
         Kind::Int | Kind::OneOf(_) => Value::from(v as u64),
+        Kind::List { width, len } => {
+            let mask = (1u128 << width) - 1;
+            Value::Array((0..len).map(|i| Value::from((v >> (width * i) & mask) as u64)).collect())
+        }
     }
 }
 

@@ -24,6 +24,9 @@ pub enum Kind {
     Enum(&'static [&'static str]),
     /// A JSON integer restricted to the listed values (e.g. `bytes`).
     OneOf(&'static [u32]),
+    /// A JSON array of `len` integers of `width` bits each; element i sits at bits
+    /// `width*i ..` of the port (e.g. four 32-bit components, four 3-bit dst_sel codes).
+    List { width: u32, len: u32 },
 }
 
 /// One port of a unit, named like the RTL port without its `_i`/`_o` suffix.
