@@ -24,6 +24,7 @@ help:
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
 	@echo "make bench                         throughput table and harness / plain C++ ratio"
 	@echo "make lint                          lints only"
+	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 
 # Installs Verilator 5 and zlib (for FST) through apt when they are missing.
 deps:
@@ -63,6 +64,10 @@ wave: build
 	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \
 	  echo "usage: make wave UNIT=<unit> VECTOR=<file.jsonl> [WAVE=fst|vcd]" >&2; exit 2; fi
 	$(BIN) replay $(VECTOR) --unit $(UNIT) --wave $(basename $(VECTOR)).$(WAVE)
+
+# Opt-in exhaustive sweeps (minutes): every f32 pattern through f32 -> f16, model against RTL.
+cosim-exhaustive: build
+	$(BIN) sweep f32-to-f16 $(if $(JOBS),--jobs $(JOBS))
 
 bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))

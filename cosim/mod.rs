@@ -10,6 +10,8 @@
 
 pub mod lockstep;
 pub mod run;
+pub mod stimulus;
+pub mod sweep;
 pub mod vectors;
 pub mod wave;
 

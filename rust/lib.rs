@@ -6,6 +6,8 @@
 //! `gcn_vmem::cosim::<unit>`), the tests `tests/<unit>.rs`. The units are listed once, in
 //! `cosim/units.txt`.
 
+pub mod float;
+pub mod format;
 pub mod unit;
 pub mod vsharp;
 

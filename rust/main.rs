@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use gcn_vmem::cosim::lockstep::Lockstep;
 use gcn_vmem::cosim::run::{self, RunConfig, Summary};
+use gcn_vmem::cosim::sweep;
 use gcn_vmem::cosim::vectors::{self, Strictness};
 use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Visit, Wave, UNITS};
 use gcn_vmem::unit::{Ports, Unit};
@@ -105,6 +106,15 @@ enum Command {
         #[arg(long, default_value_t = 2_000_000)]
         vectors: u64,
     },
+    /// Exhaustive sweeps, model against RTL (README "Exhaustive sweeps"); exits 1 on any mismatch.
+    Sweep {
+        /// Sweep name (f32-to-f16).
+        name: String,
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[arg(long)]
+        no_progress: bool,
+    },
     /// Lists the units.
     Units,
 }
@@ -190,6 +200,50 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = lockstep with proptest generation and shrinking ready");
             Ok(true)
+        }
+        Command::Sweep { name, jobs, no_progress } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+            let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
+            let artifacts = run::default_artifacts();
+            let summary = match name.as_str() {
+                // format_pack on 16_16_16_16 float: four f32 -> f16 conversions per vector, so
+                // 2^30 vectors cover every one of the 2^32 f32 patterns.
+                "f32-to-f16" => {
+                    use gcn_vmem::format_pack::In;
+                    sweep::sweep::<gcn_vmem::cosim::format_pack::Harness>(
+                        &name,
+                        1 << 30,
+                        jobs,
+                        &artifacts,
+                        progress,
+                        |i| {
+                            let base = (i as u32) << 2;
+                            let c = |k: u32| u128::from(base | k) << (32 * k);
+                            In { valid: true, dfmt: 12, nfmt: 7, components: c(0) | c(1) | c(2) | c(3) }
+                        },
+                    )?
+                }
+                other => anyhow::bail!("unknown sweep `{other}`; the sweeps are: f32-to-f16"),
+            };
+            println!(
+                "sweep {} on {}: {} vectors, {} failing, {:.1} s ({:.0} vectors/s, {} thread(s))",
+                summary.name,
+                summary.unit,
+                summary.vectors,
+                summary.failing,
+                summary.elapsed.as_secs_f64(),
+                summary.vectors as f64 / summary.elapsed.as_secs_f64(),
+                jobs
+            );
+            if let Some(file) = &summary.saved {
+                println!(
+                    "first failing inputs saved to {}; replay with make wave UNIT={} VECTOR={}",
+                    file.display(),
+                    summary.unit,
+                    file.display()
+                );
+            }
+            Ok(summary.failing == 0)
         }
         Command::Units => {
             for u in UNITS {

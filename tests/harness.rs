@@ -259,12 +259,18 @@ fn cosim_command_passes_clean_rtl_and_fails_broken_rtl() {
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert!(cols[1].parse::<u64>().unwrap() >= 3000, "{row}");
     assert_eq!(cols[3], "0", "{row}");
+    for unit in gcn_vmem::cosim::UNITS {
+        assert!(stdout.lines().any(|l| l.starts_with(unit)), "no row for {unit}: {stdout}");
+    }
 
-    let (code, stdout, _) = gcn_vmem(
-        &["cosim", "--vectors", "3000", "--seed", "5", "--no-progress", "--mutant", "--max-failures", "1"],
-        "",
-    );
+    let broken = ["cosim", "--unit", "buffer_addr", "--vectors", "3000", "--seed", "5", "--no-progress", "--mutant"];
+    let (code, stdout, _) = gcn_vmem(&broken, "");
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("MISMATCH buffer_addr"), "{stdout}");
     assert!(stdout.contains("saved "), "{stdout}");
+
+    // A unit without a mutant build says so instead of running the wrong RTL.
+    let (code, _, stderr) = gcn_vmem(&["cosim", "--unit", "swizzle", "--vectors", "10", "--mutant"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("swizzle has no mutant build"), "{stderr}");
 }

@@ -1,0 +1,259 @@
+// Copyright gcn-vmem contributors.
+//
+// d16: 16-bit packing of D16 loads and stores (VGPR halves <-> components).
+//
+// Parameters: none.
+//
+// Behaviour (SPEC.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
+// float-like nfmts are 0, 1, 2, 3, 7 and the reserved 6; integer ones are 4 (uint), 5 (sint):
+//   op 0 LOAD_FORMAT   component i < k is data_i[32i+31:32i]; half i = f32 -> f16 (float-like,
+//                      vmem_fp_pkg) or its low 16 bits (integer); result dword j = {half 2j+1,
+//                      half 2j}, halves i >= k are 0 (an odd last half leaves 31:16 at 0);
+//                      result_count = ceil(k/2).
+//   op 1 LOAD_UBYTE    v = zext(data_i[7:0]);   result[31:0] = hi_i ? {v, old_i[15:0]}
+//   op 2 LOAD_SBYTE    v = sext(data_i[7:0]);                       : {old_i[31:16], v};
+//   op 3 LOAD_SHORT    v = data_i[15:0];        result_count = 1.
+//   op 4 STORE_FORMAT  half i < k is data_i[16i+15:16i]; component i = f16 -> f32 (float-like,
+//                      exact), zero- (uint) or sign-extended (sint); components i >= k are 0;
+//                      result = the four components; result_count = 4.
+//   op 5 STORE_BYTE    result[7:0]  = hi_i ? data_i[23:16] : data_i[7:0];  result_count = 1.
+//   op 6 STORE_SHORT   result[15:0] = hi_i ? data_i[31:16] : data_i[15:0]; result_count = 1.
+//   op 7 reserved      illegal_o; result 0, result_count 0.
+//   Result bits not named above are 0. illegal_o is also raised by the format ops for count 0
+//   (no halves: loads give result_count 0, stores four 0 components and result_count 4),
+//   count > 4 (taken as 4) and nfmt 6 (converted as float-like). hi_i is ignored by the format
+//   ops; nfmt_i and count_i by the byte/short ops.
+//
+// Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
+//   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
+//   decode (op, conversion kind, result_count, illegal) and the operands, with the halves or
+//   components at and beyond k already cleared; stage 2 (edge j+1) registers the converted and
+//   packed result. Valid flops load every cycle; data flops of a stage load only when that
+//   stage's incoming valid is 1, else hold. rst_ni (asynchronous, active low) clears every
+//   valid and data flop, outputs included.
+//
+// Model: rust/d16.rs  Tests: tests/d16.rs  Spec: SPEC.md §6
+
+module d16
+  import vmem_fp_pkg::*;
+(
+  input  logic         clk_i,
+  input  logic         rst_ni,          // async, active low
+  input  logic         valid_i,
+  input  logic [2:0]   op_i,            // see the table above
+  input  logic         hi_i,            // byte/short ops: the high half / byte 2
+  input  logic [2:0]   nfmt_i,          // format ops: numeric format, SPEC §1.4
+  input  logic [2:0]   count_i,         // format ops: component / half count
+  input  logic [127:0] data_i,          // dword i at 32i+31:32i
+  input  logic [31:0]  old_i,           // byte/short loads: the VGPR's previous value
+  output logic         valid_o,
+  output logic [127:0] result_o,        // dword i at 32i+31:32i
+  output logic [2:0]   result_count_o,
+  output logic         illegal_o
+);
+
+  typedef enum logic [2:0] {
+    OpLoadFormat  = 3'd0,
+    OpLoadUbyte   = 3'd1,
+    OpLoadSbyte   = 3'd2,
+    OpLoadShort   = 3'd3,
+    OpStoreFormat = 3'd4,
+    OpStoreByte   = 3'd5,
+    OpStoreShort  = 3'd6,
+    OpReserved    = 3'd7
+  } op_e;
+
+  // How a format op converts a half / component.
+  typedef enum logic [1:0] {
+    ConvFloat = 2'd0,   // f16 <-> f32 (float-like nfmts, reserved 6 included)
+    ConvUint  = 2'd1,   // low 16 bits / zero-extend
+    ConvSint  = 2'd2    // low 16 bits / sign-extend
+  } conv_e;
+
+  // Stage 1 register.
+  typedef struct packed {
+    op_e          op;
+    logic         hi;
+    conv_e        conv;
+    logic [127:0] operand;       // data_i, halves / components at and beyond k cleared
+    logic [31:0]  old;
+    logic [2:0]   result_count;
+    logic         illegal;
+  } stage1_t;
+
+  // Stage 2 (output) register.
+  typedef struct packed {
+    logic [127:0] result;
+    logic [2:0]   result_count;
+    logic         illegal;
+  } stage2_t;
+
+  logic    valid_q, valid_q2;
+  stage1_t s1_d, s1_q;
+  stage2_t s2_d, s2_q2;
+
+  ////////////////////////////////////////
+  // Stage 1: decode, count, operands   //
+  ////////////////////////////////////////
+
+  op_e          op;
+  logic [2:0]   k;              // min(count, 4)
+  logic         fmt_illegal;    // count 0, count > 4 or nfmt 6, on a format op
+  conv_e        conv;
+  logic [127:0] lane32_mask;    // components i < k of a format load
+  logic [63:0]  lane16_mask;    // halves i < k of a format store
+  logic [127:0] operand;
+  logic [2:0]   result_count;
+  logic         illegal;
+
+  always_comb begin
+    op          = op_e'(op_i);
+    k           = (count_i > 3'd4) ? 3'd4 : count_i;
+    fmt_illegal = (count_i == 3'd0) || (count_i > 3'd4) || (nfmt_e'(nfmt_i) == NfmtReserved);
+
+    unique case (nfmt_e'(nfmt_i))
+      NfmtUint: conv = ConvUint;
+      NfmtSint: conv = ConvSint;
+      default:  conv = ConvFloat;   // unorm, snorm, uscaled, sscaled, float, reserved
+    endcase
+
+    lane32_mask = '0;
+    lane16_mask = '0;
+    for (int i = 0; i < 4; i++) begin
+      if (3'(i) < k) begin
+        lane32_mask[32*i +: 32] = '1;
+        lane16_mask[16*i +: 16] = '1;
+      end
+    end
+
+    operand      = '0;
+    result_count = 3'd0;
+    illegal      = 1'b0;
+    unique case (op)
+      OpLoadFormat: begin
+        operand      = data_i & lane32_mask;
+        result_count = (k + 3'd1) >> 1;
+        illegal      = fmt_illegal;
+      end
+      OpStoreFormat: begin
+        operand      = {64'd0, data_i[63:0] & lane16_mask};
+        result_count = 3'd4;
+        illegal      = fmt_illegal;
+      end
+      OpLoadUbyte, OpLoadSbyte, OpLoadShort, OpStoreByte, OpStoreShort: begin
+        operand      = {96'd0, data_i[31:0]};
+        result_count = 3'd1;
+      end
+      OpReserved: illegal = 1'b1;
+      default:    illegal = 1'b1;
+    endcase
+
+    s1_d = s1_q;
+    if (valid_i) begin
+      s1_d.op           = op;
+      s1_d.hi           = hi_i;
+      s1_d.conv         = conv;
+      s1_d.operand      = operand;
+      s1_d.old          = old_i;
+      s1_d.result_count = result_count;
+      s1_d.illegal      = illegal;
+    end
+  end
+
+  //////////////////////////////////
+  // Stage 2: convert and pack    //
+  //////////////////////////////////
+
+  logic [15:0]  half_v;         // the 16-bit value of a byte/short load
+  logic [15:0]  load_half [4];  // LOAD_FORMAT: half i
+  logic [31:0]  store_comp [4]; // STORE_FORMAT: component i
+  logic [15:0]  store_half [4];
+  logic [127:0] result;
+
+  always_comb begin
+    for (int i = 0; i < 4; i++) begin
+      load_half[i]  = (s1_q.conv == ConvFloat) ? f32_to_f16(s1_q.operand[32*i +: 32])
+                                               : s1_q.operand[32*i +: 16];
+      store_half[i] = s1_q.operand[16*i +: 16];
+      unique case (s1_q.conv)
+        ConvUint: store_comp[i] = {16'd0, store_half[i]};
+        ConvSint: store_comp[i] = {{16{store_half[i][15]}}, store_half[i]};
+        default:  store_comp[i] = f16_to_f32(store_half[i]);
+      endcase
+    end
+
+    unique case (s1_q.op)
+      OpLoadUbyte: half_v = {8'd0, s1_q.operand[7:0]};
+      OpLoadSbyte: half_v = {{8{s1_q.operand[7]}}, s1_q.operand[7:0]};
+      default:     half_v = s1_q.operand[15:0];   // OpLoadShort (unused by the other ops)
+    endcase
+
+    result = '0;
+    unique case (s1_q.op)
+      OpLoadFormat: begin
+        result[63:0] = {load_half[3], load_half[2], load_half[1], load_half[0]};
+      end
+      OpLoadUbyte, OpLoadSbyte, OpLoadShort: begin
+        result[31:0] = s1_q.hi ? {half_v, s1_q.old[15:0]} : {s1_q.old[31:16], half_v};
+      end
+      OpStoreFormat: begin
+        result = {store_comp[3], store_comp[2], store_comp[1], store_comp[0]};
+      end
+      OpStoreByte:  result[7:0]  = s1_q.hi ? s1_q.operand[23:16] : s1_q.operand[7:0];
+      OpStoreShort: result[15:0] = s1_q.hi ? s1_q.operand[31:16] : s1_q.operand[15:0];
+      OpReserved:   result = '0;
+      default:      result = '0;
+    endcase
+
+    s2_d = s2_q2;
+    if (valid_q) begin
+      s2_d.result       = result;
+      s2_d.result_count = s1_q.result_count;
+      s2_d.illegal      = s1_q.illegal;
+    end
+  end
+
+  ///////////////
+  // Registers //
+  ///////////////
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q  <= 1'b0;
+      valid_q2 <= 1'b0;
+      s1_q     <= '0;
+      s2_q2    <= '0;
+    end else begin
+      valid_q  <= valid_i;
+      valid_q2 <= valid_q;
+      s1_q     <= s1_d;
+      s2_q2    <= s2_d;
+    end
+  end
+
+  assign valid_o        = valid_q2;
+  assign result_o       = s2_q2.result;
+  assign result_count_o = s2_q2.result_count;
+  assign illegal_o      = s2_q2.illegal;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // Reset drives every output to a value these properties accept, so none needs `disable iff`.
+  // The known-value checks assume reset is asserted before the first clock edge.
+
+  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
+  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
+  OutputsKnown_A: assert property (@(posedge clk_i)
+      valid_o |-> !$isunknown({result_o, result_count_o, illegal_o}));
+  // At most four result dwords, and every dword at or beyond result_count is 0.
+  CountBound_A: assert property (@(posedge clk_i) result_count_o <= 3'd4);
+  for (genvar i = 0; i < 4; i++) begin : g_beyond_count
+    ResultBeyondCount_A: assert property (@(posedge clk_i)
+        (result_count_o <= 3'(i)) |-> (result_o[32*i +: 32] == '0));
+  end
+`endif
+
+endmodule : d16

@@ -1,0 +1,280 @@
+// Copyright gcn-vmem contributors.
+//
+// format_unpack: element -> four 32-bit canonical components (format conversion for loads).
+//
+// Parameters: none.
+//
+// Behaviour (SPEC.md §1.4, §5 "Unpack", and docs/decisions.md "format_unpack and format_pack"):
+//   The element `data_i` (bit k = element bit k; bits above the element's size ignored) is split
+//   into the fields of dfmt (§1.4), X first. Each field of w bits becomes component k at
+//   components_o[32k+31:32k]:
+//     w = 32    the raw bits, whatever the nfmt.
+//     unorm     the f32 nearest (ties to even) to v / (2^w - 1), correctly rounded.
+//     snorm     max(s / (2^(w-1) - 1), -1.0), correctly rounded.
+//     uscaled   the unsigned integer as f32 (exact);  sscaled: the signed integer as f32.
+//     uint      zero-extended;  sint: sign-extended.
+//     float     f16 / f11 / f10 widened exactly (vmem_fp_pkg; NaN payloads kept, not quieted).
+//   Components the format lacks are 0. count_o = the format's component count.
+//   fmt_valid_o = format_valid(dfmt, nfmt) (§1.4); when 0: four 0 components and count_o = 0.
+//
+//   unorm without a divider: for 0 < v < 2^w - 1 the binary expansion of v / (2^w - 1) is the
+//   w-bit pattern of v repeated for ever (0.vvvv...). Its leading one sits at 2^-(1 + lz), lz =
+//   v's leading zeros in w bits; the 24 significant bits and the round bit are read from that
+//   stream. The bits after the round bit are never all 0 (the pattern repeats and v != 0), so
+//   the value is never a tie and never exact: round up exactly when the round bit is 1. snorm
+//   is the same on the magnitude with w - 1 bits (|s| >= 2^(w-1) - 1 gives 1.0).
+//
+// Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
+//   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
+//   format decode and each component's exact part: raw, integer and float components final,
+//   unorm/snorm ones as the f32 with a truncated mantissa plus a round-up bit; stage 2 (edge
+//   j+1) registers the rounded components. Valid flops load every cycle; data flops of a stage
+//   load only when that stage's incoming valid is 1, else hold. rst_ni (asynchronous, active
+//   low) clears every valid and data flop, outputs included.
+//
+// Model: rust/format_unpack.rs  Tests: tests/format_unpack.rs  Spec: SPEC.md §1.4, §5
+
+module format_unpack
+  import vmem_fp_pkg::*;
+(
+  input  logic         clk_i,
+  input  logic         rst_ni,          // async, active low
+  input  logic         valid_i,
+  input  logic [3:0]   dfmt_i,          // data format, SPEC §1.4
+  input  logic [2:0]   nfmt_i,          // numeric format, SPEC §1.4
+  input  logic [127:0] data_i,          // the element, bit k = element bit k
+  output logic         valid_o,
+  output logic [127:0] components_o,    // component k (X, Y, Z, W) at 32k+31:32k
+  output logic [2:0]   count_o,
+  output logic         fmt_valid_o
+);
+
+  // One component after stage 1: the f32 (or raw bits) with, for unorm/snorm, a truncated
+  // mantissa, and the bit to add to it to round to nearest.
+  typedef struct packed {
+    logic [31:0] pre;
+    logic        inc;
+  } comp_t;
+
+  localparam logic [31:0] F32One = 32'h3f80_0000;
+
+  ///////////////////////////////////
+  // Conversions local to unpack   //
+  ///////////////////////////////////
+
+  // v / (2^w - 1) for w in {1, 2, 7, 8, 9, 10, 11, 15, 16}, as comp_t; v >= 2^w - 1 gives 1.0
+  // (snorm passes |s|, which may be 2^w). See the contract above for the method.
+  function automatic comp_t norm_quotient(logic [16:0] v, logic [4:0] w);
+    logic [16:0] ones;     // 2^w - 1
+    logic [63:0] stream;   // 0.vvvv... : bit 63 is the 2^-1 digit
+    logic [3:0]  lz;       // leading zeros of v in w bits (the stream's, as v != 0)
+    logic [23:0] top;      // bits 62:39 of stream << lz (whose leading one is at bit 63)
+    comp_t       r;
+    ones   = (17'd1 << w) - 17'd1;
+    stream = '0;
+    lz     = '0;
+    top    = '0;
+    r      = '0;
+    if (v == '0) begin
+      r.pre = '0;
+    end else if (v >= ones) begin
+      r.pre = F32One;
+    end else begin
+      // At least lz + 25 <= 40 stream bits are needed.
+      unique case (w)
+        5'd2:    stream = {32{v[1:0]}};
+        5'd7:    stream = 64'({10{v[6:0]}} >> 6);
+        5'd8:    stream = {8{v[7:0]}};
+        5'd9:    stream = 64'({8{v[8:0]}} >> 8);
+        5'd10:   stream = 64'({7{v[9:0]}} >> 6);
+        5'd11:   stream = 64'({6{v[10:0]}} >> 2);
+        5'd15:   stream = 64'({5{v[14:0]}} >> 11);
+        5'd16:   stream = {4{v[15:0]}};
+        default: stream = '0;  // w = 1: v is 0 or >= ones, handled above
+      endcase
+      for (int i = 0; i < 16; i++) begin
+        if (stream[48 + i]) begin
+          lz = 4'(15 - i);
+        end
+      end
+      top   = 24'((stream << lz) >> 39);
+      // Value 1.top[23:1] * 2^-(1 + lz): biased exponent 126 - lz; top[0] is the round bit.
+      r.pre = {1'b0, 8'd126 - {4'd0, lz}, top[23:1]};
+      r.inc = top[0];
+    end
+    return r;
+  endfunction
+
+  // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
+  function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
+    logic [4:0]  lead;
+    logic [22:0] man;
+    logic [31:0] f;
+    lead = '0;
+    man  = '0;
+    f    = '0;
+    if (mag != '0) begin
+      for (int i = 0; i < 17; i++) begin
+        if (mag[i]) begin
+          lead = 5'(i);
+        end
+      end
+      // Shifting the leading one to bit 23 drops it from the 23-bit mantissa.
+      man = {6'd0, mag} << (5'd23 - lead);
+      f   = {sign, 8'd127 + {3'd0, lead}, man};
+    end
+    return f;
+  endfunction
+
+  // Stage 1 of one field: `f` holds the field's w bits, zero above; w = 0 is an absent component.
+  function automatic comp_t unpack_field(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
+    logic [31:0] mask;     // w low ones (w < 32)
+    logic        sign;     // the field's top bit
+    logic [31:0] sext;     // the field sign-extended
+    logic [16:0] mag;      // |sext| for w <= 16 (at most 2^15)
+    comp_t       r;
+    mask = (32'd1 << w) - 32'd1;
+    sign = |(f & ((32'd1 << w) >> 1));
+    sext = sign ? (f | ~mask) : f;
+    mag  = 17'(sign ? -sext : sext);
+    r    = '0;
+    if (w == 6'd0) begin
+      r = '0;
+    end else if (w == 6'd32) begin
+      r.pre = f;
+    end else begin
+      unique case (nfmt)
+        NfmtUnorm:   r = norm_quotient(f[16:0], w[4:0]);
+        NfmtSnorm: begin
+          r         = norm_quotient(mag, w[4:0] - 5'd1);
+          r.pre[31] = sign;  // mag != 0 whenever sign is 1
+        end
+        NfmtUscaled: r.pre = int_to_f32(1'b0, f[16:0]);
+        NfmtSscaled: r.pre = int_to_f32(sign, mag);
+        NfmtUint:    r.pre = f;
+        NfmtSint:    r.pre = sext;
+        NfmtFloat: begin
+          unique case (w)
+            6'd16:   r.pre = f16_to_f32(f[15:0]);
+            6'd11:   r.pre = f11_to_f32(f[10:0]);
+            6'd10:   r.pre = f10_to_f32(f[9:0]);
+            default: r.pre = '0;  // not format_valid
+          endcase
+        end
+        default:     r = '0;      // NfmtReserved: not format_valid
+      endcase
+    end
+    return r;
+  endfunction
+
+  // Stage 1 register.
+  typedef struct packed {
+    comp_t [3:0] comp;
+    logic [2:0]  count;
+    logic        fmt_valid;
+  } stage1_t;
+
+  // Stage 2 (output) register.
+  typedef struct packed {
+    logic [127:0] components;
+    logic [2:0]   count;
+    logic         fmt_valid;
+  } stage2_t;
+
+  logic    valid_q, valid_q2;
+  stage1_t s1_d, s1_q;
+  stage2_t s2_d, s2_q2;
+
+  /////////////////////////////////////////////////
+  // Stage 1: decode, extract, exact conversion  //
+  /////////////////////////////////////////////////
+
+  fields_t     fields;
+  logic        valid_fmt;
+  logic [31:0] field_mask [4];
+  logic [31:0] field_bits [4];
+  comp_t [3:0] comp;
+
+  always_comb begin
+    fields    = fmt_fields(dfmt_i);
+    valid_fmt = fmt_valid(dfmt_i, nfmt_i);
+    for (int k = 0; k < 4; k++) begin
+      field_mask[k] = 32'((33'd1 << fields[k].width) - 33'd1);
+      field_bits[k] = 32'(data_i >> fields[k].lsb) & field_mask[k];
+      comp[k]       = valid_fmt ? unpack_field(field_bits[k], fields[k].width, nfmt_e'(nfmt_i))
+                                : '0;
+    end
+
+    s1_d = s1_q;
+    if (valid_i) begin
+      s1_d.comp      = comp;
+      s1_d.count     = valid_fmt ? fmt_count(dfmt_i) : 3'd0;
+      s1_d.fmt_valid = valid_fmt;
+    end
+  end
+
+  ///////////////////////
+  // Stage 2: rounding //
+  ///////////////////////
+
+  logic [127:0] components;
+
+  always_comb begin
+    for (int k = 0; k < 4; k++) begin
+      // A carry out of the mantissa moves into the exponent: the correctly rounded f32.
+      components[32*k +: 32] = s1_q.comp[k].pre + {31'd0, s1_q.comp[k].inc};
+    end
+
+    s2_d = s2_q2;
+    if (valid_q) begin
+      s2_d.components = components;
+      s2_d.count      = s1_q.count;
+      s2_d.fmt_valid  = s1_q.fmt_valid;
+    end
+  end
+
+  ///////////////
+  // Registers //
+  ///////////////
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q  <= 1'b0;
+      valid_q2 <= 1'b0;
+      s1_q     <= '0;
+      s2_q2    <= '0;
+    end else begin
+      valid_q  <= valid_i;
+      valid_q2 <= valid_q;
+      s1_q     <= s1_d;
+      s2_q2    <= s2_d;
+    end
+  end
+
+  assign valid_o      = valid_q2;
+  assign components_o = s2_q2.components;
+  assign count_o      = s2_q2.count;
+  assign fmt_valid_o  = s2_q2.fmt_valid;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // Reset drives every output to a value these properties accept, so none needs `disable iff`.
+  // The known-value checks assume reset is asserted before the first clock edge.
+
+  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
+  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
+  OutputsKnown_A: assert property (@(posedge clk_i)
+      valid_o |-> !$isunknown({components_o, count_o, fmt_valid_o}));
+  // At most four components (SPEC §1.4).
+  CountBound_A: assert property (@(posedge clk_i) count_o <= 3'd4);
+  // An invalid pair gives count 0 and four 0 components; a valid one has 1..4 components.
+  InvalidZero_A: assert property (@(posedge clk_i)
+      !fmt_valid_o |-> (count_o == 3'd0) && (components_o == '0));
+  ValidCount_A: assert property (@(posedge clk_i)
+      (valid_o && fmt_valid_o) |-> (count_o != 3'd0));
+`endif
+
+endmodule : format_unpack

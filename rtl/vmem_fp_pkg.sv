@@ -1,0 +1,320 @@
+// Copyright gcn-vmem contributors.
+//
+// vmem_fp_pkg: float conversions and the element-format table shared by the VMEM units.
+//
+// Self-contained (imports nothing), so that it may be compiled before vmem_pkg.
+//
+// Contents:
+//   Float conversions (SPEC.md §5, used by format_unpack, format_pack and d16). f16, f11 and f10
+//   share a 5-bit exponent with bias 15; f11 (6-bit mantissa) and f10 (5-bit) have no sign bit.
+//     f16_to_f32, f11_to_f32, f10_to_f32   exact widening: denormals kept, sign kept (f16),
+//                                           exponent 31 gives infinity or NaN with the payload
+//                                           in the top f32 mantissa bits as it is (no quieting).
+//     f32_to_f16   round to nearest even, overflow to infinity, f32 denormals rounded like any
+//                  value (no flushing). NaN: sign kept, exponent 31, mantissa = the top 10 f32
+//                  mantissa bits, forced to 1 when those are all 0 (numpy's rule).
+//     f32_to_f11, f32_to_f10   NaN first (exponent 31, mantissa = top 6 / 5 f32 mantissa bits,
+//                  forced to 1 when 0, sign dropped); then any negative value (-0, negative
+//                  denormals, -infinity included) gives 0; then round to nearest even with
+//                  overflow to infinity.
+//   Element formats (SPEC.md §1.4, used by format_unpack and format_pack):
+//     nfmt_e        the numeric-format codes.
+//     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
+//     fmt_fields    the component fields (width, least significant bit) of a dfmt, X first.
+//     fmt_count     the number of components of a dfmt (0 for dfmt 0 and 15).
+//
+// Spec: SPEC.md §1.4, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16"
+
+package vmem_fp_pkg;
+
+  // ---------------------------------------------------------------------------------------------
+  // Float encodings
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned E5ManW  = 10;   // widest 5-bit-exponent mantissa (f16)
+  localparam int unsigned F11ManW = 6;
+  localparam int unsigned F10ManW = 5;
+
+  localparam logic [7:0] F32ExpMax = 8'hff;   // infinity / NaN
+  localparam logic [4:0] E5ExpMax  = 5'h1f;   // infinity / NaN of f16, f11, f10
+
+  // ---------------------------------------------------------------------------------------------
+  // Widening: f16 / f11 / f10 -> f32 (exact)
+  // ---------------------------------------------------------------------------------------------
+
+  // Widens a 5-bit-exponent float whose mantissa is left-aligned in 10 bits. f11 and f10 are
+  // f16 values whose low mantissa bits are 0 (same bias, same denormal scale), so one routine
+  // serves all three.
+  function automatic logic [31:0] e5_to_f32(logic sign, logic [4:0] exp, logic [9:0] man);
+    logic [31:0] f;
+    logic [3:0]  lead;   // position of the leading one of a denormal mantissa
+    logic [22:0] man_n;  // denormal mantissa below its leading one, left-aligned
+    f     = '0;
+    lead  = '0;
+    man_n = '0;
+    if (exp == E5ExpMax) begin
+      // Infinity or NaN: the payload goes to the top f32 mantissa bits unchanged.
+      f = {sign, F32ExpMax, man, 13'd0};
+    end else if (exp != 5'd0) begin
+      // Normal: rebias 15 -> 127.
+      f = {sign, {3'd0, exp} + 8'd112, man, 13'd0};
+    end else if (man == 10'd0) begin
+      f = {sign, 31'd0};
+    end else begin
+      // Denormal: man * 2^-24 = 1.x * 2^(lead - 24), f32 exponent field 103 + lead. Shifting
+      // {man, 13'd0} left by 10 - lead pushes the leading one just out of the 23 bits.
+      for (int i = 0; i < 10; i++) begin
+        if (man[i]) begin
+          lead = 4'(i);
+        end
+      end
+      man_n = {man, 13'd0} << (4'd10 - lead);
+      f     = {sign, 8'd103 + {4'd0, lead}, man_n};
+    end
+    return f;
+  endfunction
+
+  function automatic logic [31:0] f16_to_f32(logic [15:0] h);
+    return e5_to_f32(h[15], h[14:10], h[9:0]);
+  endfunction
+
+  function automatic logic [31:0] f11_to_f32(logic [10:0] h);
+    return e5_to_f32(1'b0, h[10:6], {h[5:0], 4'd0});
+  endfunction
+
+  function automatic logic [31:0] f10_to_f32(logic [9:0] h);
+    return e5_to_f32(1'b0, h[9:5], {h[4:0], 5'd0});
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Narrowing: f32 -> f16 / f11 / f10 (round to nearest even)
+  // ---------------------------------------------------------------------------------------------
+
+  // Rounds the magnitude `mag` of a non-NaN f32 (infinity allowed) to a 5-bit-exponent float
+  // with `man_w` (5, 6 or 10) mantissa bits, to nearest even, overflow to infinity. Returns
+  // {exponent, mantissa} right-aligned: bits man_w+4:0 are the result, the bits above are 0.
+  //
+  // With E the f32's unbiased exponent (E = -126 for an f32 denormal, whose hidden bit is 0)
+  // and sig its 24-bit significand, the result counted in units of its last place is
+  //   E >= -14 (normal): ((E + 14) << man_w) + round(sig >> (23 - man_w))
+  //   E <  -14 (denormal): round(sig >> (23 - man_w + (-14 - E)))
+  // since (E + 14) << man_w plus the hidden one (1 << man_w) is the biased exponent E + 15. A
+  // rounding carry out of the mantissa moves into the exponent, which is the correct result
+  // (the largest denormal rounds up to the smallest normal, the largest finite to infinity).
+  // E >= 16 (infinity included) is infinity; for E <= 15 the sum is at most infinity's code.
+  function automatic logic [14:0] f32_mag_to_e5(logic [30:0] mag, logic [3:0] man_w);
+    logic [7:0]  exp;        // f32 biased exponent
+    logic [23:0] sig;        // f32 significand, hidden bit included
+    logic [4:0]  base_exp;   // E + 14 for a normal result, else 0
+    logic [7:0]  shift;      // right shift of sig to the result's last place (capped)
+    logic [54:0] aligned;    // {sig, 40'b0} >> shift: integer part (< 2^11) in 54:40
+    logic        round_bit;
+    logic        sticky;
+    logic [14:0] res;
+    exp = mag[30:23];
+    sig = {exp != 8'd0, mag[22:0]};
+    base_exp  = '0;
+    shift     = '0;
+    aligned   = '0;
+    round_bit = 1'b0;
+    sticky    = 1'b0;
+    res       = '0;
+    if (exp >= 8'd143) begin
+      // E >= 16: overflow (and infinity itself).
+      res = {10'd0, E5ExpMax} << man_w;
+    end else begin
+      if (exp >= 8'd113) begin
+        base_exp = 5'(exp - 8'd113);
+        shift    = 8'd23 - {4'd0, man_w};
+      end else begin
+        // -14 - E = 113 - exp (exp = 0 counts as 1). Shifts of 25 and more leave nothing, so
+        // 40 is as good as any larger value and keeps every dropped bit inside `aligned`.
+        shift = 8'd23 - {4'd0, man_w} + 8'd113 - ((exp == 8'd0) ? 8'd1 : exp);
+        if (shift > 8'd40) begin
+          shift = 8'd40;
+        end
+      end
+      aligned   = 55'({sig, 40'd0} >> shift);
+      round_bit = aligned[39];
+      sticky    = |aligned[38:0];
+      res       = ({10'd0, base_exp} << man_w) + aligned[54:40] +
+                  {14'd0, round_bit & (sticky | aligned[40])};
+    end
+    return res;
+  endfunction
+
+  // The magnitude bits of an f32 (its sign dropped) encode a NaN.
+  function automatic logic is_nan_mag(logic [30:0] mag);
+    return (mag[30:23] == F32ExpMax) && (mag[22:0] != '0);
+  endfunction
+
+  function automatic logic [15:0] f32_to_f16(logic [31:0] f);
+    logic [9:0]  payload;
+    logic [14:0] rounded;
+    logic [15:0] h;
+    payload = f[22:13];
+    rounded = '0;
+    if (is_nan_mag(f[30:0])) begin
+      h = {f[31], E5ExpMax, (payload == '0) ? 10'd1 : payload};
+    end else begin
+      rounded = f32_mag_to_e5(f[30:0], 4'(E5ManW));
+      h       = {f[31], rounded};
+    end
+    return h;
+  endfunction
+
+  function automatic logic [10:0] f32_to_f11(logic [31:0] f);
+    logic [5:0]  payload;
+    logic [10:0] h;
+    payload = f[22:17];
+    if (is_nan_mag(f[30:0])) begin
+      h = {E5ExpMax, (payload == '0) ? 6'd1 : payload};
+    end else if (f[31]) begin
+      h = '0;
+    end else begin
+      h = 11'(f32_mag_to_e5(f[30:0], 4'(F11ManW)));   // bits 14:11 are 0
+    end
+    return h;
+  endfunction
+
+  function automatic logic [9:0] f32_to_f10(logic [31:0] f);
+    logic [4:0]  payload;
+    logic [9:0]  h;
+    payload = f[22:18];
+    if (is_nan_mag(f[30:0])) begin
+      h = {E5ExpMax, (payload == '0) ? 5'd1 : payload};
+    end else if (f[31]) begin
+      h = '0;
+    end else begin
+      h = 10'(f32_mag_to_e5(f[30:0], 4'(F10ManW)));   // bits 14:10 are 0
+    end
+    return h;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Element formats (SPEC.md §1.4)
+  // ---------------------------------------------------------------------------------------------
+
+  typedef enum logic [2:0] {
+    NfmtUnorm    = 3'd0,
+    NfmtSnorm    = 3'd1,
+    NfmtUscaled  = 3'd2,
+    NfmtSscaled  = 3'd3,
+    NfmtUint     = 3'd4,
+    NfmtSint     = 3'd5,
+    NfmtReserved = 3'd6,   // never format_valid
+    NfmtFloat    = 3'd7
+  } nfmt_e;
+
+  // One component field of an element.
+  typedef struct packed {
+    logic [5:0] width;     // bits: 0 (the format lacks the component), 2, 8, 10, 11, 16, 32
+    logic [6:0] lsb;       // element bit that holds the field's bit 0
+  } field_t;
+
+  typedef field_t [3:0] fields_t;   // index k = component X, Y, Z, W
+
+  function automatic field_t field(logic [5:0] width, logic [6:0] lsb);
+    return '{width: width, lsb: lsb};
+  endfunction
+
+  // Field layout of each dfmt (SPEC §1.4's table; docs/decisions.md lists the widths). dfmt 0
+  // and 15 have no fields.
+  function automatic fields_t fmt_fields(logic [3:0] dfmt);
+    fields_t f;
+    f = '0;
+    unique case (dfmt)
+      4'd1:  f[0] = field(8, 0);                                                   // 8
+      4'd2:  f[0] = field(16, 0);                                                  // 16
+      4'd3: begin                                                                  // 8_8
+        f[0] = field(8, 0);
+        f[1] = field(8, 8);
+      end
+      4'd4:  f[0] = field(32, 0);                                                  // 32
+      4'd5: begin                                                                  // 16_16
+        f[0] = field(16, 0);
+        f[1] = field(16, 16);
+      end
+      4'd6: begin                                                                  // 10_11_11
+        f[0] = field(11, 0);
+        f[1] = field(11, 11);
+        f[2] = field(10, 22);
+      end
+      4'd7: begin                                                                  // 11_11_10
+        f[0] = field(10, 0);
+        f[1] = field(11, 10);
+        f[2] = field(11, 21);
+      end
+      4'd8: begin                                                                  // 10_10_10_2
+        f[0] = field(2, 0);
+        f[1] = field(10, 2);
+        f[2] = field(10, 12);
+        f[3] = field(10, 22);
+      end
+      4'd9: begin                                                                  // 2_10_10_10
+        f[0] = field(10, 0);
+        f[1] = field(10, 10);
+        f[2] = field(10, 20);
+        f[3] = field(2, 30);
+      end
+      4'd10: begin                                                                 // 8_8_8_8
+        f[0] = field(8, 0);
+        f[1] = field(8, 8);
+        f[2] = field(8, 16);
+        f[3] = field(8, 24);
+      end
+      4'd11: begin                                                                 // 32_32
+        f[0] = field(32, 0);
+        f[1] = field(32, 32);
+      end
+      4'd12: begin                                                                 // 16_16_16_16
+        f[0] = field(16, 0);
+        f[1] = field(16, 16);
+        f[2] = field(16, 32);
+        f[3] = field(16, 48);
+      end
+      4'd13: begin                                                                 // 32_32_32
+        f[0] = field(32, 0);
+        f[1] = field(32, 32);
+        f[2] = field(32, 64);
+      end
+      4'd14: begin                                                                 // 32_32_32_32
+        f[0] = field(32, 0);
+        f[1] = field(32, 32);
+        f[2] = field(32, 64);
+        f[3] = field(32, 96);
+      end
+      default: f = '0;                                                             // 0, 15
+    endcase
+    return f;
+  endfunction
+
+  function automatic logic [2:0] fmt_count(logic [3:0] dfmt);
+    fields_t     f;
+    logic [2:0]  n;
+    f = fmt_fields(dfmt);
+    n = '0;
+    for (int k = 0; k < 4; k++) begin
+      if (f[k].width != '0) begin
+        n = n + 3'd1;
+      end
+    end
+    return n;
+  endfunction
+
+  // SPEC §1.4: false for dfmt 0 and 15, for nfmt 6, and for float on a format with a field
+  // that is not 32, 16, 11 or 10 bits wide (dfmt 1, 3, 8, 9, 10).
+  function automatic logic fmt_valid(logic [3:0] dfmt, logic [2:0] nfmt);
+    logic ok;
+    ok = 1'b1;
+    if ((dfmt == 4'd0) || (dfmt == 4'd15) || (nfmt_e'(nfmt) == NfmtReserved)) begin
+      ok = 1'b0;
+    end else if ((nfmt_e'(nfmt) == NfmtFloat) &&
+                 ((dfmt == 4'd1) || (dfmt == 4'd3) || (dfmt == 4'd8) || (dfmt == 4'd9) ||
+                  (dfmt == 4'd10))) begin
+      ok = 1'b0;
+    end
+    return ok;
+  endfunction
+
+endpackage : vmem_fp_pkg

@@ -1,0 +1,161 @@
+//! Data and numeric formats: SPEC §1.4's dfmt table as field layouts, the nfmt codes,
+//! `format_valid` and the element size.
+//!
+//! Spec: SPEC.md §1.4  Used by: rust/format_unpack.rs, rust/format_pack.rs, rust/d16.rs
+//!
+//! A format name lists its fields from the most significant end, so the rightmost number is X at
+//! bit 0: dfmt 6 "10_11_11" is X[10:0] Y[21:11] Z[31:22] (11, 11, 10 bits) and dfmt 9
+//! "2_10_10_10" is X[9:0] Y[19:10] Z[29:20] W[31:30] (docs/decisions.md lists the widths X first).
+
+/// dfmt 0: INVALID (an unbound V#).
+pub const DFMT_INVALID: u8 = 0;
+/// dfmt 15: reserved, treated as invalid.
+pub const DFMT_RESERVED: u8 = 15;
+
+/// nfmt codes (SPEC §1.4).
+pub const NFMT_UNORM: u8 = 0;
+pub const NFMT_SNORM: u8 = 1;
+pub const NFMT_USCALED: u8 = 2;
+pub const NFMT_SSCALED: u8 = 3;
+pub const NFMT_UINT: u8 = 4;
+pub const NFMT_SINT: u8 = 5;
+/// Reserved: format_valid is false.
+pub const NFMT_RESERVED: u8 = 6;
+pub const NFMT_FLOAT: u8 = 7;
+
+/// One field of an element: `width` bits starting at element bit `offset` (bits
+/// `offset + width − 1 : offset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub offset: u32,
+    pub width: u32,
+}
+
+const fn field(offset: u32, width: u32) -> Field {
+    Field { offset, width }
+}
+
+/// SPEC §1.4's table: the fields of each dfmt, X first (component k is entry k). dfmt 0 and 15
+/// have none.
+pub const FIELDS: [&[Field]; 16] = [
+    // 0 INVALID
+    &[],
+    // 1 8: X[7:0]
+    &[field(0, 8)],
+    // 2 16: X[15:0]
+    &[field(0, 16)],
+    // 3 8_8: X[7:0] Y[15:8]
+    &[field(0, 8), field(8, 8)],
+    // 4 32: X[31:0]
+    &[field(0, 32)],
+    // 5 16_16: X[15:0] Y[31:16]
+    &[field(0, 16), field(16, 16)],
+    // 6 10_11_11: X[10:0] Y[21:11] Z[31:22]
+    &[field(0, 11), field(11, 11), field(22, 10)],
+    // 7 11_11_10: X[9:0] Y[20:10] Z[31:21]
+    &[field(0, 10), field(10, 11), field(21, 11)],
+    // 8 10_10_10_2: X[1:0] Y[11:2] Z[21:12] W[31:22]
+    &[field(0, 2), field(2, 10), field(12, 10), field(22, 10)],
+    // 9 2_10_10_10: X[9:0] Y[19:10] Z[29:20] W[31:30]
+    &[field(0, 10), field(10, 10), field(20, 10), field(30, 2)],
+    // 10 8_8_8_8: X[7:0] Y[15:8] Z[23:16] W[31:24]
+    &[field(0, 8), field(8, 8), field(16, 8), field(24, 8)],
+    // 11 32_32: X[31:0] Y[63:32]
+    &[field(0, 32), field(32, 32)],
+    // 12 16_16_16_16: X[15:0] Y[31:16] Z[47:32] W[63:48]
+    &[field(0, 16), field(16, 16), field(32, 16), field(48, 16)],
+    // 13 32_32_32
+    &[field(0, 32), field(32, 32), field(64, 32)],
+    // 14 32_32_32_32
+    &[field(0, 32), field(32, 32), field(64, 32), field(96, 32)],
+    // 15 reserved
+    &[],
+];
+
+/// Element bytes per dfmt (SPEC §1.4); 0 for dfmt 0 and 15, which have no element.
+pub const ELEMENT_BYTES: [u8; 16] = [0, 1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 16, 0];
+
+/// The fields of `dfmt` (bits above 3 are ignored), X first.
+pub fn fields(dfmt: u8) -> &'static [Field] {
+    FIELDS[usize::from(dfmt & 0xf)]
+}
+
+/// The element size of `dfmt` in bytes (bits above 3 are ignored); 0 for dfmt 0 and 15.
+pub fn element_bytes(dfmt: u8) -> u32 {
+    u32::from(ELEMENT_BYTES[usize::from(dfmt & 0xf)])
+}
+
+/// SPEC §1.4: false for dfmt 0 or 15, for nfmt 6, and for nfmt float on a format with a field
+/// that is not 32, 16, 11 or 10 bits wide (dfmt 1, 3, 8, 9, 10). Bits above the 4-bit dfmt and
+/// the 3-bit nfmt are ignored.
+pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
+    let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
+    if dfmt == DFMT_INVALID || dfmt == DFMT_RESERVED || nfmt == NFMT_RESERVED {
+        return false;
+    }
+    nfmt != NFMT_FLOAT || fields(dfmt).iter().all(|f| matches!(f.width, 32 | 16 | 11 | 10))
+}
+
+/// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
+/// the reserved 6) are float-like. Bits above 2 are ignored.
+pub fn is_integer(nfmt: u8) -> bool {
+    matches!(nfmt & 0x7, NFMT_UINT | NFMT_SINT)
+}
+
+/// The low `width` bits set (`width` 1..=32).
+pub const fn low_mask(width: u32) -> u32 {
+    u32::MAX >> (32 - width)
+}
+
+/// The `width`-bit two's-complement value in the low bits of `raw`, sign-extended.
+pub const fn sign_extend(raw: u32, width: u32) -> i32 {
+    let unused = 32 - width;
+    ((raw << unused) as i32) >> unused
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields of every format tile its element exactly, LSB first, and each component count
+    /// and element size is the table's.
+    #[test]
+    fn fields_tile_the_element() {
+        let counts = [0, 1, 1, 2, 1, 2, 3, 3, 4, 4, 4, 2, 4, 3, 4, 0];
+        for dfmt in 0..16u8 {
+            let f = fields(dfmt);
+            assert_eq!(f.len(), counts[usize::from(dfmt)], "dfmt {dfmt}");
+            let mut next = 0;
+            for field in f {
+                assert_eq!(field.offset, next, "dfmt {dfmt}");
+                next += field.width;
+            }
+            assert_eq!(next, 8 * element_bytes(dfmt), "dfmt {dfmt}");
+        }
+    }
+
+    /// format_valid over the whole table: the float exclusions are dfmt 1, 3, 8, 9, 10.
+    #[test]
+    fn format_valid_table() {
+        for dfmt in 0..16u8 {
+            for nfmt in 0..8u8 {
+                let expect =
+                    !matches!(dfmt, 0 | 15) && nfmt != 6 && !(nfmt == NFMT_FLOAT && matches!(dfmt, 1 | 3 | 8 | 9 | 10));
+                assert_eq!(format_valid(dfmt, nfmt), expect, "dfmt {dfmt} nfmt {nfmt}");
+            }
+        }
+        // Bits above the port widths are ignored: dfmt 0x12 is 2, nfmt 0xf is 7.
+        assert!(format_valid(0x12, 0xf));
+    }
+
+    #[test]
+    fn bit_helpers() {
+        assert_eq!(low_mask(2), 0b11);
+        assert_eq!(low_mask(32), u32::MAX);
+        assert_eq!(sign_extend(0b10, 2), -2);
+        assert_eq!(sign_extend(0x7f, 8), 127);
+        assert_eq!(sign_extend(0x180, 8), -128);
+        assert_eq!(sign_extend(0x8000_0000, 32), i32::MIN);
+        assert!(is_integer(NFMT_UINT) && is_integer(NFMT_SINT) && !is_integer(NFMT_RESERVED));
+    }
+}
