@@ -59,6 +59,12 @@ impl<M: Unit, R: Unit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// One cycle on both sides; returns whether every output agreed.
     #[inline]
     pub fn step(&mut self, input: &M::In) -> bool {
+        self.step_out(input).0
+    }
+
+    /// One cycle on both sides; returns whether every output agreed, and the model's outputs.
+    #[inline]
+    pub fn step_out(&mut self, input: &M::In) -> (bool, M::Out) {
         let expected = self.model.step(input);
         let actual = self.rtl.step(input);
         let same = expected == actual;
@@ -74,7 +80,7 @@ impl<M: Unit, R: Unit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             record.push(Cycle { input: *input, expected, actual });
         }
         self.cycle += 1;
-        same
+        (same, expected)
     }
 
     /// Resets, drives `inputs` one per cycle, then idles (all-zero inputs, valid = 0) for the
