@@ -7,6 +7,7 @@
 //               encoding is reserved (units raise `illegal` and treat it as non_format).
 //   Vs*Lsb/W    V# buffer resource fields (SPEC.md §1.1): least significant bit and width, for
 //               `vsharp[VsFooLsb +: VsFooW]`. Bit k of the 128-bit V# is field bit k (LSB0).
+//   Ts*Lsb/W    T# image resource fields (SPEC.md §1.2), positions over the 256-bit T#.
 //   Dfmt*       the data-format codes a unit decides on (SPEC.md §1.4).
 //
 // Spec: SPEC.md §1.1, §1.4, §2
@@ -57,6 +58,42 @@ package vmem_pkg;
   // Widths derived from the fields above.
   localparam int unsigned AddrW      = 48;                    // memory addresses, modulo 2^48
   localparam int unsigned StrideExtW = VsStrideW + VsDfmtW;   // §2.2 18-bit stride
+
+  // ---------------------------------------------------------------------------------------------
+  // T# image resource, 128 or 256 bits (SPEC.md §1.2)
+  // ---------------------------------------------------------------------------------------------
+  // Positions count over the whole 256-bit T# (bit k = field bit k, LSB0). A unit that takes the
+  // upper half (bits 255:128) as its own port indexes it with `Ts*Lsb - TsHiLsb`.
+
+  localparam int unsigned TsBaseLsb         = 0;    // in units of 256 bytes
+  localparam int unsigned TsBaseW           = 40;
+  localparam int unsigned TsMinLodLsb       = 40;   // u4.8
+  localparam int unsigned TsMinLodW         = 12;
+  localparam int unsigned TsDfmtLsb         = 52;   // image data format (§1.4 codes 1..14)
+  localparam int unsigned TsDfmtW           = 6;
+  localparam int unsigned TsNfmtLsb         = 58;   // numeric format (§1.4 codes 0..7)
+  localparam int unsigned TsNfmtW           = 4;
+  localparam int unsigned TsWidthLsb        = 64;   // width - 1, mip 0
+  localparam int unsigned TsWidthW          = 14;
+  localparam int unsigned TsHeightLsb       = 78;   // height - 1, mip 0
+  localparam int unsigned TsHeightW         = 14;
+  localparam int unsigned TsDstSelLsb       = 96;   // dst_sel_x/y/z/w, 3 bits each
+  localparam int unsigned TsDstSelW         = 12;
+  localparam int unsigned TsBaseLevelLsb    = 108;  // most detailed level of the view
+  localparam int unsigned TsBaseLevelW      = 4;
+  localparam int unsigned TsLastLevelLsb    = 112;  // least detailed level of the view
+  localparam int unsigned TsLastLevelW      = 4;
+  localparam int unsigned TsTilingIndexLsb  = 116;  // ignored (linear surfaces only)
+  localparam int unsigned TsTilingIndexW    = 5;
+  localparam int unsigned TsTypeLsb         = 124;  // 8 = 1D .. 15 = 2D MSAA array; < 8 unbound
+  localparam int unsigned TsTypeW           = 4;
+  localparam int unsigned TsHiLsb           = 128;  // first bit of the 256-bit form's upper half
+  localparam int unsigned TsDepthLsb        = 128;  // depth - 1 (256-bit form)
+  localparam int unsigned TsDepthW          = 13;
+  localparam int unsigned TsPitchLsb        = 141;  // pitch - 1, in texels (256-bit form)
+  localparam int unsigned TsPitchW          = 16;
+  localparam int unsigned TsMaxMipLsb       = 188;  // resource mip count - 1 (256-bit form)
+  localparam int unsigned TsMaxMipW         = 4;
 
   // ---------------------------------------------------------------------------------------------
   // Data formats (SPEC.md §1.4)

@@ -8,6 +8,7 @@
 
 pub mod float;
 pub mod format;
+pub mod tsharp;
 pub mod unit;
 pub mod vsharp;
 

@@ -112,6 +112,9 @@ enum Command {
         name: String,
         #[arg(long)]
         jobs: Option<usize>,
+        /// Only the first N vectors of the sweep (a quick look; the full sweep is the default).
+        #[arg(long)]
+        limit: Option<u64>,
         #[arg(long)]
         no_progress: bool,
     },
@@ -201,7 +204,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = lockstep with proptest generation and shrinking ready");
             Ok(true)
         }
-        Command::Sweep { name, jobs, no_progress } => {
+        Command::Sweep { name, jobs, limit, no_progress } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
             let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
             let artifacts = run::default_artifacts();
@@ -212,7 +215,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     use gcn_vmem::format_pack::In;
                     sweep::sweep::<gcn_vmem::cosim::format_pack::Harness>(
                         &name,
-                        1 << 30,
+                        limit.unwrap_or(1 << 30).min(1 << 30),
                         jobs,
                         &artifacts,
                         progress,

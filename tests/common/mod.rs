@@ -50,7 +50,12 @@ pub fn sweep<B: Binding>(inputs: &[In<B>]) -> Vec<Out<B>> {
     let mut outs = Vec::with_capacity(inputs.len() + lag);
     for input in inputs.iter().chain(std::iter::repeat_n(&idle, lag)) {
         outs.push(ls.step_out(input).1);
-        assert!(ls.mismatches.is_empty(), "model and RTL differ at input {}: {:?}", outs.len() - 1 - lag, &ls.mismatches);
+        assert!(
+            ls.mismatches.is_empty(),
+            "model and RTL differ at input {}: {:?}",
+            outs.len() - 1 - lag,
+            &ls.mismatches
+        );
     }
     outs.split_off(lag)
 }

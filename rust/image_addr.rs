@@ -1,0 +1,1066 @@
+//! `image_addr`: the group address of one lane's multi-texel image load (IMAGE_LOAD_BY2, BY4,
+//! PCK2, PCK4 and their _MIP forms), plus the instruction-level helpers the executor shares with
+//! it: SPEC §4.3's format table, its checker and error message, and the §4.1 address-VGPR decoder.
+//!
+//! Spec: SPEC.md §1.2, §4  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
+//!
+//! From a T# (§1.2), the instruction's op, MIP, DMASK, D16, TFE, DA and one lane's unsigned
+//! coordinates (x, y, mipid) it finds the mip level and its dimensions (§4.2), the aligned first
+//! texel `xa` and whether the group is valid (§4.3), and the address of texel `xa` (§4.4):
+//! 1. T# = (tsharp_hi, tsharp_lo), with the high half read as 0 when r128 = 1.
+//! 2. bound = dfmt != 0 and type >= 8; illegal = bound and the combination is not a row of
+//!    [`FORMAT_TABLE`] on a 2D image with D16 = TFE = DA = 0.
+//! 3. L = base_level + (mip ? mipid : 0), exact; the level exists when L <= last_level and, for a
+//!    256-bit T#, L <= max_mip.
+//! 4. width_L, height_L, pitch_L = max(1, (field + 1) >> L) (128-bit T#: pitch_L = width_L).
+//! 5. xa = x & ~(n − 1); the group is valid when bound, legal, the level exists, x + n <= width_L
+//!    with the unaligned x (exact) and y < height_L.
+//! 6. address = (base·256 + mip_offset(L) + (y·pitch_L + xa)·bpp) mod 2^48, with mip_offset(L) =
+//!    Σ_{l<L} pitch_l·height_l·bpp (2D: one layer); bpp is 0 for a dfmt outside 1–14.
+//!
+//! Decisions (docs/decisions.md "image_addr and multi_texel"): the executor decodes the address
+//! VGPRs ([`decode_vaddr`]) and hands over unsigned coordinates (A16 values zero-extended); an
+//! unbound T# is never illegal; when the level does not exist, level, width, height, pitch and
+//! address are 0; otherwise the address is computed whatever the group's verdict.
+//!
+//! Timing: `LATENCY = 2`. Stage 1 registers the computed outputs with the input's valid; the
+//! output stage registers stage 1. `valid` shifts every edge; each stage's data registers load
+//! only when the valid entering it is 1 and hold otherwise. Reset clears every register.
+
+use std::fmt::Write as _;
+
+use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
+use crate::ports;
+use crate::tsharp::{self, TSharp};
+use crate::unit::{Kind, Unit};
+
+/// `op` codes: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4 (docs/decisions.md).
+pub const OP_NAMES: &[&str] = &["by2", "by4", "pck2", "pck4"];
+pub const OP_BY2: u8 = 0;
+pub const OP_BY4: u8 = 1;
+pub const OP_PCK2: u8 = 2;
+pub const OP_PCK4: u8 = 3;
+
+/// The T# dfmt codes of §4.3's formats (§1.4: 8, 16, 8_8).
+pub const DFMT_R8: u8 = 1;
+pub const DFMT_R16: u8 = 2;
+pub const DFMT_RG8: u8 = 3;
+
+ports! {
+    /// Inputs of `image_addr`, in RTL port order. `tsharp_hi` (T# bits 255:128) is read only
+    /// when `r128` = 0; `mipid` only when `mip` = 1.
+    pub struct In {
+        valid: bool = 1, Kind::Bool;
+        tsharp_lo: u128 = 128, Kind::Hex;
+        tsharp_hi: u128 = 128, Kind::Hex;
+        r128: bool = 1, Kind::Bool;
+        op: u8 = 2, Kind::Enum(OP_NAMES);
+        mip: bool = 1, Kind::Bool;
+        dmask: u8 = 4, Kind::Int;
+        d16: bool = 1, Kind::Bool;
+        tfe: bool = 1, Kind::Bool;
+        da: bool = 1, Kind::Bool;
+        x: u32 = 32, Kind::Int;
+        y: u32 = 32, Kind::Int;
+        mipid: u32 = 32, Kind::Int;
+    }
+}
+ports! {
+    /// Outputs of `image_addr`, in RTL port order. `level`, `width`, `height`, `pitch` and
+    /// `address` are 0 when `level_ok` = 0; `address` is texel `xa`'s (texel t of the group is at
+    /// `address + t·bpp`).
+    pub struct Out {
+        valid: bool = 1, Kind::Bool;
+        level_ok: bool = 1, Kind::Bool;
+        level: u8 = 4, Kind::Int;
+        width: u16 = 15, Kind::Int;
+        height: u16 = 15, Kind::Int;
+        pitch: u32 = 17, Kind::Int;
+        xa: u32 = 32, Kind::Int;
+        group_valid: bool = 1, Kind::Bool;
+        address: u64 = 48, Kind::Int;
+        illegal: bool = 1, Kind::Bool;
+    }
+}
+
+/// Addresses are modulo 2^48.
+const ADDRESS_MASK: u64 = (1 << 48) - 1;
+
+/// Group size n of an op: 2 for BY2 and PCK2, 4 for BY4 and PCK4 (bits above 1 are ignored).
+pub fn group_size(op: u8) -> u32 {
+    if op & 1 == 0 {
+        2
+    } else {
+        4
+    }
+}
+
+/// True for PCK2 and PCK4 (raw bits packed into one dword); false for BY2 and BY4.
+pub fn is_pck(op: u8) -> bool {
+    op & 2 != 0
+}
+
+/// Element bytes of a T# dfmt (SPEC §1.4): 0 outside 1–14 (the T# field has 6 bits, so codes
+/// 15..=63 have no element either).
+pub fn texel_bytes(dfmt: u8) -> u32 {
+    if (1..=14).contains(&dfmt) {
+        element_bytes(dfmt)
+    } else {
+        0
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPEC §4.3's format table, shared by `image_addr`, `multi_texel` and the executor.
+
+/// One row of SPEC §4.3's table: `op` with result-dword mask `dmask` supports image format
+/// `dfmt` in the numeric formats `nfmts`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormatRow {
+    pub op: u8,
+    pub dmask: u8,
+    pub dfmt: u8,
+    pub nfmts: &'static [u8],
+}
+
+const BY_NFMTS: &[u8] = &[NFMT_UNORM, NFMT_SNORM, NFMT_UINT, NFMT_SINT];
+const BY_R16_NFMTS: &[u8] = &[NFMT_UNORM, NFMT_SNORM, NFMT_UINT, NFMT_SINT, NFMT_FLOAT];
+const PCK_NFMTS: &[u8] = &[NFMT_UNORM, NFMT_UINT, NFMT_SINT];
+
+const fn row(op: u8, dmask: u8, dfmt: u8, nfmts: &'static [u8]) -> FormatRow {
+    FormatRow { op, dmask, dfmt, nfmts }
+}
+
+/// SPEC §4.3: the supported (op, DMASK, format, nfmt) combinations, one row per format. The
+/// image type must be 2D and D16, TFE, DA 0; the _MIP forms use the same rows.
+pub const FORMAT_TABLE: [FormatRow; 8] = [
+    // BY2, DMASK 0x3: R8 and R16 in unorm, snorm, uint, sint; R16 also float.
+    row(OP_BY2, 0x3, DFMT_R8, BY_NFMTS),
+    row(OP_BY2, 0x3, DFMT_R16, BY_R16_NFMTS),
+    // BY2, DMASK 0xF: RG8 in unorm, snorm, uint, sint.
+    row(OP_BY2, 0xf, DFMT_RG8, BY_NFMTS),
+    // BY4, DMASK 0xF: R8 in unorm, snorm, uint, sint.
+    row(OP_BY4, 0xf, DFMT_R8, BY_NFMTS),
+    // PCK2, DMASK 0x1: R8, R16 and RG8 in unorm, uint, sint.
+    row(OP_PCK2, 0x1, DFMT_R8, PCK_NFMTS),
+    row(OP_PCK2, 0x1, DFMT_R16, PCK_NFMTS),
+    row(OP_PCK2, 0x1, DFMT_RG8, PCK_NFMTS),
+    // PCK4, DMASK 0x1: R8 in unorm, uint, sint.
+    row(OP_PCK4, 0x1, DFMT_R8, PCK_NFMTS),
+];
+
+/// The table row that supports (op, dmask, dfmt, nfmt), if any. Arguments are taken at their
+/// port widths (op 2 bits, dmask 4, dfmt 6, nfmt 4).
+pub fn format_row(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> Option<&'static FormatRow> {
+    let (op, dmask, dfmt, nfmt) = (op & 0x3, dmask & 0xf, dfmt & 0x3f, nfmt & 0xf);
+    FORMAT_TABLE.iter().find(|r| r.op == op && r.dmask == dmask && r.dfmt == dfmt && r.nfmts.contains(&nfmt))
+}
+
+/// True when (op, dmask, dfmt, nfmt) is a row of SPEC §4.3's table (see [`format_row`]).
+pub fn table_allows(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
+    format_row(op, dmask, dfmt, nfmt).is_some()
+}
+
+/// True when the whole combination is supported: a table row, a 2D image, D16 = TFE = DA = 0
+/// (the unit's `illegal` is `bound && !supported(..)`).
+pub fn supported(op: u8, dmask: u8, dfmt: u8, nfmt: u8, kind: u8, no_modifiers: bool) -> bool {
+    kind & 0xf == tsharp::TYPE_2D && no_modifiers && table_allows(op, dmask, dfmt, nfmt)
+}
+
+/// A multi-texel instruction as the executor sees it: the opcode's fields and the T#'s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MultiTexelAccess {
+    /// 0 BY2, 1 BY4, 2 PCK2, 3 PCK4.
+    pub op: u8,
+    /// The _MIP form.
+    pub mip: bool,
+    pub dmask: u8,
+    /// The T#'s dfmt (6 bits).
+    pub dfmt: u8,
+    /// The T#'s nfmt (4 bits).
+    pub nfmt: u8,
+    /// The T#'s type (4 bits).
+    pub kind: u8,
+    pub d16: bool,
+    pub tfe: bool,
+    pub da: bool,
+    /// An image store of these forms (always rejected).
+    pub store: bool,
+}
+
+impl MultiTexelAccess {
+    /// SPEC §1.2: the T# is bound when dfmt != 0 and type >= 8.
+    pub fn bound(&self) -> bool {
+        self.dfmt & 0x3f != 0 && self.kind & 0xf >= tsharp::TYPE_1D
+    }
+
+    /// The instruction's name, e.g. `IMAGE_LOAD_MIP_PCK2`.
+    pub fn name(&self) -> String {
+        let op = OP_NAMES[usize::from(self.op & 3)].to_ascii_uppercase();
+        let verb = if self.store { "STORE" } else { "LOAD" };
+        let mip = if self.mip { "MIP_" } else { "" };
+        format!("IMAGE_{verb}_{mip}{op}")
+    }
+}
+
+/// SPEC §4.3 at the instruction level: stores are rejected; a load is rejected exactly when the
+/// unit raises `illegal` (a bound T# whose combination is not supported). A load from an unbound
+/// T# is accepted (it returns 0). The error names the combination and lists the table.
+pub fn check_multi_texel(a: &MultiTexelAccess) -> Result<(), String> {
+    let legal = supported(a.op, a.dmask, a.dfmt, a.nfmt, a.kind, !a.d16 && !a.tfe && !a.da);
+    if a.store || (a.bound() && !legal) {
+        Err(multi_texel_error(a))
+    } else {
+        Ok(())
+    }
+}
+
+/// The name of a T# dfmt: §4.3's R8, R16, RG8, else §1.4's format name; 15..=63 are not
+/// modelled.
+fn dfmt_name(dfmt: u8) -> &'static str {
+    const NAMES: [&str; 15] = [
+        "INVALID",
+        "R8",
+        "R16",
+        "RG8",
+        "32",
+        "16_16",
+        "10_11_11",
+        "11_11_10",
+        "10_10_10_2",
+        "2_10_10_10",
+        "8_8_8_8",
+        "32_32",
+        "16_16_16_16",
+        "32_32_32",
+        "32_32_32_32",
+    ];
+    NAMES.get(usize::from(dfmt)).copied().unwrap_or("not modelled")
+}
+
+/// The name of an nfmt code (SPEC §1.4); 6 and 8..=15 are reserved.
+fn nfmt_name(nfmt: u8) -> &'static str {
+    const NAMES: [&str; 8] = ["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "reserved", "float"];
+    NAMES.get(usize::from(nfmt)).copied().unwrap_or("reserved")
+}
+
+/// SPEC §4.3's table as text, one row per line, each line indented by two spaces.
+pub fn format_table_text() -> String {
+    let mut text = String::from("  op    DMASK  format  nfmt\n");
+    for r in &FORMAT_TABLE {
+        let nfmts: Vec<&str> = r.nfmts.iter().map(|&n| nfmt_name(n)).collect();
+        let op = OP_NAMES[usize::from(r.op)].to_ascii_uppercase();
+        let _ = writeln!(text, "  {op:<5} {:#x}    {:<6}  {}", r.dmask, dfmt_name(r.dfmt), nfmts.join(", "));
+    }
+    text
+}
+
+/// The executor's error for a rejected multi-texel combination: the combination, what is wrong
+/// with it, and the supported table.
+pub fn multi_texel_error(a: &MultiTexelAccess) -> String {
+    let (dmask, dfmt, nfmt, kind) = (a.dmask & 0xf, a.dfmt & 0x3f, a.nfmt & 0xf, a.kind & 0xf);
+    let mut reasons: Vec<String> = Vec::new();
+    if a.store {
+        reasons.push("image stores of these forms are not supported".into());
+    }
+    if a.bound() {
+        if kind != tsharp::TYPE_2D {
+            reasons.push(format!("the image type must be 2D (9), not {kind} ({})", tsharp::type_name(kind)));
+        }
+        if !table_allows(a.op, dmask, dfmt, nfmt) {
+            reasons.push("(op, DMASK, format, nfmt) is not a row of the table".into());
+        }
+        for (set, name) in [(a.d16, "D16"), (a.tfe, "TFE"), (a.da, "DA")] {
+            if set {
+                reasons.push(format!("{name} must be 0"));
+            }
+        }
+    }
+    if reasons.is_empty() {
+        reasons.push("nothing: this combination is a supported one".into());
+    }
+    format!(
+        "{} with DMASK {dmask:#x}, dfmt {dfmt} ({}), nfmt {nfmt} ({}), type {kind} ({}), D16 {}, TFE {}, DA {} \
+         is not supported: {}. Multi-texel loads (and their _MIP forms) support 2D images (type 9) with \
+         D16 = TFE = DA = 0 in these combinations only:\n{}",
+        a.name(),
+        dfmt_name(dfmt),
+        nfmt_name(nfmt),
+        tsharp::type_name(kind),
+        u8::from(a.d16),
+        u8::from(a.tfe),
+        u8::from(a.da),
+        reasons.join("; "),
+        format_table_text().trim_end(),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPEC §4.1: address VGPRs, decoded by the executor.
+
+/// One lane's image coordinates decoded from its address VGPRs (SPEC §4.1). Components the
+/// layout lacks are 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Coords {
+    pub x: u32,
+    pub y: u32,
+    /// The layer (§4.4): the array slice (0 with DA = 0), z for 3D, face_id for a cube.
+    pub slice: u32,
+    /// The _MIP forms' mipid; 0 otherwise.
+    pub mipid: u32,
+    /// Address VGPRs (dwords) the layout reads.
+    pub dwords: usize,
+}
+
+/// One address component of SPEC §4.1's layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Component {
+    X,
+    Y,
+    Z,
+    FaceId,
+    /// An array slice (DA = 1 on an array type).
+    Slice,
+    /// The slice component DA = 1 asks for on a non-array type: read and ignored.
+    IgnoredSlice,
+    MipId,
+}
+
+impl Component {
+    fn name(self) -> &'static str {
+        match self {
+            Component::X => "x",
+            Component::Y => "y",
+            Component::Z => "z",
+            Component::FaceId => "face_id",
+            Component::Slice | Component::IgnoredSlice => "slice",
+            Component::MipId => "mipid",
+        }
+    }
+}
+
+/// SPEC §4.1 (seed 000's table 36): the coordinates of one lane from its address VGPR values,
+/// `vgprs[0]` = VADDR (with NSA: the listed VGPRs, in order). Extra values are ignored.
+///
+/// Layouts by type: 1D (x), 1D array (x, slice), 2D (x, y), 2D array (x, y, slice), 3D (x, y, z),
+/// cube (x, y, face_id); the _MIP forms (`mip`) append mipid. DA = 0 reads no slice (slice = 0,
+/// also on an array type); DA = 1 on 1D or 2D reads the slice component and ignores it. With
+/// A16 every component is 16 bits, two per dword, low half first, zero-extended.
+///
+/// Decisions beyond SPEC §4.1: 3D's z and a cube's face_id are coordinates, read whatever DA
+/// (DA does not add a component to them); a cube with DA = 0 uses slice 0, i.e. face_id mod 6
+/// (the face). Unbound (type < 8) and MSAA types have no layout here and give an error, as does
+/// a list too short for the layout (naming the missing components).
+pub fn decode_vaddr(kind: u8, da: bool, mip: bool, a16: bool, vgprs: &[u32]) -> Result<Coords, String> {
+    use Component::*;
+    let kind = kind & 0xf;
+    // The layout (at most x, y, slice or z or face_id, mipid: four components).
+    let mut layout = [X; 4];
+    let mut len = 0;
+    let mut push = |c| {
+        layout[len] = c;
+        len += 1;
+    };
+    push(X);
+    match kind {
+        tsharp::TYPE_1D | tsharp::TYPE_1D_ARRAY => {}
+        tsharp::TYPE_2D | tsharp::TYPE_2D_ARRAY | tsharp::TYPE_3D | tsharp::TYPE_CUBE => push(Y),
+        _ => {
+            return Err(format!(
+                "image type {kind} ({}) has no address layout (unbound or MSAA types are not modelled)",
+                tsharp::type_name(kind)
+            ))
+        }
+    }
+    match kind {
+        tsharp::TYPE_3D => push(Z),
+        tsharp::TYPE_CUBE => push(FaceId),
+        tsharp::TYPE_1D_ARRAY | tsharp::TYPE_2D_ARRAY if da => push(Slice),
+        _ if da => push(IgnoredSlice),
+        _ => {}
+    }
+    if mip {
+        push(MipId);
+    }
+    let layout = &layout[..len];
+
+    // Component i: its own dword, or with A16 half (i mod 2) of dword i / 2, low half first.
+    let dwords = if a16 { len.div_ceil(2) } else { len };
+    if vgprs.len() < dwords {
+        let missing: Vec<String> = layout
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| (if a16 { i / 2 } else { i }) >= vgprs.len())
+            .map(|(i, c)| {
+                if a16 {
+                    format!("{} (VGPR {}, bits {})", c.name(), i / 2, if i % 2 == 0 { "15:0" } else { "31:16" })
+                } else {
+                    format!("{} (VGPR {i})", c.name())
+                }
+            })
+            .collect();
+        let names: Vec<&str> = layout.iter().map(|c| c.name()).collect();
+        return Err(format!(
+            "a {} image with DA {}, MIP {}, A16 {} needs {dwords} address VGPR(s) for ({}), got {}: missing {}",
+            tsharp::type_name(kind),
+            u8::from(da),
+            u8::from(mip),
+            u8::from(a16),
+            names.join(", "),
+            vgprs.len(),
+            missing.join(", "),
+        ));
+    }
+    let component = |i: usize| if a16 { (vgprs[i / 2] >> (16 * (i % 2))) & 0xffff } else { vgprs[i] };
+
+    let mut coords = Coords { dwords, ..Coords::default() };
+    for (i, &c) in layout.iter().enumerate() {
+        let value = component(i);
+        match c {
+            X => coords.x = value,
+            Y => coords.y = value,
+            Z | Slice => coords.slice = value,
+            // face_id = slice * 6 + face; DA = 0 keeps the face and uses slice 0.
+            FaceId => coords.slice = if da { value } else { value % 6 },
+            IgnoredSlice => {}
+            MipId => coords.mipid = value,
+        }
+    }
+    Ok(coords)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The unit.
+
+/// Dimensions of level `level` (SPEC §4.2): (width, height, pitch), each max(1, (field + 1) >>
+/// level); a 128-bit T# has pitch = width. `level` <= 15.
+fn level_dims(t: &TSharp, r128: bool, level: u32) -> (u32, u32, u32) {
+    let width = (t.width() >> level).max(1);
+    let height = (t.height() >> level).max(1);
+    let pitch = if r128 { width } else { (t.pitch() >> level).max(1) };
+    (width, height, pitch)
+}
+
+/// The combinational function of SPEC §4.2–§4.4 for one lane; `valid` is passed through.
+pub fn compute(input: &In) -> Out {
+    // Inputs narrower than their Rust type are masked to the port width first.
+    let op = input.op & 0x3;
+    let dmask = input.dmask & 0xf;
+
+    // Step 1, §1.2: a 128-bit T# reads its high half as 0 (depth 0, pitch and max_mip unused).
+    let t = TSharp::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
+
+    // Step 2, §1.2 and §4.3: bound; illegal = bound and not a supported combination.
+    let bound = t.is_bound();
+    let no_modifiers = !input.d16 && !input.tfe && !input.da;
+    let illegal = bound && !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
+
+    // Step 3, §4.2: L = base_level + mipid, exact (33 bits); the level exists when L <=
+    // last_level and, for a 256-bit T#, L <= max_mip.
+    let mipid = if input.mip { u64::from(input.mipid) } else { 0 };
+    let level = u64::from(t.base_level) + mipid;
+    let level_ok = level <= u64::from(t.last_level) && (input.r128 || level <= u64::from(t.max_mip));
+
+    // Step 4, §4.2: the level's dimensions (0 when the level does not exist). level_ok implies
+    // level <= last_level <= 15.
+    let level = if level_ok { level as u32 } else { 0 };
+    let (width, height, pitch) = if level_ok { level_dims(&t, input.r128, level) } else { (0, 0, 0) };
+
+    // Step 5, §4.3: align x down to the group; the group must fit with the unaligned x (exact).
+    let n = group_size(op);
+    let xa = input.x & !(n - 1);
+    let fits = u64::from(input.x) + u64::from(n) <= u64::from(width) && input.y < height;
+    let group_valid = bound && !illegal && level_ok && fits;
+
+    // Step 6, §4.4: the address of texel xa, exact, then modulo 2^48. Every term fits a u64:
+    // base·256 < 2^48, mip_offset < 15·2^16·2^14·16 < 2^38, (y·pitch + xa)·bpp < 2^54.
+    let address = if level_ok {
+        let bpp = u64::from(texel_bytes(t.dfmt));
+        let mip_offset: u64 = (0..level)
+            .map(|l| {
+                let (_, height_l, pitch_l) = level_dims(&t, input.r128, l);
+                u64::from(pitch_l) * u64::from(height_l) * bpp
+            })
+            .sum();
+        let texel = u64::from(input.y) * u64::from(pitch) + u64::from(xa);
+        (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK
+    } else {
+        0
+    };
+
+    Out {
+        valid: input.valid,
+        level_ok,
+        level: level as u8,
+        width: width as u16,
+        height: height as u16,
+        pitch,
+        xa,
+        group_valid,
+        address,
+        illegal,
+    }
+}
+
+/// The cycle-accurate model: two register stages, compute before stage 1.
+#[derive(Clone, Debug, Default)]
+pub struct ImageAddr {
+    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
+    stage1: Out,
+    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
+    out: Out,
+}
+
+impl ImageAddr {
+    /// A model just out of reset.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Unit for ImageAddr {
+    const NAME: &'static str = "image_addr";
+    const LATENCY: usize = 2;
+    type In = In;
+    type Out = Out;
+
+    fn reset(&mut self) {
+        self.stage1 = Out::default();
+        self.out = Out::default();
+    }
+
+    fn step(&mut self, input: &In) -> Out {
+        // One rising edge: both stages sample at once (output stage first, so it sees stage 1 as
+        // it was before the edge).
+        if self.stage1.valid {
+            self.out = self.stage1;
+        } else {
+            self.out.valid = false;
+        }
+        if input.valid {
+            self.stage1 = compute(input);
+        } else {
+            self.stage1.valid = false;
+        }
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_2D_MSAA, TYPE_3D, TYPE_CUBE};
+    use crate::unit::Ports;
+    use proptest::prelude::*;
+
+    /// A bound 2D R8 unorm T#: width × height, pitch field = width − 1, levels 0..15, max_mip 15.
+    fn tsharp(width: u16, height: u16) -> TSharp {
+        TSharp {
+            base: 0x10,
+            dfmt: DFMT_R8,
+            nfmt: NFMT_UNORM,
+            width_minus_1: width - 1,
+            height_minus_1: height - 1,
+            dst_sel: [4, 5, 6, 7],
+            last_level: 15,
+            kind: TYPE_2D,
+            pitch_minus_1: width - 1,
+            max_mip: 15,
+            ..TSharp::default()
+        }
+    }
+
+    /// A valid BY2 (DMASK 0x3) lane at (x, y) on `t`, 256-bit T#.
+    fn input(t: TSharp, x: u32, y: u32) -> In {
+        let (tsharp_lo, tsharp_hi) = t.encode();
+        In { valid: true, tsharp_lo, tsharp_hi, op: OP_BY2, dmask: 0x3, x, y, ..In::default() }
+    }
+
+    fn with_op(i: In, op: u8, dmask: u8) -> In {
+        In { op, dmask, ..i }
+    }
+
+    #[test]
+    fn port_tables_match_the_rtl() {
+        let names =
+            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
+        assert_eq!(
+            names(In::SIGNALS),
+            [
+                ("valid", 1),
+                ("tsharp_lo", 128),
+                ("tsharp_hi", 128),
+                ("r128", 1),
+                ("op", 2),
+                ("mip", 1),
+                ("dmask", 4),
+                ("d16", 1),
+                ("tfe", 1),
+                ("da", 1),
+                ("x", 32),
+                ("y", 32),
+                ("mipid", 32)
+            ]
+        );
+        assert_eq!(
+            names(Out::SIGNALS),
+            [
+                ("valid", 1),
+                ("level_ok", 1),
+                ("level", 4),
+                ("width", 15),
+                ("height", 15),
+                ("pitch", 17),
+                ("xa", 32),
+                ("group_valid", 1),
+                ("address", 48),
+                ("illegal", 1)
+            ]
+        );
+    }
+
+    /// xa = x & ~(n − 1) for every x mod 4 (x = 8..11), n = 2 (BY2, PCK2) and n = 4 (BY4, PCK4):
+    /// n = 2 → 8, 8, 10, 10; n = 4 → 8, 8, 8, 8. Width 16, so every group fits (x + 4 <= 15).
+    /// R8 pitch 16, base 0x10·256 = 0x1000, y 1: address = 0x1000 + 16 + xa.
+    #[test]
+    fn alignment_every_x_mod_4() {
+        let t = tsharp(16, 4);
+        for (op, dmask, dfmt, expect) in [
+            (OP_BY2, 0x3, DFMT_R8, [8, 8, 10, 10]),
+            (OP_PCK2, 0x1, DFMT_R8, [8, 8, 10, 10]),
+            (OP_BY4, 0xf, DFMT_R8, [8, 8, 8, 8]),
+            (OP_PCK4, 0x1, DFMT_R8, [8, 8, 8, 8]),
+        ] {
+            for (k, &xa) in expect.iter().enumerate() {
+                let i = with_op(input(TSharp { dfmt, ..t }, 8 + k as u32, 1), op, dmask);
+                let o = compute(&i);
+                assert_eq!((o.xa, o.group_valid, o.illegal), (xa, true, false), "op {op} x {}", 8 + k);
+                assert_eq!(o.address, 0x1000 + 16 + u64::from(xa));
+            }
+        }
+    }
+
+    /// The bound uses the unaligned x. Width 6, BY4: x = 3 aligns to xa = 0, and texels 0..3 lie
+    /// inside the row, but x + 4 = 7 > 6: invalid. x = 2: 6 <= 6, valid (xa 0). Likewise BY2 on
+    /// width 5: x = 3 → xa 2 (texels 2, 3 inside) but 3 + 2 = 5 <= 5 valid; x = 4 → xa 4, 6 > 5
+    /// invalid. The address is computed either way.
+    #[test]
+    fn group_must_fit_before_alignment() {
+        let by4 = |x| compute(&with_op(input(tsharp(6, 1), x, 0), OP_BY4, 0xf));
+        assert_eq!((by4(3).xa, by4(3).group_valid), (0, false));
+        assert_eq!((by4(2).xa, by4(2).group_valid), (0, true));
+        assert_eq!(by4(3).address, 0x1000);
+        let by2 = |x| compute(&input(tsharp(5, 1), x, 0));
+        assert_eq!((by2(3).xa, by2(3).group_valid), (2, true));
+        assert_eq!((by2(4).xa, by2(4).group_valid, by2(4).address), (4, false, 0x1004));
+    }
+
+    /// Last column and row: width 7, height 3. BY2 at x = 5 reads 5, 6 (5 + 2 = 7 <= 7): valid;
+    /// x = 6 (the last column) cannot hold a pair: invalid. y = 2 valid, y = 3 invalid. The exact
+    /// sum: x = 0xffff_ffff + 2 does not wrap to 1, so it is invalid.
+    #[test]
+    fn last_column_and_row() {
+        let t = tsharp(7, 3);
+        assert!(compute(&input(t, 5, 2)).group_valid);
+        assert!(!compute(&input(t, 6, 2)).group_valid);
+        assert!(!compute(&input(t, 5, 3)).group_valid);
+        let o = compute(&input(t, u32::MAX, 0));
+        assert_eq!((o.xa, o.group_valid), (0xffff_fffe, false));
+        let o = compute(&input(tsharp(16384, 1), 16382, 0));
+        assert!(o.group_valid);
+    }
+
+    /// Mips down to 1×1: 16 × 4 (pitch 16), levels via mipid 0..6: widths 16 >> L = 16, 8, 4, 2,
+    /// 1, then max(1, 0) = 1, 1; heights 4, 2, 1, 1, 1, 1, 1. At the 1×1 levels no pair fits
+    /// (x = 0: 0 + 2 > 1).
+    #[test]
+    fn mips_down_to_one_by_one() {
+        let t = tsharp(16, 4);
+        let widths = [16, 8, 4, 2, 1, 1, 1];
+        let heights = [4, 2, 1, 1, 1, 1, 1];
+        for l in 0..7u32 {
+            let o = compute(&In { mip: true, mipid: l, ..input(t, 0, 0) });
+            assert!(o.level_ok);
+            assert_eq!(u32::from(o.level), l);
+            assert_eq!(
+                (o.width, o.height, o.pitch),
+                (widths[l as usize], heights[l as usize], widths[l as usize].into())
+            );
+            assert_eq!(o.group_valid, widths[l as usize] >= 2, "level {l}");
+        }
+        // Without MIP, mipid is ignored: level 0.
+        let o = compute(&In { mipid: 3, ..input(t, 0, 0) });
+        assert_eq!((o.level, o.width), (0, 16));
+    }
+
+    /// The level must exist: base_level 1, last_level 3, max_mip 4. mipid 2 → L = 3 exists;
+    /// mipid 3 → L = 4 > last_level. With last_level 5 and max_mip 4, L = 5 > max_mip on a 256-bit
+    /// T#, but a 128-bit T# has no max_mip check. mipid 0xffff_ffff → L = 2^32, exact: no wrap to
+    /// 0. A missing level zeroes level, width, height, pitch and address.
+    #[test]
+    fn level_beyond_last_level_or_max_mip() {
+        let t = TSharp { base_level: 1, last_level: 3, max_mip: 4, ..tsharp(32, 32) };
+        let at = |t: TSharp, mipid| compute(&In { mip: true, mipid, ..input(t, 0, 0) });
+        let o = at(t, 2);
+        assert_eq!((o.level_ok, o.level, o.width, o.height), (true, 3, 4, 4));
+        let o = at(t, 3);
+        assert_eq!(o, Out { valid: true, xa: 0, ..Out::default() });
+        let t5 = TSharp { last_level: 5, ..t };
+        assert!(at(t5, 3).level_ok); // L = 4 = max_mip
+        assert!(!at(t5, 4).level_ok); // L = 5 > max_mip
+        assert!(compute(&In { r128: true, mip: true, mipid: 4, ..input(t5, 0, 0) }).level_ok);
+        let o = at(TSharp { base_level: 15, last_level: 15, ..t }, u32::MAX);
+        assert!(!o.level_ok && !o.group_valid);
+        // base_level alone beyond last_level: a non-MIP load has no level either.
+        assert!(!compute(&input(TSharp { base_level: 4, ..t }, 0, 0)).level_ok);
+    }
+
+    /// r128 = 1: tsharp_hi is not read. A high half with pitch field 99 and max_mip 0 changes
+    /// nothing: pitch = width at every level, and L = 2 > max_mip 0 still exists. With r128 = 0
+    /// the same T# has pitch 100 and level 2 missing.
+    #[test]
+    fn r128_ignores_the_high_half() {
+        let t = TSharp { pitch_minus_1: 99, max_mip: 0, ..tsharp(10, 8) };
+        let i = In { mip: true, mipid: 2, ..input(t, 0, 1) };
+        let o = compute(&In { r128: true, ..i });
+        assert_eq!((o.level_ok, o.width, o.height, o.pitch), (true, 2, 2, 2));
+        let o = compute(&In { r128: true, mipid: 0, ..i });
+        assert_eq!((o.width, o.pitch, o.address), (10, 10, 0x1000 + 10));
+        assert!(!compute(&i).level_ok);
+        let o = compute(&In { mipid: 0, ..i });
+        assert_eq!((o.width, o.pitch, o.address), (10, 100, 0x1000 + 100));
+    }
+
+    /// mip_offset with odd sizes, R16 (bpp 2): 7 × 5, pitch 9, levels 0..3.
+    /// - 256-bit: (pitch_l, height_l) = (9, 5), (4, 2), (2, 1), (1, 1): level sizes 45, 8, 2, 1
+    ///   texels → 90, 16, 4 bytes. mip_offset(1..3) = 90, 106, 110.
+    /// - 128-bit (pitch = width: 7, 3, 1, 1): 35, 6, 1 texels → 70, 12, 2 bytes: 70, 82, 84.
+    ///
+    /// Address at (x 1, y 1) of level L (x 1 → xa 0, BY2): base 0x1000 + mip_offset + pitch_L·2.
+    #[test]
+    fn mip_offset_odd_sizes() {
+        let t = TSharp { dfmt: DFMT_R16, pitch_minus_1: 8, ..tsharp(7, 5) };
+        let at = |r128, mipid| compute(&In { r128, mip: true, mipid, ..input(t, 1, 1) }).address;
+        assert_eq!(
+            [at(false, 0), at(false, 1), at(false, 2), at(false, 3)],
+            [0x1000 + 18, 0x1000 + 90 + 8, 0x1000 + 106 + 4, 0x1000 + 110 + 2]
+        );
+        assert_eq!(
+            [at(true, 0), at(true, 1), at(true, 2), at(true, 3)],
+            [0x1000 + 14, 0x1000 + 70 + 6, 0x1000 + 82 + 2, 0x1000 + 84 + 2]
+        );
+        // base_level 2 with mipid 1 is level 3: the offset counts every level below 3.
+        let t2 = TSharp { base_level: 2, ..t };
+        let o = compute(&In { mip: true, mipid: 1, ..input(t2, 1, 0) });
+        assert_eq!((o.level, o.address), (3, 0x1000 + 110));
+    }
+
+    /// Addresses wrap modulo 2^48: base 0xff_ffff_ffff (·256 = 0xffff_ffff_ff00), R8 pitch 256,
+    /// y 1, x 4: 0xffff_ffff_ff00 + 256 + 4 = 2^48 + 4 → 4.
+    #[test]
+    fn address_wraps_at_48_bits() {
+        let t = TSharp { base: 0xff_ffff_ffff, ..tsharp(256, 2) };
+        assert_eq!(compute(&input(t, 4, 1)).address, 4);
+    }
+
+    /// Every table row is legal on a 2D image with D16 = TFE = DA = 0, MIP or not, 128- or
+    /// 256-bit; the neighbours are illegal: another DMASK, nfmt, dfmt or type, D16, TFE, DA.
+    #[test]
+    fn table_rows_and_rejected_neighbours() {
+        for r in &FORMAT_TABLE {
+            for &nfmt in r.nfmts {
+                let t = TSharp { dfmt: r.dfmt, nfmt, ..tsharp(8, 8) };
+                let i = with_op(input(t, 0, 0), r.op, r.dmask);
+                for (mip, r128) in [(false, false), (true, false), (false, true)] {
+                    let o = compute(&In { mip, r128, ..i });
+                    assert!(!o.illegal && o.group_valid, "{r:?} nfmt {nfmt}");
+                }
+                for bad in [
+                    In { dmask: r.dmask ^ 0x2, ..i },
+                    In { dmask: 0, ..i },
+                    In { d16: true, ..i },
+                    In { tfe: true, ..i },
+                    In { da: true, ..i },
+                    In { tsharp_lo: TSharp { kind: TYPE_2D_ARRAY, ..t }.encode().0, ..i },
+                    In { tsharp_lo: TSharp { kind: TYPE_1D, ..t }.encode().0, ..i },
+                    In { tsharp_lo: TSharp { nfmt: nfmt | 0x8, ..t }.encode().0, ..i },
+                    In { tsharp_lo: TSharp { dfmt: r.dfmt | 0x10, ..t }.encode().0, ..i },
+                ] {
+                    let o = compute(&bad);
+                    assert!(o.illegal && !o.group_valid, "{r:?} nfmt {nfmt}: {bad:?}");
+                }
+            }
+        }
+        // Rejected nfmts: uscaled, sscaled, reserved everywhere; snorm on PCK; float except BY2 R16.
+        let t = tsharp(8, 8);
+        let legal =
+            |op, dmask, dfmt, nfmt| !compute(&with_op(input(TSharp { dfmt, nfmt, ..t }, 0, 0), op, dmask)).illegal;
+        for nfmt in [2, 3, 6] {
+            assert!(!legal(OP_BY2, 0x3, DFMT_R8, nfmt));
+        }
+        assert!(!legal(OP_PCK2, 0x1, DFMT_R8, NFMT_SNORM));
+        assert!(!legal(OP_BY2, 0x3, DFMT_R8, NFMT_FLOAT));
+        assert!(legal(OP_BY2, 0x3, DFMT_R16, NFMT_FLOAT));
+        assert!(!legal(OP_BY4, 0xf, DFMT_R16, NFMT_UNORM));
+        assert!(!legal(OP_PCK4, 0x1, DFMT_RG8, NFMT_UNORM));
+        assert!(!legal(OP_BY2, 0x3, DFMT_RG8, NFMT_UNORM)); // RG8 BY2 needs 0xF
+        assert!(!legal(OP_BY2, 0xf, DFMT_R8, NFMT_UNORM)); // R8 BY2 needs 0x3
+        assert!(!legal(OP_BY2, 0x3, 4, NFMT_UINT)); // dfmt 32
+    }
+
+    /// An unbound T# (dfmt 0, or type < 8) is never illegal and never has a valid group; its
+    /// level and address are still computed.
+    #[test]
+    fn unbound_is_not_illegal() {
+        for t in [TSharp { dfmt: 0, ..tsharp(8, 8) }, TSharp { kind: 7, ..tsharp(8, 8) }] {
+            let o = compute(&In { d16: true, ..input(t, 2, 1) });
+            assert!(!o.illegal && !o.group_valid && o.level_ok);
+            assert_eq!(o.width, 8);
+        }
+        // dfmt 0 has no element: address = base·256 (bpp 0).
+        assert_eq!(compute(&input(TSharp { dfmt: 0, ..tsharp(8, 8) }, 2, 1)).address, 0x1000);
+    }
+
+    /// Port-width masking: op 0x5 → 1 (BY4: x 2 aligns to 0, not 2), dmask 0x1f → 0xf.
+    #[test]
+    fn inputs_are_masked_to_port_width() {
+        let o = compute(&with_op(input(tsharp(8, 1), 2, 0), 0x5, 0x1f));
+        assert_eq!((o.illegal, o.xa, o.group_valid), (false, 0, true));
+    }
+
+    // --- the executor helpers ---
+
+    fn access(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> MultiTexelAccess {
+        MultiTexelAccess { op, dmask, dfmt, nfmt, kind: TYPE_2D, ..MultiTexelAccess::default() }
+    }
+
+    #[test]
+    fn check_accepts_the_table_and_rejects_the_rest() {
+        for r in &FORMAT_TABLE {
+            for &nfmt in r.nfmts {
+                for mip in [false, true] {
+                    assert_eq!(
+                        check_multi_texel(&MultiTexelAccess { mip, ..access(r.op, r.dmask, r.dfmt, nfmt) }),
+                        Ok(())
+                    );
+                }
+            }
+        }
+        let a = access(OP_BY2, 0x3, DFMT_R8, NFMT_UNORM);
+        for bad in [
+            MultiTexelAccess { store: true, ..a },
+            MultiTexelAccess { d16: true, ..a },
+            MultiTexelAccess { tfe: true, ..a },
+            MultiTexelAccess { da: true, ..a },
+            MultiTexelAccess { kind: TYPE_3D, ..a },
+            MultiTexelAccess { dmask: 0x1, ..a },
+            MultiTexelAccess { nfmt: NFMT_FLOAT, ..a },
+        ] {
+            assert!(check_multi_texel(&bad).is_err(), "{bad:?}");
+        }
+        // Unbound loads are accepted (they return 0); unbound stores are not.
+        assert_eq!(check_multi_texel(&MultiTexelAccess { dfmt: 0, dmask: 7, ..a }), Ok(()));
+        assert!(check_multi_texel(&MultiTexelAccess { dfmt: 0, store: true, ..a }).is_err());
+    }
+
+    /// The message names the instruction and every field of the combination, says what is wrong
+    /// and lists all eight rows.
+    #[test]
+    fn error_message_names_the_combination_and_lists_the_table() {
+        let a = MultiTexelAccess { mip: true, da: true, kind: TYPE_2D_ARRAY, ..access(OP_PCK2, 0x3, DFMT_RG8, 1) };
+        let e = check_multi_texel(&a).unwrap_err();
+        assert!(
+            e.starts_with(
+                "IMAGE_LOAD_MIP_PCK2 with DMASK 0x3, dfmt 3 (RG8), nfmt 1 (snorm), type 13 (2D array), D16 0, TFE 0, \
+             DA 1 is not supported: the image type must be 2D (9), not 13 (2D array); (op, DMASK, format, nfmt) is \
+             not a row of the table; DA must be 0."
+            ),
+            "{e}"
+        );
+        let table: Vec<&str> = e.lines().skip(1).collect();
+        assert_eq!(
+            table,
+            [
+                "  op    DMASK  format  nfmt",
+                "  BY2   0x3    R8      unorm, snorm, uint, sint",
+                "  BY2   0x3    R16     unorm, snorm, uint, sint, float",
+                "  BY2   0xf    RG8     unorm, snorm, uint, sint",
+                "  BY4   0xf    R8      unorm, snorm, uint, sint",
+                "  PCK2  0x1    R8      unorm, uint, sint",
+                "  PCK2  0x1    R16     unorm, uint, sint",
+                "  PCK2  0x1    RG8     unorm, uint, sint",
+                "  PCK4  0x1    R8      unorm, uint, sint",
+            ]
+        );
+        let e = check_multi_texel(&MultiTexelAccess { store: true, ..access(OP_BY4, 0xf, DFMT_R8, 0) }).unwrap_err();
+        assert!(e.starts_with("IMAGE_STORE_BY4 with DMASK 0xf, dfmt 1 (R8), nfmt 0 (unorm), type 9 (2D)"), "{e}");
+        assert!(e.contains("is not supported: image stores of these forms are not supported."), "{e}");
+        let e = check_multi_texel(&access(OP_BY2, 0x3, 17, 9)).unwrap_err();
+        assert!(e.contains("dfmt 17 (not modelled), nfmt 9 (reserved)"), "{e}");
+        // Called on a supported combination (not through the checker) it says so.
+        assert!(multi_texel_error(&access(OP_BY4, 0xf, DFMT_R8, 0)).contains("is not supported: nothing: this"));
+    }
+
+    /// SPEC §4.1 / seed 000 table 36, one row at a time. VGPR values are distinct so the test
+    /// sees which one went where.
+    #[test]
+    fn decode_vaddr_layouts() {
+        let v = [10, 20, 30, 40, 50];
+        let c = |x, y, slice, mipid, dwords| Coords { x, y, slice, mipid, dwords };
+        // load: 1D (x), 1D array (x, slice), 2D (x, y), 2D array (x, y, slice), 3D (x, y, z),
+        // cube (x, y, face_id); DA = 1 where the type is an array (and cube, which ignores DA
+        // for reading face_id).
+        assert_eq!(decode_vaddr(TYPE_1D, false, false, false, &v), Ok(c(10, 0, 0, 0, 1)));
+        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, true, false, false, &v), Ok(c(10, 0, 20, 0, 2)));
+        assert_eq!(decode_vaddr(TYPE_2D, false, false, false, &v), Ok(c(10, 20, 0, 0, 2)));
+        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
+        assert_eq!(decode_vaddr(TYPE_3D, false, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
+        assert_eq!(decode_vaddr(TYPE_CUBE, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
+        // load_mip appends mipid after the last coordinate.
+        assert_eq!(decode_vaddr(TYPE_1D, false, true, false, &v), Ok(c(10, 0, 0, 20, 2)));
+        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, true, true, false, &v), Ok(c(10, 0, 20, 30, 3)));
+        assert_eq!(decode_vaddr(TYPE_2D, false, true, false, &v), Ok(c(10, 20, 0, 30, 3)));
+        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, true, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
+        assert_eq!(decode_vaddr(TYPE_3D, false, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
+        assert_eq!(decode_vaddr(TYPE_CUBE, true, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
+    }
+
+    /// DA = 0 on an array type: no slice is read (slice 0) and mipid moves up. DA = 1 on a
+    /// non-array type: the slice is read (it takes a VGPR) and ignored.
+    #[test]
+    fn decode_vaddr_da() {
+        let v = [10, 20, 30, 40];
+        let c = |x, y, slice, mipid, dwords| Coords { x, y, slice, mipid, dwords };
+        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, false, true, false, &v), Ok(c(10, 20, 0, 30, 3)));
+        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, false, false, false, &v), Ok(c(10, 0, 0, 0, 1)));
+        assert_eq!(decode_vaddr(TYPE_2D, true, true, false, &v), Ok(c(10, 20, 0, 40, 4)));
+        assert_eq!(decode_vaddr(TYPE_1D, true, true, false, &v), Ok(c(10, 0, 0, 30, 3)));
+        // 3D: z is a coordinate, read whatever DA.
+        assert_eq!(decode_vaddr(TYPE_3D, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
+    }
+
+    /// Cube: face_id = slice·6 + face. face_id 15 = cube 2, face 3: DA = 1 keeps 15; DA = 0 uses
+    /// slice 0, face 3.
+    #[test]
+    fn decode_vaddr_cube_face_id() {
+        let v = [1, 2, 15, 4];
+        assert_eq!(decode_vaddr(TYPE_CUBE, true, true, false, &v).map(|c| (c.slice, c.mipid)), Ok((15, 4)));
+        assert_eq!(decode_vaddr(TYPE_CUBE, false, true, false, &v).map(|c| (c.slice, c.mipid)), Ok((3, 4)));
+    }
+
+    /// A16: 16-bit components, two per dword, low half first, zero-extended. 2D array MIP with
+    /// DA: x = 0x0001, y = 0xfffe in dword 0; slice = 0x0003, mipid = 0x8004 in dword 1.
+    /// 3D without MIP: three components in two dwords, the high half of dword 1 unread.
+    #[test]
+    fn decode_vaddr_a16() {
+        let v = [0xfffe_0001, 0x8004_0003];
+        let o = decode_vaddr(TYPE_2D_ARRAY, true, true, true, &v);
+        assert_eq!(o, Ok(Coords { x: 1, y: 0xfffe, slice: 3, mipid: 0x8004, dwords: 2 }));
+        let o = decode_vaddr(TYPE_3D, false, false, true, &[0x0002_0001, 0xdead_0003]);
+        assert_eq!(o, Ok(Coords { x: 1, y: 2, slice: 3, mipid: 0, dwords: 2 }));
+        let o = decode_vaddr(TYPE_1D, false, false, true, &[0xffff_1234]);
+        assert_eq!(o, Ok(Coords { x: 0x1234, dwords: 1, ..Coords::default() }));
+    }
+
+    /// Errors name what is missing; unbound and MSAA types have no layout.
+    #[test]
+    fn decode_vaddr_errors() {
+        let e = decode_vaddr(TYPE_2D_ARRAY, true, true, false, &[1, 2]).unwrap_err();
+        assert_eq!(
+            e,
+            "a 2D array image with DA 1, MIP 1, A16 0 needs 4 address VGPR(s) for (x, y, slice, mipid), got 2: \
+             missing slice (VGPR 2), mipid (VGPR 3)"
+        );
+        let e = decode_vaddr(TYPE_CUBE, true, true, true, &[1]).unwrap_err();
+        assert!(e.ends_with("got 1: missing face_id (VGPR 1, bits 15:0), mipid (VGPR 1, bits 31:16)"), "{e}");
+        assert!(decode_vaddr(TYPE_2D, false, false, false, &[])
+            .unwrap_err()
+            .ends_with("missing x (VGPR 0), y (VGPR 1)"));
+        assert!(decode_vaddr(TYPE_2D_MSAA, false, false, false, &[1, 2, 3]).unwrap_err().contains("2D MSAA"));
+        assert!(decode_vaddr(0, false, false, false, &[1, 2, 3]).unwrap_err().contains("unbound"));
+    }
+
+    // --- timing ---
+
+    /// Call j's valid input comes back from call j + 1; valid shifts every edge; data hold.
+    #[test]
+    fn timing() {
+        let mut m = ImageAddr::new();
+        let a = input(tsharp(16, 4), 3, 1);
+        let junk = In { valid: false, x: 9, ..a };
+        assert_eq!(m.step(&a), Out::default());
+        let first = m.step(&junk);
+        assert_eq!(first, Out { valid: true, ..compute(&a) });
+        assert_eq!((first.xa, first.address), (2, 0x1012));
+        for _ in 0..3 {
+            assert_eq!(m.step(&junk), Out { valid: false, ..first });
+        }
+        // Back to back, one per cycle; a bubble holds the last result.
+        let b = In { x: 6, ..a };
+        m.step(&a);
+        assert_eq!(m.step(&b).xa, 2);
+        assert_eq!(m.step(&junk), Out { valid: true, ..compute(&b) });
+        assert_eq!(m.step(&junk), Out { valid: false, ..compute(&b) });
+        // Reset clears both stages.
+        m.step(&a);
+        m.reset();
+        assert_eq!(m.step(&junk), Out::default());
+        assert_eq!(m.step(&junk), Out::default());
+    }
+
+    fn any_in() -> impl Strategy<Value = In> {
+        (
+            (any::<bool>(), any::<u128>(), any::<u128>(), any::<bool>(), 0u8..4, any::<bool>(), 0u8..16),
+            (any::<bool>(), any::<bool>(), any::<bool>(), 0u32..40, 0u32..40, 0u32..20),
+            // Half the T#s steered to a legal 2D row with small sizes, the rest raw.
+            any::<bool>(),
+        )
+            .prop_map(|((valid, lo, hi, r128, op, mip, dmask), (d16, tfe, da, x, y, mipid), steer)| {
+                let mut lo = lo;
+                if steer {
+                    let mut t = TSharp::decode(lo, hi);
+                    let r = FORMAT_TABLE[(lo % 8) as usize];
+                    t.dfmt = r.dfmt;
+                    t.nfmt = r.nfmts[(hi % r.nfmts.len() as u128) as usize];
+                    t.kind = tsharp::TYPE_2D;
+                    t.width_minus_1 &= 0x3f;
+                    t.height_minus_1 &= 0x3f;
+                    lo = t.encode().0;
+                }
+                In { valid, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
+            })
+    }
+
+    proptest! {
+        /// Outputs fit their ports and hang together: a valid group is legal, bound, on an
+        /// existing level, inside it; a missing level zeroes its outputs.
+        #[test]
+        fn outputs_are_consistent(i in any_in()) {
+            let o = compute(&i);
+            for (k, s) in Out::SIGNALS.iter().enumerate() {
+                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
+            }
+            let n = group_size(i.op);
+            prop_assert_eq!(o.xa % n, 0);
+            prop_assert!(o.xa <= i.x && i.x - o.xa < n);
+            if o.group_valid {
+                prop_assert!(o.level_ok && !o.illegal);
+                prop_assert!(i.x + n <= u32::from(o.width) && i.y < u32::from(o.height));
+            }
+            if !o.level_ok {
+                prop_assert_eq!((o.level, o.width, o.height, o.pitch, o.address), (0, 0, 0, 0, 0));
+            }
+        }
+
+        /// The two-stage model equals "compute, delayed one call, holding on invalid".
+        #[test]
+        fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
+            let mut m = ImageAddr::new();
+            let mut expect = Out::default();
+            for i in &inputs {
+                prop_assert_eq!(m.step(i), expect);
+                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
+            }
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! `multi_texel`: the result dwords of one lane's multi-texel image load (IMAGE_LOAD_BY2, BY4,
+//! PCK2, PCK4 and their _MIP forms) from the group's fetched texels.
+//!
+//! Spec: SPEC.md §4.3, §5  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs
+//!
+//! The group's n texels (n = 2 or 4) arrive as fetched from `image_addr`'s address: texel t at
+//! bits 8·bpp·t upward, little-endian. Per SPEC §4.3:
+//! 1. illegal = (op, DMASK, dfmt, nfmt) is not a row of [`FORMAT_TABLE`]; then result = 0 and
+//!    result_count = 0.
+//! 2. result_count = popcount(DMASK) of the row (BY2 R8/R16: 2, BY2 RG8: 4, BY4 R8: 4, PCK: 1).
+//! 3. An invalid group writes 0 to every result dword (result_count unchanged).
+//! 4. BY: texel t's components, in channel order (R, G), each converted as a normal load
+//!    (format_unpack, SPEC §5), go to consecutive dwords: RG8 BY2 gives t0.R, t0.G, t1.R, t1.G.
+//! 5. PCK: each component's raw bits, reconstructed from its unpacked value (unorm:
+//!    round_half_even(v·(2^w − 1)) by format_pack; sint and uint: truncated to w bits), packed
+//!    texel 0 first from bit 0; bits above the n texels are 0 (R8 PCK2: bits 31:16). For w = 8
+//!    and 16 the reconstruction gives back the stored bits (tested exhaustively below), so the
+//!    result is the texel bytes.
+//!
+//! `texels` bits above the group's n·bpp bytes are ignored. dst_sel is ignored (SPEC §4.3).
+//!
+//! Timing: `LATENCY = 2`. Stage 1 registers the computed outputs with the input's valid; the
+//! output stage registers stage 1. `valid` shifts every edge; each stage's data registers load
+//! only when the valid entering it is 1 and hold otherwise. Reset clears every register.
+
+use crate::format_pack;
+use crate::format_unpack;
+use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
+use crate::ports;
+use crate::unit::{Kind, Unit};
+
+ports! {
+    /// Inputs of `multi_texel`, in RTL port order. `dfmt`, `nfmt`: the T#'s; `texels`: the
+    /// group's bytes as fetched, texel t at bits 8·bpp·t upward.
+    pub struct In {
+        valid: bool = 1, Kind::Bool;
+        op: u8 = 2, Kind::Enum(OP_NAMES);
+        dmask: u8 = 4, Kind::Int;
+        dfmt: u8 = 6, Kind::Int;
+        nfmt: u8 = 4, Kind::Int;
+        group_valid: bool = 1, Kind::Bool;
+        texels: u64 = 64, Kind::Hex;
+    }
+}
+ports! {
+    /// Outputs of `multi_texel`, in RTL port order. `result`: dword i at bits 32i+31:32i, 0 at
+    /// and above `result_count`.
+    pub struct Out {
+        valid: bool = 1, Kind::Bool;
+        result: u128 = 128, Kind::List { width: 32, len: 4 };
+        result_count: u8 = 3, Kind::Int;
+        illegal: bool = 1, Kind::Bool;
+    }
+}
+
+/// The element's components as format_unpack gives them (SPEC §5): (components, count).
+fn unpack(dfmt: u8, nfmt: u8, element: u64) -> (u128, u32) {
+    let o = format_unpack::compute(&format_unpack::In { valid: true, dfmt, nfmt, data: u128::from(element) });
+    (o.components, u32::from(o.count))
+}
+
+/// PCK's reconstruction of an element's raw bits from its unpacked components (SPEC §4.3): unorm
+/// by round_half_even(v·(2^w − 1)), sint and uint by truncation to w bits — format_pack's rules.
+fn reconstruct(dfmt: u8, nfmt: u8, components: u128) -> u64 {
+    let o = format_pack::compute(&format_pack::In { valid: true, dfmt, nfmt, components });
+    // The table's formats are at most 2 bytes per texel.
+    o.data as u64
+}
+
+/// The combinational function of SPEC §4.3's result formation; `valid` is passed through.
+pub fn compute(input: &In) -> Out {
+    // Inputs narrower than their Rust type are masked to the port width first.
+    let (op, dmask, dfmt, nfmt) = (input.op & 0x3, input.dmask & 0xf, input.dfmt & 0x3f, input.nfmt & 0xf);
+
+    // Step 1: only the table's combinations are legal.
+    let Some(row) = format_row(op, dmask, dfmt, nfmt) else {
+        return Out { valid: input.valid, illegal: true, ..Out::default() };
+    };
+
+    // Step 2: DMASK counts the result dwords.
+    let result_count = row.dmask.count_ones() as u8;
+
+    // Step 3: an invalid group writes 0 to every result dword.
+    if !input.group_valid {
+        return Out { valid: input.valid, result_count, ..Out::default() };
+    }
+
+    // Texel t: bits 8·bpp·t upward, bpp 1 or 2 for the table's formats.
+    let n = group_size(op);
+    let texel_bits = 8 * texel_bytes(dfmt);
+    let texel_mask = (1u64 << texel_bits) - 1;
+    let texel = |t: u32| (input.texels >> (texel_bits * t)) & texel_mask;
+
+    let mut result = 0u128;
+    if is_pck(op) {
+        // Step 5, PCK: every texel's reconstructed raw bits, texel 0 at bit 0.
+        for t in 0..n {
+            let (components, _) = unpack(dfmt, nfmt, texel(t));
+            result |= u128::from(reconstruct(dfmt, nfmt, components)) << (texel_bits * t);
+        }
+    } else {
+        // Step 4, BY: every texel's converted components, channel order within the texel.
+        let mut dword = 0;
+        for t in 0..n {
+            let (components, count) = unpack(dfmt, nfmt, texel(t));
+            for k in 0..count {
+                let component = (components >> (32 * k)) & 0xffff_ffff;
+                result |= component << (32 * dword);
+                dword += 1;
+            }
+        }
+    }
+
+    Out { valid: input.valid, result, result_count, illegal: false }
+}
+
+/// The cycle-accurate model: two register stages, compute before stage 1.
+#[derive(Clone, Debug, Default)]
+pub struct MultiTexel {
+    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
+    stage1: Out,
+    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
+    out: Out,
+}
+
+impl MultiTexel {
+    /// A model just out of reset.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Unit for MultiTexel {
+    const NAME: &'static str = "multi_texel";
+    const LATENCY: usize = 2;
+    type In = In;
+    type Out = Out;
+
+    fn reset(&mut self) {
+        self.stage1 = Out::default();
+        self.out = Out::default();
+    }
+
+    fn step(&mut self, input: &In) -> Out {
+        // One rising edge: both stages sample at once (output stage first, so it sees stage 1 as
+        // it was before the edge).
+        if self.stage1.valid {
+            self.out = self.stage1;
+        } else {
+            self.out.valid = false;
+        }
+        if input.valid {
+            self.stage1 = compute(input);
+        } else {
+            self.stage1.valid = false;
+        }
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM, NFMT_USCALED};
+    use crate::format_pack::pack_field;
+    use crate::format_unpack::unpack_field;
+    use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
+    use crate::unit::Ports;
+    use proptest::prelude::*;
+
+    fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {
+        compute(&In { valid: true, op, dmask, dfmt, nfmt, group_valid: true, texels })
+    }
+
+    /// The result as four dwords.
+    fn dwords(o: &Out) -> [u32; 4] {
+        [0, 1, 2, 3].map(|i| (o.result >> (32 * i)) as u32)
+    }
+
+    // f32 patterns used below (unorm/snorm from SPEC §5, see format_unpack's tests).
+    const ONE: u32 = 0x3f80_0000;
+    const MINUS_ONE: u32 = 0xbf80_0000;
+    /// unorm8 3 → 3/255 (SPEC §5's example).
+    const UNORM8_3: u32 = 0x3c40_c0c1;
+    /// snorm8 1 → 1/127.
+    const SNORM8_1: u32 = 0x3c01_0204;
+
+    #[test]
+    fn port_tables_match_the_rtl() {
+        let names =
+            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
+        assert_eq!(
+            names(In::SIGNALS),
+            [("valid", 1), ("op", 2), ("dmask", 4), ("dfmt", 6), ("nfmt", 4), ("group_valid", 1), ("texels", 64)]
+        );
+        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("result", 128), ("result_count", 3), ("illegal", 1)]);
+    }
+
+    /// BY2 DMASK 0x3, R8: texel 0 = bits 7:0, texel 1 = bits 15:8, one dword each; bits above
+    /// 16 ignored. 0x03, 0xff: unorm 3/255 and 1.0; snorm 0x81 = −127 → −1.0, 0x01 → 1/127;
+    /// uint 0xfe → 0xfe; sint 0xfe = −2 → 0xffff_fffe.
+    #[test]
+    fn by2_r8() {
+        let junk = 0xdead_beef_0000_0000 | 0xabcd_0000;
+        let o = run(OP_BY2, 0x3, DFMT_R8, NFMT_UNORM, junk | 0xff03);
+        assert_eq!((dwords(&o), o.result_count, o.illegal), ([UNORM8_3, ONE, 0, 0], 2, false));
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_SNORM, junk | 0x0181)), [MINUS_ONE, SNORM8_1, 0, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_UINT, junk | 0x7ffe)), [0xfe, 0x7f, 0, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_SINT, junk | 0x7ffe)), [0xffff_fffe, 0x7f, 0, 0]);
+    }
+
+    /// BY2 DMASK 0x3, R16: texel 0 = bits 15:0, texel 1 = 31:16. unorm 0xffff → 1.0, 0 → 0;
+    /// snorm 0x8000 = −32768 → −1.0, 0x7fff → 1.0; uint/sint 0x8001 → 0x8001 / 0xffff_8001;
+    /// float 0x3c00 = 1.0, 0xc000 = −2.0 → 0xc000_0000.
+    #[test]
+    fn by2_r16() {
+        let o = run(OP_BY2, 0x3, DFMT_R16, NFMT_UNORM, 0xffff);
+        assert_eq!((dwords(&o), o.result_count), ([ONE, 0, 0, 0], 2));
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_SNORM, 0x7fff_8000)), [MINUS_ONE, ONE, 0, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_UINT, 0x0002_8001)), [0x8001, 2, 0, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_SINT, 0x0002_8001)), [0xffff_8001, 2, 0, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_FLOAT, 0xc000_3c00)), [ONE, 0xc000_0000, 0, 0]);
+    }
+
+    /// BY2 DMASK 0xF, RG8: t0.R, t0.G, t1.R, t1.G. Bytes 0x11 (t0.R), 0x22 (t0.G), 0x33 (t1.R),
+    /// 0x44 (t1.G) → uint dwords 0x11, 0x22, 0x33, 0x44; sint 0x80 → −128; unorm/snorm per
+    /// channel (0xff → 1.0, 0x03 → 3/255; snorm 0x7f → 1.0, 0x80 → −1.0).
+    #[test]
+    fn by2_rg8_channel_order() {
+        let o = run(OP_BY2, 0xf, DFMT_RG8, NFMT_UINT, 0x4433_2211);
+        assert_eq!((dwords(&o), o.result_count), ([0x11, 0x22, 0x33, 0x44], 4));
+        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_SINT, 0x0080_7f01)), [1, 0x7f, 0xffff_ff80, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_UNORM, 0x0003_ff00)), [0, ONE, UNORM8_3, 0]);
+        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_SNORM, 0x0180_7f00)), [0, ONE, MINUS_ONE, SNORM8_1]);
+    }
+
+    /// BY4 DMASK 0xF, R8: four texels, one dword each, texel 0 from bits 7:0.
+    #[test]
+    fn by4_r8() {
+        let o = run(OP_BY4, 0xf, DFMT_R8, NFMT_UINT, 0xffff_ffff_8003_ff01);
+        assert_eq!((dwords(&o), o.result_count), ([0x01, 0xff, 0x03, 0x80], 4));
+        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_SINT, 0x8003_ff01)), [1, 0xffff_ffff, 3, 0xffff_ff80]);
+        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_UNORM, 0x0003_ff00)), [0, ONE, UNORM8_3, 0]);
+        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_SNORM, 0x0180_7f00)), [0, ONE, MINUS_ONE, SNORM8_1]);
+    }
+
+    /// PCK: the stored bits, texel 0 lowest, one dword, zero above the group. R8 PCK2 reads 2
+    /// bytes: 0xbbaa → 0x0000_bbaa (bits 31:16 zero although the texels word has more bytes);
+    /// R16 and RG8 PCK2 and R8 PCK4 fill the dword. Every nfmt of the rows gives the same bits.
+    #[test]
+    fn pck_rows() {
+        let texels = 0x1122_3344_8899_bbaa;
+        for nfmt in [NFMT_UNORM, NFMT_UINT, NFMT_SINT] {
+            for (op, dfmt, expect) in [
+                (OP_PCK2, DFMT_R8, 0x0000_bbaa),
+                (OP_PCK2, DFMT_R16, 0x8899_bbaa),
+                (OP_PCK2, DFMT_RG8, 0x8899_bbaa),
+                (OP_PCK4, DFMT_R8, 0x8899_bbaa),
+            ] {
+                let o = run(op, 0x1, dfmt, nfmt, texels);
+                assert_eq!(
+                    (o.result, o.result_count, o.illegal),
+                    (expect, 1, false),
+                    "op {op} dfmt {dfmt} nfmt {nfmt}"
+                );
+            }
+        }
+    }
+
+    /// Every row of the table is legal with its DMASK popcount; the neighbours are illegal with
+    /// result 0 and result_count 0: another DMASK, another nfmt (snorm on PCK, float except BY2
+    /// R16, uscaled, reserved 6, 8..=15), another dfmt (32, 16_16, 8_8_8_8, codes aliasing a row
+    /// modulo 16), another op for the format.
+    #[test]
+    fn table_rows_and_rejected_neighbours() {
+        for r in &FORMAT_TABLE {
+            for &nfmt in r.nfmts {
+                let o = run(r.op, r.dmask, r.dfmt, nfmt, 0x0102_0304);
+                assert!(!o.illegal, "{r:?} nfmt {nfmt}");
+                assert_eq!(u32::from(o.result_count), r.dmask.count_ones());
+                for dmask in (0..16).filter(|&d| d != r.dmask) {
+                    let o = run(r.op, dmask, r.dfmt, nfmt, 0x0102_0304);
+                    assert_eq!(o, Out { valid: true, illegal: true, ..Out::default() }, "{r:?} dmask {dmask}");
+                }
+            }
+            for nfmt in (0..16).filter(|n| !r.nfmts.contains(n)) {
+                assert!(run(r.op, r.dmask, r.dfmt, nfmt, 1).illegal, "{r:?} nfmt {nfmt}");
+            }
+            for dfmt in [0, 4, 5, 10, r.dfmt + 16, r.dfmt + 32] {
+                assert!(run(r.op, r.dmask, dfmt, r.nfmts[0], 1).illegal, "{r:?} dfmt {dfmt}");
+            }
+        }
+        assert!(run(OP_PCK2, 0x1, DFMT_R8, NFMT_SNORM, 1).illegal);
+        assert!(run(OP_BY2, 0x3, DFMT_R8, NFMT_FLOAT, 1).illegal);
+        assert!(run(OP_BY2, 0x3, DFMT_R16, NFMT_USCALED, 1).illegal);
+        assert!(run(OP_BY4, 0xf, DFMT_R16, NFMT_UNORM, 1).illegal);
+        assert!(run(OP_BY4, 0xf, DFMT_RG8, NFMT_UNORM, 1).illegal);
+        assert!(run(OP_PCK4, 0x1, DFMT_R16, NFMT_UINT, 1).illegal);
+        assert!(run(OP_PCK4, 0x1, DFMT_RG8, NFMT_UINT, 1).illegal);
+        // Illegal wins over an invalid group: result_count 0.
+        let i = In { valid: true, op: OP_BY2, dmask: 0xf, dfmt: DFMT_R8, nfmt: 0, group_valid: false, texels: 1 };
+        assert_eq!(compute(&i), Out { valid: true, illegal: true, ..Out::default() });
+    }
+
+    /// An invalid group writes zeros to the row's result dwords: result 0, result_count kept.
+    #[test]
+    fn invalid_group_gives_zeros() {
+        for r in &FORMAT_TABLE {
+            let i = In {
+                valid: true,
+                op: r.op,
+                dmask: r.dmask,
+                dfmt: r.dfmt,
+                nfmt: r.nfmts[0],
+                group_valid: false,
+                texels: !0,
+            };
+            let o = compute(&i);
+            assert_eq!((o.result, o.result_count, o.illegal), (0, r.dmask.count_ones() as u8, false), "{r:?}");
+        }
+    }
+
+    /// Port-width masking: op 0x6 → 2 (PCK2), dmask 0x11 → 1, dfmt 0x41 → 1, nfmt 0x14 → 4.
+    #[test]
+    fn inputs_are_masked_to_port_width() {
+        let o = run(0x6, 0x11, 0x41, 0x14, 0x1234_5678);
+        assert_eq!((o.result, o.result_count, o.illegal), (0x5678, 1, false));
+    }
+
+    /// SPEC §4.3: for w = 8 and 16, every code v survives unorm unpack and reconstruction:
+    /// round_half_even(f32(v / (2^w − 1)) · (2^w − 1)) = v. The f32 is within 2^−24 relative of
+    /// v / (2^w − 1), so the product is within (2^w − 1)·2^−24 < 2^−8 of v, far inside the ±0.5
+    /// that rounding forgives; the loop checks it for every code, once with an independent f64
+    /// computation (exact: a 24-bit significand times a 16-bit integer) and once with
+    /// format_pack's. sint: sign-extended then truncated to w bits gives the stored bits back;
+    /// uint: zero-extended then truncated likewise.
+    #[test]
+    fn reconstruction_is_exact_for_every_8_and_16_bit_code() {
+        for w in [8u32, 16] {
+            let max = (1u32 << w) - 1;
+            for v in 0..=max {
+                let f = unpack_field(v, w, NFMT_UNORM);
+                let product = f64::from(f32::from_bits(f)) * f64::from(max);
+                assert_eq!(product.round_ties_even() as u32, v, "unorm{w} {v}: {f:#x}");
+                assert_eq!(pack_field(f, w, NFMT_UNORM), v, "unorm{w} {v}");
+                let s = unpack_field(v, w, NFMT_SINT);
+                assert_eq!(s & max, v, "sint{w} {v}");
+                assert_eq!(pack_field(s, w, NFMT_SINT), v, "sint{w} {v}");
+                assert_eq!(pack_field(unpack_field(v, w, NFMT_UINT), w, NFMT_UINT), v, "uint{w} {v}");
+            }
+        }
+    }
+
+    /// The same through the unit: PCK gives the texel bytes for every 8- and 16-bit code in
+    /// every position of the group.
+    #[test]
+    fn pck_returns_stored_bits_for_every_code() {
+        for nfmt in [NFMT_UNORM, NFMT_UINT, NFMT_SINT] {
+            for v in 0..=0xffffu64 {
+                let texels = v | ((v ^ 0xa5a5) << 16);
+                assert_eq!(run(OP_PCK2, 0x1, DFMT_R16, nfmt, texels).result, u128::from(texels as u32));
+            }
+            for v in 0..=0xffu64 {
+                let texels = v | (v ^ 0x5a) << 8 | (!v & 0xff) << 16 | v << 24;
+                assert_eq!(run(OP_PCK4, 0x1, DFMT_R8, nfmt, texels).result, u128::from(texels));
+                assert_eq!(run(OP_PCK2, 0x1, DFMT_R8, nfmt, texels).result, u128::from(texels & 0xffff));
+                assert_eq!(run(OP_PCK2, 0x1, DFMT_RG8, nfmt, texels).result, u128::from(texels));
+            }
+        }
+    }
+
+    /// Call j's valid input comes back from call j + 1; valid shifts every edge; data hold.
+    #[test]
+    fn timing() {
+        let mut m = MultiTexel::new();
+        let a = In {
+            valid: true,
+            op: OP_BY2,
+            dmask: 0xf,
+            dfmt: DFMT_RG8,
+            nfmt: NFMT_UINT,
+            group_valid: true,
+            texels: 0x0403_0201,
+        };
+        let junk = In { valid: false, texels: 0x0807_0605, ..a };
+        assert_eq!(m.step(&a), Out::default());
+        let first = m.step(&junk);
+        assert_eq!(
+            first,
+            Out { valid: true, result: 0x4_0000_0003_0000_0002_0000_0001, result_count: 4, illegal: false }
+        );
+        for _ in 0..3 {
+            assert_eq!(m.step(&junk), Out { valid: false, ..first });
+        }
+        // Back to back, one per cycle; a bubble holds the last result.
+        let b = In { texels: 0x0807_0605, ..a };
+        m.step(&a);
+        assert_eq!(m.step(&b), first);
+        assert_eq!(m.step(&junk), Out { valid: true, ..compute(&b) });
+        assert_eq!(m.step(&junk), Out { valid: false, ..compute(&b) });
+        // Reset clears both stages.
+        m.step(&a);
+        m.reset();
+        assert_eq!(m.step(&junk), Out::default());
+        assert_eq!(m.step(&junk), Out::default());
+    }
+
+    fn any_in() -> impl Strategy<Value = In> {
+        (any::<bool>(), 0u8..4, 0u8..16, 0u8..64, 0u8..16, any::<bool>(), any::<u64>(), any::<bool>()).prop_map(
+            |(valid, op, dmask, dfmt, nfmt, group_valid, texels, steer)| {
+                if steer {
+                    // A legal row half the time.
+                    let r = FORMAT_TABLE[usize::from(dmask) % 8];
+                    let nfmt = r.nfmts[usize::from(nfmt) % r.nfmts.len()];
+                    In { valid, op: r.op, dmask: r.dmask, dfmt: r.dfmt, nfmt, group_valid, texels }
+                } else {
+                    In { valid, op, dmask, dfmt, nfmt, group_valid, texels }
+                }
+            },
+        )
+    }
+
+    proptest! {
+        /// Outputs fit their ports; dwords at and above result_count are 0; PCK is the texel
+        /// bytes of the group.
+        #[test]
+        fn outputs_are_shaped(i in any_in()) {
+            let o = compute(&i);
+            for (k, s) in Out::SIGNALS.iter().enumerate() {
+                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
+            }
+            prop_assert!(o.result_count <= 4);
+            if o.result_count < 4 {
+                prop_assert_eq!(o.result >> (32 * u32::from(o.result_count)), 0);
+            }
+            if !o.illegal && i.group_valid && is_pck(i.op) {
+                let bits = 8 * texel_bytes(i.dfmt) * group_size(i.op);
+                prop_assert_eq!(o.result, u128::from(i.texels) & ((1u128 << bits) - 1));
+            }
+        }
+
+        /// The two-stage model equals "compute, delayed one call, holding on invalid".
+        #[test]
+        fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
+            let mut m = MultiTexel::new();
+            let mut expect = Out::default();
+            for i in &inputs {
+                prop_assert_eq!(m.step(i), expect);
+                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! T#: the image resource descriptor (128 or 256 bits, four or eight SGPRs).
+//!
+//! Spec: SPEC.md §1.2  Used by: rust/image_addr.rs
+//!
+//! The descriptor is held as `BitArray<[u64; 4], Lsb0>`: word 0 is descriptor bits 63:0, word 3
+//! bits 255:192, and within a word bit 0 is the least significant bit, so array index k is
+//! descriptor bit k. Every field of SPEC §1.2's table lies inside one 64-bit word, so `load_le`
+//! takes its single-element path. Fields are read with explicit bit ranges, in the table's order,
+//! through `load_le`/`store_le` (plain `load` would depend on the host's byte order). Bits the
+//! table does not name are ignored on decode and written as 0 by [`TSharp::encode`].
+//!
+//! [`TSharp`] holds the raw fields (no interpretation): `width_minus_1` is the 14-bit field, not
+//! the width. Whether the descriptor is 128 or 256 bits comes from the instruction (r128), not
+//! from the T#; a 128-bit T# is decoded with `hi = 0` and its users apply §1.2's rules (depth
+//! reads 0, pitch = width, no max_mip check).
+
+use std::fmt;
+use std::ops::Range;
+
+use bitvec::prelude::*;
+
+/// The raw descriptor: bit k of the array is descriptor bit k.
+pub type TSharpBits = BitArray<[u64; 4], Lsb0>;
+
+// Field positions, in SPEC §1.2's table order (`hi:lo` there is `lo..hi + 1` here).
+/// 39:0, base address in units of 256 bytes.
+pub const BASE: Range<usize> = 0..40;
+/// 51:40, min_lod (u4.8).
+pub const MIN_LOD: Range<usize> = 40..52;
+/// 57:52, image data format.
+pub const DFMT: Range<usize> = 52..58;
+/// 61:58, numeric format.
+pub const NFMT: Range<usize> = 58..62;
+/// 77:64, width − 1 (mip 0).
+pub const WIDTH: Range<usize> = 64..78;
+/// 91:78, height − 1 (mip 0).
+pub const HEIGHT: Range<usize> = 78..92;
+/// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
+pub const DST_SEL: [Range<usize>; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
+/// 98:96.
+pub const DST_SEL_X: Range<usize> = 96..99;
+/// 101:99.
+pub const DST_SEL_Y: Range<usize> = 99..102;
+/// 104:102.
+pub const DST_SEL_Z: Range<usize> = 102..105;
+/// 107:105.
+pub const DST_SEL_W: Range<usize> = 105..108;
+/// 111:108, the most detailed level of the view.
+pub const BASE_LEVEL: Range<usize> = 108..112;
+/// 115:112, the least detailed level of the view (MSAA: sample count).
+pub const LAST_LEVEL: Range<usize> = 112..116;
+/// 120:116, tiling index (ignored: only linear surfaces are modelled).
+pub const TILING_INDEX: Range<usize> = 116..121;
+/// 127:124, resource type (see the `TYPE_*` codes).
+pub const TYPE: Range<usize> = 124..128;
+/// 140:128, depth − 1 (3D: depth; arrays: layers; cube: cube count); 256-bit form.
+pub const DEPTH: Range<usize> = 128..141;
+/// 156:141, pitch − 1 in texels; 256-bit form.
+pub const PITCH: Range<usize> = 141..157;
+/// 191:188, max_mip (resource mip count − 1); 256-bit form.
+pub const MAX_MIP: Range<usize> = 188..192;
+
+/// The bits of descriptor bits 127:0 that SPEC §1.2 names (62, 63, 92..=95 and 121..=123 are
+/// not fields).
+pub const DEFINED_MASK_LO: u128 = !((0b11u128 << 62) | (0b1111u128 << 92) | (0b111u128 << 121));
+/// The bits of descriptor bits 255:128 that SPEC §1.2 names: depth, pitch (bits 28:0 of the
+/// high half) and max_mip (63:60).
+pub const DEFINED_MASK_HI: u128 = ((1u128 << 29) - 1) | (0b1111u128 << 60);
+
+/// Resource types (SPEC §1.2); below 8 the T# is unbound.
+pub const TYPE_1D: u8 = 8;
+pub const TYPE_2D: u8 = 9;
+pub const TYPE_3D: u8 = 10;
+pub const TYPE_CUBE: u8 = 11;
+pub const TYPE_1D_ARRAY: u8 = 12;
+pub const TYPE_2D_ARRAY: u8 = 13;
+pub const TYPE_2D_MSAA: u8 = 14;
+pub const TYPE_2D_MSAA_ARRAY: u8 = 15;
+
+/// The name of a resource type code, for messages (`"2D"`, `"cube"`; below 8: `"unbound"`).
+pub fn type_name(kind: u8) -> &'static str {
+    match kind & 0xf {
+        TYPE_1D => "1D",
+        TYPE_2D => "2D",
+        TYPE_3D => "3D",
+        TYPE_CUBE => "cube",
+        TYPE_1D_ARRAY => "1D array",
+        TYPE_2D_ARRAY => "2D array",
+        TYPE_2D_MSAA => "2D MSAA",
+        TYPE_2D_MSAA_ARRAY => "2D MSAA array",
+        _ => "unbound",
+    }
+}
+
+/// A decoded T#. Every field holds exactly its descriptor bits, so [`TSharp::encode`] gives back
+/// the descriptor with its ignored bits cleared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TSharp {
+    /// In units of 256 bytes, 40 bits.
+    pub base: u64,
+    /// u4.8, 12 bits (not used by the modelled loads).
+    pub min_lod: u16,
+    /// 6 bits; 0 = unbound, 1..=14 as SPEC §1.4.
+    pub dfmt: u8,
+    /// 4 bits; 0..=7 as SPEC §1.4.
+    pub nfmt: u8,
+    /// Width of mip 0 minus 1, 14 bits.
+    pub width_minus_1: u16,
+    /// Height of mip 0 minus 1, 14 bits.
+    pub height_minus_1: u16,
+    /// x, y, z, w; 3 bits each (codes as the V#'s).
+    pub dst_sel: [u8; 4],
+    /// 4 bits.
+    pub base_level: u8,
+    /// 4 bits.
+    pub last_level: u8,
+    /// 5 bits, ignored.
+    pub tiling_index: u8,
+    /// The `type` field, 4 bits.
+    pub kind: u8,
+    /// Depth (or layers, or cubes) minus 1, 13 bits; 256-bit form.
+    pub depth_minus_1: u16,
+    /// Pitch in texels minus 1, 16 bits; 256-bit form.
+    pub pitch_minus_1: u16,
+    /// Resource mip count minus 1, 4 bits; 256-bit form.
+    pub max_mip: u8,
+}
+
+/// The descriptor as a bit array from its two 128-bit halves (`lo` = bits 127:0).
+pub fn to_bits(lo: u128, hi: u128) -> TSharpBits {
+    // Truncation to each 64-bit word is the point.
+    BitArray::new([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64])
+}
+
+/// The inverse of [`to_bits`]: `(lo, hi)`.
+pub fn from_bits(bits: &TSharpBits) -> (u128, u128) {
+    let w = bits.data;
+    (u128::from(w[0]) | (u128::from(w[1]) << 64), u128::from(w[2]) | (u128::from(w[3]) << 64))
+}
+
+impl TSharp {
+    /// Splits a descriptor into its fields: `lo` is bits 127:0 (the first four SGPRs), `hi` bits
+    /// 255:128 (pass 0 for a 128-bit T#).
+    pub fn decode(lo: u128, hi: u128) -> TSharp {
+        let b = to_bits(lo, hi);
+        TSharp {
+            base: b[BASE].load_le(),
+            min_lod: b[MIN_LOD].load_le(),
+            dfmt: b[DFMT].load_le(),
+            nfmt: b[NFMT].load_le(),
+            width_minus_1: b[WIDTH].load_le(),
+            height_minus_1: b[HEIGHT].load_le(),
+            dst_sel: [b[DST_SEL_X].load_le(), b[DST_SEL_Y].load_le(), b[DST_SEL_Z].load_le(), b[DST_SEL_W].load_le()],
+            base_level: b[BASE_LEVEL].load_le(),
+            last_level: b[LAST_LEVEL].load_le(),
+            tiling_index: b[TILING_INDEX].load_le(),
+            kind: b[TYPE].load_le(),
+            depth_minus_1: b[DEPTH].load_le(),
+            pitch_minus_1: b[PITCH].load_le(),
+            max_mip: b[MAX_MIP].load_le(),
+        }
+    }
+
+    /// Packs the fields back into `(lo, hi)`; each field is truncated to its width and the
+    /// ignored bits are 0. `TSharp::decode(lo, hi) == t` for `(lo, hi) = t.encode()` and every
+    /// in-range `t`.
+    pub fn encode(&self) -> (u128, u128) {
+        let mut b = TSharpBits::ZERO;
+        b[BASE].store_le(self.base);
+        b[MIN_LOD].store_le(self.min_lod);
+        b[DFMT].store_le(self.dfmt);
+        b[NFMT].store_le(self.nfmt);
+        b[WIDTH].store_le(self.width_minus_1);
+        b[HEIGHT].store_le(self.height_minus_1);
+        for (range, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
+            b[range].store_le(sel);
+        }
+        b[BASE_LEVEL].store_le(self.base_level);
+        b[LAST_LEVEL].store_le(self.last_level);
+        b[TILING_INDEX].store_le(self.tiling_index);
+        b[TYPE].store_le(self.kind);
+        b[DEPTH].store_le(self.depth_minus_1);
+        b[PITCH].store_le(self.pitch_minus_1);
+        b[MAX_MIP].store_le(self.max_mip);
+        from_bits(&b)
+    }
+
+    /// SPEC §1.2: bound when dfmt != 0 and type >= 8.
+    pub fn is_bound(&self) -> bool {
+        self.dfmt != 0 && self.kind >= TYPE_1D
+    }
+
+    /// Width of mip 0 in texels (1..=16384).
+    pub fn width(&self) -> u32 {
+        u32::from(self.width_minus_1) + 1
+    }
+
+    /// Height of mip 0 in texels (1..=16384).
+    pub fn height(&self) -> u32 {
+        u32::from(self.height_minus_1) + 1
+    }
+
+    /// Depth, layers or cubes (1..=8192) of a 256-bit T#.
+    pub fn depth(&self) -> u32 {
+        u32::from(self.depth_minus_1) + 1
+    }
+
+    /// Pitch of mip 0 in texels (1..=65536) of a 256-bit T#.
+    pub fn pitch(&self) -> u32 {
+        u32::from(self.pitch_minus_1) + 1
+    }
+}
+
+/// One character per dst_sel code: `0`, `1`, `X`..`W`; reserved codes show as their digit.
+fn sel_char(code: u8) -> char {
+    match code & 7 {
+        0 => '0',
+        1 => '1',
+        2 => '2',
+        3 => '3',
+        4 => 'X',
+        5 => 'Y',
+        6 => 'Z',
+        _ => 'W',
+    }
+}
+
+impl fmt::Display for TSharp {
+    /// One line, sizes shown as sizes (field + 1), e.g. `base=0x0000001234 dfmt=1 nfmt=0
+    /// type=9(2D) width=64 height=32 depth=1 pitch=64 base_level=0 last_level=3 max_mip=3
+    /// dst_sel=XYZW min_lod=0x000`; tiling_index is appended only when non-zero. The base is in 256-byte
+    /// units, as the field holds it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sel: String = self.dst_sel.iter().map(|&s| sel_char(s)).collect();
+        write!(
+            f,
+            "base={:#012x} dfmt={} nfmt={} type={}({}) width={} height={} depth={} pitch={} \
+             base_level={} last_level={} max_mip={} dst_sel={} min_lod={:#05x}",
+            self.base,
+            self.dfmt,
+            self.nfmt,
+            self.kind,
+            type_name(self.kind),
+            self.width(),
+            self.height(),
+            self.depth(),
+            self.pitch(),
+            self.base_level,
+            self.last_level,
+            self.max_mip,
+            sel,
+            self.min_lod,
+        )?;
+        if self.tiling_index != 0 {
+            write!(f, " tiling={}", self.tiling_index)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A 2D R8 unorm image, built by hand: base 0x12_3456_789a (×256), min_lod 0x123,
+    /// dfmt 1, nfmt 0, 64 × 32 (fields 63, 31), dst_sel XYZW, levels 1..3, tiling 0, type 9,
+    /// depth field 0, pitch field 127, max_mip 5.
+    /// - word 0 (bits 63:0): base 0x12_3456_789a | min_lod 0x123 << 40 | dfmt 1 << 52 | nfmt 0
+    ///   = 0x0011_2312_3456_789a
+    /// - word 1 (bits 127:64): width 63 → 0x3f; height 31 << 14 = 0x7_c000; dst_sel at 32..44:
+    ///   x 4, y 5 << 3 = 0x28, z 6 << 6 = 0x180, w 7 << 9 = 0xe00 → 0xfac << 32; base_level 1 << 44;
+    ///   last_level 3 << 48; type 9 << 60 → 0x9003_1fac_0007_c03f
+    /// - word 2 (bits 191:128): depth 0; pitch 127 << 13 = 0xf_e000; max_mip 5 << 60
+    ///   → 0x5000_0000_000f_e000
+    /// - word 3: 0
+    const LO: u128 = 0x9003_1fac_0007_c03f_0011_2312_3456_789a;
+    const HI: u128 = 0x5000_0000_000f_e000;
+
+    fn hand_fields() -> TSharp {
+        TSharp {
+            base: 0x12_3456_789a,
+            min_lod: 0x123,
+            dfmt: 1,
+            nfmt: 0,
+            width_minus_1: 63,
+            height_minus_1: 31,
+            dst_sel: [4, 5, 6, 7],
+            base_level: 1,
+            last_level: 3,
+            tiling_index: 0,
+            kind: TYPE_2D,
+            depth_minus_1: 0,
+            pitch_minus_1: 127,
+            max_mip: 5,
+        }
+    }
+
+    #[test]
+    fn hand_built_descriptor_decodes() {
+        let t = TSharp::decode(LO, HI);
+        assert_eq!(t, hand_fields());
+        assert_eq!(t.encode(), (LO, HI));
+        assert!(t.is_bound());
+        assert_eq!((t.width(), t.height(), t.depth(), t.pitch()), (64, 32, 1, 128));
+        assert_eq!(
+            t.to_string(),
+            "base=0x123456789a dfmt=1 nfmt=0 type=9(2D) width=64 height=32 depth=1 pitch=128 \
+             base_level=1 last_level=3 max_mip=5 dst_sel=XYZW min_lod=0x123"
+        );
+    }
+
+    /// Field edges: all-ones fields by hand.
+    /// - dfmt 0x3f (bits 57:52) and nfmt 0xf (61:58): word 0 bits 61:52 = 0x3ff << 52.
+    /// - tiling 0x1f (bits 120:116 → word 1 bits 56:52), type 15 (127:124 → 63:60).
+    /// - depth 0x1fff (bits 140:128 → word 2 bits 12:0), pitch 0xffff (156:141 → 28:13),
+    ///   max_mip 15 (191:188 → 63:60).
+    #[test]
+    fn field_edges() {
+        let lo = (0x3ffu128 << 52) | (0x1fu128 << 116) | (0xfu128 << 124);
+        let hi = 0x1fffu128 | (0xffffu128 << 13) | (0xfu128 << 60);
+        let t = TSharp::decode(lo, hi);
+        assert_eq!((t.dfmt, t.nfmt, t.tiling_index, t.kind), (0x3f, 0xf, 0x1f, 15));
+        assert_eq!((t.depth_minus_1, t.pitch_minus_1, t.max_mip), (0x1fff, 0xffff, 15));
+        assert_eq!((t.depth(), t.pitch()), (8192, 65536));
+        assert_eq!(t.base, 0);
+        assert_eq!(t.encode(), (lo, hi));
+        assert!(t.to_string().ends_with(
+            "type=15(2D MSAA array) width=1 height=1 depth=8192 pitch=65536 base_level=0 \
+             last_level=0 max_mip=15 dst_sel=0000 min_lod=0x000 tiling=31"
+        ));
+        // Width and height fields at their edges: word 1 bits 13:0 and 27:14.
+        let t = TSharp::decode(0x0fff_ffffu128 << 64, 0);
+        assert_eq!((t.width(), t.height()), (16384, 16384));
+    }
+
+    /// Bits outside the table are ignored on decode and cleared by encode.
+    #[test]
+    fn ignored_bits() {
+        let (lo_ignored, hi_ignored) = (!DEFINED_MASK_LO, !DEFINED_MASK_HI);
+        // Lo: 62, 63, 92..=95, 121..=123: 2 + 4 + 3 = 9 bits. Hi: 256 − 128 − 29 − 4 = 95 bits.
+        assert_eq!((lo_ignored.count_ones(), hi_ignored.count_ones()), (9, 95));
+        assert_eq!(TSharp::decode(lo_ignored, hi_ignored), TSharp::default());
+        assert_eq!(TSharp::decode(LO | lo_ignored, HI | hi_ignored).encode(), (LO, HI));
+    }
+
+    #[test]
+    fn bound_and_type_names() {
+        let t = hand_fields();
+        assert!(!TSharp { dfmt: 0, ..t }.is_bound());
+        assert!(!TSharp { kind: 7, ..t }.is_bound());
+        assert!(TSharp { kind: TYPE_1D, ..t }.is_bound());
+        assert_eq!(type_name(0), "unbound");
+        assert_eq!(type_name(TYPE_CUBE), "cube");
+        assert_eq!(type_name(TYPE_2D_ARRAY), "2D array");
+    }
+
+    proptest! {
+        #[test]
+        fn decode_encode_round_trip(lo in any::<u128>(), hi in any::<u128>()) {
+            let t = TSharp::decode(lo, hi);
+            prop_assert_eq!(t.encode(), (lo & DEFINED_MASK_LO, hi & DEFINED_MASK_HI));
+            let (elo, ehi) = t.encode();
+            prop_assert_eq!(TSharp::decode(elo, ehi), t);
+        }
+
+        #[test]
+        fn encode_decode_round_trip(
+            base in 0u64..1 << 40, min_lod in 0u16..1 << 12, dfmt in 0u8..64, nfmt in 0u8..16,
+            width_minus_1 in 0u16..1 << 14, height_minus_1 in 0u16..1 << 14,
+            dst_sel in proptest::array::uniform4(0u8..8), base_level in 0u8..16, last_level in 0u8..16,
+            tiling_index in 0u8..32, kind in 0u8..16, depth_minus_1 in 0u16..1 << 13,
+            pitch_minus_1: u16, max_mip in 0u8..16,
+        ) {
+            let t = TSharp {
+                base, min_lod, dfmt, nfmt, width_minus_1, height_minus_1, dst_sel, base_level,
+                last_level, tiling_index, kind, depth_minus_1, pitch_minus_1, max_mip,
+            };
+            let (lo, hi) = t.encode();
+            prop_assert_eq!(TSharp::decode(lo, hi), t);
+        }
+    }
+}
