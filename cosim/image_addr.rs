@@ -1,0 +1,244 @@
+//! `image_addr` in the harness: the cxx binding of the Verilated RTL (rtl/image_addr.sv), its
+//! random stimulus and its `eval` objects.
+//! Model: rust/image_addr.rs  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs  Spec: SPEC.md §4
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::stimulus::words;
+use super::Binding;
+use crate::image_addr::{check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, OP_NAMES};
+use crate::tsharp::TSharp;
+
+#[cxx::bridge(namespace = "cosim::image_addr")]
+mod ffi {
+    // Shared structs: the RTL ports as plain integers, named like the ports without _i/_o.
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PortsIn {
+        valid: bool,
+        tsharp_lo: [u32; 4],
+        tsharp_hi: [u32; 4],
+        r128: bool,
+        op: u8,
+        mip: bool,
+        dmask: u8,
+        d16: bool,
+        tfe: bool,
+        da: bool,
+        x: u32,
+        y: u32,
+        mipid: u32,
+    }
+
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PortsOut {
+        valid: bool,
+        level_ok: bool,
+        level: u8,
+        width: u16,
+        height: u16,
+        pitch: u32,
+        xa: u32,
+        group_valid: bool,
+        address: u64,
+        illegal: bool,
+    }
+
+    // C++ exposed to Rust: cosim/image_addr.h states each function's contract.
+    unsafe extern "C++" {
+        include!("gcn-vmem/cosim/image_addr.h");
+
+        type Rtl;
+
+        fn new_rtl(mutant: bool, wave: u8, path: &str) -> Result<UniquePtr<Rtl>>;
+        fn reset(self: Pin<&mut Rtl>);
+        fn step(self: Pin<&mut Rtl>, input: &PortsIn, output: &mut PortsOut);
+        fn finish(self: Pin<&mut Rtl>);
+        fn write_coverage(self: Pin<&mut Rtl>, path: &str);
+        fn plain_loop(inputs: &[PortsIn], rounds: u64) -> u64;
+    }
+}
+
+impl From<&In> for ffi::PortsIn {
+    fn from(i: &In) -> Self {
+        ffi::PortsIn {
+            valid: i.valid,
+            tsharp_lo: words(i.tsharp_lo),
+            tsharp_hi: words(i.tsharp_hi),
+            r128: i.r128,
+            op: i.op,
+            mip: i.mip,
+            dmask: i.dmask,
+            d16: i.d16,
+            tfe: i.tfe,
+            da: i.da,
+            x: i.x,
+            y: i.y,
+            mipid: i.mipid,
+        }
+    }
+}
+
+impl From<&ffi::PortsOut> for Out {
+    fn from(o: &ffi::PortsOut) -> Self {
+        Out {
+            valid: o.valid,
+            level_ok: o.level_ok,
+            level: o.level,
+            width: o.width,
+            height: o.height,
+            pitch: o.pitch,
+            xa: o.xa,
+            group_valid: o.group_valid,
+            address: o.address,
+            illegal: o.illegal,
+        }
+    }
+}
+
+verilated_rtl!(ImageAddr);
+
+/// The executor's view of the lane's instruction, for the rejection message.
+fn access(input: &In) -> MultiTexelAccess {
+    let t = TSharp::decode(input.tsharp_lo, input.tsharp_hi);
+    MultiTexelAccess {
+        op: input.op,
+        mip: input.mip,
+        dmask: input.dmask,
+        dfmt: t.dfmt,
+        nfmt: t.nfmt,
+        kind: t.kind,
+        d16: input.d16,
+        tfe: input.tfe,
+        da: input.da,
+        store: false,
+    }
+}
+
+/// The unit's place in the harness.
+pub struct Harness;
+
+impl Binding for Harness {
+    type Model = ImageAddr;
+    type Rtl = Rtl;
+    const SPEC: &'static str = "§4";
+
+    fn stimulus() -> BoxedStrategy<In> {
+        stimulus().boxed()
+    }
+
+    fn describe(input: &In) -> String {
+        format!(
+            "{} op={} mip={} r128={} {}",
+            access(input).name(),
+            OP_NAMES[usize::from(input.op & 3)],
+            u8::from(input.mip),
+            u8::from(input.r128),
+            TSharp::decode(input.tsharp_lo, input.tsharp_hi)
+        )
+    }
+
+    /// The unit's outputs; when `illegal`, also `rejected`: the executor's error naming the
+    /// combination and listing SPEC §4.3's table.
+    fn eval_output(input: &In, out: &Out) -> Map<String, Value> {
+        let mut map = Map::new();
+        map.insert("level_ok".into(), json!(out.level_ok));
+        map.insert("level".into(), json!(out.level));
+        map.insert("width".into(), json!(out.width));
+        map.insert("height".into(), json!(out.height));
+        map.insert("pitch".into(), json!(out.pitch));
+        map.insert("xa".into(), json!(out.xa));
+        map.insert("group_valid".into(), json!(out.group_valid));
+        map.insert("address".into(), json!(out.address));
+        map.insert("illegal".into(), json!(out.illegal));
+        if out.illegal {
+            if let Err(message) = check_multi_texel(&access(input)) {
+                map.insert("rejected".into(), json!(message));
+            }
+        }
+        map
+    }
+}
+
+/// A 14-bit size field (size − 1): tiny, odd, powers of two (± 1), or anything.
+fn size_field() -> impl Strategy<Value = u16> {
+    prop_oneof![
+        3 => 0u16..20,
+        2 => (0u32..14).prop_map(|k| (1u16 << k) - 1),
+        1 => (1u32..14).prop_map(|k| 1u16 << k),
+        2 => 0u16..(1 << 14),
+    ]
+}
+
+/// T#s of the table's formats on 2D images mostly, with mip chains, odd sizes and pitches, both
+/// descriptor sizes; coordinates beside the right and bottom edges of the level, at every
+/// alignment; the modifiers that make a combination illegal, now and then.
+pub fn stimulus() -> impl Strategy<Value = In> {
+    let tsharp = (
+        prop_oneof![2 => Just(0u64), 1 => (1u64 << 40) - 64..(1u64 << 40), 3 => 0u64..(1u64 << 40)],
+        prop_oneof![12 => 1u8..=3, 1 => Just(0u8), 2 => 4u8..64],
+        prop_oneof![10 => proptest::sample::select(&[0u8, 1, 4, 5, 7][..]), 2 => 0u8..16],
+        size_field(),
+        size_field(),
+        prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..16], // base_level
+        prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // last_level
+        prop_oneof![12 => Just(9u8), 2 => 8u8..16, 1 => 0u8..8],  // type
+        prop_oneof![3 => Just(0u16), 2 => 0u16..40, 1 => any::<u16>()], // pitch beyond width
+        prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // max_mip
+        any::<u128>(),                                          // noise for unused fields
+    );
+    let instruction = (
+        0u8..4,
+        any::<bool>(),
+        prop_oneof![8 => Just(None), 1 => (0u8..16).prop_map(Some)], // dmask override
+        proptest::bool::weighted(0.05),
+        proptest::bool::weighted(0.05),
+        proptest::bool::weighted(0.05),
+        any::<bool>(), // r128
+    );
+    let coords = (-3i64..8, 0u8..3, -2i64..3, 0u8..3, prop_oneof![4 => 0u32..4, 1 => any::<u32>()], any::<u32>(), any::<u32>());
+    (tsharp, instruction, coords).prop_map(|(t, i, c)| {
+        let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = t;
+        let (op, mip, dmask_override, d16, tfe, da, r128) = i;
+        let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = c;
+        let pitch = u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff);
+        // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
+        let dmask = dmask_override.unwrap_or(match (op, dfmt) {
+            (0, 3) | (1, _) => 0xf,
+            (0, _) => 0x3,
+            _ => 0x1,
+        });
+        // Coordinates beside the far edges of the level the lane will address.
+        let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
+        let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
+        let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
+        let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
+        let x = match x_mode {
+            0 => near(width_l, -dx),
+            1 => (dx.unsigned_abs() as u32) & 7,
+            _ => x_any,
+        };
+        let y = match y_mode {
+            0 => near(height_l, dy - 1),
+            1 => dy.unsigned_abs() as u32,
+            _ => y_any,
+        };
+        let mut lo = noise & !((1u128 << 62) - 1) & !(0xffff_ffffu128 << 64) & !(0xfu128 << 124) | (noise & (0xfff << 96));
+        lo &= !(0xffu128 << 108);
+        lo |= u128::from(base);
+        lo |= u128::from(dfmt) << 52;
+        lo |= u128::from(nfmt) << 58;
+        lo |= u128::from(w) << 64;
+        lo |= u128::from(h) << 78;
+        lo |= u128::from(base_level) << 108;
+        lo |= u128::from(last_level) << 112;
+        lo |= u128::from(kind) << 124;
+        let noise_hi = noise.rotate_left(64);
+        let mut hi = noise_hi & !(0xffff_ffffu128 << 13 >> 13) & !(0xfu128 << 60);
+        hi &= !((1u128 << 29) - 1);
+        hi |= noise_hi & 0x1fff; // depth
+        hi |= u128::from(pitch) << 13;
+        hi |= u128::from(max_mip) << 60;
+        In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
+    })
+}
