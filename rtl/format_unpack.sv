@@ -17,12 +17,8 @@
 //   Components the format lacks are 0. count_o = the format's component count.
 //   fmt_valid_o = format_valid(dfmt, nfmt) (§1.4); when 0: four 0 components and count_o = 0.
 //
-//   unorm without a divider: for 0 < v < 2^w - 1 the binary expansion of v / (2^w - 1) is the
-//   w-bit pattern of v repeated for ever (0.vvvv...). Its leading one sits at 2^-(1 + lz), lz =
-//   v's leading zeros in w bits; the 24 significant bits and the round bit are read from that
-//   stream. The bits after the round bit are never all 0 (the pattern repeats and v != 0), so
-//   the value is never a tie and never exact: round up exactly when the round bit is 1. snorm
-//   is the same on the magnitude with w - 1 bits (|s| >= 2^(w-1) - 1 gives 1.0).
+//   unorm and snorm are computed without a divider by vmem_fp_pkg's unorm_to_f32 and
+//   snorm_to_f32 (the repeated-bit-pattern method described there), shared with multi_texel.
 //
 // Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
 //   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
@@ -49,61 +45,9 @@ module format_unpack
   output logic         fmt_valid_o
 );
 
-  // One component after stage 1: the f32 (or raw bits) with, for unorm/snorm, a truncated
-  // mantissa, and the bit to add to it to round to nearest.
-  typedef struct packed {
-    logic [31:0] pre;
-    logic        inc;
-  } comp_t;
-
-  localparam logic [31:0] F32One = 32'h3f80_0000;
-
   ///////////////////////////////////
   // Conversions local to unpack   //
   ///////////////////////////////////
-
-  // v / (2^w - 1) for w in {1, 2, 7, 8, 9, 10, 11, 15, 16}, as comp_t; v >= 2^w - 1 gives 1.0
-  // (snorm passes |s|, which may be 2^w). See the contract above for the method.
-  function automatic comp_t norm_quotient(logic [16:0] v, logic [4:0] w);
-    logic [16:0] ones;     // 2^w - 1
-    logic [63:0] stream;   // 0.vvvv... : bit 63 is the 2^-1 digit
-    logic [3:0]  lz;       // leading zeros of v in w bits (the stream's, as v != 0)
-    logic [23:0] top;      // bits 62:39 of stream << lz (whose leading one is at bit 63)
-    comp_t       r;
-    ones   = (17'd1 << w) - 17'd1;
-    stream = '0;
-    lz     = '0;
-    top    = '0;
-    r      = '0;
-    if (v == '0) begin
-      r.pre = '0;
-    end else if (v >= ones) begin
-      r.pre = F32One;
-    end else begin
-      // At least lz + 25 <= 40 stream bits are needed.
-      unique case (w)
-        5'd2:    stream = {32{v[1:0]}};
-        5'd7:    stream = 64'({10{v[6:0]}} >> 6);
-        5'd8:    stream = {8{v[7:0]}};
-        5'd9:    stream = 64'({8{v[8:0]}} >> 8);
-        5'd10:   stream = 64'({7{v[9:0]}} >> 6);
-        5'd11:   stream = 64'({6{v[10:0]}} >> 2);
-        5'd15:   stream = 64'({5{v[14:0]}} >> 11);
-        5'd16:   stream = {4{v[15:0]}};
-        default: stream = '0;  // w = 1: v is 0 or >= ones, handled above
-      endcase
-      for (int i = 0; i < 16; i++) begin
-        if (stream[48 + i]) begin
-          lz = 4'(15 - i);
-        end
-      end
-      top   = 24'((stream << lz) >> 39);
-      // Value 1.top[23:1] * 2^-(1 + lz): biased exponent 126 - lz; top[0] is the round bit.
-      r.pre = {1'b0, 8'd126 - {4'd0, lz}, top[23:1]};
-      r.inc = top[0];
-    end
-    return r;
-  endfunction
 
   // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
   function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
@@ -127,12 +71,14 @@ module format_unpack
   endfunction
 
   // Stage 1 of one field: `f` holds the field's w bits, zero above; w = 0 is an absent component.
-  function automatic comp_t unpack_field(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
+  // The result is the component before its last rounding step (f32_round, stage 2): raw, integer
+  // and float components are already final (`up` = 0).
+  function automatic f32_pre_t unpack_field(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
     logic [31:0] mask;     // w low ones (w < 32)
     logic        sign;     // the field's top bit
     logic [31:0] sext;     // the field sign-extended
     logic [16:0] mag;      // |sext| for w <= 16 (at most 2^15)
-    comp_t       r;
+    f32_pre_t    r;
     mask = (32'd1 << w) - 32'd1;
     sign = |(f & ((32'd1 << w) >> 1));
     sext = sign ? (f | ~mask) : f;
@@ -141,24 +87,22 @@ module format_unpack
     if (w == 6'd0) begin
       r = '0;
     end else if (w == 6'd32) begin
-      r.pre = f;
+      r.trunc = f;
     end else begin
+      // w <= 16 from here on: f[31:16] are 0.
       unique case (nfmt)
-        NfmtUnorm:   r = norm_quotient(f[16:0], w[4:0]);
-        NfmtSnorm: begin
-          r         = norm_quotient(mag, w[4:0] - 5'd1);
-          r.pre[31] = sign;  // mag != 0 whenever sign is 1
-        end
-        NfmtUscaled: r.pre = int_to_f32(1'b0, f[16:0]);
-        NfmtSscaled: r.pre = int_to_f32(sign, mag);
-        NfmtUint:    r.pre = f;
-        NfmtSint:    r.pre = sext;
+        NfmtUnorm:   r = unorm_to_f32(f[15:0], w[4:0]);
+        NfmtSnorm:   r = snorm_to_f32(f[15:0], w[4:0]);
+        NfmtUscaled: r.trunc = int_to_f32(1'b0, f[16:0]);
+        NfmtSscaled: r.trunc = int_to_f32(sign, mag);
+        NfmtUint:    r.trunc = f;
+        NfmtSint:    r.trunc = sext;
         NfmtFloat: begin
           unique case (w)
-            6'd16:   r.pre = f16_to_f32(f[15:0]);
-            6'd11:   r.pre = f11_to_f32(f[10:0]);
-            6'd10:   r.pre = f10_to_f32(f[9:0]);
-            default: r.pre = '0;  // not format_valid
+            6'd16:   r.trunc = f16_to_f32(f[15:0]);
+            6'd11:   r.trunc = f11_to_f32(f[10:0]);
+            6'd10:   r.trunc = f10_to_f32(f[9:0]);
+            default: r.trunc = '0;  // not format_valid
           endcase
         end
         default:     r = '0;      // NfmtReserved: not format_valid
@@ -169,9 +113,9 @@ module format_unpack
 
   // Stage 1 register.
   typedef struct packed {
-    comp_t [3:0] comp;
-    logic [2:0]  count;
-    logic        fmt_valid;
+    f32_pre_t [3:0] comp;
+    logic [2:0]     count;
+    logic           fmt_valid;
   } stage1_t;
 
   // Stage 2 (output) register.
@@ -189,11 +133,11 @@ module format_unpack
   // Stage 1: decode, extract, exact conversion  //
   /////////////////////////////////////////////////
 
-  fields_t     fields;
-  logic        valid_fmt;
-  logic [31:0] field_mask [4];
-  logic [31:0] field_bits [4];
-  comp_t [3:0] comp;
+  fields_t        fields;
+  logic           valid_fmt;
+  logic [31:0]    field_mask [4];
+  logic [31:0]    field_bits [4];
+  f32_pre_t [3:0] comp;
 
   always_comb begin
     fields    = fmt_fields(dfmt_i);
@@ -221,8 +165,7 @@ module format_unpack
 
   always_comb begin
     for (int k = 0; k < 4; k++) begin
-      // A carry out of the mantissa moves into the exponent: the correctly rounded f32.
-      components[32*k +: 32] = s1_q.comp[k].pre + {31'd0, s1_q.comp[k].inc};
+      components[32*k +: 32] = f32_round(s1_q.comp[k]);
     end
 
     s2_d = s2_q2;

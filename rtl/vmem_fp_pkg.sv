@@ -5,8 +5,9 @@
 // Self-contained (imports nothing), so that it may be compiled before vmem_pkg.
 //
 // Contents:
-//   Float conversions (SPEC.md §5, used by format_unpack, format_pack and d16). f16, f11 and f10
-//   share a 5-bit exponent with bias 15; f11 (6-bit mantissa) and f10 (5-bit) have no sign bit.
+//   Float conversions (SPEC.md §5, used by format_unpack, format_pack, d16 and multi_texel).
+//   f16, f11 and f10 share a 5-bit exponent with bias 15; f11 (6-bit mantissa) and f10 (5-bit)
+//   have no sign bit.
 //     f16_to_f32, f11_to_f32, f10_to_f32   exact widening: denormals kept, sign kept (f16),
 //                                           exponent 31 gives infinity or NaN with the payload
 //                                           in the top f32 mantissa bits as it is (no quieting).
@@ -17,13 +18,18 @@
 //                  forced to 1 when 0, sign dropped); then any negative value (-0, negative
 //                  denormals, -infinity included) gives 0; then round to nearest even with
 //                  overflow to infinity.
+//   Normalized integers (SPEC.md §5, used by format_unpack and multi_texel), correctly rounded
+//   without a divider, as an f32_pre_t (truncated f32 and round-up bit) that f32_round finishes,
+//   so that a unit may round in a later pipeline stage:
+//     unorm_to_f32  v / (2^w - 1);   snorm_to_f32  max(s / (2^(w-1) - 1), -1.0).
 //   Element formats (SPEC.md §1.4, used by format_unpack and format_pack):
 //     nfmt_e        the numeric-format codes.
 //     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
 //     fmt_fields    the component fields (width, least significant bit) of a dfmt, X first.
 //     fmt_count     the number of components of a dfmt (0 for dfmt 0 and 15).
 //
-// Spec: SPEC.md §1.4, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16"
+// Spec: SPEC.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
+//   "multi_texel"
 
 package vmem_fp_pkg;
 
@@ -189,6 +195,99 @@ package vmem_fp_pkg;
       h = 10'(f32_mag_to_e5(f[30:0], 4'(F10ManW)));   // bits 14:10 are 0
     end
     return h;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Normalized integers: unorm / snorm -> f32 (correctly rounded, SPEC.md §5)
+  // ---------------------------------------------------------------------------------------------
+
+  // An f32 before its last rounding step. `trunc` is the result with its mantissa truncated and
+  // `up` is 1 when rounding to nearest adds one unit in its last place; f32_round adds it. The
+  // split lets a unit convert in one pipeline stage and round in the next.
+  typedef struct packed {
+    logic [31:0] trunc;
+    logic        up;
+  } f32_pre_t;
+
+  localparam logic [31:0] F32One = 32'h3f80_0000;
+
+  // A carry out of the mantissa moves into the exponent: the correctly rounded f32.
+  function automatic logic [31:0] f32_round(f32_pre_t p);
+    return p.trunc + {31'd0, p.up};
+  endfunction
+
+  // v / (2^w - 1) for w in {1, 2, 7, 8, 9, 10, 11, 15, 16}; v >= 2^w - 1 gives 1.0 (snorm passes
+  // |s|, which may be 2^w).
+  //
+  // No divider: for 0 < v < 2^w - 1 the binary expansion of v / (2^w - 1) is the w-bit pattern
+  // of v repeated for ever (0.vvvv...). Its leading one sits at 2^-(1 + lz), lz = v's leading
+  // zeros in w bits; the 24 significant bits and the round bit are read from that stream. The
+  // bits after the round bit are never all 0 (the pattern repeats and v != 0), so the value is
+  // never a tie and never exact: round up exactly when the round bit is 1.
+  function automatic f32_pre_t norm_quotient(logic [16:0] v, logic [4:0] w);
+    logic [16:0] ones;     // 2^w - 1
+    logic [63:0] stream;   // 0.vvvv... : bit 63 is the 2^-1 digit
+    logic [3:0]  lz;       // leading zeros of v in w bits (the stream's, as v != 0)
+    logic [23:0] top;      // bits 62:39 of stream << lz (whose leading one is at bit 63)
+    f32_pre_t    r;
+    ones   = (17'd1 << w) - 17'd1;
+    stream = '0;
+    lz     = '0;
+    top    = '0;
+    r      = '0;
+    if (v == '0) begin
+      r.trunc = '0;
+    end else if (v >= ones) begin
+      r.trunc = F32One;
+    end else begin
+      // At least lz + 25 <= 40 stream bits are needed.
+      unique case (w)
+        5'd2:    stream = {32{v[1:0]}};
+        5'd7:    stream = 64'({10{v[6:0]}} >> 6);
+        5'd8:    stream = {8{v[7:0]}};
+        5'd9:    stream = 64'({8{v[8:0]}} >> 8);
+        5'd10:   stream = 64'({7{v[9:0]}} >> 6);
+        5'd11:   stream = 64'({6{v[10:0]}} >> 2);
+        5'd15:   stream = 64'({5{v[14:0]}} >> 11);
+        5'd16:   stream = {4{v[15:0]}};
+        default: stream = '0;  // w = 1: v is 0 or >= ones, handled above
+      endcase
+      for (int i = 0; i < 16; i++) begin
+        if (stream[48 + i]) begin
+          lz = 4'(15 - i);
+        end
+      end
+      top = 24'((stream << lz) >> 39);
+      // Value 1.top[23:1] * 2^-(1 + lz): biased exponent 126 - lz; top[0] is the round bit.
+      r.trunc = {1'b0, 8'd126 - {4'd0, lz}, top[23:1]};
+      r.up    = top[0];
+    end
+    return r;
+  endfunction
+
+  // unorm: the f32 nearest (ties to even) to v / (2^w - 1). `v` holds the field's w bits, zero
+  // above; w in {2, 8, 10, 11, 16}.
+  function automatic f32_pre_t unorm_to_f32(logic [15:0] v, logic [4:0] w);
+    return norm_quotient({1'b0, v}, w);
+  endfunction
+
+  // snorm: max(s / (2^(w-1) - 1), -1.0) correctly rounded, s the field read as a w-bit two's
+  // complement integer. `f` holds the field's w bits, zero above; w in {2, 8, 10, 11, 16}. The
+  // magnitude's quotient with w - 1 bits, then the sign (|s| >= 2^(w-1) - 1 gives 1.0, so the
+  // most negative code gives -1.0).
+  function automatic f32_pre_t snorm_to_f32(logic [15:0] f, logic [4:0] w);
+    logic [16:0] mask;     // w low ones
+    logic        sign;     // the field's top bit
+    logic [16:0] sext;     // the field sign-extended to 17 bits
+    logic [16:0] mag;      // |s| <= 2^15
+    f32_pre_t    r;
+    mask = (17'd1 << w) - 17'd1;
+    sign = |({1'b0, f} & ((17'd1 << w) >> 1));
+    sext = sign ? ({1'b0, f} | ~mask) : {1'b0, f};
+    mag  = sign ? -sext : sext;
+    r    = norm_quotient(mag, w - 5'd1);
+    r.trunc[31] = sign;  // mag != 0 whenever sign is 1
+    return r;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
