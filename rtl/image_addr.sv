@@ -95,14 +95,6 @@ module image_addr
   } op_e;
 
   localparam logic [TsDfmtW-1:0] DfmtInvalid6 = 6'd0;   // unbound T#
-  localparam logic [TsDfmtW-1:0] DfmtR8       = 6'd1;
-  localparam logic [TsDfmtW-1:0] DfmtR16      = 6'd2;
-  localparam logic [TsDfmtW-1:0] DfmtRg8      = 6'd3;
-  localparam logic [TsNfmtW-1:0] NfmtUnorm    = 4'd0;
-  localparam logic [TsNfmtW-1:0] NfmtSnorm    = 4'd1;
-  localparam logic [TsNfmtW-1:0] NfmtUint     = 4'd4;
-  localparam logic [TsNfmtW-1:0] NfmtSint     = 4'd5;
-  localparam logic [TsNfmtW-1:0] NfmtFloat    = 4'd7;
   localparam logic [TsTypeW-1:0] TypeFirst    = 4'd8;   // 1D; types below are unbound
   localparam logic [TsTypeW-1:0] Type2d       = 4'd9;
 
@@ -186,8 +178,6 @@ module image_addr
   op_e         op;
   logic [2:0]  group_n;      // n
   logic        bound;
-  logic        nfmt_by;      // unorm, snorm, uint, sint
-  logic        nfmt_pck;     // unorm, uint, sint
   logic        row_ok;       // (op, dmask, dfmt, nfmt) is a row of the table
   logic        illegal;
   logic [BppW-1:0] bpp;
@@ -195,35 +185,12 @@ module image_addr
   always_comb begin
     op       = op_e'(op_i);
     bound    = (ts_dfmt != DfmtInvalid6) && (ts_type >= TypeFirst);
-    nfmt_by  = (ts_nfmt == NfmtUnorm) || (ts_nfmt == NfmtSnorm) ||
-               (ts_nfmt == NfmtUint)  || (ts_nfmt == NfmtSint);
-    nfmt_pck = (ts_nfmt == NfmtUnorm) || (ts_nfmt == NfmtUint) || (ts_nfmt == NfmtSint);
 
-    group_n = 3'd2;
-    row_ok  = 1'b0;
     unique case (op)
-      OpBy2: begin
-        group_n = 3'd2;
-        row_ok  = ((dmask_i == 4'h3) && (ts_dfmt == DfmtR8)  && nfmt_by) ||
-                  ((dmask_i == 4'h3) && (ts_dfmt == DfmtR16) && (nfmt_by ||
-                                                                 (ts_nfmt == NfmtFloat))) ||
-                  ((dmask_i == 4'hf) && (ts_dfmt == DfmtRg8) && nfmt_by);
-      end
-      OpBy4: begin
-        group_n = 3'd4;
-        row_ok  = (dmask_i == 4'hf) && (ts_dfmt == DfmtR8) && nfmt_by;
-      end
-      OpPck2: begin
-        group_n = 3'd2;
-        row_ok  = (dmask_i == 4'h1) && nfmt_pck &&
-                  ((ts_dfmt == DfmtR8) || (ts_dfmt == DfmtR16) || (ts_dfmt == DfmtRg8));
-      end
-      OpPck4: begin
-        group_n = 3'd4;
-        row_ok  = (dmask_i == 4'h1) && (ts_dfmt == DfmtR8) && nfmt_pck;
-      end
-      default: ;
+      OpBy4, OpPck4: group_n = 3'd4;
+      default:       group_n = 3'd2;
     endcase
+    row_ok = mt_row_ok(op_i, dmask_i, ts_dfmt, ts_nfmt);
 
     illegal = bound && !((ts_type == Type2d) && row_ok && !d16_i && !tfe_i && !da_i);
 

@@ -73,7 +73,6 @@ module multi_texel
 
   localparam logic [TsDfmtW-1:0] DfmtR8  = 6'd1;
   localparam logic [TsDfmtW-1:0] DfmtR16 = 6'd2;
-  localparam logic [TsDfmtW-1:0] DfmtRg8 = 6'd3;
 
   // One BY component: `f` holds the field's w bits (w = 16 when `wide`, else 8), zero above.
   // The result is the dword before its last rounding step (f32_round, stage 2).
@@ -123,11 +122,7 @@ module multi_texel
   op_e        op;
   logic       is_r8;
   logic       is_r16;
-  logic       is_rg8;
   nfmt_e      nfmt;       // nfmt_i[2:0]; only meaningful with nfmt_i[3] = 0
-  logic       nfmt_by;    // unorm, snorm, uint, sint
-  logic       nfmt_pck;   // unorm, uint, sint
-  logic       nfmt_f;     // float
   logic       pck;        // PCK op: one raw dword
   logic       pck_half;   // PCK2 R8: the group is 16 bits
   logic       row_ok;     // (op, dmask, dfmt, nfmt) is a row of the table
@@ -137,36 +132,11 @@ module multi_texel
     op     = op_e'(op_i);
     is_r8  = dfmt_i == DfmtR8;
     is_r16 = dfmt_i == DfmtR16;
-    is_rg8 = dfmt_i == DfmtRg8;
 
     nfmt     = nfmt_e'(nfmt_i[2:0]);
-    nfmt_by  = !nfmt_i[3] && ((nfmt == NfmtUnorm) || (nfmt == NfmtSnorm) ||
-                              (nfmt == NfmtUint)  || (nfmt == NfmtSint));
-    nfmt_pck = !nfmt_i[3] && ((nfmt == NfmtUnorm) || (nfmt == NfmtUint) ||
-                              (nfmt == NfmtSint));
-    nfmt_f   = !nfmt_i[3] && (nfmt == NfmtFloat);
 
-    pck    = 1'b0;
-    row_ok = 1'b0;
-    unique case (op)
-      OpBy2: begin
-        row_ok = ((dmask_i == 4'h3) && is_r8  && nfmt_by) ||
-                 ((dmask_i == 4'h3) && is_r16 && (nfmt_by || nfmt_f)) ||
-                 ((dmask_i == 4'hf) && is_rg8 && nfmt_by);
-      end
-      OpBy4: begin
-        row_ok = (dmask_i == 4'hf) && is_r8 && nfmt_by;
-      end
-      OpPck2: begin
-        pck    = 1'b1;
-        row_ok = (dmask_i == 4'h1) && (is_r8 || is_r16 || is_rg8) && nfmt_pck;
-      end
-      OpPck4: begin
-        pck    = 1'b1;
-        row_ok = (dmask_i == 4'h1) && is_r8 && nfmt_pck;
-      end
-      default: ;
-    endcase
+    pck    = (op == OpPck2) || (op == OpPck4);
+    row_ok = mt_row_ok(op_i, dmask_i, dfmt_i, nfmt_i);
     pck_half = (op == OpPck2) && is_r8;
 
     // DMASK is the number of result dwords (§4.3), fixed per row.

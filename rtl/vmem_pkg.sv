@@ -101,5 +101,30 @@ package vmem_pkg;
 
   localparam logic [VsDfmtW-1:0] DfmtInvalid = 4'd0;   // unbound V# (§1.1)
 
+  // ---------------------------------------------------------------------------------------------
+  // Multi-texel loads (SPEC.md §4.3): the table of supported combinations, shared by image_addr
+  // and multi_texel so that it exists once.
+  // ---------------------------------------------------------------------------------------------
+
+  // 1 when (op, dmask, dfmt, nfmt) is a row of §4.3's table. op: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4;
+  // dfmt and nfmt are the T#'s fields at full width (R8, R16, RG8 = 1, 2, 3).
+  function automatic logic mt_row_ok(logic [1:0] op, logic [3:0] dmask, logic [5:0] dfmt,
+                                     logic [3:0] nfmt);
+    logic r8, r16, rg8, by, pck, fl;
+    r8  = dfmt == 6'd1;
+    r16 = dfmt == 6'd2;
+    rg8 = dfmt == 6'd3;
+    by  = (nfmt == 4'd0) || (nfmt == 4'd1) || (nfmt == 4'd4) || (nfmt == 4'd5);  // unorm snorm uint sint
+    pck = (nfmt == 4'd0) || (nfmt == 4'd4) || (nfmt == 4'd5);                    // unorm uint sint
+    fl  = nfmt == 4'd7;                                                           // float
+    unique case (op)
+      2'd0:    return ((dmask == 4'h3) && r8 && by) || ((dmask == 4'h3) && r16 && (by || fl)) ||
+                      ((dmask == 4'hf) && rg8 && by);                            // BY2
+      2'd1:    return (dmask == 4'hf) && r8 && by;                               // BY4
+      2'd2:    return (dmask == 4'h1) && (r8 || r16 || rg8) && pck;               // PCK2
+      default: return (dmask == 4'h1) && r8 && pck;                              // PCK4
+    endcase
+  endfunction
+
 endpackage : vmem_pkg
 /* verilator lint_on UNUSEDPARAM */
