@@ -171,18 +171,21 @@ fn size_field() -> impl Strategy<Value = u16> {
 }
 
 /// T#s of the table's formats on 2D images mostly, with mip chains, odd sizes and pitches, both
-/// descriptor sizes; coordinates beside the right and bottom edges of the level, at every
-/// alignment; the modifiers that make a combination illegal, now and then.
+/// descriptor sizes; the format and nfmt picked to suit the op most of the time (so that most
+/// lanes are legal), coordinates on and beside the right and bottom edges of the level (x + n
+/// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
+/// combination illegal now and then.
 pub fn stimulus() -> impl Strategy<Value = In> {
     let tsharp = (
         prop_oneof![2 => Just(0u64), 1 => (1u64 << 40) - 64..(1u64 << 40), 3 => 0u64..(1u64 << 40)],
-        prop_oneof![12 => 1u8..=3, 1 => Just(0u8), 2 => 4u8..64],
-        prop_oneof![10 => proptest::sample::select(&[0u8, 1, 4, 5, 7][..]), 2 => 0u8..16],
+        // None: a format of the op's rows (below); Some: exactly this dfmt.
+        prop_oneof![8 => Just(None), 2 => (1u8..=3).prop_map(Some), 1 => Just(Some(0u8)), 1 => (4u8..64).prop_map(Some)],
+        prop_oneof![8 => Just(None), 2 => (0u8..16).prop_map(Some)],
         size_field(),
         size_field(),
         prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..16], // base_level
         prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // last_level
-        prop_oneof![12 => Just(9u8), 2 => 8u8..16, 1 => 0u8..8],  // type
+        prop_oneof![20 => Just(9u8), 2 => 8u8..16, 1 => 0u8..8], // type
         prop_oneof![3 => Just(0u16), 2 => 0u16..40, 1 => any::<u16>()], // pitch beyond width
         prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // max_mip
         any::<u128>(),                                          // noise for unused fields
@@ -190,17 +193,37 @@ pub fn stimulus() -> impl Strategy<Value = In> {
     let instruction = (
         0u8..4,
         any::<bool>(),
-        prop_oneof![8 => Just(None), 1 => (0u8..16).prop_map(Some)], // dmask override
-        proptest::bool::weighted(0.05),
-        proptest::bool::weighted(0.05),
-        proptest::bool::weighted(0.05),
+        prop_oneof![12 => Just(None), 1 => (0u8..16).prop_map(Some)], // dmask override
+        proptest::bool::weighted(0.03),
+        proptest::bool::weighted(0.03),
+        proptest::bool::weighted(0.03),
         any::<bool>(), // r128
+        any::<u32>(),  // picks the format and nfmt among the op's rows
     );
-    let coords = (-3i64..8, 0u8..3, -2i64..3, 0u8..3, prop_oneof![4 => 0u32..4, 1 => any::<u32>()], any::<u32>(), any::<u32>());
+    let coords = (
+        prop_oneof![6 => -1i64..=1, 1 => -4i64..8],
+        prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)],
+        -1i64..=1,
+        prop_oneof![3 => Just(0u8), 4 => Just(1u8), 1 => Just(2u8)],
+        prop_oneof![6 => 0u32..4, 1 => any::<u32>()],
+        any::<u32>(),
+        any::<u32>(),
+    );
     (tsharp, instruction, coords).prop_map(|(t, i, c)| {
         let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = t;
-        let (op, mip, dmask_override, d16, tfe, da, r128) = i;
+        let (op, mip, dmask_override, d16, tfe, da, r128, pick) = i;
         let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = c;
+        // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
+        let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
+        // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
+        let nfmt = nfmt.unwrap_or({
+            let choices: &[u8] = match (op, dfmt) {
+                (0, 2) => &[0, 1, 4, 5, 7],
+                (0 | 1, _) => &[0, 1, 4, 5],
+                _ => &[0, 4, 5],
+            };
+            choices[(pick >> 8) as usize % choices.len()]
+        });
         let pitch = u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff);
         // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
         let dmask = dmask_override.unwrap_or(match (op, dfmt) {
@@ -208,19 +231,21 @@ pub fn stimulus() -> impl Strategy<Value = In> {
             (0, _) => 0x3,
             _ => 0x1,
         });
-        // Coordinates beside the far edges of the level the lane will address.
+        // Coordinates against the level the lane will address.
+        let n = if op & 1 == 1 { 4 } else { 2 };
         let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
         let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
         let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
         let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
         let x = match x_mode {
-            0 => near(width_l, -dx),
-            1 => (dx.unsigned_abs() as u32) & 7,
+            0 => near(width_l, -(n + dx)), // x + n = width + dx
+            1 => x_any % width_l,
+            2 => (dx.unsigned_abs() as u32 + x_any) & 7,
             _ => x_any,
         };
         let y = match y_mode {
-            0 => near(height_l, dy - 1),
-            1 => dy.unsigned_abs() as u32,
+            0 => near(height_l, dy - 1), // height - 2, height - 1, height
+            1 => y_any % height_l,
             _ => y_any,
         };
         let mut lo = noise & !((1u128 << 62) - 1) & !(0xffff_ffffu128 << 64) & !(0xfu128 << 124) | (noise & (0xfff << 96));

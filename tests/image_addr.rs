@@ -1,0 +1,1301 @@
+//! `image_addr` (SPEC §1.2, §4; docs/decisions.md "image_addr and multi_texel"): a directed
+//! table with hand-computed expectations, a snapshot of its cycle-by-cycle trace, an exhaustive
+//! legality sweep and stimulus batches against [`reference`] (an independent transcription of the
+//! decisions' port contract), the executor helpers (`check_multi_texel`, the format table,
+//! `decode_vaddr` against SPEC §4.1), a random lockstep property and a check that the random
+//! stimulus reaches the unit's corners.
+//!
+//! No expected value comes from the model: every directed row is derived by hand (the arithmetic
+//! is in the comment beside it, or, for the rows generated in loops over the §4.3 table, in the
+//! comment above the loop), T#s are packed by [`Tsh::lo`]/[`Tsh::hi`] from §1.2's bit table
+//! (not by rust/tsharp.rs), and [`reference`] and [`TABLE`] are written here from the spec.
+
+mod common;
+
+use std::cell::RefCell;
+
+use common::{outputs, sweep, trace_of};
+use gcn_vmem::cosim::image_addr::{stimulus, Harness, Rtl};
+use gcn_vmem::cosim::lockstep::{trace, Lockstep};
+use gcn_vmem::cosim::run::case_strategy;
+use gcn_vmem::image_addr::{
+    check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
+    OP_PCK2, OP_PCK4,
+};
+use gcn_vmem::unit::{Ports, Unit};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
+
+// ---------------------------------------------------------------------------------------------
+// Codes (SPEC §1.2, §1.4; docs/decisions.md for `op`).
+// ---------------------------------------------------------------------------------------------
+
+/// `op` port codes (docs/decisions.md): group size n = 2, 4, 2, 4.
+const BY2: u8 = 0;
+const BY4: u8 = 1;
+const PCK2: u8 = 2;
+const PCK4: u8 = 3;
+
+/// dfmt codes of §4.3's formats (§1.4: 8, 16, 8_8).
+const R8: u8 = 1;
+const R16: u8 = 2;
+const RG8: u8 = 3;
+
+/// nfmt codes (§1.4).
+const UNORM: u8 = 0;
+const SNORM: u8 = 1;
+const UINT: u8 = 4;
+const SINT: u8 = 5;
+const FLOAT: u8 = 7;
+
+/// T# types (§1.2).
+const TYPE_1D: u8 = 8;
+const TYPE_2D: u8 = 9;
+const TYPE_3D: u8 = 10;
+const TYPE_CUBE: u8 = 11;
+const TYPE_1D_ARRAY: u8 = 12;
+const TYPE_2D_ARRAY: u8 = 13;
+
+/// SPEC §4.3's table, transcribed: (op, DMASK, dfmt, nfmts).
+const TABLE: [(u8, u8, u8, &[u8]); 8] = [
+    (BY2, 0x3, R8, &[UNORM, SNORM, UINT, SINT]),
+    (BY2, 0x3, R16, &[UNORM, SNORM, UINT, SINT, FLOAT]),
+    (BY2, 0xF, RG8, &[UNORM, SNORM, UINT, SINT]),
+    (BY4, 0xF, R8, &[UNORM, SNORM, UINT, SINT]),
+    (PCK2, 0x1, R8, &[UNORM, UINT, SINT]),
+    (PCK2, 0x1, R16, &[UNORM, UINT, SINT]),
+    (PCK2, 0x1, RG8, &[UNORM, UINT, SINT]),
+    (PCK4, 0x1, R8, &[UNORM, UINT, SINT]),
+];
+
+/// True when (op, dmask, dfmt, nfmt) is one of [`TABLE`]'s 29 combinations.
+fn in_table(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
+    TABLE.iter().any(|&(o, d, f, ns)| o == op && d == dmask && f == dfmt && ns.contains(&nfmt))
+}
+
+/// Every (op, DMASK, dfmt, nfmt) of [`TABLE`], in table order.
+fn table_combinations() -> Vec<(u8, u8, u8, u8)> {
+    TABLE.iter().flat_map(|&(o, d, f, ns)| ns.iter().map(move |&n| (o, d, f, n))).collect()
+}
+
+/// Element bytes of a dfmt (§1.4's last column); 0 outside 1–14 (decisions: bpp of the address).
+fn bpp(dfmt: u8) -> u64 {
+    const BYTES: [u64; 15] = [0, 1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 16];
+    BYTES.get(usize::from(dfmt)).copied().unwrap_or(0)
+}
+
+/// Group size n of an op.
+fn group(op: u8) -> u32 {
+    if op & 1 == 0 {
+        2
+    } else {
+        4
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// T# construction (SPEC §1.2), independent of rust/tsharp.rs.
+// ---------------------------------------------------------------------------------------------
+
+/// The fields of a T#, sizes given as counts (the descriptor holds count − 1).
+#[derive(Clone, Copy)]
+struct Tsh {
+    /// 40 bits, units of 256 bytes (39:0).
+    base: u64,
+    /// 12 bits (51:40).
+    min_lod: u16,
+    /// 6 bits (57:52).
+    dfmt: u8,
+    /// 4 bits (61:58).
+    nfmt: u8,
+    /// Mip-0 width, 1..=16384 (77:64 hold width − 1).
+    width: u32,
+    /// Mip-0 height, 1..=16384 (91:78 hold height − 1).
+    height: u32,
+    /// 3 bits each (98:96 … 107:105).
+    dst_sel: [u8; 4],
+    /// 4 bits each (111:108, 115:112).
+    base_level: u8,
+    last_level: u8,
+    /// 5 bits (120:116).
+    tiling: u8,
+    /// 4 bits (127:124).
+    ty: u8,
+    /// 1..=8192 (140:128 hold depth − 1; 256-bit form).
+    depth: u32,
+    /// 1..=65536 (156:141 hold pitch − 1; 256-bit form).
+    pitch: u32,
+    /// 4 bits (191:188; 256-bit form).
+    max_mip: u8,
+    /// Sets every bit §1.2 does not name (lo 63:62, 95:92, 123:121; hi 187:157, 255:192).
+    junk: bool,
+}
+
+impl Tsh {
+    /// Bits 127:0.
+    fn lo(&self) -> u128 {
+        assert!(self.base < 1 << 40 && self.min_lod < 1 << 12 && self.dfmt < 64 && self.nfmt < 16);
+        assert!((1..=16384).contains(&self.width) && (1..=16384).contains(&self.height));
+        assert!(self.base_level < 16 && self.last_level < 16 && self.tiling < 32 && self.ty < 16);
+        let mut v = u128::from(self.base);
+        v |= u128::from(self.min_lod) << 40;
+        v |= u128::from(self.dfmt) << 52;
+        v |= u128::from(self.nfmt) << 58;
+        v |= u128::from(self.width - 1) << 64;
+        v |= u128::from(self.height - 1) << 78;
+        for (c, &s) in self.dst_sel.iter().enumerate() {
+            assert!(s < 8);
+            v |= u128::from(s) << (96 + 3 * c);
+        }
+        v |= u128::from(self.base_level) << 108;
+        v |= u128::from(self.last_level) << 112;
+        v |= u128::from(self.tiling) << 116;
+        v |= u128::from(self.ty) << 124;
+        if self.junk {
+            v |= 0b11 << 62 | 0b1111 << 92 | 0b111 << 121;
+        }
+        v
+    }
+
+    /// Bits 255:128 (bit k here is descriptor bit 128 + k).
+    fn hi(&self) -> u128 {
+        assert!((1..=8192).contains(&self.depth) && (1..=65536).contains(&self.pitch) && self.max_mip < 16);
+        let mut v = u128::from(self.depth - 1);
+        v |= u128::from(self.pitch - 1) << 13;
+        v |= u128::from(self.max_mip) << 60;
+        if self.junk {
+            v |= ((1u128 << 31) - 1) << 29 | (u128::from(u64::MAX) << 64);
+        }
+        v
+    }
+}
+
+/// The main image: 2D R8 unorm, 13 × 7 texels (odd), pitch 16 > width, base 0x10 → byte
+/// 0x1000, levels 0..15, max_mip 15. Level 0: texel (x, y) at 0x1000 + 16y + x.
+const IMG: Tsh = Tsh {
+    base: 0x10,
+    min_lod: 0,
+    dfmt: R8,
+    nfmt: UNORM,
+    width: 13,
+    height: 7,
+    dst_sel: [4, 5, 6, 7],
+    base_level: 0,
+    last_level: 15,
+    tiling: 0,
+    ty: TYPE_2D,
+    depth: 1,
+    pitch: 16,
+    max_mip: 15,
+    junk: false,
+};
+
+/// An even-sized image: 12 × 5, pitch 20, base byte 0x2000; texel (x, y) at 0x2000 + 20y + x.
+const EVEN: Tsh = Tsh { base: 0x20, width: 12, height: 5, pitch: 20, ..IMG };
+
+/// A non-square odd mip chain: R16 (2 bytes), 37 × 11, pitch 40, base byte 0x10000.
+const MIPS: Tsh = Tsh { base: 0x100, dfmt: R16, width: 37, height: 11, pitch: 40, ..IMG };
+
+/// The top of the address space: base 0xff_ffff_ffff → byte 0xffff_ffff_ff00; R16 uint 13 × 7,
+/// pitch 200.
+const WRAP: Tsh = Tsh { base: 0xff_ffff_ffff, dfmt: R16, nfmt: UINT, pitch: 200, ..IMG };
+
+/// The largest image: R16 uint, 16384 × 16384, pitch 65536, base 0.
+const BIG: Tsh = Tsh { base: 0, dfmt: R16, nfmt: UINT, width: 16384, height: 16384, pitch: 65536, ..IMG };
+
+// ---------------------------------------------------------------------------------------------
+// Lanes and expectations.
+// ---------------------------------------------------------------------------------------------
+
+/// One lane: the T# (256-bit form), op, DMASK and coordinates; mip = d16 = tfe = da = 0.
+fn lane(t: Tsh, op: u8, dmask: u8, x: u32, y: u32) -> In {
+    In {
+        valid: true,
+        tsharp_lo: t.lo(),
+        tsharp_hi: t.hi(),
+        r128: false,
+        op,
+        mip: false,
+        dmask,
+        d16: false,
+        tfe: false,
+        da: false,
+        x,
+        y,
+        mipid: 0,
+    }
+}
+
+/// The row DMASKs of R8/R16 (BY2 0x3), BY4 0xF and PCK 0x1.
+fn by2(t: Tsh, x: u32, y: u32) -> In {
+    lane(t, BY2, 0x3, x, y)
+}
+fn by4(t: Tsh, x: u32, y: u32) -> In {
+    lane(t, BY4, 0xF, x, y)
+}
+fn pck2(t: Tsh, x: u32, y: u32) -> In {
+    lane(t, PCK2, 0x1, x, y)
+}
+fn pck4(t: Tsh, x: u32, y: u32) -> In {
+    lane(t, PCK4, 0x1, x, y)
+}
+
+/// The _MIP form with `mipid`.
+fn mip(i: In, mipid: u32) -> In {
+    In { mip: true, mipid, ..i }
+}
+
+/// A 128-bit T#: the high half is replaced by junk (pitch 100, max_mip 0, depth 7, every
+/// unnamed bit set), which must be ignored.
+fn r128(i: In) -> In {
+    let junk = Tsh { pitch: 100, max_mip: 0, depth: 7, junk: true, ..IMG };
+    In { r128: true, tsharp_hi: junk.hi(), ..i }
+}
+
+/// A lane whose level exists: the level, its width, height and pitch, xa, the group verdict and
+/// the address; legal.
+fn lv(level: u8, width: u16, height: u16, pitch: u32, xa: u32, group_valid: bool, address: u64) -> Out {
+    Out { valid: true, level_ok: true, level, width, height, pitch, xa, group_valid, address, illegal: false }
+}
+
+/// A lane whose level does not exist: level, width, height, pitch, address 0; only xa.
+fn none(xa: u32) -> Out {
+    Out { valid: true, xa, ..Out::default() }
+}
+
+/// The same outputs with `illegal` (which forces group_valid = 0).
+fn illegal(o: Out) -> Out {
+    Out { illegal: true, group_valid: false, ..o }
+}
+
+/// Level 0 of [`IMG`]: 13 × 7, pitch 16.
+fn img0(xa: u32, group_valid: bool, address: u64) -> Out {
+    lv(0, 13, 7, 16, xa, group_valid, address)
+}
+
+/// Level 0 of [`EVEN`]: 12 × 5, pitch 20.
+fn even0(xa: u32, group_valid: bool, address: u64) -> Out {
+    lv(0, 12, 5, 20, xa, group_valid, address)
+}
+
+struct Row {
+    name: String,
+    input: In,
+    expect: Out,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directed table.
+// ---------------------------------------------------------------------------------------------
+
+/// The directed vectors. Unless a comment says otherwise: xa = x & ~(n − 1); the group is valid
+/// when x + n <= width_L (exact) and y < height_L (bound, legal, level exists); address =
+/// base·256 + mip_offset(L) + (y·pitch_L + xa)·bpp mod 2^48, computed whatever the verdict.
+fn rows() -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+
+    // ---- Alignment: every x mod 4, n = 2 and 4. IMG level 0, y = 2 → row offset 2·16 = 0x20.
+    // BY2: xa = x & ~1: 4→4, 5→4, 6→6, 7→6; x + 2 <= 9 <= 13.
+    // x = 4: 0x1000 + 0x20 + 4 = 0x1024.
+    row("align by2 x=4 (x%4=0)", by2(IMG, 4, 2), img0(4, true, 0x1024));
+    row("align by2 x=5 (x%4=1)", by2(IMG, 5, 2), img0(4, true, 0x1024));
+    // x = 6: 0x1000 + 0x20 + 6 = 0x1026.
+    row("align by2 x=6 (x%4=2)", by2(IMG, 6, 2), img0(6, true, 0x1026));
+    row("align by2 x=7 (x%4=3)", by2(IMG, 7, 2), img0(6, true, 0x1026));
+    // BY4: xa = x & ~3 = 4 for x = 4..7; x + 4 <= 11 <= 13; 0x1000+0x20+4.
+    row("align by4 x=4 (x%4=0)", by4(IMG, 4, 2), img0(4, true, 0x1024));
+    row("align by4 x=5 (x%4=1)", by4(IMG, 5, 2), img0(4, true, 0x1024));
+    row("align by4 x=6 (x%4=2)", by4(IMG, 6, 2), img0(4, true, 0x1024));
+    row("align by4 x=7 (x%4=3)", by4(IMG, 7, 2), img0(4, true, 0x1024));
+    // PCK2: 8→8, 9→8, 10→10, 11→10; x + 2 <= 13 (x = 11 = width − n: the last column, unaligned).
+    // x = 8: 0x1000 + 0x20 + 8 = 0x1028.
+    row("align pck2 x=8 (x%4=0)", pck2(IMG, 8, 2), img0(8, true, 0x1028));
+    row("align pck2 x=9 (x%4=1)", pck2(IMG, 9, 2), img0(8, true, 0x1028));
+    // x = 10: 0x1000 + 0x20 + 10 = 0x102a.
+    row("align pck2 x=10 (x%4=2)", pck2(IMG, 10, 2), img0(10, true, 0x102a));
+    row("align pck2 x=11 (x%4=3) = width-n", pck2(IMG, 11, 2), img0(10, true, 0x102a));
+    // PCK4 at y = 0: xa = 0 for x = 0..3; x + 4 <= 7; address 0x1000.
+    row("align pck4 x=0 (x%4=0)", pck4(IMG, 0, 0), img0(0, true, 0x1000));
+    row("align pck4 x=1 (x%4=1)", pck4(IMG, 1, 0), img0(0, true, 0x1000));
+    row("align pck4 x=2 (x%4=2)", pck4(IMG, 2, 0), img0(0, true, 0x1000));
+    row("align pck4 x=3 (x%4=3)", pck4(IMG, 3, 0), img0(0, true, 0x1000));
+
+    // ---- The group must fit with the unaligned x. IMG width 13, y = 2 (0x1020 + xa).
+    // BY4 x = 9 = width − n: 9 & ~3 = 8, 9 + 4 = 13 <= 13 → valid (last column, unaligned).
+    row("by4 x=9 = width-n, unaligned", by4(IMG, 9, 2), img0(8, true, 0x1028));
+    // x = 10, 11: xa = 8 and the aligned group 8..11 lies inside 0..12, but 14, 15 > 13 → invalid.
+    row("by4 x=10 fits aligned only", by4(IMG, 10, 2), img0(8, false, 0x1028));
+    row("by4 x=11 fits aligned only", by4(IMG, 11, 2), img0(8, false, 0x1028));
+    // BY2 x = 11 = width − n: xa 10, 13 <= 13 → valid.
+    row("by2 x=11 = width-n, unaligned", by2(IMG, 11, 2), img0(10, true, 0x102a));
+    // x = 12: xa 12 < 13 in range, 14 > 13 → invalid; x = 13 = width: xa 12, 15 > 13.
+    row("by2 x=12: 14 > 13", by2(IMG, 12, 2), img0(12, false, 0x102c));
+    row("by2 x=13 = width", by2(IMG, 13, 2), img0(12, false, 0x102c));
+    // EVEN (12 × 5, pitch 20): address 0x2000 + 20y + xa. y = 4 is the last row (4 < 5).
+    // BY2 x = 10 = width − n, aligned: 12 <= 12 → valid; 4·20 + 10 = 90 = 0x5a.
+    row("even by2 x=10 = width-n aligned, last row", by2(EVEN, 10, 4), even0(10, true, 0x205a));
+    // x = 11: xa 10, aligned group 10..11 fits, 11 + 2 = 13 > 12 → invalid.
+    row("even by2 x=11 fits aligned only", by2(EVEN, 11, 4), even0(10, false, 0x205a));
+    // BY4 x = 8 = width − n, aligned: 12 <= 12 → valid; 80 + 8 = 88 = 0x58.
+    row("even by4 x=8 = width-n aligned, last row", by4(EVEN, 8, 4), even0(8, true, 0x2058));
+    // x = 9, 10, 11: xa 8 (group 8..11 fits), 13, 14, 15 > 12 → invalid.
+    row("even by4 x=9 fits aligned only", by4(EVEN, 9, 4), even0(8, false, 0x2058));
+    row("even by4 x=10 fits aligned only", by4(EVEN, 10, 4), even0(8, false, 0x2058));
+    row("even by4 x=11 fits aligned only", by4(EVEN, 11, 4), even0(8, false, 0x2058));
+    // PCK forms at y = 0: pck2 x = 11 → xa 10, 13 > 12 invalid; pck4 x = 8 valid; x = 10 invalid.
+    row("even pck2 x=11 fits aligned only", pck2(EVEN, 11, 0), even0(10, false, 0x200a));
+    row("even pck4 x=8 = width-n aligned", pck4(EVEN, 8, 0), even0(8, true, 0x2008));
+    row("even pck4 x=10 fits aligned only", pck4(EVEN, 10, 0), even0(8, false, 0x2008));
+    // y = 5 = height → invalid; 5·20 = 100 = 0x64.
+    row("even by2 y=5 = height", by2(EVEN, 0, 5), even0(0, false, 0x2064));
+
+    // ---- x + n computed exactly (33 bits): a 32-bit sum would wrap into the image.
+    // 0xfffffffe + 2 = 2^32 > 13 (32-bit: 0 <= 13); xa = 0xfffffffe; 0x1000 + 0xfffffffe.
+    row("by2 x=0xfffffffe: x+2 = 2^32", by2(IMG, 0xffff_fffe, 0), img0(0xffff_fffe, false, 0x1_0000_0ffe));
+    // 0xfffffffd + 4 = 2^32 + 1 > 13; xa = 0xfffffffc; 0x1000 + 0xfffffffc.
+    row("by4 x=0xfffffffd: x+4 = 2^32+1", by4(IMG, 0xffff_fffd, 0), img0(0xffff_fffc, false, 0x1_0000_0ffc));
+    // y = 1: 0x1000 + 16 + 0xfffffffc = 0x1_0000_100c.
+    row("pck4 x=0xffffffff", pck4(IMG, 0xffff_ffff, 1), img0(0xffff_fffc, false, 0x1_0000_100c));
+
+    // ---- The last row and y = height (IMG height 7).
+    // y = 6 < 7: 6·16 = 96 = 0x60.
+    row("by2 y=6 = height-1", by2(IMG, 0, 6), img0(0, true, 0x1060));
+    // x = 9 = width − 4, y = 6: xa 8, 96 + 8 = 0x68.
+    row("by4 last row, last column", by4(IMG, 9, 6), img0(8, true, 0x1068));
+    // y = 7 = height: invalid; 7·16 = 112 = 0x70.
+    row("by2 y=7 = height", by2(IMG, 0, 7), img0(0, false, 0x1070));
+    // 0xffffffff·16 = 0xf_ffff_fff0; + 0x1000 = 0x10_0000_0ff0.
+    row("by2 y=0xffffffff", by2(IMG, 0, 0xffff_ffff), img0(0, false, 0x10_0000_0ff0));
+
+    // ---- Mip levels of IMG (256-bit, pitch 16 > width 13, R8 = 1 byte):
+    //   L0 13×7 pitch 16, offset 0
+    //   L1 (13>>1=6)×(7>>1=3) pitch 16>>1=8, offset 16·7 = 112
+    //   L2 (13>>2=3)×(7>>2=1) pitch 4, offset 112 + 8·3 = 136
+    //   L3 (13>>3=1)×max(1,0)=1 pitch 2, offset 136 + 4·1 = 140
+    //   L4 1×1 pitch 1, offset 140 + 2·1 = 142; L5..L14 add 1 each: L15 offset 142 + 11 = 153.
+    // L0 x = 11, y = 6: xa 10, 13 <= 13; 6·16 + 10 = 106 = 0x6a.
+    row("img mip L0", mip(by2(IMG, 11, 6), 0), img0(10, true, 0x106a));
+    // L1 x = 4 = width_1 − 2: 6 <= 6; y 2 < 3; 112 + 2·8 + 4 = 132 = 0x84.
+    row("img mip L1 last column", mip(by2(IMG, 4, 2), 1), lv(1, 6, 3, 8, 4, true, 0x1084));
+    // x = 5: xa 4, 5 + 2 = 7 > 6 → invalid; address as above.
+    row("img mip L1 x=5 beyond", mip(by2(IMG, 5, 2), 1), lv(1, 6, 3, 8, 4, false, 0x1084));
+    // y = 3 = height_1: invalid; 112 + 3·8 = 136 = 0x88.
+    row("img mip L1 y=3 = height", mip(by2(IMG, 0, 3), 1), lv(1, 6, 3, 8, 0, false, 0x1088));
+    // L2 x = 1: xa 0, 3 <= 3 → valid; 136 = 0x88.
+    row("img mip L2", mip(by2(IMG, 1, 0), 2), lv(2, 3, 1, 4, 0, true, 0x1088));
+    // y = 1 = height_2: invalid; 136 + 1·4 = 140 = 0x8c.
+    row("img mip L2 y=1 = height", mip(by2(IMG, 1, 1), 2), lv(2, 3, 1, 4, 0, false, 0x108c));
+    // L3 1×1: 0 + 2 > 1 → invalid; 140 = 0x8c.
+    row("img mip L3 1x1", mip(by2(IMG, 0, 0), 3), lv(3, 1, 1, 2, 0, false, 0x108c));
+    // L4 1×1: offset 142 = 0x8e.
+    row("img mip L4 1x1 pitch 1", mip(by2(IMG, 0, 0), 4), lv(4, 1, 1, 1, 0, false, 0x108e));
+    // L15 1×1 (L = last_level = max_mip = 15): offset 153 = 0x99.
+    row("img mip L15 = last_level = max_mip", mip(by2(IMG, 0, 0), 15), lv(15, 1, 1, 1, 0, false, 0x1099));
+
+    // ---- MIPS: non-square odd chain down to 1×1 (37 × 11, log2(37) = 5), R16 = 2 bytes, base
+    // 0x10000. 256-bit, pitch 40 > width 37:
+    //   L0 37×11 p40 off 0;  L1 18×5 p20 off 40·11·2 = 880;  L2 9×2 p10 off 880 + 20·5·2 = 1080;
+    //   L3 4×1 p5 off 1080 + 10·2·2 = 1120;  L4 2×1 p2 off 1120 + 5·1·2 = 1130;
+    //   L5 1×1 p1 off 1130 + 2·1·2 = 1134.
+    // Each lane is the level's last BY2 group (x = width_L − 2, y = height_L − 1) while it fits.
+    // L0 x 35 y 10: xa 34, (10·40 + 34)·2 = 868 = 0x364.
+    row("mips256 L0", mip(by2(MIPS, 35, 10), 0), lv(0, 37, 11, 40, 34, true, 0x1_0364));
+    // L1 x 16 y 4: 880 + (4·20 + 16)·2 = 1072 = 0x430.
+    row("mips256 L1", mip(by2(MIPS, 16, 4), 1), lv(1, 18, 5, 20, 16, true, 0x1_0430));
+    // x = 17: xa 16, 19 > 18 → invalid; address as above.
+    row("mips256 L1 x=17 beyond", mip(by2(MIPS, 17, 4), 1), lv(1, 18, 5, 20, 16, false, 0x1_0430));
+    // L2 x 7 y 1: xa 6, 1080 + (10 + 6)·2 = 1112 = 0x458.
+    row("mips256 L2", mip(by2(MIPS, 7, 1), 2), lv(2, 9, 2, 10, 6, true, 0x1_0458));
+    // L3 x 2 y 0: 1120 + 2·2 = 1124 = 0x464.
+    row("mips256 L3", mip(by2(MIPS, 2, 0), 3), lv(3, 4, 1, 5, 2, true, 0x1_0464));
+    // L4 x 0: 2 <= 2 → valid; 1130 = 0x46a.
+    row("mips256 L4", mip(by2(MIPS, 0, 0), 4), lv(4, 2, 1, 2, 0, true, 0x1_046a));
+    // L5 1×1: 2 > 1 → invalid; 1134 = 0x46e.
+    row("mips256 L5 1x1", mip(by2(MIPS, 0, 0), 5), lv(5, 1, 1, 1, 0, false, 0x1_046e));
+    // 128-bit (r128, junk high half ignored: pitch_L = width_L, no max_mip check although the junk
+    // max_mip is 0):
+    //   L0 37×11 p37 off 0;  L1 18×5 p18 off 37·11·2 = 814;  L2 9×2 p9 off 814 + 18·5·2 = 994;
+    //   L3 4×1 p4 off 994 + 9·2·2 = 1030;  L4 2×1 p2 off 1030 + 4·1·2 = 1038;
+    //   L5 1×1 p1 off 1038 + 2·1·2 = 1042.
+    // L0: (10·37 + 34)·2 = 808 = 0x328.
+    row("mips128 L0", r128(mip(by2(MIPS, 35, 10), 0)), lv(0, 37, 11, 37, 34, true, 0x1_0328));
+    // L1: 814 + (4·18 + 16)·2 = 990 = 0x3de.
+    row("mips128 L1", r128(mip(by2(MIPS, 16, 4), 1)), lv(1, 18, 5, 18, 16, true, 0x1_03de));
+    // L2: 994 + (9 + 6)·2 = 1024 = 0x400.
+    row("mips128 L2", r128(mip(by2(MIPS, 7, 1), 2)), lv(2, 9, 2, 9, 6, true, 0x1_0400));
+    // L3: 1030 + 2·2 = 1034 = 0x40a.
+    row("mips128 L3", r128(mip(by2(MIPS, 2, 0), 3)), lv(3, 4, 1, 4, 2, true, 0x1_040a));
+    // L4 x 0: 2 <= 2 → valid; 1038 = 0x40e.
+    row("mips128 L4", r128(mip(by2(MIPS, 0, 0), 4)), lv(4, 2, 1, 2, 0, true, 0x1_040e));
+    // L5 1×1: 2 > 1 → invalid; 1042 = 0x412.
+    row("mips128 L5 1x1", r128(mip(by2(MIPS, 0, 0), 5)), lv(5, 1, 1, 1, 0, false, 0x1_0412));
+
+    // ---- Whether the level exists.
+    let ll3 = Tsh { last_level: 3, ..IMG };
+    // L = 4 > last_level 3: level, dims, address 0, group invalid; xa still 5 & ~1 = 4.
+    row("beyond last_level: L=4 > 3", mip(by2(ll3, 5, 0), 4), none(4));
+    // as "img mip L3"
+    row("at last_level: L=3", mip(by2(ll3, 0, 0), 3), lv(3, 1, 1, 2, 0, false, 0x108c));
+    let mm2 = Tsh { max_mip: 2, ..IMG };
+    // as "img mip L2"
+    row("at max_mip: L=2", mip(by2(mm2, 1, 0), 2), lv(2, 3, 1, 4, 0, true, 0x1088));
+    row("beyond max_mip (256-bit): L=3 > 2", mip(by2(mm2, 0, 0), 3), none(0));
+    // r128 = 1 reads no max_mip (the lane's own high half holds max_mip 2; r128() swaps in junk
+    // with max_mip 0): L3 exists. pitch = width: offsets 13·7 = 91, + 6·3 = 109, + 3·1 = 112.
+    row("r128 ignores max_mip: L=3", r128(mip(by2(mm2, 0, 0), 3)), lv(3, 1, 1, 1, 0, false, 0x1070));
+    // The same T# with r128 = 1 but the lane's own high half (max_mip 2 there): still L3.
+    row(
+        "r128 ignores max_mip in its own high half",
+        In { r128: true, ..mip(by2(mm2, 0, 0), 3) },
+        lv(3, 1, 1, 1, 0, false, 0x1070),
+    );
+    // base_level alone beyond max_mip (non-MIP): L = 3 > 2.
+    row("beyond max_mip by base_level alone", by2(Tsh { base_level: 3, ..mm2 }, 0, 0), none(0));
+    // base_level 5 > last_level 4.
+    row("base_level > last_level", by2(Tsh { base_level: 5, last_level: 4, ..IMG }, 0, 0), none(0));
+    // L = base_level 1 + mipid 2 = 3; mip_offset counts from level 0: as "img mip L3".
+    row(
+        "base_level 1 + mipid 2 = L3",
+        mip(by2(Tsh { base_level: 1, ..IMG }, 0, 0), 2),
+        lv(3, 1, 1, 2, 0, false, 0x108c),
+    );
+    // Non-MIP: L = base_level 2, mipid 7 ignored: as "img mip L2".
+    row(
+        "base_level 2, non-MIP ignores mipid",
+        In { mipid: 7, ..by2(Tsh { base_level: 2, ..IMG }, 1, 0) },
+        lv(2, 3, 1, 4, 0, true, 0x1088),
+    );
+    let ll0 = Tsh { last_level: 0, ..IMG };
+    // mip = 0: mipid 0xffffffff ignored, L = 0 <= last_level 0: as "img mip L0".
+    row("mip=0 ignores mipid 0xffffffff", In { mipid: 0xffff_ffff, ..by2(ll0, 11, 6) }, img0(10, true, 0x106a));
+    row("mip=1 mipid 1 > last_level 0", mip(by2(ll0, 11, 6), 1), none(10));
+    // L = 15 + 0xffffffff = 0x1_0000_000e > 15 (a 32-bit sum wraps to 14 <= 15).
+    row("L overflow: 15 + 0xffffffff", mip(by2(Tsh { base_level: 15, ..IMG }, 0, 0), 0xffff_ffff), none(0));
+    // L = 1 + 0xffffffff = 2^32 (32-bit: 0).
+    row("L overflow: 1 + 0xffffffff = 2^32", mip(by2(Tsh { base_level: 1, ..IMG }, 0, 0), 0xffff_ffff), none(0));
+    // L = 16 > 15 (a 4-bit level would be 0).
+    row("mipid 16 > last_level 15", mip(by2(IMG, 0, 0), 16), none(0));
+    // 128-bit: L = 15 + 0xfffffff1 = 2^32 > 15.
+    row("r128 L overflow: 15 + 0xfffffff1", r128(mip(by2(Tsh { base_level: 15, ..IMG }, 0, 0), 0xffff_fff1)), none(0));
+    // Illegal (DMASK 7) and no level: both flags.
+    row("illegal and no level", In { dmask: 0x7, ..mip(by2(ll3, 0, 0), 9) }, illegal(none(0)));
+
+    // ---- Unbound T#s: never illegal, the group is invalid, the level and address still computed.
+    let u0 = Tsh { dfmt: 0, ..IMG };
+    // dfmt 0: bpp 0, so the address is the base: 0x1000.
+    row("unbound dfmt 0: bpp 0", by2(u0, 5, 3), img0(4, false, 0x1000));
+    row(
+        "unbound dfmt 0 with wrong DMASK, D16, TFE, DA",
+        In { dmask: 0x6, d16: true, tfe: true, da: true, ..by2(u0, 5, 3) },
+        img0(4, false, 0x1000),
+    );
+    // bpp 0: no mip offset and no texel offset, the address is the base.
+    row("unbound dfmt 0 mip L1", mip(by2(u0, 0, 0), 1), lv(1, 6, 3, 8, 0, false, 0x1000));
+    row("unbound dfmt 0 beyond last_level", mip(by2(u0, 0, 0), 16), none(0));
+    // type < 8 with R8: bpp 1: 0x1000 + 3·16 + 4 = 0x1034.
+    for ty in 0..8 {
+        row(&format!("unbound type {ty}"), by2(Tsh { ty, ..IMG }, 5, 3), img0(4, false, 0x1034));
+    }
+    // type 3 with everything else wrong (dfmt 13 = 12 bytes, nfmt 6, DMASK 0, D16, TFE, DA):
+    // 0x1000 + (3·16 + 4)·12 = 0x1000 + 624 = 0x1270.
+    row(
+        "unbound type 3 with every other field wrong",
+        In { dmask: 0, d16: true, tfe: true, da: true, ..lane(Tsh { ty: 3, dfmt: 13, nfmt: 6, ..IMG }, BY4, 0, 5, 3) },
+        img0(4, false, 0x1270),
+    );
+    // The all-zero T#: dfmt 0, type 0; width = height = pitch = 1; last_level = max_mip = 0.
+    row("all-zero T#", In { tsharp_lo: 0, tsharp_hi: 0, ..by2(IMG, 0, 0) }, lv(0, 1, 1, 1, 0, false, 0));
+
+    // ---- Addresses modulo 2^48. WRAP: base byte 0xffff_ffff_ff00, 13×7, pitch 200, 2 bytes.
+    row("wrap: x=0 y=0 at the base", by2(WRAP, 0, 0), lv(0, 13, 7, 200, 0, true, 0xffff_ffff_ff00));
+    // (2·200 + 4)·2 = 808 = 0x328; 0xffff_ffff_ff00 + 0x328 = 2^48 + 0x228.
+    row("wrap: y=2 x=5 past 2^48", by2(WRAP, 5, 2), lv(0, 13, 7, 200, 4, true, 0x228));
+    // x = 127: 126·2 = 0xfc → 0xffff_ffff_fffc, the last dword below 2^48 (129 > 13: invalid).
+    row("wrap: x=127 just below 2^48", by2(WRAP, 127, 0), lv(0, 13, 7, 200, 126, false, 0xffff_ffff_fffc));
+    // x = 128: 256 = 0x100 → exactly 2^48 → 0.
+    row("wrap: x=128 exactly 2^48", by2(WRAP, 128, 0), lv(0, 13, 7, 200, 128, false, 0));
+    // L1: 6×3 pitch 100, offset 200·7·2 = 2800 = 0xaf0; 0xff00 + 0xaf0 = 0x1_09f0 → 0x9f0.
+    row("wrap: mip offset past 2^48", mip(by2(WRAP, 0, 0), 1), lv(1, 6, 3, 100, 0, true, 0x9f0));
+    // BIG: the largest width, height (15-bit outputs) and pitch (17 bits).
+    // x 16382 y 16383: 16384 <= 16384; (16383·65536 + 16382)·2 = 0x3fff_3ffe·2 = 0x7ffe_7ffc.
+    row("big: last group", by2(BIG, 16382, 16383), lv(0, 16384, 16384, 65536, 16382, true, 0x7ffe_7ffc));
+    // (0xffffffff·0x10000 + 0xfffffffe)·2 = 0x1_0000_fffe_fffe·2 = 0x2_0001_fffd_fffc, beyond 2^48
+    // before the truncation → 0x1_fffd_fffc.
+    row(
+        "big: x=y=0xffffffff, product beyond 2^48",
+        by2(BIG, 0xffff_ffff, 0xffff_ffff),
+        lv(0, 16384, 16384, 65536, 0xffff_fffe, false, 0x1_fffd_fffc),
+    );
+    // 128-bit: pitch = width = 16384: (16383·16384 + 16382)·2 = 0xfff_fffe·2 = 0x1fff_fffc.
+    row("big r128: pitch = width", r128(by2(BIG, 16382, 16383)), lv(0, 16384, 16384, 16384, 16382, true, 0x1fff_fffc));
+
+    // ---- Fields with no effect: min_lod, dst_sel, tiling_index, depth (2D), unnamed bits.
+    // As the table row BY2 R8 unorm below: 0x1000 + 3·16 + 4 = 0x1034.
+    row(
+        "ignored T# fields",
+        by2(Tsh { min_lod: 0xfff, dst_sel: [0, 1, 2, 3], tiling: 31, depth: 8192, junk: true, ..IMG }, 5, 3),
+        img0(4, true, 0x1034),
+    );
+
+    // ---- Every combination of SPEC §4.3's table is legal, plain and _MIP.
+    // Plain: IMG with the row's dfmt/nfmt, (x, y) = (5, 3): xa = 4 for n = 2 and 4 (5 & ~1,
+    // 5 & ~3); 7 or 9 <= 13, 3 < 7 → valid; address 0x1000 + (3·16 + 4)·bpp = 0x1000 + 52·bpp
+    // (R8 0x1034; R16, RG8 0x1068).
+    // _MIP, mipid 1: L1 6×3 pitch 8, (x, y) = (1, 2): xa 0; 3 or 5 <= 6, 2 < 3 → valid; address
+    // 0x1000 + 16·7·bpp + (2·8 + 0)·bpp = 0x1000 + 128·bpp (R8 0x1080; R16, RG8 0x1100).
+    for (op, dmask, dfmt, nfmt) in table_combinations() {
+        let t = Tsh { dfmt, nfmt, ..IMG };
+        let b = bpp(dfmt);
+        let name = format!("table op {op} dmask {dmask:#x} dfmt {dfmt} nfmt {nfmt}");
+        row(&name, lane(t, op, dmask, 5, 3), img0(4, true, 0x1000 + 52 * b));
+        row(&format!("{name} mip L1"), mip(lane(t, op, dmask, 1, 2), 1), lv(1, 6, 3, 8, 0, true, 0x1000 + 128 * b));
+    }
+
+    // ---- Every rejected neighbour of each table row (nfmt unorm, listed by every row): one
+    // field changed to a value no row allows → illegal, group invalid; the level, dims, xa and
+    // address as for the legal lane: IMG (5, 3), xa 4, 0x1000 + 52·bpp of the lane's dfmt.
+    for &(op, dmask, dfmt, _) in &TABLE {
+        let t = Tsh { dfmt, nfmt: UNORM, ..IMG };
+        let base = format!("op {op} dmask {dmask:#x} dfmt {dfmt}");
+        let bad = |b: u64| illegal(img0(4, false, 0x1000 + 52 * b));
+        // Another DMASK: each (op, dfmt) has exactly one DMASK in the table.
+        for d in (0..16).filter(|&d| d != dmask) {
+            row(&format!("reject {base}: dmask {d:#x}"), lane(t, op, d, 5, 3), bad(bpp(dfmt)));
+        }
+        // An nfmt this (op, dmask, dfmt) does not list (0..15, reserved codes included).
+        for n in (0..16).filter(|&n| !in_table(op, dmask, dfmt, n)) {
+            row(&format!("reject {base}: nfmt {n}"), lane(Tsh { nfmt: n, ..t }, op, dmask, 5, 3), bad(bpp(dfmt)));
+        }
+        // Another format: every bound dfmt 1..14 that (op, dmask, unorm) does not allow, and the
+        // unmodelled 15, 16, 63 (bpp 0).
+        for f in (1..=16).chain([63]).filter(|&f| !in_table(op, dmask, f, UNORM)) {
+            row(&format!("reject {base}: dfmt {f}"), lane(Tsh { dfmt: f, ..t }, op, dmask, 5, 3), bad(bpp(f)));
+        }
+        // Another bound type (1D, 3D, cube, arrays, MSAA): the unit computes the dims from the
+        // fields whatever the type (decisions: "width = max(1, …), height likewise").
+        for ty in (8..16).filter(|&ty| ty != TYPE_2D) {
+            row(&format!("reject {base}: type {ty}"), lane(Tsh { ty, ..t }, op, dmask, 5, 3), bad(bpp(dfmt)));
+        }
+        let legal = lane(t, op, dmask, 5, 3);
+        row(&format!("reject {base}: d16"), In { d16: true, ..legal }, bad(bpp(dfmt)));
+        row(&format!("reject {base}: tfe"), In { tfe: true, ..legal }, bad(bpp(dfmt)));
+        row(&format!("reject {base}: da"), In { da: true, ..legal }, bad(bpp(dfmt)));
+    }
+    rows
+}
+
+fn render_diff(r: &Row, got: &Out) -> String {
+    format!("{}:\n  in:    {}\n  spec:  {}\n  got:   {}", r.name, r.input.render(), r.expect.render(), got.render())
+}
+
+#[test]
+fn directed_table_is_well_formed() {
+    let rows = rows();
+    let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), rows.len(), "duplicate row names");
+    assert!(rows.iter().all(|r| r.input.valid && r.expect.valid));
+    // 29 legal combinations, plain and _MIP.
+    assert_eq!(table_combinations().len(), 29);
+    assert_eq!(rows.iter().filter(|r| r.name.starts_with("table ")).count(), 58);
+    // Every expectation obeys the port contract: no level → level, dims, address 0; illegal →
+    // group invalid; a valid group has a level.
+    for r in &rows {
+        let e = &r.expect;
+        if !e.level_ok {
+            assert_eq!((e.level, e.width, e.height, e.pitch, e.address), (0, 0, 0, 0, 0), "{}", r.name);
+        }
+        assert!(!(e.illegal && e.group_valid), "{}", r.name);
+        assert!(!e.group_valid || e.level_ok, "{}", r.name);
+    }
+}
+
+/// All rows back to back through model and RTL in lockstep (`outputs` checks they agree); both
+/// equal the hand-computed rows, every output field.
+#[test]
+fn directed_rows_match_spec() {
+    let rows = rows();
+    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
+    let outs = outputs::<Harness>(&inputs);
+    let failures: Vec<String> =
+        rows.iter().zip(&outs).filter(|(r, o)| **o != r.expect).map(|(r, o)| render_diff(r, o)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ from the spec:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// The hand-written rows and the independent reference agree (so the reference, used on the
+/// exhaustive and random inputs below, is itself checked against hand derivations).
+#[test]
+fn reference_matches_directed_rows() {
+    let rows = rows();
+    let failures: Vec<String> =
+        rows.iter().filter(|r| reference(&r.input) != r.expect).map(|r| render_diff(r, &reference(&r.input))).collect();
+    assert!(failures.is_empty(), "reference and rows differ:\n{}", failures.join("\n"));
+}
+
+/// The trace of the whole table, row names first so cycles map to rows.
+#[test]
+fn directed_table_trace() {
+    let rows = rows();
+    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
+    let lag = ImageAddr::LATENCY - 1;
+    let mut text = String::new();
+    for (j, r) in rows.iter().enumerate() {
+        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
+    }
+    text.push_str(&trace_of::<Harness>(&inputs));
+    insta::assert_snapshot!("directed_trace", text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipeline: data outputs hold the last valid result through bubbles; reset values are 0.
+// ---------------------------------------------------------------------------------------------
+
+/// An invalid cycle whose other inputs would change every output if they were taken.
+fn junk(k: u32) -> In {
+    In {
+        valid: false,
+        tsharp_lo: !0u128 ^ u128::from(k),
+        tsharp_hi: !0u128,
+        r128: true,
+        op: 3,
+        mip: true,
+        dmask: 0x7,
+        d16: true,
+        tfe: true,
+        da: true,
+        x: 0x1234_5678 ^ k,
+        y: 0x9abc_def0,
+        mipid: 1,
+    }
+}
+
+#[test]
+fn pipeline_bubbles_hold_last_result() {
+    let rows = rows();
+    let named = |n: &str| rows.iter().find(|r| r.name == n).unwrap_or_else(|| panic!("no row {n}"));
+    let a = named("mips256 L2");
+    let b = named("reject op 1 dmask 0xf dfmt 1: d16");
+    let inputs = [junk(1), a.input, junk(2), junk(3), b.input, junk(4)];
+    let mut l = common::lockstep::<Harness>().recording();
+    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
+    let hold = |r: &Row| Out { valid: false, ..r.expect };
+    let zero = Out::default();
+    // Output of step j is the result of input j − 1 (LATENCY 2), else held data with valid 0.
+    let expect = [zero, zero, a.expect, hold(a), hold(a), b.expect, hold(b), hold(b)];
+    let record = l.record.as_ref().unwrap();
+    assert_eq!(record.len(), expect.len());
+    for (k, (c, e)) in record.iter().zip(&expect).enumerate() {
+        assert_eq!(c.expected, *e, "cycle {k}: {}", c.expected.render());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent reference: docs/decisions.md "image_addr", from SPEC §1.2 and §4.2–§4.4.
+// ---------------------------------------------------------------------------------------------
+
+/// The unit's outputs for one lane, from the decisions' port contract.
+fn reference(i: &In) -> Out {
+    let lo = i.tsharp_lo;
+    // §1.2: a 128-bit T# has no high half (depth 0, pitch = width, no max_mip check).
+    let hi = if i.r128 { 0 } else { i.tsharp_hi };
+    let field = |v: u128, at: u32, width: u32| ((v >> at) & ((1u128 << width) - 1)) as u64;
+    let base = field(lo, 0, 40);
+    let dfmt = field(lo, 52, 6) as u8;
+    let nfmt = field(lo, 58, 4) as u8;
+    let width_field = field(lo, 64, 14);
+    let height_field = field(lo, 78, 14);
+    let base_level = field(lo, 108, 4);
+    let last_level = field(lo, 112, 4);
+    let ty = field(lo, 124, 4) as u8;
+    let pitch_field = field(hi, 13, 16); // bits 156:141
+    let max_mip = field(hi, 60, 4); // bits 191:188
+
+    let (op, dmask) = (i.op & 3, i.dmask & 0xf);
+    let bound = dfmt != 0 && ty >= 8;
+    let legal = ty == TYPE_2D && !i.d16 && !i.tfe && !i.da && in_table(op, dmask, dfmt, nfmt);
+    let illegal = bound && !legal;
+
+    // §4.2: L exact; the level exists when L <= last_level and (256-bit) L <= max_mip.
+    let l = base_level + if i.mip { u64::from(i.mipid) } else { 0 };
+    let level_ok = l <= last_level && (i.r128 || l <= max_mip);
+    let dims = |level: u64| {
+        let w = ((width_field + 1) >> level).max(1);
+        let h = ((height_field + 1) >> level).max(1);
+        let p = if i.r128 { w } else { ((pitch_field + 1) >> level).max(1) };
+        (w, h, p)
+    };
+    let (width, height, pitch) = if level_ok { dims(l) } else { (0, 0, 0) };
+
+    // §4.3: aligned start; the group must fit with the unaligned x, exactly.
+    let n = group(op);
+    let xa = i.x & !(n - 1);
+    let fits = u64::from(i.x) + u64::from(n) <= width && u64::from(i.y) < height;
+    let group_valid = bound && !illegal && level_ok && fits;
+
+    // §4.4 (2D: one layer), exact in u128, then modulo 2^48.
+    let address = if level_ok {
+        let b = u128::from(bpp(dfmt));
+        let mip_offset: u128 = (0..l)
+            .map(|m| {
+                let (_, h, p) = dims(m);
+                u128::from(p) * u128::from(h) * b
+            })
+            .sum();
+        let texel = u128::from(i.y) * u128::from(pitch) + u128::from(xa);
+        ((u128::from(base) * 256 + mip_offset + texel * b) % (1u128 << 48)) as u64
+    } else {
+        0
+    };
+    Out {
+        valid: i.valid,
+        level_ok,
+        level: if level_ok { l as u8 } else { 0 },
+        width: width as u16,
+        height: height as u16,
+        pitch: pitch as u32,
+        xa,
+        group_valid,
+        address,
+        illegal,
+    }
+}
+
+/// Every (op, DMASK, dfmt 0..63, nfmt 0..15) on a 2D image (65,536 lanes, plain), then every
+/// table combination under every type and D16/TFE/DA setting, plain and _MIP, 256- and 128-bit
+/// (29 × 16 × 8 × 4 = 14,848 lanes): model and RTL (`sweep` checks they agree) against the
+/// reference. Coordinates and levels vary with a hash of the index.
+#[test]
+fn legality_exhaustive_matches_reference() {
+    let mix = |n: u64| {
+        let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut inputs = Vec::new();
+    for op in 0..4 {
+        for dmask in 0..16 {
+            for dfmt in 0..64 {
+                for nfmt in 0..16 {
+                    let h = mix(inputs.len() as u64);
+                    let t = Tsh { dfmt, nfmt, ..IMG };
+                    inputs.push(lane(t, op, dmask, (h % 16) as u32, ((h >> 8) % 9) as u32));
+                }
+            }
+        }
+    }
+    for (op, dmask, dfmt, nfmt) in table_combinations() {
+        for ty in 0..16 {
+            for modifiers in 0..8u8 {
+                for (mipped, wide) in [(false, false), (false, true), (true, false), (true, true)] {
+                    let h = mix(inputs.len() as u64);
+                    let t = Tsh { dfmt, nfmt, ty, max_mip: (h >> 20) as u8 & 0xf, ..MIPS };
+                    let mut i = lane(t, op, dmask, (h % 40) as u32, ((h >> 8) % 12) as u32);
+                    i.d16 = modifiers & 1 != 0;
+                    i.tfe = modifiers & 2 != 0;
+                    i.da = modifiers & 4 != 0;
+                    i.mip = mipped;
+                    i.mipid = ((h >> 16) % 7) as u32;
+                    i.r128 = !wide;
+                    inputs.push(i);
+                }
+            }
+        }
+    }
+    assert_eq!(inputs.len(), 65_536 + 29 * 16 * 8 * 4);
+    let outs = sweep::<Harness>(&inputs);
+    let mut failures = Vec::new();
+    let mut legal = 0;
+    for (i, o) in inputs.iter().zip(&outs) {
+        let want = reference(i);
+        legal += usize::from(want.valid && !want.illegal && i.tsharp_lo >> 52 & 0x3f != 0 && i.tsharp_lo >> 124 >= 8);
+        if *o != want && failures.len() < 8 {
+            failures.push(format!("in: {}\n  spec: {}\n  got:  {}", i.render(), want.render(), o.render()));
+        }
+    }
+    assert!(failures.is_empty(), "model+RTL differ from the reference:\n{}", failures.join("\n"));
+    // Bound and legal: the 29 combinations in the first part; type 9 without modifiers in the
+    // second (29 × 4).
+    assert_eq!(legal, 29 + 29 * 4);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
+    /// (checked by `outputs`) and with the reference.
+    #[test]
+    fn stimulus_matches_reference(batch in proptest::collection::vec(stimulus(), 1..=32)) {
+        let outs = outputs::<Harness>(&batch);
+        for (i, o) in batch.iter().zip(&outs) {
+            let want = reference(i);
+            prop_assert_eq!(*o, want, "input {}", i.render());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executor helpers: the format table, check_multi_texel and its message, decode_vaddr.
+// ---------------------------------------------------------------------------------------------
+
+/// The op codes are docs/decisions.md's.
+#[test]
+fn op_codes_match_decisions() {
+    assert_eq!((OP_BY2, OP_BY4, OP_PCK2, OP_PCK4), (BY2, BY4, PCK2, PCK4));
+}
+
+/// The library's FORMAT_TABLE holds exactly the 29 combinations of this file's transcription.
+#[test]
+fn format_table_is_spec_table() {
+    let mut lib: Vec<(u8, u8, u8, u8)> =
+        FORMAT_TABLE.iter().flat_map(|r| r.nfmts.iter().map(move |&n| (r.op, r.dmask, r.dfmt, n))).collect();
+    let mut ours = table_combinations();
+    lib.sort_unstable();
+    ours.sort_unstable();
+    assert_eq!(lib, ours);
+}
+
+/// A plain load of the multi-texel forms on a 2D image, no modifiers.
+fn access(op: u8, mip: bool, dmask: u8, dfmt: u8, nfmt: u8) -> MultiTexelAccess {
+    MultiTexelAccess { op, mip, dmask, dfmt, nfmt, kind: TYPE_2D, ..MultiTexelAccess::default() }
+}
+
+/// The name of a dfmt as §4.3 (R8, R16, RG8) or §1.4 (the others) writes it.
+fn dfmt_name(dfmt: u8) -> Option<&'static str> {
+    const NAMES: [&str; 15] = [
+        "INVALID",
+        "R8",
+        "R16",
+        "RG8",
+        "32",
+        "16_16",
+        "10_11_11",
+        "11_11_10",
+        "10_10_10_2",
+        "2_10_10_10",
+        "8_8_8_8",
+        "32_32",
+        "16_16_16_16",
+        "32_32_32",
+        "32_32_32_32",
+    ];
+    NAMES.get(usize::from(dfmt)).copied()
+}
+
+/// §1.4's nfmt names; None for reserved codes.
+fn nfmt_name(nfmt: u8) -> Option<&'static str> {
+    ["unorm", "snorm", "uscaled", "sscaled", "uint", "sint"].get(usize::from(nfmt)).copied().or(match nfmt {
+        7 => Some("float"),
+        _ => None,
+    })
+}
+
+/// The instruction name of an access (`IMAGE_LOAD_MIP_PCK2`).
+fn instruction(op: u8, mip: bool, store: bool) -> String {
+    let op = ["BY2", "BY4", "PCK2", "PCK4"][usize::from(op)];
+    format!("IMAGE_{}_{}{op}", if store { "STORE" } else { "LOAD" }, if mip { "MIP_" } else { "" })
+}
+
+/// Whitespace/comma separated tokens of a line, lowercase.
+fn tokens(line: &str) -> Vec<String> {
+    line.split(|c: char| c.is_whitespace() || c == ',' || c == '|' || c == ':' || c == ';')
+        .filter(|t| !t.is_empty())
+        .map(|t| t.to_ascii_lowercase())
+        .collect()
+}
+
+/// The message's first line names the instruction, the DMASK, the format and the nfmt; the
+/// rest lists every combination of the table (each on a line with its op, DMASK, format and
+/// nfmt).
+fn assert_message(msg: &str, a: &MultiTexelAccess) {
+    let (first, rest) = msg.split_once('\n').unwrap_or_else(|| panic!("one-line message: {msg}"));
+    let ctx = || format!("{a:?}:\n{msg}");
+    assert!(first.contains(&instruction(a.op, a.mip, a.store)), "instruction not named: {}", ctx());
+    let t = tokens(first);
+    assert!(first.contains("DMASK") && t.contains(&format!("{:#x}", a.dmask)), "DMASK not named: {}", ctx());
+    if let Some(name) = dfmt_name(a.dfmt) {
+        assert!(t.iter().any(|w| w.trim_matches(|c| c == '(' || c == ')') == name.to_ascii_lowercase()), "{}", ctx());
+    }
+    if let Some(name) = nfmt_name(a.nfmt) {
+        assert!(t.iter().any(|w| w.trim_matches(|c| c == '(' || c == ')') == name), "nfmt not named: {}", ctx());
+    }
+    let lines: Vec<Vec<String>> = rest.lines().map(tokens).collect();
+    for (op, dmask, dfmt, nfmt) in table_combinations() {
+        let want = [
+            ["by2", "by4", "pck2", "pck4"][usize::from(op)].to_string(),
+            format!("{dmask:#x}"),
+            dfmt_name(dfmt).unwrap().to_ascii_lowercase(),
+            nfmt_name(nfmt).unwrap().to_string(),
+        ];
+        assert!(
+            lines.iter().any(|l| want.iter().all(|w| l.contains(w))),
+            "table combination {want:?} not listed: {}",
+            ctx()
+        );
+    }
+}
+
+/// Every op × DMASK × dfmt 0..15 × nfmt 0..15 on a 2D image, plain and _MIP: accepted exactly
+/// when the combination is a table row or the T# is unbound (dfmt 0); 29 bound combinations
+/// accepted per form; every rejection's message names the combination and lists the table.
+#[test]
+fn check_multi_texel_accepts_exactly_the_table() {
+    for mip in [false, true] {
+        let mut accepted_bound = Vec::new();
+        for op in 0..4 {
+            for dmask in 0..16 {
+                for dfmt in 0..16 {
+                    for nfmt in 0..16 {
+                        let a = access(op, mip, dmask, dfmt, nfmt);
+                        let want = dfmt == 0 || in_table(op, dmask, dfmt, nfmt);
+                        match check_multi_texel(&a) {
+                            Ok(()) => {
+                                assert!(want, "accepted: {a:?}");
+                                if dfmt != 0 {
+                                    accepted_bound.push((op, dmask, dfmt, nfmt));
+                                }
+                            }
+                            Err(msg) => {
+                                assert!(!want, "rejected: {a:?}: {msg}");
+                                assert_message(&msg, &a);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(accepted_bound, table_combinations(), "mip {mip}");
+    }
+}
+
+/// Each table combination under every type and D16/TFE/DA (the _MIP form alternating with D16):
+/// accepted only on a 2D image without modifiers, or when the type makes the T# unbound (< 8).
+#[test]
+fn check_multi_texel_type_and_modifiers() {
+    for (op, dmask, dfmt, nfmt) in table_combinations() {
+        for kind in 0..16 {
+            for m in 0..8u8 {
+                let a = MultiTexelAccess {
+                    kind,
+                    d16: m & 1 != 0,
+                    tfe: m & 2 != 0,
+                    da: m & 4 != 0,
+                    ..access(op, m & 1 != 0, dmask, dfmt, nfmt)
+                };
+                let want = kind < 8 || (kind == TYPE_2D && m == 0);
+                match check_multi_texel(&a) {
+                    Ok(()) => assert!(want, "accepted: {a:?}"),
+                    Err(msg) => {
+                        assert!(!want, "rejected: {a:?}: {msg}");
+                        assert_message(&msg, &a);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every image store of these forms is rejected: every table combination, op × DMASK × dfmt ×
+/// nfmt, plain and _MIP, bound or unbound, and the message names the store.
+#[test]
+fn check_multi_texel_rejects_every_store() {
+    for mip in [false, true] {
+        for op in 0..4 {
+            for dmask in 0..16 {
+                for dfmt in 0..16 {
+                    for nfmt in 0..16 {
+                        for kind in [0, TYPE_1D, TYPE_2D, TYPE_2D_ARRAY] {
+                            let a = MultiTexelAccess { store: true, kind, ..access(op, mip, dmask, dfmt, nfmt) };
+                            let msg = check_multi_texel(&a).expect_err("a store was accepted");
+                            assert!(msg.contains(&instruction(op, mip, true)), "{a:?}: {msg}");
+                            if kind == TYPE_2D && dfmt != 0 {
+                                assert_message(&msg, &a);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One example rejection printed for the report (also asserted).
+#[test]
+fn check_multi_texel_message_example() {
+    let a = access(BY2, true, 0x7, R16, FLOAT);
+    let msg = check_multi_texel(&a).expect_err("DMASK 0x7 accepted");
+    println!("{msg}");
+    assert_message(&msg, &a);
+    assert!(msg.starts_with("IMAGE_LOAD_MIP_BY2"), "{msg}");
+}
+
+fn coords(x: u32, y: u32, slice: u32, mipid: u32, dwords: usize) -> Coords {
+    Coords { x, y, slice, mipid, dwords }
+}
+
+/// SPEC §4.1: the layouts by type (table 36 of seed 000), _MIP forms, DA, A16.
+#[test]
+fn decode_vaddr_layouts() {
+    // Each VGPR holds a distinct value, so the position a component came from is visible.
+    let v = [10, 20, 30, 40, 50];
+    let d = |kind, da, mip| decode_vaddr(kind, da, mip, false, &v);
+    // Non-MIP: 1D (x); 1D array (x, slice); 2D (x, y); 2D array (x, y, slice); 3D (x, y, z);
+    // cube (x, y, face_id).
+    assert_eq!(d(TYPE_1D, false, false), Ok(coords(10, 0, 0, 0, 1)));
+    assert_eq!(d(TYPE_1D_ARRAY, true, false), Ok(coords(10, 0, 20, 0, 2)));
+    assert_eq!(d(TYPE_2D, false, false), Ok(coords(10, 20, 0, 0, 2)));
+    assert_eq!(d(TYPE_2D_ARRAY, true, false), Ok(coords(10, 20, 30, 0, 3)));
+    assert_eq!(d(TYPE_3D, false, false), Ok(coords(10, 20, 30, 0, 3)));
+    // _MIP: mipid after the other components.
+    assert_eq!(d(TYPE_1D, false, true), Ok(coords(10, 0, 0, 20, 2)));
+    assert_eq!(d(TYPE_1D_ARRAY, true, true), Ok(coords(10, 0, 20, 30, 3)));
+    assert_eq!(d(TYPE_2D, false, true), Ok(coords(10, 20, 0, 30, 3)));
+    assert_eq!(d(TYPE_2D_ARRAY, true, true), Ok(coords(10, 20, 30, 40, 4)));
+    assert_eq!(d(TYPE_3D, false, true), Ok(coords(10, 20, 30, 40, 4)));
+    // DA = 0 on an array type: no slice component is read, slice = 0 (mipid moves up).
+    assert_eq!(d(TYPE_1D_ARRAY, false, false), Ok(coords(10, 0, 0, 0, 1)));
+    assert_eq!(d(TYPE_1D_ARRAY, false, true), Ok(coords(10, 0, 0, 20, 2)));
+    assert_eq!(d(TYPE_2D_ARRAY, false, false), Ok(coords(10, 20, 0, 0, 2)));
+    assert_eq!(d(TYPE_2D_ARRAY, false, true), Ok(coords(10, 20, 0, 30, 3)));
+    // DA = 1 on a non-array type: the slice component is read (mipid after it) and ignored.
+    assert_eq!(d(TYPE_1D, true, false), Ok(coords(10, 0, 0, 0, 2)));
+    assert_eq!(d(TYPE_1D, true, true), Ok(coords(10, 0, 0, 30, 3)));
+    assert_eq!(d(TYPE_2D, true, false), Ok(coords(10, 20, 0, 0, 3)));
+    assert_eq!(d(TYPE_2D, true, true), Ok(coords(10, 20, 0, 40, 4)));
+}
+
+/// Cube: (x, y, face_id), face_id = slice·6 + face. With DA = 1 (a cube array) the layer is
+/// face_id; with DA = 0 the slice is 0, so the layer is the face, face_id mod 6.
+#[test]
+fn decode_vaddr_cube() {
+    // face_id 20 = slice 3 · 6 + face 2.
+    let v = [7, 8, 20, 5];
+    assert_eq!(decode_vaddr(TYPE_CUBE, true, false, false, &v), Ok(coords(7, 8, 20, 0, 3)));
+    assert_eq!(decode_vaddr(TYPE_CUBE, true, true, false, &v), Ok(coords(7, 8, 20, 5, 4)));
+    assert_eq!(decode_vaddr(TYPE_CUBE, false, false, false, &v), Ok(coords(7, 8, 2, 0, 3)));
+    assert_eq!(decode_vaddr(TYPE_CUBE, false, true, false, &v), Ok(coords(7, 8, 2, 5, 4)));
+    // 3D with DA = 1 still reads z as the third component (only x, y, z asserted: SPEC §4.1 does
+    // not say whether DA adds a component to 3D).
+    let c = decode_vaddr(TYPE_3D, true, false, false, &[1, 2, 3, 4]).expect("3D, DA 1");
+    assert_eq!((c.x, c.y, c.slice), (1, 2, 3));
+}
+
+/// A16: every component 16 bits, two per dword, low half first, zero-extended.
+#[test]
+fn decode_vaddr_a16() {
+    let pair = |lo: u32, hi: u32| hi << 16 | lo;
+    let a = |kind, da, mip, v: &[u32]| decode_vaddr(kind, da, mip, true, v);
+    // 1D: x in the low half of one dword; the high half is unused.
+    assert_eq!(a(TYPE_1D, false, false, &[pair(0xffff, 0x1234)]), Ok(coords(0xffff, 0, 0, 0, 1)));
+    // 1D _MIP: (x, mipid) in one dword.
+    assert_eq!(a(TYPE_1D, false, true, &[pair(3, 4)]), Ok(coords(3, 0, 0, 4, 1)));
+    // 2D: (x, y) in one dword.
+    assert_eq!(a(TYPE_2D, false, false, &[pair(0x8001, 0x7ffe)]), Ok(coords(0x8001, 0x7ffe, 0, 0, 1)));
+    // 2D _MIP: (x, y), (mipid, unused).
+    assert_eq!(a(TYPE_2D, false, true, &[pair(10, 20), pair(3, 0xdead)]), Ok(coords(10, 20, 0, 3, 2)));
+    // 2D array DA = 1 _MIP: (x, y), (slice, mipid).
+    assert_eq!(a(TYPE_2D_ARRAY, true, true, &[pair(1, 2), pair(3, 4)]), Ok(coords(1, 2, 3, 4, 2)));
+    // 2D array DA = 0 _MIP: (x, y), (mipid, unused): no slice.
+    assert_eq!(a(TYPE_2D_ARRAY, false, true, &[pair(1, 2), pair(3, 4)]), Ok(coords(1, 2, 0, 3, 2)));
+    // 2D DA = 1 _MIP: (x, y), (ignored slice, mipid).
+    assert_eq!(a(TYPE_2D, true, true, &[pair(1, 2), pair(3, 4)]), Ok(coords(1, 2, 0, 4, 2)));
+    // 3D _MIP: (x, y), (z, mipid); cube: (x, y), (face_id, mipid).
+    assert_eq!(a(TYPE_3D, false, true, &[pair(5, 6), pair(7, 8)]), Ok(coords(5, 6, 7, 8, 2)));
+    assert_eq!(a(TYPE_CUBE, true, true, &[pair(5, 6), pair(13, 8)]), Ok(coords(5, 6, 13, 8, 2)));
+    // 1D array DA = 1: (x, slice).
+    assert_eq!(a(TYPE_1D_ARRAY, true, false, &[pair(9, 11)]), Ok(coords(9, 0, 11, 0, 1)));
+}
+
+/// Too few address VGPRs: an error naming the missing components.
+#[test]
+fn decode_vaddr_missing_components() {
+    let err = |kind, da, mip, a16, v: &[u32]| decode_vaddr(kind, da, mip, a16, v).expect_err("accepted a short list");
+    let e = err(TYPE_2D, false, true, false, &[1, 2]);
+    assert!(e.contains("mipid"), "{e}");
+    let e = err(TYPE_2D_ARRAY, true, false, false, &[1, 2]);
+    assert!(e.contains("slice"), "{e}");
+    let e = err(TYPE_2D_ARRAY, true, true, false, &[1, 2]);
+    assert!(e.contains("slice") && e.contains("mipid"), "{e}");
+    let e = err(TYPE_CUBE, true, false, false, &[1, 2]);
+    assert!(e.contains("face_id"), "{e}");
+    let e = err(TYPE_3D, false, false, false, &[1, 2]);
+    assert!(e.contains('z'), "{e}");
+    // A16: 2D array DA = 1 _MIP needs two dwords; with one, slice and mipid are missing.
+    let e = err(TYPE_2D_ARRAY, true, true, true, &[1]);
+    assert!(e.contains("slice") && e.contains("mipid"), "{e}");
+    // No VGPR at all: x is missing.
+    let e = err(TYPE_1D, false, false, false, &[]);
+    assert!(tokens(&e).iter().any(|t| t.trim_matches(|c: char| !c.is_alphanumeric()) == "x"), "{e}");
+    // Exactly enough is fine; extra VGPRs are ignored.
+    assert_eq!(decode_vaddr(TYPE_2D, false, true, false, &[1, 2, 3]), Ok(coords(1, 2, 0, 3, 3)));
+    assert_eq!(decode_vaddr(TYPE_2D, false, false, false, &[1, 2, 3, 4]), Ok(coords(1, 2, 0, 0, 2)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random lockstep property (bubbles included).
+// ---------------------------------------------------------------------------------------------
+
+thread_local! {
+    /// One RTL instance per test thread; `Lockstep::run` resets it before every case.
+    static LOCKSTEP: RefCell<Lockstep<ImageAddr, Rtl>> = RefCell::new(common::lockstep::<Harness>().recording());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
+        LOCKSTEP.with(|l| {
+            let mut l = l.borrow_mut();
+            let same = l.run(&case);
+            prop_assert!(
+                same,
+                "{} mismatch(es): {:?}\n{}",
+                l.mismatches.len(),
+                &l.mismatches[..l.mismatches.len().min(8)],
+                trace(l.record.as_ref().unwrap())
+            );
+            prop_assert_eq!(l.cycles(), (case.len() + ImageAddr::LATENCY) as u64);
+            Ok(())
+        })?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The random stimulus reaches the corners.
+// ---------------------------------------------------------------------------------------------
+
+fn pct(hits: u64, of: u64) -> f64 {
+    100.0 * hits as f64 / of.max(1) as f64
+}
+
+/// Samples 20,000 stimulus inputs and measures, with this file's own decoding of the inputs
+/// (and [`reference`], never the model), how often each corner happens.
+#[test]
+fn stimulus_reaches_corners() {
+    const SAMPLES: u64 = 20_000;
+    let strategy = stimulus();
+    let mut runner = TestRunner::deterministic();
+    let mut c = Counts::default();
+    let mut combos = std::collections::BTreeMap::new();
+    for _ in 0..SAMPLES {
+        let i = strategy.new_tree(&mut runner).expect("stimulus").current();
+        let o = reference(&i);
+        let field = |v: u128, at: u32, w: u32| ((v >> at) & ((1u128 << w) - 1)) as u64;
+        let dfmt = field(i.tsharp_lo, 52, 6) as u8;
+        let nfmt = field(i.tsharp_lo, 58, 4) as u8;
+        let ty = field(i.tsharp_lo, 124, 4);
+        let last_level = field(i.tsharp_lo, 112, 4);
+        let max_mip = field(i.tsharp_hi, 60, 4);
+        let l = field(i.tsharp_lo, 108, 4) + if i.mip { u64::from(i.mipid) } else { 0 };
+        let n = group(i.op & 3);
+        let bound = dfmt != 0 && ty >= 8;
+        c.valid += u64::from(o.group_valid);
+        c.invalid += u64::from(!o.group_valid);
+        c.illegal += u64::from(o.illegal);
+        c.unbound += u64::from(!bound);
+        c.beyond_last += u64::from(l > last_level);
+        c.beyond_max += u64::from(!i.r128 && l <= last_level && l > max_mip);
+        c.r128 += u64::from(i.r128);
+        c.r256 += u64::from(!i.r128);
+        c.mip += u64::from(i.mip && i.mipid != 0 && o.level_ok);
+        if o.level_ok {
+            let (x, y, w, h) = (u64::from(i.x), u64::from(i.y), u64::from(o.width), u64::from(o.height));
+            c.edge += u64::from(x + u64::from(n) == w);
+            c.edge_valid += u64::from(x + u64::from(n) == w && o.group_valid);
+            // The aligned group fits but the unaligned one does not.
+            c.aligned_only += u64::from(u64::from(o.xa) + u64::from(n) <= w && x + u64::from(n) > w && y < h);
+            c.last_row += u64::from(y + 1 == h);
+            c.y_is_height += u64::from(y == h);
+            c.pitch_beyond_width += u64::from(u64::from(o.pitch) > w);
+        }
+        if bound && !o.illegal {
+            *combos.entry((i.op & 3, i.dmask & 0xf, dfmt, nfmt)).or_insert(0u64) += 1;
+        }
+        if o.group_valid {
+            c.unaligned_valid += u64::from(i.x % n != 0);
+        }
+    }
+    let missing: Vec<_> = table_combinations().into_iter().filter(|k| !combos.contains_key(k)).collect();
+    let rare = combos.values().min().copied().unwrap_or(0);
+    let report = format!(
+        "of {SAMPLES}: group_valid {:.1}%, invalid {:.1}%, x+n == width {:.1}% (valid {:.1}%), \
+         fits aligned only {:.1}%, illegal {:.1}%, unbound {:.1}%, L > last_level {:.1}%, \
+         L > max_mip (256-bit, L <= last_level) {:.1}%, 128-bit {:.1}%, 256-bit {:.1}%, \
+         _MIP with mipid > 0 and a level {:.1}%, y = height-1 {:.1}%, y = height {:.1}%, \
+         pitch_L > width_L {:.1}%, valid groups with unaligned x {:.1}%; legal combinations \
+         seen {} of 29 (rarest {rare} samples)",
+        pct(c.valid, SAMPLES),
+        pct(c.invalid, SAMPLES),
+        pct(c.edge, SAMPLES),
+        pct(c.edge_valid, SAMPLES),
+        pct(c.aligned_only, SAMPLES),
+        pct(c.illegal, SAMPLES),
+        pct(c.unbound, SAMPLES),
+        pct(c.beyond_last, SAMPLES),
+        pct(c.beyond_max, SAMPLES),
+        pct(c.r128, SAMPLES),
+        pct(c.r256, SAMPLES),
+        pct(c.mip, SAMPLES),
+        pct(c.last_row, SAMPLES),
+        pct(c.y_is_height, SAMPLES),
+        pct(c.pitch_beyond_width, SAMPLES),
+        pct(c.unaligned_valid, c.valid),
+        29 - missing.len(),
+    );
+    println!("{report}");
+    let mut short = Vec::new();
+    let mut need = |ok: bool, what: &'static str| {
+        if !ok {
+            short.push(what);
+        }
+    };
+    need(pct(c.valid, SAMPLES) >= 10.0, "group_valid = 1 < 10%");
+    need(pct(c.invalid, SAMPLES) >= 20.0, "group_valid = 0 < 20%");
+    need(pct(c.edge, SAMPLES) >= 5.0, "x + n == width_L < 5%");
+    need(pct(c.edge_valid, SAMPLES) >= 1.0, "x + n == width_L on a valid group < 1%");
+    need(pct(c.aligned_only, SAMPLES) >= 2.0, "aligned group fits, unaligned does not < 2%");
+    need(pct(c.illegal, SAMPLES) >= 5.0, "illegal < 5%");
+    need(pct(c.unbound, SAMPLES) >= 2.0, "unbound < 2%");
+    need(pct(c.beyond_last, SAMPLES) >= 5.0, "L > last_level < 5%");
+    need(pct(c.beyond_max, SAMPLES) >= 1.0, "L > max_mip on a 256-bit T# < 1%");
+    need(pct(c.r128, SAMPLES) >= 30.0, "128-bit T# < 30%");
+    need(pct(c.r256, SAMPLES) >= 30.0, "256-bit T# < 30%");
+    need(pct(c.mip, SAMPLES) >= 5.0, "_MIP lanes on an existing level > 0 < 5%");
+    need(pct(c.last_row, SAMPLES) >= 5.0, "y = height_L − 1 < 5%");
+    need(pct(c.y_is_height, SAMPLES) >= 3.0, "y = height_L < 3%");
+    need(pct(c.pitch_beyond_width, SAMPLES) >= 5.0, "pitch_L > width_L < 5%");
+    need(pct(c.unaligned_valid, c.valid) >= 20.0, "valid groups with unaligned x < 20% of valid");
+    need(missing.is_empty(), "a legal table combination never sampled");
+    need(rare >= 20, "a legal table combination sampled fewer than 20 times");
+    assert!(short.is_empty(), "under-reached corners: {short:?}\n{report}\nmissing combinations: {missing:?}");
+}
+
+#[derive(Default)]
+struct Counts {
+    valid: u64,
+    invalid: u64,
+    illegal: u64,
+    unbound: u64,
+    beyond_last: u64,
+    beyond_max: u64,
+    r128: u64,
+    r256: u64,
+    mip: u64,
+    edge: u64,
+    edge_valid: u64,
+    aligned_only: u64,
+    last_row: u64,
+    y_is_height: u64,
+    pitch_beyond_width: u64,
+    unaligned_valid: u64,
+}
