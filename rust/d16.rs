@@ -32,7 +32,7 @@
 use crate::float;
 use crate::format::{is_integer, sign_extend, NFMT_RESERVED, NFMT_SINT};
 use crate::ports;
-use crate::unit::{Kind, Unit};
+use crate::unit::{Kind, Pipeline, Unit};
 
 /// `op` codes, named as `eval` writes them.
 pub const OP_NAMES: &[&str] =
@@ -156,10 +156,8 @@ pub fn compute(input: &In) -> Out {
 /// The cycle-accurate model: two register stages, compute before stage 1.
 #[derive(Clone, Debug, Default)]
 pub struct D16 {
-    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
-    stage1: Out,
-    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
-    out: Out,
+    /// Stage 1 and the output stage, each holding the last valid result to reach it.
+    pipe: Pipeline<Out, 2>,
 }
 
 impl D16 {
@@ -176,24 +174,11 @@ impl Unit for D16 {
     type Out = Out;
 
     fn reset(&mut self) {
-        self.stage1 = Out::default();
-        self.out = Out::default();
+        self.pipe.reset();
     }
 
     fn step(&mut self, input: &In) -> Out {
-        // One rising edge: both stages sample at once (output stage first, so it sees stage 1 as
-        // it was before the edge).
-        if self.stage1.valid {
-            self.out = self.stage1;
-        } else {
-            self.out.valid = false;
-        }
-        if input.valid {
-            self.stage1 = compute(input);
-        } else {
-            self.stage1.valid = false;
-        }
-        self.out
+        self.pipe.step(input.valid, || compute(input))
     }
 }
 

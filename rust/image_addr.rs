@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{Kind, Unit};
+use crate::unit::{Kind, Pipeline, Unit};
 
 /// `op` codes: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4 (docs/decisions.md).
 pub const OP_NAMES: &[&str] = &["by2", "by4", "pck2", "pck4"];
@@ -505,10 +505,8 @@ pub fn compute(input: &In) -> Out {
 /// The cycle-accurate model: two register stages, compute before stage 1.
 #[derive(Clone, Debug, Default)]
 pub struct ImageAddr {
-    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
-    stage1: Out,
-    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
-    out: Out,
+    /// Stage 1 and the output stage, each holding the last valid result to reach it.
+    pipe: Pipeline<Out, 2>,
 }
 
 impl ImageAddr {
@@ -525,24 +523,11 @@ impl Unit for ImageAddr {
     type Out = Out;
 
     fn reset(&mut self) {
-        self.stage1 = Out::default();
-        self.out = Out::default();
+        self.pipe.reset();
     }
 
     fn step(&mut self, input: &In) -> Out {
-        // One rising edge: both stages sample at once (output stage first, so it sees stage 1 as
-        // it was before the edge).
-        if self.stage1.valid {
-            self.out = self.stage1;
-        } else {
-            self.out.valid = false;
-        }
-        if input.valid {
-            self.stage1 = compute(input);
-        } else {
-            self.stage1.valid = false;
-        }
-        self.out
+        self.pipe.step(input.valid, || compute(input))
     }
 }
 

@@ -27,7 +27,7 @@ use crate::format_pack;
 use crate::format_unpack;
 use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
 use crate::ports;
-use crate::unit::{Kind, Unit};
+use crate::unit::{Kind, Pipeline, Unit};
 
 ports! {
     /// Inputs of `multi_texel`, in RTL port order. `dfmt`, `nfmt`: the T#'s; `texels`: the
@@ -117,10 +117,8 @@ pub fn compute(input: &In) -> Out {
 /// The cycle-accurate model: two register stages, compute before stage 1.
 #[derive(Clone, Debug, Default)]
 pub struct MultiTexel {
-    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
-    stage1: Out,
-    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
-    out: Out,
+    /// Stage 1 and the output stage, each holding the last valid result to reach it.
+    pipe: Pipeline<Out, 2>,
 }
 
 impl MultiTexel {
@@ -137,24 +135,11 @@ impl Unit for MultiTexel {
     type Out = Out;
 
     fn reset(&mut self) {
-        self.stage1 = Out::default();
-        self.out = Out::default();
+        self.pipe.reset();
     }
 
     fn step(&mut self, input: &In) -> Out {
-        // One rising edge: both stages sample at once (output stage first, so it sees stage 1 as
-        // it was before the edge).
-        if self.stage1.valid {
-            self.out = self.stage1;
-        } else {
-            self.out.valid = false;
-        }
-        if input.valid {
-            self.stage1 = compute(input);
-        } else {
-            self.stage1.valid = false;
-        }
-        self.out
+        self.pipe.step(input.valid, || compute(input))
     }
 }
 

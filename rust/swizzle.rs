@@ -22,7 +22,7 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{Kind, Unit};
+use crate::unit::{Kind, Pipeline, Unit};
 use crate::vsharp::{SEL_1, SEL_W, SEL_X};
 
 ports! {
@@ -144,10 +144,8 @@ pub fn compute(input: &In) -> Out {
 /// The cycle-accurate model: two register stages, compute before stage 1.
 #[derive(Clone, Debug, Default)]
 pub struct Swizzle {
-    /// Stage 1: `valid` is the input's valid; the data hold the last valid input's result.
-    stage1: Out,
-    /// Output stage: `valid` is stage 1's valid; the data hold the last valid stage-1 result.
-    out: Out,
+    /// Stage 1 and the output stage, each holding the last valid result to reach it.
+    pipe: Pipeline<Out, 2>,
 }
 
 impl Swizzle {
@@ -164,24 +162,11 @@ impl Unit for Swizzle {
     type Out = Out;
 
     fn reset(&mut self) {
-        self.stage1 = Out::default();
-        self.out = Out::default();
+        self.pipe.reset();
     }
 
     fn step(&mut self, input: &In) -> Out {
-        // One rising edge: both stages sample their inputs at once (output stage first, so it
-        // sees stage 1 as it was before the edge).
-        if self.stage1.valid {
-            self.out = self.stage1;
-        } else {
-            self.out.valid = false;
-        }
-        if input.valid {
-            self.stage1 = compute(input);
-        } else {
-            self.stage1.valid = false;
-        }
-        self.out
+        self.pipe.step(input.valid, || compute(input))
     }
 }
 

@@ -199,3 +199,46 @@ pub trait Unit {
 pub fn valid_of<P: Ports>(ports: &P) -> bool {
     ports.get(0) & 1 != 0
 }
+
+/// The register stages of a unit model that computes its whole function before the first stage:
+/// `STAGES` registers of the output bundle. On each edge the valid bits shift by one stage; a
+/// stage's data load only when the valid entering it is 1 and hold otherwise; reset clears all
+/// (rust/unit.rs's contract, docs/decisions.md "All units").
+#[derive(Clone, Copy, Debug)]
+pub struct Pipeline<O: Ports, const STAGES: usize> {
+    stages: [O; STAGES],
+}
+
+impl<O: Ports, const STAGES: usize> Default for Pipeline<O, STAGES> {
+    fn default() -> Self {
+        Pipeline { stages: [O::default(); STAGES] }
+    }
+}
+
+impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
+    /// Clears every stage, valid and data.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// One rising edge. `compute` gives the result of a valid input (it is not called for an
+    /// invalid one); returns the last stage after the edge.
+    #[inline]
+    pub fn step(&mut self, valid: bool, compute: impl FnOnce() -> O) -> O {
+        // Later stages first, so each samples the stage before it as it was before the edge.
+        for i in (1..STAGES).rev() {
+            if valid_of(&self.stages[i - 1]) {
+                self.stages[i] = self.stages[i - 1];
+            } else {
+                self.stages[i].set(0, 0);
+            }
+        }
+        if valid {
+            self.stages[0] = compute();
+            self.stages[0].set(0, 1);
+        } else {
+            self.stages[0].set(0, 0);
+        }
+        self.stages[STAGES - 1]
+    }
+}
