@@ -14,7 +14,7 @@ WAVE     ?= fst
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive test lint lint-rtl wave bench clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage test lint lint-rtl wave bench clean help
 
 all: build
 
@@ -25,6 +25,7 @@ help:
 	@echo "make bench                         throughput table and harness / plain C++ ratio"
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
+	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
 
 # Installs Verilator 5 and zlib (for FST) through apt when they are missing.
 deps:
@@ -68,6 +69,23 @@ wave: build
 # Opt-in exhaustive sweeps (minutes): every f32 pattern through f32 -> f16, model against RTL.
 cosim-exhaustive: build
 	$(BIN) sweep f32-to-f16 $(if $(JOBS),--jobs $(JOBS))
+
+# RTL coverage (line, toggle, expression) of the random lockstep run: a separate build whose
+# untraced models carry Verilator's coverage points, COV_VECTORS per unit, then per-unit totals
+# and annotated sources under target/coverage/annotated/<unit>/.
+COV_DIR     := target/coverage
+COV_VECTORS ?= 200000
+coverage: deps
+	GCN_VMEM_COVERAGE=1 $(CARGO) build --release --target-dir $(COV_DIR)/build
+	rm -rf $(COV_DIR)/dat $(COV_DIR)/annotated
+	$(COV_DIR)/build/release/gcn-vmem cosim --vectors $(COV_VECTORS) --no-progress --coverage $(COV_DIR)/dat \
+	  $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) $(foreach u,$(UNIT),--unit $(u))
+	$(COV_DIR)/build/release/gcn-vmem coverage $(COV_DIR)/dat $(foreach u,$(UNIT),--unit $(u))
+	@for u in $(if $(UNIT),$(UNIT),$(UNITS)); do \
+	  mkdir -p $(COV_DIR)/annotated/$$u; \
+	  verilator_coverage --annotate $(COV_DIR)/annotated/$$u $(COV_DIR)/dat/$$u-*.dat >/dev/null; \
+	done
+	@echo "annotated sources: $(COV_DIR)/annotated/<unit>/ (lines marked %00 were never hit)"
 
 bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))

@@ -122,6 +122,9 @@ fn main() {
     println!("cargo::rerun-if-changed=cosim/units.txt");
     println!("cargo::rerun-if-changed=rtl");
     println!("cargo::rerun-if-env-changed=VERILATOR");
+    println!("cargo::rerun-if-env-changed=GCN_VMEM_COVERAGE");
+    let coverage = std::env::var("GCN_VMEM_COVERAGE").is_ok_and(|v| v == "1");
+    println!("cargo::rustc-env=GCN_VMEM_COVERAGE_BUILT={}", u8::from(coverage));
 
     let units = read_units(Path::new("cosim/units.txt"));
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -171,6 +174,11 @@ fn main() {
                 let prefix = format!("V{name}{mut_suffix}{trace_suffix}");
                 let mut args = mut_args.clone();
                 args.extend(trace_flag.map(str::to_string));
+                // `make coverage`: the untraced model of each unit carries Verilator's line,
+                // toggle and user coverage points.
+                if coverage && mut_suffix.is_empty() && trace_suffix.is_empty() {
+                    args.push("--coverage".to_string());
+                }
                 let mdir = out.join("vl").join(&prefix);
                 let (unity, sources) = verilate(&bin, name, &prefix, &args, &mdir);
                 for source in sources {

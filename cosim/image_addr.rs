@@ -166,6 +166,7 @@ fn size_field() -> impl Strategy<Value = u16> {
         3 => 0u16..20,
         2 => (0u32..14).prop_map(|k| (1u16 << k) - 1),
         1 => (1u32..14).prop_map(|k| 1u16 << k),
+        1 => Just((1u16 << 14) - 1), // the largest image: 16384 texels
         2 => 0u16..(1 << 14),
     ]
 }
@@ -205,7 +206,7 @@ pub fn stimulus() -> impl Strategy<Value = In> {
         prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)],
         -1i64..=1,
         prop_oneof![3 => Just(0u8), 4 => Just(1u8), 1 => Just(2u8)],
-        prop_oneof![6 => 0u32..4, 1 => any::<u32>()],
+        prop_oneof![6 => 0u32..4, 1 => any::<u32>(), 1 => u32::MAX - 16..=u32::MAX], // L past 2^32
         any::<u32>(),
         any::<u32>(),
     );

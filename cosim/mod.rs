@@ -8,6 +8,7 @@
 //! - [`wave`]: the Rust-written waveform of expected against actual values.
 //! - [`run`]: random runs with shrinking, failure artifacts and replay.
 
+pub mod coverage;
 pub mod lockstep;
 pub mod run;
 pub mod stimulus;

@@ -46,6 +46,14 @@ pub struct RunConfig {
     /// Waveform format of re-run failures.
     pub wave: Wave,
     pub progress: bool,
+    /// Write each worker's Verilator coverage database into this folder (needs a build with
+    /// `GCN_VMEM_COVERAGE=1`, see [`coverage_built`]).
+    pub coverage: Option<PathBuf>,
+}
+
+/// Whether this binary's RTL models were verilated with `--coverage` (`make coverage`).
+pub fn coverage_built() -> bool {
+    env!("GCN_VMEM_COVERAGE_BUILT") == "1"
 }
 
 impl Default for RunConfig {
@@ -59,6 +67,7 @@ impl Default for RunConfig {
             artifacts: default_artifacts(),
             wave: Wave::Fst,
             progress: false,
+            coverage: None,
         }
     }
 }
@@ -135,6 +144,13 @@ fn valid_count<P: Ports>(inputs: &[P]) -> u64 {
 /// Runs `config.vectors` random vectors through model and RTL in lockstep.
 pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let unit = <B::Model as Unit>::NAME;
+    if let Some(dir) = &config.coverage {
+        anyhow::ensure!(
+            coverage_built(),
+            "this build has no coverage points; run `make coverage` (it builds with GCN_VMEM_COVERAGE=1)"
+        );
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
     let start = Instant::now();
     let next_chunk = AtomicU64::new(0);
     let vectors_done = AtomicU64::new(0);
@@ -156,8 +172,10 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let jobs = config.jobs.max(1);
 
     std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
+        for worker_index in 0..jobs {
+            let (next_chunk, vectors_done, cycles_done, failing, stop, failures, first_error, bar) =
+                (&next_chunk, &vectors_done, &cycles_done, &failing, &stop, &failures, &first_error, &bar);
+            scope.spawn(move || {
                 let worker = || -> anyhow::Result<()> {
                     let rtl = B::Rtl::open(&RtlOptions { mutant: config.mutant, wave: None })?;
                     let mut lockstep = Lockstep::new(B::Model::default(), rtl);
@@ -200,6 +218,10 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                         if let Some(bar) = &bar {
                             bar.inc(chunk_vectors);
                         }
+                    }
+                    if let Some(dir) = &config.coverage {
+                        let file = dir.join(format!("{unit}-{worker_index}.dat"));
+                        lockstep.rtl.write_coverage(&file.display().to_string());
                     }
                     lockstep.rtl.finish();
                     Ok(())

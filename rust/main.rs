@@ -73,6 +73,10 @@ enum Command {
         /// Never show a progress bar.
         #[arg(long)]
         no_progress: bool,
+        /// Write Verilator coverage databases (<unit>-<worker>.dat) into this folder; needs a
+        /// coverage build (`make coverage`).
+        #[arg(long)]
+        coverage: Option<PathBuf>,
     },
     /// Replays a vector file on model and RTL; exits 1 on any mismatch.
     Replay {
@@ -118,6 +122,16 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
     },
+    /// Summarises the coverage databases of `cosim --coverage DIR`: points hit per kind and unit,
+    /// and the points never hit.
+    Coverage {
+        dir: PathBuf,
+        #[arg(long)]
+        unit: Vec<String>,
+        /// Uncovered points listed per unit.
+        #[arg(long, default_value_t = 12)]
+        show: usize,
+    },
     /// Lists the units.
     Units,
 }
@@ -143,11 +157,11 @@ fn resolve_units(names: &[String]) -> anyhow::Result<Vec<&'static str>> {
 
 fn execute(command: Command) -> anyhow::Result<bool> {
     match command {
-        Command::Cosim { unit, vectors, seed, jobs, max_failures, wave, artifacts, mutant, no_progress } => {
+        Command::Cosim { unit, vectors, seed, jobs, max_failures, wave, artifacts, mutant, no_progress, coverage } => {
             let units = resolve_units(&unit)?;
             let seed = seed.unwrap_or_else(fresh_seed);
             let mut config =
-                RunConfig { vectors, seed, max_failures, mutant, wave: wave.into(), ..RunConfig::default() };
+                RunConfig { vectors, seed, max_failures, mutant, wave: wave.into(), coverage, ..RunConfig::default() };
             if let Some(j) = jobs {
                 config.jobs = j.max(1);
             }
@@ -247,6 +261,20 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 );
             }
             Ok(summary.failing == 0)
+        }
+        Command::Coverage { dir, unit, show } => {
+            for name in resolve_units(&unit)? {
+                let points = gcn_vmem::cosim::coverage::read_unit(&dir, name)?;
+                let kinds: Vec<String> = gcn_vmem::cosim::coverage::summary(&points)
+                    .iter()
+                    .map(|(kind, hit, total)| format!("{} {hit}/{total}", kind.trim_start_matches("v_")))
+                    .collect();
+                println!("{name:<14} {}", kinds.join("  "));
+                for p in points.iter().filter(|p| p.count == 0).take(show) {
+                    println!("    never hit: {} {}:{} {}", p.kind.trim_start_matches("v_"), p.file, p.line, p.name);
+                }
+            }
+            Ok(true)
         }
         Command::Units => {
             for u in UNITS {
