@@ -203,7 +203,7 @@ pub fn stimulus() -> impl Strategy<Value = In> {
     );
     let coords = (
         prop_oneof![6 => -1i64..=1, 1 => -4i64..8],
-        prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)],
+        prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8), 1 => Just(4u8)],
         -1i64..=1,
         prop_oneof![3 => Just(0u8), 4 => Just(1u8), 1 => Just(2u8)],
         prop_oneof![6 => 0u32..4, 1 => any::<u32>(), 1 => u32::MAX - 16..=u32::MAX], // L past 2^32
@@ -242,6 +242,7 @@ pub fn stimulus() -> impl Strategy<Value = In> {
             0 => near(width_l, -(n + dx)), // x + n = width + dx
             1 => x_any % width_l,
             2 => (dx.unsigned_abs() as u32 + x_any) & 7,
+            3 => u32::MAX - (x_any & 7), // x + n past 2^32
             _ => x_any,
         };
         let y = match y_mode {
@@ -249,22 +250,22 @@ pub fn stimulus() -> impl Strategy<Value = In> {
             1 => y_any % height_l,
             _ => y_any,
         };
-        let mut lo = noise & !((1u128 << 62) - 1) & !(0xffff_ffffu128 << 64) & !(0xfu128 << 124) | (noise & (0xfff << 96));
-        lo &= !(0xffu128 << 108);
-        lo |= u128::from(base);
-        lo |= u128::from(dfmt) << 52;
-        lo |= u128::from(nfmt) << 58;
-        lo |= u128::from(w) << 64;
-        lo |= u128::from(h) << 78;
-        lo |= u128::from(base_level) << 108;
-        lo |= u128::from(last_level) << 112;
-        lo |= u128::from(kind) << 124;
-        let noise_hi = noise.rotate_left(64);
-        let mut hi = noise_hi & !(0xffff_ffffu128 << 13 >> 13) & !(0xfu128 << 60);
-        hi &= !((1u128 << 29) - 1);
-        hi |= noise_hi & 0x1fff; // depth
-        hi |= u128::from(pitch) << 13;
-        hi |= u128::from(max_mip) << 60;
+        // The fields set here replace the noise; every other T# bit (min_lod, the perf and
+        // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
+        let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
+        let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
+        let lo = (noise & !lo_set)
+            | u128::from(base)
+            | u128::from(dfmt) << 52
+            | u128::from(nfmt) << 58
+            | u128::from(w) << 64
+            | u128::from(h) << 78
+            | u128::from(base_level) << 108
+            | u128::from(last_level) << 112
+            | u128::from(kind) << 124;
+        let hi = (noise.rotate_left(64) & !(field(13, 16) | field(60, 4)))
+            | u128::from(pitch) << 13
+            | u128::from(max_mip) << 60;
         In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
     })
 }
