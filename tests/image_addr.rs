@@ -31,23 +31,7 @@ use proptest::test_runner::TestRunner;
 // Codes (SPEC §1.2, §1.4; docs/decisions.md for `op`).
 // ---------------------------------------------------------------------------------------------
 
-/// `op` port codes (docs/decisions.md): group size n = 2, 4, 2, 4.
-const BY2: u8 = 0;
-const BY4: u8 = 1;
-const PCK2: u8 = 2;
-const PCK4: u8 = 3;
-
-/// dfmt codes of §4.3's formats (§1.4: 8, 16, 8_8).
-const R8: u8 = 1;
-const R16: u8 = 2;
-const RG8: u8 = 3;
-
-/// nfmt codes (§1.4).
-const UNORM: u8 = 0;
-const SNORM: u8 = 1;
-const UINT: u8 = 4;
-const SINT: u8 = 5;
-const FLOAT: u8 = 7;
+use common::spec43::*;
 
 /// T# types (§1.2).
 const TYPE_1D: u8 = 8;
@@ -57,41 +41,10 @@ const TYPE_CUBE: u8 = 11;
 const TYPE_1D_ARRAY: u8 = 12;
 const TYPE_2D_ARRAY: u8 = 13;
 
-/// SPEC §4.3's table, transcribed: (op, DMASK, dfmt, nfmts).
-const TABLE: [(u8, u8, u8, &[u8]); 8] = [
-    (BY2, 0x3, R8, &[UNORM, SNORM, UINT, SINT]),
-    (BY2, 0x3, R16, &[UNORM, SNORM, UINT, SINT, FLOAT]),
-    (BY2, 0xF, RG8, &[UNORM, SNORM, UINT, SINT]),
-    (BY4, 0xF, R8, &[UNORM, SNORM, UINT, SINT]),
-    (PCK2, 0x1, R8, &[UNORM, UINT, SINT]),
-    (PCK2, 0x1, R16, &[UNORM, UINT, SINT]),
-    (PCK2, 0x1, RG8, &[UNORM, UINT, SINT]),
-    (PCK4, 0x1, R8, &[UNORM, UINT, SINT]),
-];
-
-/// True when (op, dmask, dfmt, nfmt) is one of [`TABLE`]'s 29 combinations.
-fn in_table(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
-    TABLE.iter().any(|&(o, d, f, ns)| o == op && d == dmask && f == dfmt && ns.contains(&nfmt))
-}
-
-/// Every (op, DMASK, dfmt, nfmt) of [`TABLE`], in table order.
-fn table_combinations() -> Vec<(u8, u8, u8, u8)> {
-    TABLE.iter().flat_map(|&(o, d, f, ns)| ns.iter().map(move |&n| (o, d, f, n))).collect()
-}
-
 /// Element bytes of a dfmt (§1.4's last column); 0 outside 1–14 (decisions: bpp of the address).
 fn bpp(dfmt: u8) -> u64 {
     const BYTES: [u64; 15] = [0, 1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 16];
     BYTES.get(usize::from(dfmt)).copied().unwrap_or(0)
-}
-
-/// Group size n of an op.
-fn group(op: u8) -> u32 {
-    if op & 1 == 0 {
-        2
-    } else {
-        4
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -33,47 +33,11 @@ use reference::{from_words, words, FLOAT, SINT, SNORM, UINT, UNORM};
 // Codes and SPEC §4.3's table, transcribed.
 // ---------------------------------------------------------------------------------------------
 
-/// `op` port codes (docs/decisions.md "image_addr and multi_texel"): n = 2, 4, 2, 4.
-const BY2: u8 = 0;
-const BY4: u8 = 1;
-const PCK2: u8 = 2;
-const PCK4: u8 = 3;
+use common::spec43::{group, table_combinations, BY2, BY4, PCK2, PCK4, R16, R8, RG8, TABLE};
 
-/// dfmt codes of §4.3's formats (§1.4: 8, 16, 8_8).
-const R8: u8 = 1;
-const R16: u8 = 2;
-const RG8: u8 = 3;
-
-/// SPEC §4.3's table: (op, DMASK, dfmt, nfmts).
-const TABLE: [(u8, u8, u8, &[u8]); 8] = [
-    (BY2, 0x3, R8, &[UNORM, SNORM, UINT, SINT]),
-    (BY2, 0x3, R16, &[UNORM, SNORM, UINT, SINT, FLOAT]),
-    (BY2, 0xF, RG8, &[UNORM, SNORM, UINT, SINT]),
-    (BY4, 0xF, R8, &[UNORM, SNORM, UINT, SINT]),
-    (PCK2, 0x1, R8, &[UNORM, UINT, SINT]),
-    (PCK2, 0x1, R16, &[UNORM, UINT, SINT]),
-    (PCK2, 0x1, RG8, &[UNORM, UINT, SINT]),
-    (PCK4, 0x1, R8, &[UNORM, UINT, SINT]),
-];
-
-/// True when (op, dmask, dfmt, nfmt), compared at full port widths, is one of [`TABLE`]'s 29
-/// combinations.
+/// True when (op, dmask, dfmt, nfmt) is a row of SPEC §4.3's table.
 fn legal(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
-    TABLE.iter().any(|&(o, d, f, ns)| o == op && d == dmask && f == dfmt && ns.contains(&nfmt))
-}
-
-/// Every (op, DMASK, dfmt, nfmt) of [`TABLE`], in table order.
-fn table_combinations() -> Vec<(u8, u8, u8, u8)> {
-    TABLE.iter().flat_map(|&(o, d, f, ns)| ns.iter().map(move |&n| (o, d, f, n))).collect()
-}
-
-/// Group size n (§4.3).
-fn group(op: u8) -> u32 {
-    if op == BY2 || op == PCK2 {
-        2
-    } else {
-        4
-    }
+    common::spec43::in_table(op, dmask, dfmt, nfmt)
 }
 
 /// Texel bytes of §4.3's formats (§1.4: R8 1, R16 and RG8 2); 0 for any other code.

@@ -2,6 +2,8 @@
 //! back the (agreed) outputs, or the text trace for a snapshot.
 #![allow(dead_code)] // each test file uses a subset
 
+pub mod spec43;
+
 use gcn_vmem::cosim::lockstep::{trace, Lockstep};
 use gcn_vmem::cosim::{Binding, RtlOptions, RtlUnit};
 use gcn_vmem::unit::{Ports, Unit};
