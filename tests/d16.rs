@@ -12,15 +12,10 @@
 
 mod common;
 
-use std::cell::RefCell;
-
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::d16::{Harness, Rtl};
-use gcn_vmem::cosim::lockstep::{trace, Lockstep};
-use gcn_vmem::cosim::run::case_strategy;
+use gcn_vmem::cosim::d16::Harness;
 use gcn_vmem::d16::{In, Out, D16};
 use gcn_vmem::unit::{Ports, Unit};
-use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
 // Port helpers (docs/decisions.md "d16").
@@ -728,28 +723,9 @@ fn exhaustive_byte_short_ops() {
 // Random lockstep property (bubbles included).
 // ---------------------------------------------------------------------------------------------
 
-thread_local! {
-    /// One RTL instance per test thread; `Lockstep::run` resets it before every case.
-    static LOCKSTEP: RefCell<Lockstep<D16, Rtl>> = RefCell::new(common::lockstep::<Harness>().recording());
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
-
-    #[test]
-    fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            let same = l.run(&case);
-            prop_assert!(
-                same,
-                "{} mismatch(es): {:?}\n{}",
-                l.mismatches.len(),
-                &l.mismatches[..l.mismatches.len().min(8)],
-                trace(l.record.as_ref().unwrap())
-            );
-            prop_assert_eq!(l.cycles(), (case.len() + D16::LATENCY) as u64);
-            Ok(())
-        })?;
-    }
+/// Random cycle sequences of the unit's stimulus (bubbles included): model and RTL agree on
+/// every output of every cycle (tests/common/mod.rs).
+#[test]
+fn random_cases_agree_in_lockstep() {
+    common::random_cases_agree::<Harness>(1000);
 }

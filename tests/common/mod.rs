@@ -4,9 +4,13 @@
 
 pub mod spec43;
 
+use std::cell::RefCell;
+
 use gcn_vmem::cosim::lockstep::{trace, Lockstep};
+use gcn_vmem::cosim::run::case_strategy;
 use gcn_vmem::cosim::{Binding, RtlOptions, RtlUnit};
 use gcn_vmem::unit::{Ports, Unit};
+use proptest::test_runner::{Config, TestRunner};
 
 pub type In<B> = <<B as Binding>::Model as Unit>::In;
 pub type Out<B> = <<B as Binding>::Model as Unit>::Out;
@@ -60,4 +64,29 @@ pub fn sweep<B: Binding>(inputs: &[In<B>]) -> Vec<Out<B>> {
         );
     }
     outs.split_off(lag)
+}
+
+/// The random lockstep property of every unit: `cases` random cycle sequences of the unit's own
+/// stimulus (idle cycles included) from reset, model and RTL agreeing on every output of every
+/// cycle and the run lasting the inputs plus the latency. A failure is shrunk by proptest and
+/// reported with the mismatches and the cycle trace.
+pub fn random_cases_agree<B: Binding>(cases: u32) {
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let ls = RefCell::new(lockstep::<B>().recording());
+    let result = TestRunner::new(config).run(&case_strategy::<B>(), |case| {
+        let mut l = ls.borrow_mut();
+        let same = l.run(&case);
+        proptest::prop_assert!(
+            same,
+            "{} mismatch(es): {:?}\n{}",
+            l.mismatches.len(),
+            &l.mismatches[..l.mismatches.len().min(8)],
+            trace(l.record.as_ref().unwrap())
+        );
+        proptest::prop_assert_eq!(l.cycles(), (case.len() + <B::Model as Unit>::LATENCY) as u64);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{}: {e}", <B::Model as Unit>::NAME);
+    }
 }
