@@ -103,7 +103,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = BufferAddr;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§2";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

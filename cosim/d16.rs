@@ -74,7 +74,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = D16;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§6";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

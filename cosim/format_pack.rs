@@ -62,7 +62,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = FormatPack;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§5";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

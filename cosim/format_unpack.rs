@@ -63,7 +63,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = FormatUnpack;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§5";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

@@ -121,7 +121,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = ImageAddr;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§4";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

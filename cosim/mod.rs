@@ -63,8 +63,6 @@ pub trait RtlUnit: Unit + Sized + Send {
 pub trait Binding: 'static {
     type Model: Unit + Default + Send;
     type Rtl: RtlUnit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>;
-    /// SPEC.md section of the unit.
-    const SPEC: &'static str;
 
     /// Random inputs for one cycle (valid = 1), biased to the unit's corners.
     fn stimulus() -> BoxedStrategy<<Self::Model as Unit>::In>;

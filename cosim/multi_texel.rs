@@ -75,7 +75,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = MultiTexel;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§4.3";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

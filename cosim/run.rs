@@ -27,8 +27,6 @@ type Out<B> = <<B as Binding>::Model as Unit>::Out;
 const CHUNK_CASES: u64 = 256;
 /// Longest random case, in cycles.
 pub const CASE_CYCLES: usize = 24;
-/// Mismatch lines printed per failing case.
-const LINES_PER_FAILURE: usize = 8;
 
 /// Settings of one random run.
 #[derive(Clone, Debug)]
@@ -455,9 +453,4 @@ pub fn mismatch_line<B: Binding>(m: &Mismatch, inputs: &[In<B>], repro: &str) ->
         signal.hex(m.actual),
         signal.hex(m.expected ^ m.actual),
     )
-}
-
-/// Failures lines of a failure, capped.
-pub fn capped(lines: &[String]) -> &[String] {
-    &lines[..lines.len().min(LINES_PER_FAILURE)]
 }

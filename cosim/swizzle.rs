@@ -77,7 +77,6 @@ pub struct Harness;
 impl Binding for Harness {
     type Model = Swizzle;
     type Rtl = Rtl;
-    const SPEC: &'static str = "§3";
 
     fn stimulus() -> BoxedStrategy<In> {
         stimulus().boxed()

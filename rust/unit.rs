@@ -71,11 +71,6 @@ pub trait Ports: Copy + Default + PartialEq + Debug + Send + 'static {
     /// Sets a port; bits above its width are dropped.
     fn set(&mut self, index: usize, value: u128);
 
-    /// The index of a named port.
-    fn index_of(name: &str) -> Option<usize> {
-        Self::SIGNALS.iter().position(|s| s.name == name)
-    }
-
     /// `name=value` for every port, in order (see [`Signal::text`]): the form used in traces
     /// and mismatch lines.
     fn render(&self) -> String {
