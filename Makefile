@@ -14,13 +14,14 @@ WAVE     ?= fst
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage test lint lint-rtl wave bench clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage test test-model lint lint-rtl wave bench clean help
 
 all: build
 
 help:
 	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd]  random lockstep run of every unit"
 	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
+	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
 	@echo "make bench                         throughput table and harness / plain C++ ratio"
 	@echo "make lint                          lints only"
@@ -46,9 +47,22 @@ cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE)
 
-test: deps
+test: deps test-model
 	$(CARGO) test --workspace
 	$(MAKE) --no-print-directory lint
+
+# The model crate (rust/, gcn-vmem-model) must build and pass its tests with no simulator: a
+# `verilator` that fails when run is put first on PATH (and in VERILATOR), and the crate's
+# dependency tree must not contain cxx or verilated.
+NO_VERILATOR := target/no-verilator
+test-model:
+	@mkdir -p $(NO_VERILATOR)
+	@printf '#!/bin/sh\necho "error: verilator was run while building gcn-vmem-model, which must not need it" >&2\nexit 127\n' > $(NO_VERILATOR)/verilator
+	@chmod +x $(NO_VERILATOR)/verilator
+	@if $(CARGO) tree -p gcn-vmem-model -e normal,build --prefix none | grep -E '^(cxx|verilated|cc) '; then \
+	  echo "error: gcn-vmem-model depends on the crates above; the models must not need a simulator" >&2; exit 1; fi
+	PATH="$(CURDIR)/$(NO_VERILATOR):$$PATH" VERILATOR="$(CURDIR)/$(NO_VERILATOR)/verilator" \
+	  $(CARGO) test -p gcn-vmem-model
 
 lint: deps lint-rtl
 	$(CARGO) fmt --all -- --check

@@ -1,5 +1,5 @@
 // Binding of the Verilated `buffer_addr` (rtl/buffer_addr.sv) to Rust through cxx.
-// Bridge: cosim/buffer_addr.rs  Model: rust/buffer_addr.rs  Spec: SPEC.md §2
+// Bridge: cosim/buffer_addr.rs  Model: rust/buffer_addr.rs  Spec: docs/spec.md §2
 #pragma once
 
 #include <cstdint>

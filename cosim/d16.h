@@ -1,5 +1,5 @@
 // Binding of the Verilated `d16` (rtl/d16.sv) to Rust through cxx.
-// Bridge: cosim/d16.rs  Model: rust/d16.rs  Spec: SPEC.md §6
+// Bridge: cosim/d16.rs  Model: rust/d16.rs  Spec: docs/spec.md §6
 #pragma once
 
 #include <cstdint>

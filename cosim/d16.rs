@@ -1,6 +1,6 @@
 //! `d16` in the harness: the cxx binding of the Verilated RTL (rtl/d16.sv), its random stimulus
 //! and its `eval` objects.
-//! Model: rust/d16.rs  RTL: rtl/d16.sv  Tests: tests/d16.rs  Spec: SPEC.md §6
+//! Model: rust/d16.rs  RTL: rtl/d16.sv  Tests: tests/d16.rs  Spec: docs/spec.md §6
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
 // Binding of the Verilated `format_pack` (rtl/format_pack.sv) to Rust through cxx.
-// Bridge: cosim/format_pack.rs  Model: rust/format_pack.rs  Spec: SPEC.md §5
+// Bridge: cosim/format_pack.rs  Model: rust/format_pack.rs  Spec: docs/spec.md §5
 #pragma once
 
 #include <cstdint>

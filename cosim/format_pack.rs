@@ -1,6 +1,6 @@
 //! `format_pack` in the harness: the cxx binding of the Verilated RTL (rtl/format_pack.sv), its
 //! random stimulus and its `eval` objects (SPEC §13).
-//! Model: rust/format_pack.rs  RTL: rtl/format_pack.sv  Tests: tests/format_pack.rs  Spec: SPEC.md §5
+//! Model: rust/format_pack.rs  RTL: rtl/format_pack.sv  Tests: tests/format_pack.rs  Spec: docs/spec.md §5
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

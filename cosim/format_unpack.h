@@ -1,5 +1,5 @@
 // Binding of the Verilated `format_unpack` (rtl/format_unpack.sv) to Rust through cxx.
-// Bridge: cosim/format_unpack.rs  Model: rust/format_unpack.rs  Spec: SPEC.md §5
+// Bridge: cosim/format_unpack.rs  Model: rust/format_unpack.rs  Spec: docs/spec.md §5
 #pragma once
 
 #include <cstdint>

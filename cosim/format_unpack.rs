@@ -1,6 +1,6 @@
 //! `format_unpack` in the harness: the cxx binding of the Verilated RTL (rtl/format_unpack.sv),
 //! its random stimulus and its `eval` objects (SPEC §13).
-//! Model: rust/format_unpack.rs  RTL: rtl/format_unpack.sv  Tests: tests/format_unpack.rs  Spec: SPEC.md §5
+//! Model: rust/format_unpack.rs  RTL: rtl/format_unpack.sv  Tests: tests/format_unpack.rs  Spec: docs/spec.md §5
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
 // Binding of the Verilated `image_addr` (rtl/image_addr.sv) to Rust through cxx.
-// Bridge: cosim/image_addr.rs  Model: rust/image_addr.rs  Spec: SPEC.md §4
+// Bridge: cosim/image_addr.rs  Model: rust/image_addr.rs  Spec: docs/spec.md §4
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 //! `image_addr` in the harness: the cxx binding of the Verilated RTL (rtl/image_addr.sv), its
 //! random stimulus and its `eval` objects.
-//! Model: rust/image_addr.rs  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs  Spec: SPEC.md §4
+//! Model: rust/image_addr.rs  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs  Spec: docs/spec.md §4
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

@@ -1,5 +1,5 @@
 // Binding of the Verilated `multi_texel` (rtl/multi_texel.sv) to Rust through cxx.
-// Bridge: cosim/multi_texel.rs  Model: rust/multi_texel.rs  Spec: SPEC.md §4
+// Bridge: cosim/multi_texel.rs  Model: rust/multi_texel.rs  Spec: docs/spec.md §4
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 //! `multi_texel` in the harness: the cxx binding of the Verilated RTL (rtl/multi_texel.sv), its
 //! random stimulus and its `eval` objects.
-//! Model: rust/multi_texel.rs  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs  Spec: SPEC.md §4.3
+//! Model: rust/multi_texel.rs  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs  Spec: docs/spec.md §4.3
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

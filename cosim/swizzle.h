@@ -1,5 +1,5 @@
 // Binding of the Verilated `swizzle` (rtl/swizzle.sv) to Rust through cxx.
-// Bridge: cosim/swizzle.rs  Model: rust/swizzle.rs  Spec: SPEC.md §3
+// Bridge: cosim/swizzle.rs  Model: rust/swizzle.rs  Spec: docs/spec.md §3
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 //! `swizzle` in the harness: the cxx binding of the Verilated RTL (rtl/swizzle.sv), its random
 //! stimulus and its `eval` objects.
-//! Model: rust/swizzle.rs  RTL: rtl/swizzle.sv  Tests: tests/swizzle.rs  Spec: SPEC.md §3
+//! Model: rust/swizzle.rs  RTL: rtl/swizzle.sv  Tests: tests/swizzle.rs  Spec: docs/spec.md §3
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

@@ -4,10 +4,10 @@
 //
 // Parameters:
 //   TestBreakSwizzle  TEST ONLY. 1 drops the `index_lsb * E` term of the swizzled address
-//                     (SPEC.md §2.3) so the co-simulation harness can prove it catches a broken
+//                     (docs/spec.md §2.3) so the co-simulation harness can prove it catches a broken
 //                     RTL. Never set in real use. Default 0.
 //
-// Behaviour (SPEC.md §2, plus the project's decisions where the spec is silent):
+// Behaviour (docs/spec.md §2, plus the project's decisions where the spec is silent):
 //   index  = (idxen ? vgpr_index : 0) + (add_tid_en ? tid : 0)            32 bits, wraps
 //   offset = (offen ? vgpr_offset : 0) + inst_offset                       32 bits, wraps
 //   stride = {dfmt, stride} (18 bits) when add_tid_en and the access is non_format, atomic or
@@ -36,7 +36,7 @@
 //   flops of a stage load only when that stage's incoming valid is 1, else hold. rst_ni
 //   (asynchronous, active low) clears every valid and data flop, outputs included.
 //
-// Model: rust/buffer_addr.rs  Tests: tests/buffer_addr.rs  Spec: SPEC.md §2
+// Model: rust/buffer_addr.rs  Tests: tests/buffer_addr.rs  Spec: docs/spec.md §2
 
 module buffer_addr
   import vmem_pkg::*;

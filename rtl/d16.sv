@@ -4,7 +4,7 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
+// Behaviour (docs/spec.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
 // float-like nfmts are 0, 1, 2, 3, 7 and the reserved 6; integer ones are 4 (uint), 5 (sint):
 //   op 0 LOAD_FORMAT   component i < k is data_i[32i+31:32i]; half i = f32 -> f16 (float-like,
 //                      vmem_fp_pkg) or its low 16 bits (integer); result dword j = {half 2j+1,
@@ -32,7 +32,7 @@
 //   stage's incoming valid is 1, else hold. rst_ni (asynchronous, active low) clears every
 //   valid and data flop, outputs included.
 //
-// Model: rust/d16.rs  Tests: tests/d16.rs  Spec: SPEC.md §6
+// Model: rust/d16.rs  Tests: tests/d16.rs  Spec: docs/spec.md §6
 
 module d16
   import vmem_fp_pkg::*;

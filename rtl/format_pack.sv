@@ -4,7 +4,7 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §1.4, §5 "Pack", and docs/decisions.md "format_unpack and format_pack"):
+// Behaviour (docs/spec.md §1.4, §5 "Pack", and docs/decisions.md "format_unpack and format_pack"):
 //   Component k (components_i[32k+31:32k], X, Y, Z, W) becomes field k of dfmt (§1.4), w bits:
 //     w = 32    the raw bits, whatever the nfmt.
 //     unorm     NaN -> 0; clamp to [0, 1]; round_half_even(v * (2^w - 1)), product exact.
@@ -33,7 +33,7 @@
 //   every cycle; data flops of a stage load only when that stage's incoming valid is 1, else
 //   hold. rst_ni (asynchronous, active low) clears every valid and data flop, outputs included.
 //
-// Model: rust/format_pack.rs  Tests: tests/format_pack.rs  Spec: SPEC.md §1.4, §5
+// Model: rust/format_pack.rs  Tests: tests/format_pack.rs  Spec: docs/spec.md §1.4, §5
 
 module format_pack
   import vmem_fp_pkg::*;

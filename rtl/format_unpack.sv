@@ -4,7 +4,7 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §1.4, §5 "Unpack", and docs/decisions.md "format_unpack and format_pack"):
+// Behaviour (docs/spec.md §1.4, §5 "Unpack", and docs/decisions.md "format_unpack and format_pack"):
 //   The element `data_i` (bit k = element bit k; bits above the element's size ignored) is split
 //   into the fields of dfmt (§1.4), X first. Each field of w bits becomes component k at
 //   components_o[32k+31:32k]:
@@ -28,7 +28,7 @@
 //   load only when that stage's incoming valid is 1, else hold. rst_ni (asynchronous, active
 //   low) clears every valid and data flop, outputs included.
 //
-// Model: rust/format_unpack.rs  Tests: tests/format_unpack.rs  Spec: SPEC.md §1.4, §5
+// Model: rust/format_unpack.rs  Tests: tests/format_unpack.rs  Spec: docs/spec.md §1.4, §5
 
 module format_unpack
   import vmem_fp_pkg::*;

@@ -5,7 +5,7 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §1.2, §4.2-§4.4 and docs/decisions.md "image_addr"). The address VGPRs are
+// Behaviour (docs/spec.md §1.2, §4.2-§4.4 and docs/decisions.md "image_addr"). The address VGPRs are
 // decoded by the executor: x_i, y_i, mipid_i arrive as unsigned integers (A16 zero-extended).
 // op_i: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4, so n = 2, 4, 2, 4.
 //   bound    = T# dfmt != 0 and T# type >= 8.
@@ -44,7 +44,7 @@
 //   every cycle; data flops of a stage load only when that stage's incoming valid is 1, else
 //   hold. rst_ni (asynchronous, active low) clears every valid and data flop, outputs included.
 //
-// Model: rust/image_addr.rs  Tests: tests/image_addr.rs  Spec: SPEC.md §4
+// Model: rust/image_addr.rs  Tests: tests/image_addr.rs  Spec: docs/spec.md §4
 
 module image_addr
   import vmem_pkg::*;

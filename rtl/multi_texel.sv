@@ -5,7 +5,7 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §4.3, §5 and docs/decisions.md "multi_texel"). op_i: 0 BY2, 1 BY4,
+// Behaviour (docs/spec.md §4.3, §5 and docs/decisions.md "multi_texel"). op_i: 0 BY2, 1 BY4,
 // 2 PCK2, 3 PCK4, so n = 2, 4, 2, 4. dfmt_i / nfmt_i are the T#'s 6-bit and 4-bit fields,
 // compared at those full widths (dfmt 0x21 is not R8, nfmt 8 is not unorm).
 //   illegal = (op, dmask, dfmt, nfmt) is not a row of §4.3's table:
@@ -38,7 +38,7 @@
 //   cycle; data flops of a stage load only when that stage's incoming valid is 1, else hold.
 //   rst_ni (asynchronous, active low) clears every valid and data flop, outputs included.
 //
-// Model: rust/multi_texel.rs  Tests: tests/multi_texel.rs  Spec: SPEC.md §4.3, §5
+// Model: rust/multi_texel.rs  Tests: tests/multi_texel.rs  Spec: docs/spec.md §4.3, §5
 
 module multi_texel
   import vmem_pkg::*;

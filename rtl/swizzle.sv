@@ -5,10 +5,10 @@
 //
 // Parameters: none.
 //
-// Behaviour (SPEC.md §3, plus the project's decisions where the spec is silent):
+// Behaviour (docs/spec.md §3, plus the project's decisions where the spec is silent):
 //   Component k (X, Y, Z, W = 0..3) is components_i[32k+31:32k] when k < count_i, else 0
 //     (a count above 4 means all four are present).
-//   Channel c (R, G, B, A = 0..3) takes dst_sel_i[3c+2:3c] (codes as SPEC.md §1.1):
+//   Channel c (R, G, B, A = 0..3) takes dst_sel_i[3c+2:3c] (codes as docs/spec.md §1.1):
 //     0 SEL_0, 2 and 3 (reserved) -> 0
 //     1 SEL_1                     -> 0x00000001 when integer_i (uint/sint), else 0x3F800000
 //     4..7 R, G, B, A             -> component (code - 4), or 0 when oor_i[code - 4] is set
@@ -27,7 +27,7 @@
 //   incoming valid is 1, else hold. rst_ni (asynchronous, active low) clears every valid and data
 //   flop, outputs included.
 //
-// Model: rust/swizzle.rs  Tests: tests/swizzle.rs  Spec: SPEC.md §3
+// Model: rust/swizzle.rs  Tests: tests/swizzle.rs  Spec: docs/spec.md §3
 
 module swizzle (
   input  logic         clk_i,

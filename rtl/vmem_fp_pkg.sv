@@ -5,7 +5,7 @@
 // Self-contained (imports nothing), so that it may be compiled before vmem_pkg.
 //
 // Contents:
-//   Float conversions (SPEC.md §5, used by format_unpack, format_pack, d16 and multi_texel).
+//   Float conversions (docs/spec.md §5, used by format_unpack, format_pack, d16 and multi_texel).
 //   f16, f11 and f10 share a 5-bit exponent with bias 15; f11 (6-bit mantissa) and f10 (5-bit)
 //   have no sign bit.
 //     f16_to_f32, f11_to_f32, f10_to_f32   exact widening: denormals kept, sign kept (f16),
@@ -18,17 +18,17 @@
 //                  forced to 1 when 0, sign dropped); then any negative value (-0, negative
 //                  denormals, -infinity included) gives 0; then round to nearest even with
 //                  overflow to infinity.
-//   Normalized integers (SPEC.md §5, used by format_unpack and multi_texel), correctly rounded
+//   Normalized integers (docs/spec.md §5, used by format_unpack and multi_texel), correctly rounded
 //   without a divider, as an f32_pre_t (truncated f32 and round-up bit) that f32_round finishes,
 //   so that a unit may round in a later pipeline stage:
 //     unorm_to_f32  v / (2^w - 1);   snorm_to_f32  max(s / (2^(w-1) - 1), -1.0).
-//   Element formats (SPEC.md §1.4, used by format_unpack and format_pack):
+//   Element formats (docs/spec.md §1.4, used by format_unpack and format_pack):
 //     nfmt_e        the numeric-format codes.
 //     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
 //     fmt_fields    the component fields (width, least significant bit) of a dfmt, X first.
 //     fmt_count     the number of components of a dfmt (0 for dfmt 0 and 15).
 //
-// Spec: SPEC.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
+// Spec: docs/spec.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
 //   "multi_texel"
 
 package vmem_fp_pkg;
@@ -198,7 +198,7 @@ package vmem_fp_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // Normalized integers: unorm / snorm -> f32 (correctly rounded, SPEC.md §5)
+  // Normalized integers: unorm / snorm -> f32 (correctly rounded, docs/spec.md §5)
   // ---------------------------------------------------------------------------------------------
 
   // An f32 before its last rounding step. `trunc` is the result with its mantissa truncated and
@@ -291,7 +291,7 @@ package vmem_fp_pkg;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
-  // Element formats (SPEC.md §1.4)
+  // Element formats (docs/spec.md §1.4)
   // ---------------------------------------------------------------------------------------------
 
   typedef enum logic [2:0] {

@@ -3,14 +3,14 @@
 // vmem_pkg: widths, enums and descriptor field positions shared by the VMEM units.
 //
 // Contents:
-//   access_e    access kind of a buffer unit (SPEC.md §2): format, non_format, atomic; the fourth
+//   access_e    access kind of a buffer unit (docs/spec.md §2): format, non_format, atomic; the fourth
 //               encoding is reserved (units raise `illegal` and treat it as non_format).
-//   Vs*Lsb/W    V# buffer resource fields (SPEC.md §1.1): least significant bit and width, for
+//   Vs*Lsb/W    V# buffer resource fields (docs/spec.md §1.1): least significant bit and width, for
 //               `vsharp[VsFooLsb +: VsFooW]`. Bit k of the 128-bit V# is field bit k (LSB0).
-//   Ts*Lsb/W    T# image resource fields (SPEC.md §1.2), positions over the 256-bit T#.
-//   Dfmt*       the data-format codes a unit decides on (SPEC.md §1.4).
+//   Ts*Lsb/W    T# image resource fields (docs/spec.md §1.2), positions over the 256-bit T#.
+//   Dfmt*       the data-format codes a unit decides on (docs/spec.md §1.4).
 //
-// Spec: SPEC.md §1.1, §1.4, §2
+// Spec: docs/spec.md §1.1, §1.4, §2
 
 // The package serves every unit, and each unit is also linted alone (-Wall with the packages and
 // that one unit, as the Makefile and the pre-stop checks do, the latter without the .vlt file):
@@ -19,7 +19,7 @@
 package vmem_pkg;
 
   // ---------------------------------------------------------------------------------------------
-  // Access kind (SPEC.md §2)
+  // Access kind (docs/spec.md §2)
   // ---------------------------------------------------------------------------------------------
 
   localparam int unsigned AccessW = 2;
@@ -32,7 +32,7 @@ package vmem_pkg;
   } access_e;
 
   // ---------------------------------------------------------------------------------------------
-  // V# buffer resource, 128 bits (SPEC.md §1.1)
+  // V# buffer resource, 128 bits (docs/spec.md §1.1)
   // ---------------------------------------------------------------------------------------------
 
   localparam int unsigned VsBaseLsb        = 0;    // byte address
@@ -60,7 +60,7 @@ package vmem_pkg;
   localparam int unsigned StrideExtW = VsStrideW + VsDfmtW;   // §2.2 18-bit stride
 
   // ---------------------------------------------------------------------------------------------
-  // T# image resource, 128 or 256 bits (SPEC.md §1.2)
+  // T# image resource, 128 or 256 bits (docs/spec.md §1.2)
   // ---------------------------------------------------------------------------------------------
   // Positions count over the whole 256-bit T# (bit k = field bit k, LSB0). A unit that takes the
   // upper half (bits 255:128) as its own port indexes it with `Ts*Lsb - TsHiLsb`.
@@ -96,13 +96,13 @@ package vmem_pkg;
   localparam int unsigned TsMaxMipW         = 4;
 
   // ---------------------------------------------------------------------------------------------
-  // Data formats (SPEC.md §1.4)
+  // Data formats (docs/spec.md §1.4)
   // ---------------------------------------------------------------------------------------------
 
   localparam logic [VsDfmtW-1:0] DfmtInvalid = 4'd0;   // unbound V# (§1.1)
 
   // ---------------------------------------------------------------------------------------------
-  // Multi-texel loads (SPEC.md §4.3): the table of supported combinations, shared by image_addr
+  // Multi-texel loads (docs/spec.md §4.3): the table of supported combinations, shared by image_addr
   // and multi_texel so that it exists once.
   // ---------------------------------------------------------------------------------------------
 

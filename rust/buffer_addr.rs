@@ -1,6 +1,6 @@
 //! `buffer_addr`: the per-lane buffer address calculator of MUBUF/MTBUF accesses.
 //!
-//! Spec: SPEC.md §2  RTL: rtl/buffer_addr.sv  Tests: tests/buffer_addr.rs
+//! Spec: docs/spec.md §2  RTL: rtl/buffer_addr.sv  Tests: tests/buffer_addr.rs
 //!
 //! From a V# (§1.1) and one lane's offsets it computes the 48-bit memory address (linear or
 //! swizzled, §2.1–§2.3), a per-dword range verdict (§2.4), the unbound and illegal flags, and for
@@ -107,7 +107,6 @@ impl Addressing {
     }
 }
 
-
 /// The combinational function of SPEC §2 for one lane; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
@@ -130,11 +129,7 @@ pub fn compute(input: &In) -> Out {
 
     // §2.2: the 18-bit scratch stride {dfmt, stride} when add_tid_en and non-format/atomic.
     let extended_stride = v.add_tid_en && non_format_like;
-    let stride = if extended_stride {
-        (u32::from(v.dfmt) << 14) | u32::from(v.stride)
-    } else {
-        u32::from(v.stride)
-    };
+    let stride = if extended_stride { (u32::from(v.dfmt) << 14) | u32::from(v.stride) } else { u32::from(v.stride) };
 
     // §1.1: dfmt 0 is unbound, except when dfmt holds stride bits (§2.2).
     let unbound = v.dfmt == 0 && !extended_stride;
@@ -171,8 +166,7 @@ pub fn compute(input: &In) -> Out {
 
     // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
     let bytes64 = u64::from(bytes);
-    let swizzle_illegal =
-        v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride64 & (e - 1) != 0);
+    let swizzle_illegal = v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride64 & (e - 1) != 0);
     let illegal = access_reserved || bytes_reserved || swizzle_illegal;
 
     // §2.4: the dwords of the access: max(1, ceil(bytes / 4)).
@@ -209,23 +203,12 @@ pub fn compute(input: &In) -> Out {
     // §2.5: LDS address, exact (at most 18 bits), and its range inside the wave's allocation.
     let (lds_address, lds_in_range) = if input.lds {
         let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
-        (
-            lds_address,
-            lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE,
-        )
+        (lds_address, lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE)
     } else {
         (0, false)
     };
 
-    Out {
-        valid: input.valid,
-        address,
-        in_range,
-        unbound,
-        illegal,
-        lds_address,
-        lds_in_range,
-    }
+    Out { valid: input.valid, address, in_range, unbound, illegal, lds_address, lds_in_range }
 }
 
 /// The cycle-accurate model: two register stages, compute before stage 1.
@@ -260,38 +243,23 @@ impl Unit for BufferAddr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vsharp::VSharp;
     use crate::unit::Ports;
+    use crate::vsharp::VSharp;
     use proptest::prelude::*;
 
     /// A bound (dfmt 4 = 32, nfmt 4 = uint) linear V#, identity dst_sel.
     fn vsharp(base: u64, stride: u16, num_records: u32) -> VSharp {
-        VSharp {
-            base,
-            stride,
-            num_records,
-            dst_sel: [4, 5, 6, 7],
-            nfmt: 4,
-            dfmt: 4,
-            ..VSharp::default()
-        }
+        VSharp { base, stride, num_records, dst_sel: [4, 5, 6, 7], nfmt: 4, dfmt: 4, ..VSharp::default() }
     }
 
     fn input(v: VSharp) -> In {
-        In {
-            valid: true,
-            vsharp: v.encode(),
-            access: ACCESS_NON_FORMAT,
-            bytes: 4,
-            ..In::default()
-        }
+        In { valid: true, vsharp: v.encode(), access: ACCESS_NON_FORMAT, bytes: 4, ..In::default() }
     }
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names = |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> {
-            s.iter().map(|s| (s.name, s.width)).collect()
-        };
+        let names =
+            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
         assert_eq!(names(In::SIGNALS).len(), 15);
         assert_eq!(
             names(Out::SIGNALS),
@@ -311,13 +279,8 @@ mod tests {
     /// sgpr_offset 0x10 + 0x44 = 0x1054. Range [0x44, 0x47], 0x47 < 0x100: in range (1 dword).
     #[test]
     fn raw_dword() {
-        let i = In {
-            offen: true,
-            vgpr_offset: 0x40,
-            inst_offset: 4,
-            sgpr_offset: 0x10,
-            ..input(vsharp(0x1000, 0, 0x100))
-        };
+        let i =
+            In { offen: true, vgpr_offset: 0x40, inst_offset: 4, sgpr_offset: 0x10, ..input(vsharp(0x1000, 0, 0x100)) };
         let o = compute(&i);
         assert_eq!(o.address, 0x1054);
         assert_eq!(o.in_range, 0b0001);
@@ -334,14 +297,7 @@ mod tests {
     #[test]
     fn raw_granularity() {
         let v = vsharp(0, 0, 0x48);
-        let run = |access, bytes, off| {
-            compute(&In {
-                access,
-                bytes,
-                inst_offset: off,
-                ..input(v)
-            })
-        };
+        let run = |access, bytes, off| compute(&In { access, bytes, inst_offset: off, ..input(v) });
         assert_eq!(run(ACCESS_NON_FORMAT, 2, 0x46).in_range, 0b1);
         assert_eq!(run(ACCESS_NON_FORMAT, 2, 0x47).in_range, 0b0);
         assert_eq!(run(ACCESS_NON_FORMAT, 16, 0x3c).in_range, 0b0111);
@@ -365,11 +321,7 @@ mod tests {
             ..input(vsharp(0x5000, 0, 0x100))
         });
         assert_eq!((o.address, o.in_range), (0x5010, 1));
-        let o = compute(&In {
-            offen: true,
-            vgpr_offset: 0xffff_fffe,
-            ..input(vsharp(0, 0, u32::MAX))
-        });
+        let o = compute(&In { offen: true, vgpr_offset: 0xffff_fffe, ..input(vsharp(0, 0, u32::MAX)) });
         assert_eq!((o.address, o.in_range), (0xffff_fffc, 0));
     }
 
@@ -378,27 +330,12 @@ mod tests {
     /// With stride 0 the same access is raw: range [8, 11], 11 >= 5 → out.
     #[test]
     fn structured() {
-        let s = In {
-            idxen: true,
-            vgpr_index: 4,
-            inst_offset: 8,
-            ..input(vsharp(0x2000, 16, 5))
-        };
+        let s = In { idxen: true, vgpr_index: 4, inst_offset: 8, ..input(vsharp(0x2000, 16, 5)) };
         let o = compute(&s);
         assert_eq!((o.address, o.in_range), (0x2048, 1));
         assert_eq!(compute(&In { vgpr_index: 5, ..s }).in_range, 0);
-        assert_eq!(
-            compute(&In {
-                inst_offset: 0xfff,
-                ..s
-            })
-            .in_range,
-            1
-        );
-        let raw = In {
-            vsharp: vsharp(0x2000, 0, 5).encode(),
-            ..s
-        };
+        assert_eq!(compute(&In { inst_offset: 0xfff, ..s }).in_range, 1);
+        let raw = In { vsharp: vsharp(0x2000, 0, 5).encode(), ..s };
         assert_eq!(compute(&raw).in_range, 0);
     }
 
@@ -410,49 +347,18 @@ mod tests {
     /// a dwordx2 (8 > E) is illegal; stride 18 (18 mod 4 = 2) is illegal.
     #[test]
     fn swizzled() {
-        let v = VSharp {
-            swizzle_en: true,
-            element_size: 1,
-            index_stride: 1,
-            ..vsharp(0x1000, 16, 64)
-        };
-        let base = In {
-            idxen: true,
-            vgpr_index: 37,
-            inst_offset: 6,
-            bytes: 2,
-            ..input(v)
-        };
+        let v = VSharp { swizzle_en: true, element_size: 1, index_stride: 1, ..vsharp(0x1000, 16, 64) };
+        let base = In { idxen: true, vgpr_index: 37, inst_offset: 6, bytes: 2, ..input(v) };
         let o = compute(&base);
         assert_eq!((o.address, o.illegal, o.in_range), (0x1256, false, 1));
-        let o = compute(&In {
-            inst_offset: 7,
-            ..base
-        });
+        let o = compute(&In { inst_offset: 7, ..base });
         assert_eq!((o.address, o.illegal), (0x1257, true));
         // offset 8: lsb 0, msb 2 → (32 + 8)*16 + 20 + 0 = 660 = 0x294.
-        let o = compute(&In {
-            inst_offset: 8,
-            bytes: 4,
-            ..base
-        });
+        let o = compute(&In { inst_offset: 8, bytes: 4, ..base });
         assert_eq!((o.address, o.illegal), (0x1294, false));
-        assert!(
-            compute(&In {
-                inst_offset: 8,
-                bytes: 8,
-                ..base
-            })
-            .illegal
-        );
+        assert!(compute(&In { inst_offset: 8, bytes: 8, ..base }).illegal);
         let v18 = VSharp { stride: 18, ..v };
-        assert!(
-            compute(&In {
-                vsharp: v18.encode(),
-                ..base
-            })
-            .illegal
-        );
+        assert!(compute(&In { vsharp: v18.encode(), ..base }).illegal);
     }
 
     /// Scratch: add_tid_en, non-format, dfmt 1 and stride field 0x20 → 18-bit stride
@@ -462,36 +368,14 @@ mod tests {
     /// the stride is 14 bits and dfmt 0 makes it unbound (in_range 0, address still computed).
     #[test]
     fn scratch() {
-        let v = VSharp {
-            add_tid_en: true,
-            dfmt: 1,
-            ..vsharp(0x10_0000, 0x20, 0)
-        };
-        let i = In {
-            tid: 3,
-            inst_offset: 8,
-            bytes: 16,
-            ..input(v)
-        };
+        let v = VSharp { add_tid_en: true, dfmt: 1, ..vsharp(0x10_0000, 0x20, 0) };
+        let i = In { tid: 3, inst_offset: 8, bytes: 16, ..input(v) };
         let o = compute(&i);
-        assert_eq!(
-            (o.address, o.in_range, o.unbound, o.illegal),
-            (0x10_c068, 0b1111, false, false)
-        );
+        assert_eq!((o.address, o.in_range, o.unbound, o.illegal), (0x10_c068, 0b1111, false, false));
         let v0 = VSharp { dfmt: 0, ..v };
-        let o = compute(&In {
-            vsharp: v0.encode(),
-            ..i
-        });
-        assert_eq!(
-            (o.address, o.in_range, o.unbound),
-            (0x10_0068, 0b1111, false)
-        );
-        let o = compute(&In {
-            vsharp: v0.encode(),
-            access: ACCESS_FORMAT,
-            ..i
-        });
+        let o = compute(&In { vsharp: v0.encode(), ..i });
+        assert_eq!((o.address, o.in_range, o.unbound), (0x10_0068, 0b1111, false));
+        let o = compute(&In { vsharp: v0.encode(), access: ACCESS_FORMAT, ..i });
         assert_eq!((o.address, o.in_range, o.unbound), (0x10_0068, 0, true));
     }
 
@@ -499,58 +383,26 @@ mod tests {
     /// → out; num_records 9 → in. Stride (14-bit, format) 4: address = 8*4 = 0x20.
     #[test]
     fn structured_tid() {
-        let v = VSharp {
-            add_tid_en: true,
-            ..vsharp(0, 4, 8)
-        };
-        let i = In {
-            idxen: true,
-            vgpr_index: 6,
-            tid: 2,
-            access: ACCESS_FORMAT,
-            ..input(v)
-        };
+        let v = VSharp { add_tid_en: true, ..vsharp(0, 4, 8) };
+        let i = In { idxen: true, vgpr_index: 6, tid: 2, access: ACCESS_FORMAT, ..input(v) };
         let o = compute(&i);
         assert_eq!((o.address, o.in_range), (0x20, 0));
-        let v9 = VSharp {
-            num_records: 9,
-            ..v
-        };
-        assert_eq!(
-            compute(&In {
-                vsharp: v9.encode(),
-                ..i
-            })
-            .in_range,
-            1
-        );
+        let v9 = VSharp { num_records: 9, ..v };
+        assert_eq!(compute(&In { vsharp: v9.encode(), ..i }).in_range, 1);
     }
 
     /// Unbound (dfmt 0, no scratch): in_range 0, the rest computed: address 0x3000 + 0x14.
     #[test]
     fn unbound() {
-        let v = VSharp {
-            dfmt: 0,
-            ..vsharp(0x3000, 0, 0x100)
-        };
-        let o = compute(&In {
-            inst_offset: 0x14,
-            ..input(v)
-        });
-        assert_eq!(
-            (o.address, o.in_range, o.unbound, o.illegal),
-            (0x3014, 0, true, false)
-        );
+        let v = VSharp { dfmt: 0, ..vsharp(0x3000, 0, 0x100) };
+        let o = compute(&In { inst_offset: 0x14, ..input(v) });
+        assert_eq!((o.address, o.in_range, o.unbound, o.illegal), (0x3014, 0, true, false));
     }
 
     /// Address modulo 2^48: 0xffff_ffff_fff0 + sgpr 0x20 + offset 4 = 0x1_0000_0000_0014 → 0x14.
     #[test]
     fn address_wraps_at_48_bits() {
-        let i = In {
-            sgpr_offset: 0x20,
-            inst_offset: 4,
-            ..input(vsharp(0xffff_ffff_fff0, 0, 0x10))
-        };
+        let i = In { sgpr_offset: 0x20, inst_offset: 4, ..input(vsharp(0xffff_ffff_fff0, 0, 0x10)) };
         assert_eq!(compute(&i).address, 0x14);
     }
 
@@ -561,48 +413,21 @@ mod tests {
     #[test]
     fn reserved_encodings() {
         let v = vsharp(0x100, 0, 0x44);
-        let o = compute(&In {
-            access: ACCESS_RESERVED,
-            bytes: 8,
-            inst_offset: 0x40,
-            ..input(v)
-        });
+        let o = compute(&In { access: ACCESS_RESERVED, bytes: 8, inst_offset: 0x40, ..input(v) });
         assert_eq!((o.illegal, o.in_range, o.address), (true, 0b01, 0x140));
-        let o = compute(&In {
-            access: ACCESS_FORMAT,
-            bytes: 8,
-            inst_offset: 0x40,
-            ..input(v)
-        });
+        let o = compute(&In { access: ACCESS_FORMAT, bytes: 8, inst_offset: 0x40, ..input(v) });
         assert_eq!((o.illegal, o.in_range), (false, 0));
-        let o = compute(&In {
-            bytes: 3,
-            inst_offset: 1,
-            ..input(v)
-        });
+        let o = compute(&In { bytes: 3, inst_offset: 1, ..input(v) });
         assert_eq!((o.illegal, o.in_range, o.address), (true, 0, 0x101));
-        let o = compute(&In {
-            bytes: 5,
-            inst_offset: 1,
-            ..input(v)
-        });
+        let o = compute(&In { bytes: 5, inst_offset: 1, ..input(v) });
         assert_eq!((o.illegal, o.in_range, o.address), (true, 0, 0x100));
     }
 
     /// Port-width masking: inst_offset 0x1004 → 4, tid 0x43 → 3, access 5 → 1, bytes 0x24 → 4.
     #[test]
     fn inputs_are_masked_to_port_width() {
-        let v = VSharp {
-            add_tid_en: true,
-            ..vsharp(0, 0x10, 0)
-        };
-        let o = compute(&In {
-            inst_offset: 0x1004,
-            tid: 0x43,
-            access: 5,
-            bytes: 0x24,
-            ..input(v)
-        });
+        let v = VSharp { add_tid_en: true, ..vsharp(0, 0x10, 0) };
+        let o = compute(&In { inst_offset: 0x1004, tid: 0x43, access: 5, bytes: 0x24, ..input(v) });
         // index 3, stride 0x10 (18-bit, dfmt 4 << 14 = 0x1_0000 | 0x10): 3*0x1_0010 + 4.
         assert_eq!((o.address, o.in_range, o.illegal), (0x3_0034, 1, false));
     }
@@ -625,24 +450,11 @@ mod tests {
         assert_eq!((o.lds_address, o.lds_in_range), (380, true));
         let o = compute(&In { tid: 4, ..i });
         assert_eq!((o.lds_address, o.lds_in_range), (384, false));
-        let o = compute(&In {
-            lds_size: 0,
-            tid: 0,
-            m0: 0,
-            inst_offset: 0,
-            ..i
-        });
+        let o = compute(&In { lds_size: 0, tid: 0, m0: 0, inst_offset: 0, ..i });
         assert_eq!((o.lds_address, o.lds_in_range), (256, false));
         // Largest: 511*128 + 0xffff + 0xfff + 63*4 = 65408 + 65535 + 4095 + 252 = 135290, fits
         // 18 bits; the allocation ends at (511 + 511)*128 = 130816 < 135290 + 4: out.
-        let o = compute(&In {
-            lds_base: 511,
-            lds_size: 511,
-            m0: 0xffff,
-            inst_offset: 0xfff,
-            tid: 63,
-            ..i
-        });
+        let o = compute(&In { lds_base: 511, lds_size: 511, m0: 0xffff, inst_offset: 0xfff, tid: 63, ..i });
         assert_eq!((o.lds_address, o.lds_in_range), (135_290, false));
         let o = compute(&In { lds: false, ..i });
         assert_eq!((o.lds_address, o.lds_in_range), (0, false));
@@ -652,10 +464,7 @@ mod tests {
     #[test]
     fn latency() {
         let mut m = BufferAddr::new();
-        let a = In {
-            inst_offset: 0x10,
-            ..input(vsharp(0x1000, 0, 0x100))
-        };
+        let a = In { inst_offset: 0x10, ..input(vsharp(0x1000, 0, 0x100)) };
         assert_eq!(m.step(&a), Out::default());
         let o = m.step(&In::default());
         assert!(o.valid);
@@ -670,56 +479,27 @@ mod tests {
         let v = vsharp(0x1000, 0, 0x100);
         let mut got = Vec::new();
         for k in 0..5u16 {
-            got.push(m.step(&In {
-                inst_offset: 4 * k,
-                ..input(v)
-            }));
+            got.push(m.step(&In { inst_offset: 4 * k, ..input(v) }));
         }
         let addresses: Vec<_> = got.iter().map(|o| (o.valid, o.address)).collect();
-        assert_eq!(
-            addresses,
-            [
-                (false, 0),
-                (true, 0x1000),
-                (true, 0x1004),
-                (true, 0x1008),
-                (true, 0x100c)
-            ]
-        );
+        assert_eq!(addresses, [(false, 0), (true, 0x1000), (true, 0x1004), (true, 0x1008), (true, 0x100c)]);
     }
 
     /// Without valid, data registers hold the last valid result while valid drops to 0.
     #[test]
     fn hold() {
         let mut m = BufferAddr::new();
-        let a = In {
-            inst_offset: 0x20,
-            ..input(vsharp(0x1000, 0, 0x100))
-        };
-        let junk = In {
-            valid: false,
-            inst_offset: 0x40,
-            bytes: 3,
-            ..a
-        };
+        let a = In { inst_offset: 0x20, ..input(vsharp(0x1000, 0, 0x100)) };
+        let junk = In { valid: false, inst_offset: 0x40, bytes: 3, ..a };
         m.step(&a);
         let first = m.step(&junk);
         assert!(first.valid);
         for _ in 0..3 {
             let o = m.step(&junk);
-            assert_eq!(
-                o,
-                Out {
-                    valid: false,
-                    ..first
-                }
-            );
+            assert_eq!(o, Out { valid: false, ..first });
         }
         // A bubble between two valid inputs: the output shows a, holds a, then b.
-        let b = In {
-            inst_offset: 0x30,
-            ..a
-        };
+        let b = In { inst_offset: 0x30, ..a };
         m.step(&a);
         m.step(&junk);
         m.step(&b);
@@ -731,12 +511,7 @@ mod tests {
     #[test]
     fn reset_clears_everything() {
         let mut m = BufferAddr::new();
-        let a = In {
-            inst_offset: 0x20,
-            lds: true,
-            lds_size: 4,
-            ..input(vsharp(0x1000, 0, 0x100))
-        };
+        let a = In { inst_offset: 0x20, lds: true, lds_size: 4, ..input(vsharp(0x1000, 0, 0x100)) };
         m.step(&a);
         m.step(&a);
         m.reset();
@@ -746,49 +521,31 @@ mod tests {
 
     fn any_in() -> impl Strategy<Value = In> {
         (
-            (
-                any::<bool>(),
-                any::<u128>(),
-                0u16..1 << 12,
-                any::<bool>(),
-                any::<bool>(),
-            ),
-            (
-                0u8..4,
-                prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]),
-                any::<bool>(),
-            ),
-            (
-                any::<u32>(),
-                any::<u32>(),
-                any::<u32>(),
-                0u8..64,
-                any::<u32>(),
-            ),
+            (any::<bool>(), any::<u128>(), 0u16..1 << 12, any::<bool>(), any::<bool>()),
+            (0u8..4, prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]), any::<bool>()),
+            (any::<u32>(), any::<u32>(), any::<u32>(), 0u8..64, any::<u32>()),
             (0u16..1 << 9, 0u16..1 << 9),
         )
-            .prop_map(
-                |((valid, vsharp, inst_offset, offen, idxen), (access, bytes, lds), rest, l)| {
-                    let (sgpr_offset, vgpr_index, vgpr_offset, tid, m0) = rest;
-                    In {
-                        valid,
-                        vsharp,
-                        inst_offset,
-                        offen,
-                        idxen,
-                        access,
-                        bytes,
-                        lds,
-                        sgpr_offset,
-                        vgpr_index,
-                        vgpr_offset,
-                        tid,
-                        m0,
-                        lds_base: l.0,
-                        lds_size: l.1,
-                    }
-                },
-            )
+            .prop_map(|((valid, vsharp, inst_offset, offen, idxen), (access, bytes, lds), rest, l)| {
+                let (sgpr_offset, vgpr_index, vgpr_offset, tid, m0) = rest;
+                In {
+                    valid,
+                    vsharp,
+                    inst_offset,
+                    offen,
+                    idxen,
+                    access,
+                    bytes,
+                    lds,
+                    sgpr_offset,
+                    vgpr_index,
+                    vgpr_offset,
+                    tid,
+                    m0,
+                    lds_base: l.0,
+                    lds_size: l.1,
+                }
+            })
     }
 
     proptest! {

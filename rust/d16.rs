@@ -1,6 +1,6 @@
 //! `d16`: the 16-bit packing of D16 loads and stores between 32-bit components and VGPR halves.
 //!
-//! Spec: SPEC.md §6  RTL: rtl/d16.sv  Tests: tests/d16.rs
+//! Spec: docs/spec.md §6  RTL: rtl/d16.sv  Tests: tests/d16.rs
 //!
 //! One operation per input, chosen by `op` (docs/decisions.md "d16"):
 //!

@@ -2,7 +2,7 @@
 //! (IEEE half `f16`; the unsigned `f11` and `f10` of R11G11B10_FLOAT), and the correctly rounded
 //! f32 of a ratio of integers (unorm/snorm unpack).
 //!
-//! Spec: SPEC.md §5 (float rules), §12 (rounding choices)  Used by: rust/format_unpack.rs,
+//! Spec: docs/spec.md §5 (float rules), §12 (rounding choices)  Used by: rust/format_unpack.rs,
 //! rust/format_pack.rs, rust/d16.rs
 //!
 //! Every value here is raw bits: an f32 is a `u32`; a small float is a `u16` holding its bits at

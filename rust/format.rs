@@ -1,7 +1,7 @@
 //! Data and numeric formats: SPEC §1.4's dfmt table as field layouts, the nfmt codes,
 //! `format_valid` and the element size.
 //!
-//! Spec: SPEC.md §1.4  Used by: rust/format_unpack.rs, rust/format_pack.rs, rust/d16.rs
+//! Spec: docs/spec.md §1.4  Used by: rust/format_unpack.rs, rust/format_pack.rs, rust/d16.rs
 //!
 //! A format name lists its fields from the most significant end, so the rightmost number is X at
 //! bit 0: dfmt 6 "10_11_11" is X[10:0] Y[21:11] Z[31:22] (11, 11, 10 bits) and dfmt 9

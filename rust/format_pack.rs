@@ -1,7 +1,7 @@
 //! `format_pack`: four 32-bit components of a format store converted to one element (the store
 //! half of SPEC §5's unit `format`).
 //!
-//! Spec: SPEC.md §1.4, §5  RTL: rtl/format_pack.sv  Tests: tests/format_pack.rs
+//! Spec: docs/spec.md §1.4, §5  RTL: rtl/format_pack.sv  Tests: tests/format_pack.rs
 //!
 //! From a (dfmt, nfmt) pair and the components (X at bits 31:0, Y at 63:32, Z at 95:64, W at
 //! 127:96) it gives the element's bits, each component converted into its field, and

@@ -1,7 +1,7 @@
 //! `format_unpack`: one element of a format load converted to 32-bit components (the load half
 //! of SPEC §5's unit `format`).
 //!
-//! Spec: SPEC.md §1.4, §5  RTL: rtl/format_unpack.sv  Tests: tests/format_unpack.rs
+//! Spec: docs/spec.md §1.4, §5  RTL: rtl/format_unpack.sv  Tests: tests/format_unpack.rs
 //!
 //! From a (dfmt, nfmt) pair and the element's bits it gives each field of the format as a 32-bit
 //! component (X at bits 31:0, Y at 63:32, Z at 95:64, W at 127:96), the component count and

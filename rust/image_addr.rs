@@ -2,7 +2,7 @@
 //! PCK2, PCK4 and their _MIP forms), plus the instruction-level helpers the executor shares with
 //! it: SPEC §4.3's format table, its checker and error message, and the §4.1 address-VGPR decoder.
 //!
-//! Spec: SPEC.md §1.2, §4  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
+//! Spec: docs/spec.md §1.2, §4  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
 //!
 //! From a T# (§1.2), the instruction's op, MIP, DMASK, D16, TFE, DA and one lane's unsigned
 //! coordinates (x, y, mipid) it finds the mip level and its dimensions (§4.2), the aligned first

@@ -1,24 +1,51 @@
-//! gcn-vmem: bit- and cycle-accurate models of a GCN/RDNA vector-memory path, and the harness
-//! that co-simulates them in lockstep against their Verilog RTL (SPEC.md).
+//! gcn-vmem-model: bit- and cycle-accurate Rust models of the vector-memory (VMEM) path of a
+//! GCN/RDNA-class GPU, written from the project's contract, `docs/spec.md` ("SPEC §n" in the
+//! documentation of every module refers to its sections).
 //!
-//! Layout: one name per unit everywhere — the model `rust/<unit>.rs` (module `gcn_vmem::<unit>`),
-//! the RTL `rtl/<unit>.sv`, the binding `cosim/<unit>.{rs,h,cc}` (module
-//! `gcn_vmem::cosim::<unit>`), the tests `tests/<unit>.rs`. The units are listed once, in
-//! `cosim/units.txt`.
+//! This crate is the models alone: it needs no simulator, no C++ toolchain and no build script,
+//! so an emulator or driver can depend on it directly. The co-simulation harness that runs each
+//! model in lockstep against its Verilog RTL is the `gcn-vmem` crate at the repository root.
+//!
+//! Every unit is a [`unit::Unit`]: a clocked model with the RTL's ports (`In`/`Out` bundles),
+//! latency and reset behaviour. Each also exposes its combinational function for direct use
+//! (e.g. [`buffer_addr::compute`]). Layout: one name per unit everywhere — this crate's
+//! `rust/<unit>.rs`, the RTL `rtl/<unit>.sv`, the binding `cosim/<unit>.{rs,h,cc}`, the tests
+//! `tests/<unit>.rs`; the units are listed once, in `cosim/units.txt` (the harness's build script
+//! checks that every unit listed there is declared below).
+//!
+//! ```
+//! use gcn_vmem_model::buffer_addr::{self, ACCESS_NON_FORMAT};
+//! use gcn_vmem_model::vsharp::VSharp;
+//!
+//! // A structured buffer: base 0x1000, 16-byte records, 8 records (SPEC §1.1, §2.4).
+//! let vsharp = VSharp { base: 0x1000, stride: 16, num_records: 8, dfmt: 4, nfmt: 4, ..VSharp::default() };
+//! let input = buffer_addr::In {
+//!     valid: true,
+//!     vsharp: vsharp.encode(),
+//!     idxen: true,
+//!     vgpr_index: 3,
+//!     inst_offset: 4,
+//!     access: ACCESS_NON_FORMAT,
+//!     bytes: 4,
+//!     ..Default::default()
+//! };
+//! let out = buffer_addr::compute(&input);
+//! assert_eq!(out.address, 0x1000 + 3 * 16 + 4); // index * stride + offset (SPEC §2.3)
+//! assert_eq!(out.in_range, 0b0001); // record 3 < num_records 8: the one dword is in range
+//! ```
 
+// Shared pieces: small-float conversions, SPEC §1.4's formats, the descriptors.
 pub mod float;
 pub mod format;
 pub mod tsharp;
 pub mod unit;
 pub mod vsharp;
 
-// `pub mod <unit>;` (rust/<unit>.rs, the models) for every unit of cosim/units.txt.
-include!(concat!(env!("OUT_DIR"), "/models.rs"));
-
-#[path = "../cosim/mod.rs"]
-pub mod cosim;
-
-/// The Verilator runtime version linked into this build (also keeps the runtime linked).
-pub fn verilator_version() -> String {
-    verilated::version()
-}
+// The units, in cosim/units.txt's order.
+pub mod buffer_addr;
+pub mod d16;
+pub mod format_pack;
+pub mod format_unpack;
+pub mod image_addr;
+pub mod multi_texel;
+pub mod swizzle;

@@ -1,7 +1,7 @@
 //! `multi_texel`: the result dwords of one lane's multi-texel image load (IMAGE_LOAD_BY2, BY4,
 //! PCK2, PCK4 and their _MIP forms) from the group's fetched texels.
 //!
-//! Spec: SPEC.md §4.3, §5  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs
+//! Spec: docs/spec.md §4.3, §5  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs
 //!
 //! The group's n texels (n = 2 or 4) arrive as fetched from `image_addr`'s address: texel t at
 //! bits 8·bpp·t upward, little-endian. Per SPEC §4.3:

@@ -1,7 +1,7 @@
 //! `swizzle`: component selection of format loads — expansion, dst_sel, out-of-range and unbound
 //! zeroing, DMASK compaction and the TFE status dword.
 //!
-//! Spec: SPEC.md §3 (codes §1.1)  RTL: rtl/swizzle.sv  Tests: tests/swizzle.rs
+//! Spec: docs/spec.md §3 (codes §1.1)  RTL: rtl/swizzle.sv  Tests: tests/swizzle.rs
 //!
 //! From the canonical components of one element (the `format_unpack` unit's output, §5) it builds
 //! the dwords a lane writes to its VGPRs.

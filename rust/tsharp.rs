@@ -1,6 +1,6 @@
 //! T#: the image resource descriptor (128 or 256 bits, four or eight SGPRs).
 //!
-//! Spec: SPEC.md §1.2  Used by: rust/image_addr.rs
+//! Spec: docs/spec.md §1.2  Used by: rust/image_addr.rs
 //!
 //! The descriptor is held as `BitArray<[u64; 4], Lsb0>`: word 0 is descriptor bits 63:0, word 3
 //! bits 255:192, and within a word bit 0 is the least significant bit, so array index k is

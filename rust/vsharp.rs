@@ -1,6 +1,6 @@
 //! V#: the 128-bit buffer resource descriptor (four SGPRs).
 //!
-//! Spec: SPEC.md §1.1  Used by: rust/buffer_addr.rs
+//! Spec: docs/spec.md §1.1  Used by: rust/buffer_addr.rs
 //!
 //! The descriptor is held as `BitArray<[u64; 2], Lsb0>`: word 0 is descriptor bits 63:0 (the first
 //! two SGPRs, little-endian), and within a word bit 0 is the least significant bit, so array index
