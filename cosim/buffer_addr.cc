@@ -3,12 +3,7 @@
 
 #include <string>
 
-#include "Vbuffer_addr.h"
-#include "Vbuffer_addr_fst.h"
-#include "Vbuffer_addr_mut.h"
-#include "Vbuffer_addr_mut_fst.h"
-#include "Vbuffer_addr_mut_vcd.h"
-#include "Vbuffer_addr_vcd.h"
+#include "buffer_addr_variants.h"
 #include "gcn-vmem/cosim/buffer_addr.rs.h"
 
 namespace cosim::buffer_addr {
@@ -56,13 +51,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) return verilated_rs::open<Ports, Vbuffer_addr_mut, Vbuffer_addr_mut_fst, Vbuffer_addr_mut_vcd>(wave, std::string(path));
-  return verilated_rs::open<Ports, Vbuffer_addr, Vbuffer_addr_fst, Vbuffer_addr_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vbuffer_addr>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::buffer_addr

@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `d16` (see d16.h).
 #include "gcn-vmem/cosim/d16.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vd16.h"
-#include "Vd16_fst.h"
-#include "Vd16_vcd.h"
+#include "d16_variants.h"
 #include "gcn-vmem/cosim/d16.rs.h"
 
 namespace cosim::d16 {
@@ -40,13 +37,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("d16 has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vd16, Vd16_fst, Vd16_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vd16>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::d16

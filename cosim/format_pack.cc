@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `format_pack` (see format_pack.h).
 #include "gcn-vmem/cosim/format_pack.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vformat_pack.h"
-#include "Vformat_pack_fst.h"
-#include "Vformat_pack_vcd.h"
+#include "format_pack_variants.h"
 #include "gcn-vmem/cosim/format_pack.rs.h"
 
 namespace cosim::format_pack {
@@ -36,13 +33,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("format_pack has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vformat_pack, Vformat_pack_fst, Vformat_pack_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vformat_pack>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::format_pack

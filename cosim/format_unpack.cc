@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `format_unpack` (see format_unpack.h).
 #include "gcn-vmem/cosim/format_unpack.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vformat_unpack.h"
-#include "Vformat_unpack_fst.h"
-#include "Vformat_unpack_vcd.h"
+#include "format_unpack_variants.h"
 #include "gcn-vmem/cosim/format_unpack.rs.h"
 
 namespace cosim::format_unpack {
@@ -37,13 +34,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("format_unpack has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vformat_unpack, Vformat_unpack_fst, Vformat_unpack_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vformat_unpack>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::format_unpack

@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `image_addr` (see image_addr.h).
 #include "gcn-vmem/cosim/image_addr.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vimage_addr.h"
-#include "Vimage_addr_fst.h"
-#include "Vimage_addr_vcd.h"
+#include "image_addr_variants.h"
 #include "gcn-vmem/cosim/image_addr.rs.h"
 
 namespace cosim::image_addr {
@@ -52,13 +49,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("image_addr has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vimage_addr, Vimage_addr_fst, Vimage_addr_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vimage_addr>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::image_addr

@@ -50,9 +50,10 @@ mod ffi {
 
         type Rtl;
 
-        fn new_rtl(mutant: bool, wave: u8, path: &str) -> Result<UniquePtr<Rtl>>;
-        fn reset(self: Pin<&mut Rtl>);
-        fn step(self: Pin<&mut Rtl>, input: &PortsIn, output: &mut PortsOut);
+        fn new_rtl(variant: u8, wave: u8, path: &str, x_random: bool, x_seed: u64) -> Result<UniquePtr<Rtl>>;
+        fn set_reset(self: Pin<&mut Rtl>, asserted: bool, output: &mut PortsOut) -> u32;
+        fn step(self: Pin<&mut Rtl>, input: &PortsIn, output: &mut PortsOut) -> u32;
+        fn take_assertions(self: Pin<&mut Rtl>) -> Vec<String>;
         fn finish(self: Pin<&mut Rtl>);
         fn write_coverage(self: Pin<&mut Rtl>, path: &str);
         fn plain_loop(inputs: &[PortsIn], rounds: u64) -> u64;

@@ -13,7 +13,7 @@ use gcn_vmem::cosim::lockstep::Lockstep;
 use gcn_vmem::cosim::run::{self, RunConfig, Summary};
 use gcn_vmem::cosim::sweep;
 use gcn_vmem::cosim::vectors::{self, Strictness};
-use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Visit, Wave, UNITS};
+use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Variant, Visit, Wave, UNITS};
 use gcn_vmem::unit::{Ports, Unit};
 
 #[derive(Parser)]
@@ -67,9 +67,13 @@ enum Command {
         /// Folder of failure artifacts (default target/cosim).
         #[arg(long)]
         artifacts: Option<PathBuf>,
-        /// Run against the unit's deliberately broken test-only RTL (to see the harness catch a bug).
-        #[arg(long)]
-        mutant: bool,
+        #[command(flatten)]
+        rtl: RtlArgs,
+        /// Then run each unit again on N fresh RTL instances whose initial register values and
+        /// X assignments are random (one X seed each, derived from --seed), VECTORS / N vectors
+        /// each (at least 1,000).
+        #[arg(long, default_value_t = 0)]
+        x_seeds: u64,
         /// Never show a progress bar.
         #[arg(long)]
         no_progress: bool,
@@ -90,8 +94,12 @@ enum Command {
         /// Print the cycle-by-cycle trace.
         #[arg(long)]
         trace: bool,
+        #[command(flatten)]
+        rtl: RtlArgs,
+        /// Random initial register values and X assignments in the RTL, from this seed (as the
+        /// `cosim --x-seeds` run that saved the vector printed it).
         #[arg(long)]
-        mutant: bool,
+        x_seed: Option<u64>,
     },
     /// SPEC §13: one JSON object per stdin line in, one per stdout line out.
     Eval {
@@ -157,11 +165,24 @@ fn resolve_units(names: &[String]) -> anyhow::Result<Vec<&'static str>> {
 
 fn execute(command: Command) -> anyhow::Result<bool> {
     match command {
-        Command::Cosim { unit, vectors, seed, jobs, max_failures, wave, artifacts, mutant, no_progress, coverage } => {
+        Command::Cosim {
+            unit,
+            vectors,
+            seed,
+            jobs,
+            max_failures,
+            wave,
+            artifacts,
+            rtl,
+            x_seeds,
+            no_progress,
+            coverage,
+        } => {
             let units = resolve_units(&unit)?;
             let seed = seed.unwrap_or_else(fresh_seed);
+            let variant = rtl.variant();
             let mut config =
-                RunConfig { vectors, seed, max_failures, mutant, wave: wave.into(), coverage, ..RunConfig::default() };
+                RunConfig { vectors, seed, max_failures, variant, wave: wave.into(), coverage, ..RunConfig::default() };
             if let Some(j) = jobs {
                 config.jobs = j.max(1);
             }
@@ -179,6 +200,16 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             for name in units {
                 let summary = with_unit(name, RandomRun(&config)).ok_or_else(|| unknown_unit(name))??;
                 summaries.push(summary);
+                for k in 1..=x_seeds {
+                    let x_config = RunConfig {
+                        vectors: (vectors / x_seeds).max(1_000),
+                        x_seed: Some(x_seed_of(seed, k)),
+                        progress: false,
+                        ..config.clone()
+                    };
+                    let summary = with_unit(name, RandomRun(&x_config)).ok_or_else(|| unknown_unit(name))??;
+                    summaries.push(summary);
+                }
             }
             print_summary(&summaries);
             let ok = summaries.iter().all(|s| s.failing_cases == 0);
@@ -187,12 +218,13 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             Ok(ok)
         }
-        Command::Replay { file, unit, wave, trace, mutant } => {
+        Command::Replay { file, unit, wave, trace, rtl, x_seed } => {
             let name = match unit {
                 Some(u) => u,
                 None => unit_from_path(&file)?,
             };
-            with_unit(&name, ReplayRun { file: &file, wave: wave.as_deref(), trace, mutant })
+            let rtl = RtlOptions { variant: rtl.variant(), wave: None, x_seed };
+            with_unit(&name, ReplayRun { file: &file, wave: wave.as_deref(), trace, rtl })
                 .ok_or_else(|| unknown_unit(&name))?
         }
         Command::Eval { unit, rtl, both } => {
@@ -285,6 +317,38 @@ fn execute(command: Command) -> anyhow::Result<bool> {
     }
 }
 
+/// The X seed of the k-th X run of a `cosim` run with stimulus seed `seed` (SplitMix64).
+fn x_seed_of(seed: u64, k: u64) -> u64 {
+    let mut z = seed.wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & 0x7fff_ffff
+}
+
+/// Which RTL build `cosim` and `replay` run.
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct RtlArgs {
+    /// Run against the unit's deliberately broken test-only RTL (to see the harness catch a bug).
+    #[arg(long, conflicts_with = "break_asserts")]
+    mutant: bool,
+    /// Run against the unit's test-only build whose register inputs are corrupted so that each of
+    /// its assertions fails (to see every assertion fire and be reported).
+    #[arg(long)]
+    break_asserts: bool,
+}
+
+impl RtlArgs {
+    fn variant(self) -> Variant {
+        if self.mutant {
+            Variant::Mutant
+        } else if self.break_asserts {
+            Variant::BreakAsserts
+        } else {
+            Variant::AsWritten
+        }
+    }
+}
+
 fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     nanos ^ u64::from(std::process::id()).rotate_left(32)
@@ -306,12 +370,16 @@ fn unit_from_path(file: &Path) -> anyhow::Result<String> {
 fn print_summary(summaries: &[Summary]) {
     println!(
         "{:<14} {:>12} {:>12} {:>11} {:>12} {:>9}",
-        "unit", "vectors", "cycles", "mismatches", "vectors/s", "seconds"
+        "unit", "vectors", "cycles", "failing", "vectors/s", "seconds"
     );
     for s in summaries {
+        let unit = match s.x_seed {
+            Some(x) => format!("{} x{x}", s.unit),
+            None => s.unit.to_string(),
+        };
         println!(
             "{:<14} {:>12} {:>12} {:>11} {:>12.0} {:>9.2}{}",
-            s.unit,
+            unit,
             s.vectors,
             s.cycles,
             s.failing_cases,
@@ -341,14 +409,14 @@ struct ReplayRun<'a> {
     file: &'a Path,
     wave: Option<&'a Path>,
     trace: bool,
-    mutant: bool,
+    rtl: RtlOptions,
 }
 
 impl Visit for ReplayRun<'_> {
     type Output = anyhow::Result<bool>;
     fn visit<B: Binding>(self) -> Self::Output {
         let inputs = vectors::read_file::<<B::Model as Unit>::In>(self.file)?;
-        let r = run::replay::<B>(&inputs, self.mutant, Some(self.file), self.wave)?;
+        let r = run::replay::<B>(&inputs, &self.rtl, Some(self.file), self.wave)?;
         if self.trace {
             print!("{}", r.trace);
         }
@@ -365,13 +433,14 @@ impl Visit for ReplayRun<'_> {
             eprintln!("warning: waveform not written: {e}");
         }
         println!(
-            "{}: {} vectors, {} cycles, {} mismatches",
+            "{}: {} vectors, {} cycles, {} mismatches, {} assertion failures",
             <B::Model as Unit>::NAME,
             inputs.len(),
             r.cycles,
-            r.mismatches.len()
+            r.mismatches.len(),
+            r.assertions.len()
         );
-        Ok(r.mismatches.is_empty() && r.wave_error.is_none())
+        Ok(r.mismatches.is_empty() && r.assertions.is_empty() && r.wave_error.is_none())
     }
 }
 

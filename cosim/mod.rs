@@ -25,13 +25,40 @@ use crate::unit::Unit;
 
 pub use verilated::Wave;
 
-/// Which RTL build to open and whether it dumps a waveform.
+/// Which RTL of a unit a simulation runs (build.rs builds each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// rtl/<unit>.sv as written.
+    #[default]
+    AsWritten,
+    /// The unit with its test-only `TestBreakAsserts` parameter set: its register inputs are
+    /// corrupted so that each of its assertions fails on some input (untraced build only).
+    BreakAsserts,
+    /// The unit's test-only mutant (cosim/units.txt `mutant=Param`), a deliberate bug.
+    Mutant,
+}
+
+impl Variant {
+    /// The code the C++ side takes (the `case`s of the generated `<unit>_variants.h`).
+    pub fn code(self) -> u8 {
+        match self {
+            Variant::AsWritten => 0,
+            Variant::BreakAsserts => 1,
+            Variant::Mutant => 2,
+        }
+    }
+}
+
+/// Which RTL build to open, whether it dumps a waveform, and how unknown values start.
 #[derive(Clone, Debug, Default)]
 pub struct RtlOptions {
-    /// The test-only broken variant (cosim/units.txt `mutant=`).
-    pub mutant: bool,
+    pub variant: Variant,
     /// Dump a waveform of this format to this path.
     pub wave: Option<(Wave, PathBuf)>,
+    /// `Some(seed)`: every register's initial value and every X assignment of the RTL is random
+    /// (Verilator's randReset(2), i.e. `+verilator+rand+reset+2`), drawn from `seed`; `None`:
+    /// they read 0.
+    pub x_seed: Option<u64>,
 }
 
 impl RtlOptions {
@@ -50,6 +77,12 @@ pub trait RtlUnit: Unit + Sized + Send {
     /// Opens a fresh simulation (own context). Fails when the variant was not built or the
     /// waveform file cannot be created.
     fn open(options: &RtlOptions) -> anyhow::Result<Self>;
+    /// Whether an assertion of the RTL failed since the last [`RtlUnit::take_assertions`]
+    /// (cheap: no call into C++).
+    fn assertion_failed(&self) -> bool;
+    /// The names of the assertions that failed since the last call, oldest first (as named in
+    /// rtl/<unit>.sv: `VMEM_ASSERT(Name, …)`).
+    fn take_assertions(&mut self) -> Vec<String>;
     /// Runs final blocks and flushes the waveform.
     fn finish(&mut self);
     /// Writes the coverage database of the context.
@@ -82,6 +115,8 @@ macro_rules! verilated_rtl {
         pub struct Rtl {
             sim: cxx::UniquePtr<ffi::Rtl>,
             out: ffi::PortsOut,
+            /// Assertion failures not yet taken, as the last call into the simulation reported.
+            failed: u32,
         }
 
         // SAFETY: an `Rtl` owns its VerilatedContext and model exclusively (instances share no
@@ -94,13 +129,14 @@ macro_rules! verilated_rtl {
             type In = <$model as $crate::unit::Unit>::In;
             type Out = <$model as $crate::unit::Unit>::Out;
 
-            fn reset(&mut self) {
-                self.sim.pin_mut().reset();
+            fn set_reset(&mut self, asserted: bool) -> Self::Out {
+                self.failed = self.sim.pin_mut().set_reset(asserted, &mut self.out);
+                Self::Out::from(&self.out)
             }
 
             #[inline]
             fn step(&mut self, input: &Self::In) -> Self::Out {
-                self.sim.pin_mut().step(&ffi::PortsIn::from(input), &mut self.out);
+                self.failed = self.sim.pin_mut().step(&ffi::PortsIn::from(input), &mut self.out);
                 Self::Out::from(&self.out)
             }
         }
@@ -108,9 +144,25 @@ macro_rules! verilated_rtl {
         impl $crate::cosim::RtlUnit for Rtl {
             fn open(options: &$crate::cosim::RtlOptions) -> anyhow::Result<Self> {
                 let (wave, path) = options.wave_code();
-                let sim = ffi::new_rtl(options.mutant, wave, &path)
-                    .map_err(|e| anyhow::anyhow!("{} RTL: {}", <$model as $crate::unit::Unit>::NAME, e.what()))?;
-                Ok(Rtl { sim, out: ffi::PortsOut::default() })
+                let sim = ffi::new_rtl(
+                    options.variant.code(),
+                    wave,
+                    &path,
+                    options.x_seed.is_some(),
+                    options.x_seed.unwrap_or(0),
+                )
+                .map_err(|e| anyhow::anyhow!("{} RTL: {}", <$model as $crate::unit::Unit>::NAME, e.what()))?;
+                Ok(Rtl { sim, out: ffi::PortsOut::default(), failed: 0 })
+            }
+
+            #[inline]
+            fn assertion_failed(&self) -> bool {
+                self.failed != 0
+            }
+
+            fn take_assertions(&mut self) -> Vec<String> {
+                self.failed = 0;
+                self.sim.pin_mut().take_assertions()
             }
 
             fn finish(&mut self) {

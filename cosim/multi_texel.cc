@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `multi_texel` (see multi_texel.h).
 #include "gcn-vmem/cosim/multi_texel.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vmulti_texel.h"
-#include "Vmulti_texel_fst.h"
-#include "Vmulti_texel_vcd.h"
+#include "multi_texel_variants.h"
 #include "gcn-vmem/cosim/multi_texel.rs.h"
 
 namespace cosim::multi_texel {
@@ -40,13 +37,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("multi_texel has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vmulti_texel, Vmulti_texel_fst, Vmulti_texel_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vmulti_texel>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::multi_texel

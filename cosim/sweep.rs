@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::lockstep::Lockstep;
+use super::lockstep::{Lockstep, Step};
 use super::{vectors, Binding, RtlOptions, RtlUnit};
 use crate::unit::Unit;
 
@@ -114,7 +114,7 @@ pub fn sweep<B: Binding>(
         let dir = artifacts.join(unit);
         std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
         let file = dir.join(format!("sweep-{name}.jsonl"));
-        let inputs: Vec<In<B>> = kept.iter().map(|(_, v)| *v).collect();
+        let inputs: Vec<Step<In<B>>> = kept.iter().map(|(_, v)| Step::from(*v)).collect();
         std::fs::write(&file, vectors::to_text(&inputs))
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
         Some(file)

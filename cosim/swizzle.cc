@@ -1,12 +1,9 @@
 // Port copying and build selection for the Verilated `swizzle` (see swizzle.h).
 #include "gcn-vmem/cosim/swizzle.h"
 
-#include <stdexcept>
 #include <string>
 
-#include "Vswizzle.h"
-#include "Vswizzle_fst.h"
-#include "Vswizzle_vcd.h"
+#include "swizzle_variants.h"
 #include "gcn-vmem/cosim/swizzle.rs.h"
 
 namespace cosim::swizzle {
@@ -41,13 +38,12 @@ struct Ports {
 
 }  // namespace
 
-std::unique_ptr<Rtl> new_rtl(bool mutant, uint8_t wave, rust::Str path) {
-  if (mutant) throw std::invalid_argument("swizzle has no mutant build (cosim/units.txt)");
-  return verilated_rs::open<Ports, Vswizzle, Vswizzle_fst, Vswizzle_vcd>(wave, std::string(path));
+std::unique_ptr<Rtl> new_rtl(uint8_t variant, uint8_t wave, rust::Str path, bool x_random, uint64_t x_seed) {
+  return open_variant<Ports>(variant, wave, verilated_rs::Options{std::string(path), x_random, x_seed});
 }
 
 uint64_t plain_loop(rust::Slice<const PortsIn> inputs, uint64_t rounds) {
-  return verilated_rs::plain_loop<Ports, Vswizzle>(inputs, rounds);
+  return verilated_rs::plain_loop<Ports, Plain>(inputs, rounds);
 }
 
 }  // namespace cosim::swizzle

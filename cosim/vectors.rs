@@ -4,8 +4,10 @@
 //! Two strictness levels share one parser. `Strict` is SPEC §13 for `eval`: every field
 //! present, values inside their field's width and set. `Replay` is for vector files written by
 //! the harness: it additionally accepts an optional `valid` (default true; `false` marks an idle
-//! cycle) and any value that fits a port's width, so that every input the random generator can
-//! produce — reserved encodings included — can be saved and replayed.
+//! cycle), an optional `reset` (`"pulse"` or `"hold"`: the reset activity before the cycle's
+//! edge, see `lockstep::Reset`) and any value that fits a port's width, so that every input the
+//! random generator can produce — reserved encodings and resets included — can be saved and
+//! replayed.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -13,6 +15,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use serde_json::{Map, Value};
 
+use super::lockstep::{Reset, Step};
 use crate::unit::{Kind, Ports, Signal};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,12 +108,31 @@ fn quoted(names: &[&str]) -> String {
     names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
 }
 
+fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))? {
+        Value::Object(map) => Ok(map),
+        _ => Err("expected a JSON object".to_string()),
+    }
+}
+
 /// Parses one JSON object into a port bundle. The error names the field and the problem.
 pub fn parse_object<P: Ports>(line: &str, strictness: Strictness) -> Result<P, String> {
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))?;
-    let Value::Object(map) = value else {
-        return Err("expected a JSON object".to_string());
+    ports_from_map(&parse_map(line)?, strictness)
+}
+
+/// Parses one vector-file line (`Replay` strictness, plus the optional `reset`).
+pub fn parse_step<P: Ports>(line: &str) -> Result<Step<P>, String> {
+    let mut map = parse_map(line)?;
+    let reset = match map.remove("reset") {
+        None => Reset::None,
+        Some(Value::String(s)) if s == "pulse" => Reset::Pulse,
+        Some(Value::String(s)) if s == "hold" => Reset::Hold,
+        Some(other) => return Err(format!("field `reset`: expected \"pulse\" or \"hold\", got {other}")),
     };
+    Ok(Step { reset, input: ports_from_map(&map, Strictness::Replay)? })
+}
+
+fn ports_from_map<P: Ports>(map: &Map<String, Value>, strictness: Strictness) -> Result<P, String> {
     let mut ports = P::default();
     for key in map.keys() {
         let known =
@@ -134,9 +156,14 @@ pub fn parse_object<P: Ports>(line: &str, strictness: Strictness) -> Result<P, S
     Ok(ports)
 }
 
-/// One port bundle as a vector-file line (SPEC §13 names; `valid` written only when false).
-pub fn to_line<P: Ports>(ports: &P) -> String {
+/// One cycle as a vector-file line (SPEC §13 names; `valid` written only when false, `reset`
+/// only when the cycle has reset activity).
+pub fn to_line<P: Ports>(step: &Step<P>) -> String {
+    let ports = &step.input;
     let mut map = Map::new();
+    if step.reset != Reset::None {
+        map.insert("reset".into(), Value::String(step.reset.name().to_string()));
+    }
     for (i, signal) in P::SIGNALS.iter().enumerate() {
         let v = ports.get(i);
         if i == 0 {
@@ -168,25 +195,24 @@ pub fn to_value(signal: &Signal, v: u128) -> Value {
 }
 
 /// A whole vector file as text.
-pub fn to_text<P: Ports>(inputs: &[P]) -> String {
+pub fn to_text<P: Ports>(steps: &[Step<P>]) -> String {
     let mut text = String::new();
-    for input in inputs {
-        writeln!(text, "{}", to_line(input)).unwrap();
+    for step in steps {
+        writeln!(text, "{}", to_line(step)).unwrap();
     }
     text
 }
 
 /// Reads a vector file. Blank lines are skipped; the first bad line fails the whole file with
 /// its line number, so a replay never silently runs a different sequence.
-pub fn read_file<P: Ports>(path: &Path) -> anyhow::Result<Vec<P>> {
+pub fn read_file<P: Ports>(path: &Path) -> anyhow::Result<Vec<Step<P>>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read vector file {}", path.display()))?;
     let mut inputs = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let input =
-            parse_object(line, Strictness::Replay).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
+        let input = parse_step(line).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
         inputs.push(input);
     }
     if inputs.is_empty() {

@@ -6,6 +6,10 @@
 //   TestBreakSwizzle  TEST ONLY. 1 drops the `index_lsb * E` term of the swizzled address
 //                     (docs/spec.md §2.3) so the co-simulation harness can prove it catches a broken
 //                     RTL. Never set in real use. Default 0.
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below fails on some input (tests/buffer_addr.rs proves each one fires):
+//                     an unbound access reports dword 0 in range, an in-range dwordx2 reports
+//                     only dword 1, an LDS address ending in 2'b11 becomes 18'h3ffff. Default 0.
 //
 // Behaviour (docs/spec.md §2, plus the project's decisions where the spec is silent):
 //   index  = (idxen ? vgpr_index : 0) + (add_tid_en ? tid : 0)            32 bits, wraps
@@ -41,7 +45,8 @@
 module buffer_addr
   import vmem_pkg::*;
 #(
-  parameter bit TestBreakSwizzle = 1'b0   // TEST ONLY: see the contract above.
+  parameter bit TestBreakSwizzle = 1'b0,  // TEST ONLY: see the contract above.
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
@@ -358,6 +363,16 @@ module buffer_addr
       s2_d.illegal      = s1_q.illegal;
       s2_d.lds_address  = s1_q.lds_address;
       s2_d.lds_in_range = s1_q.lds_in_range;
+      if (TestBreakAsserts) begin
+        if (s1_q.unbound) begin
+          s2_d.in_range = 4'b0001;
+        end else if (s1_q.in_range == 4'b0011) begin
+          s2_d.in_range = 4'b0010;
+        end
+        if (s1_q.lds_address[1:0] == 2'b11) begin
+          s2_d.lds_address = '1;
+        end
+      end
     end
   end
 
@@ -365,19 +380,10 @@ module buffer_addr
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o        = valid_q2;
   assign address_o      = s2_q2.address;
@@ -391,25 +397,18 @@ module buffer_addr
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`
-  // (which would also use rst_ni synchronously: SYNCASYNCNET under --assert). The known-value
-  // checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({address_o, in_range_o, unbound_o, illegal_o, lds_address_o,
-                               lds_in_range_o}));
-  // An unbound V# is never in range (§2.4).
-  UnboundNotInRange_A: assert property (@(posedge clk_i)
-      unbound_o |-> (in_range_o == 4'b0000));
-  // in_range is a run of in-range dwords from dword 0: dword ranges grow with i.
-  InRangePrefix_A: assert property (@(posedge clk_i)
-      in_range_o inside {4'b0000, 4'b0001, 4'b0011, 4'b0111, 4'b1111});
-  // lds_address never exceeds its 18-bit exact bound (§2.5).
-  LdsAddressBound_A: assert property (@(posedge clk_i)
-      lds_address_o <= LdsAddrW'(511 * 128 + 65535 + 4095 + 63 * 4));
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A,
+    {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o}, valid_o)
+// An unbound V# is never in range (§2.4).
+`VMEM_ASSERT(UnboundNotInRange_A, unbound_o |-> (in_range_o == 4'b0000))
+// in_range is a run of in-range dwords from dword 0: dword ranges grow with i.
+`VMEM_ASSERT(InRangePrefix_A, in_range_o inside {4'b0000, 4'b0001, 4'b0011, 4'b0111, 4'b1111})
+// lds_address never exceeds its 18-bit exact bound (§2.5).
+`VMEM_ASSERT(LdsAddressBound_A, lds_address_o <= LdsAddrW'(511 * 128 + 65535 + 4095 + 63 * 4))
 
 endmodule : buffer_addr

@@ -2,7 +2,11 @@
 //
 // d16: 16-bit packing of D16 loads and stores (VGPR halves <-> components).
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input (tests/d16.rs
+//                     proves each one fires): a four-dword result counts 5 (CountBound_A), a
+//                     one-dword result gets dword 3 all ones (ResultBeyondCount_A). Default 0.
 //
 // Behaviour (docs/spec.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
 // float-like nfmts are 0, 1, 2, 3, 7 and the reserved 6; integer ones are 4 (uint), 5 (sint):
@@ -36,7 +40,9 @@
 
 module d16
   import vmem_fp_pkg::*;
-(
+#(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -210,6 +216,13 @@ module d16
       s2_d.result       = result;
       s2_d.result_count = s1_q.result_count;
       s2_d.illegal      = s1_q.illegal;
+      if (TestBreakAsserts) begin
+        if (s1_q.result_count == 3'd4) begin
+          s2_d.result_count = 3'd5;
+        end else if (s1_q.result_count == 3'd1) begin
+          s2_d.result[96 +: 32] = '1;
+        end
+      end
     end
   end
 
@@ -217,19 +230,10 @@ module d16
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o        = valid_q2;
   assign result_o       = s2_q2.result;
@@ -240,20 +244,16 @@ module d16
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`.
-  // The known-value checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({result_o, result_count_o, illegal_o}));
-  // At most four result dwords, and every dword at or beyond result_count is 0.
-  CountBound_A: assert property (@(posedge clk_i) result_count_o <= 3'd4);
-  for (genvar i = 0; i < 4; i++) begin : g_beyond_count
-    ResultBeyondCount_A: assert property (@(posedge clk_i)
-        (result_count_o <= 3'(i)) |-> (result_o[32*i +: 32] == '0));
-  end
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o, illegal_o}, valid_o)
+// At most four result dwords, and every dword at or beyond result_count is 0.
+`VMEM_ASSERT(CountBound_A, result_count_o <= 3'd4)
+for (genvar i = 0; i < 4; i++) begin : g_beyond_count
+  `VMEM_ASSERT(ResultBeyondCount_A, (result_count_o <= 3'(i)) |-> (result_o[32*i +: 32] == '0))
+end
 
 endmodule : d16

@@ -2,7 +2,12 @@
 //
 // format_pack: four 32-bit components -> element (format conversion for stores).
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input
+//                     (tests/format_pack.rs proves each one fires): an invalid pair packs data
+//                     bit 0 set (InvalidZero_A), a valid pair of dfmt 1..10 gets bit 32 set in
+//                     `data`, which FieldInElement_A reads, and so in data_o. Default 0.
 //
 // Behaviour (docs/spec.md §1.4, §5 "Pack", and docs/decisions.md "format_unpack and format_pack"):
 //   Component k (components_i[32k+31:32k], X, Y, Z, W) becomes field k of dfmt (§1.4), w bits:
@@ -37,7 +42,9 @@
 
 module format_pack
   import vmem_fp_pkg::*;
-(
+#(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -238,11 +245,21 @@ module format_pack
       field_v[k]  = signed_v[k] & 32'((33'd1 << fields_s2[k].width) - 33'd1);
       data        = data | ({96'd0, field_v[k]} << fields_s2[k].lsb);
     end
+    // TEST ONLY (TestBreakAsserts): FieldInElement_A reads `data`, not the register, so its
+    // fault goes in here.
+    if (TestBreakAsserts && valid_q && s1_q.fmt_valid && (s1_q.dfmt < 4'd11)) begin
+      data[32] = 1'b1;
+    end
 
     s2_d = s2_q2;
     if (valid_q) begin
       s2_d.data      = data;      // 0 for an invalid pair: every field value is 0
       s2_d.fmt_valid = s1_q.fmt_valid;
+      if (TestBreakAsserts) begin
+        if (!s1_q.fmt_valid) begin
+          s2_d.data[0] = 1'b1;
+        end
+      end
     end
   end
 
@@ -250,19 +267,10 @@ module format_pack
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o     = valid_q2;
   assign data_o      = s2_q2.data;
@@ -272,19 +280,16 @@ module format_pack
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`.
-  // The known-value checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({data_o, fmt_valid_o}));
-  // An invalid pair packs to all-zero data (SPEC §5).
-  InvalidZero_A: assert property (@(posedge clk_i) !fmt_valid_o |-> (data_o == '0));
-  // No field spills above its element: only dfmt 11..14 (8, 12, 16 bytes) reach bit 32.
-  FieldInElement_A: assert property (@(posedge clk_i)
-      valid_q |-> ((s1_q.dfmt inside {4'd11, 4'd12, 4'd13, 4'd14}) || (data[127:32] == '0)));
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {data_o, fmt_valid_o}, valid_o)
+// An invalid pair packs to all-zero data (SPEC §5).
+`VMEM_ASSERT(InvalidZero_A, !fmt_valid_o |-> (data_o == '0))
+// No field spills above its element: only dfmt 11..14 (8, 12, 16 bytes) reach bit 32.
+`VMEM_ASSERT(FieldInElement_A,
+    valid_q |-> ((s1_q.dfmt inside {4'd11, 4'd12, 4'd13, 4'd14}) || (data[127:32] == '0)))
 
 endmodule : format_pack

@@ -2,7 +2,13 @@
 //
 // format_unpack: element -> four 32-bit canonical components (format conversion for loads).
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input
+//                     (tests/format_unpack.rs proves each one fires): an invalid pair gets
+//                     component bit 0 set (InvalidZero_A), a valid four-component format counts
+//                     5 (CountBound_A), a valid one-component format counts 0 (ValidCount_A).
+//                     Default 0.
 //
 // Behaviour (docs/spec.md §1.4, §5 "Unpack", and docs/decisions.md "format_unpack and format_pack"):
 //   The element `data_i` (bit k = element bit k; bits above the element's size ignored) is split
@@ -32,7 +38,9 @@
 
 module format_unpack
   import vmem_fp_pkg::*;
-(
+#(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -173,6 +181,15 @@ module format_unpack
       s2_d.components = components;
       s2_d.count      = s1_q.count;
       s2_d.fmt_valid  = s1_q.fmt_valid;
+      if (TestBreakAsserts) begin
+        if (!s1_q.fmt_valid) begin
+          s2_d.components[0] = 1'b1;
+        end else if (s1_q.count == 3'd4) begin
+          s2_d.count = 3'd5;
+        end else if (s1_q.count == 3'd1) begin
+          s2_d.count = 3'd0;
+        end
+      end
     end
   end
 
@@ -180,19 +197,10 @@ module format_unpack
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o      = valid_q2;
   assign components_o = s2_q2.components;
@@ -203,21 +211,16 @@ module format_unpack
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`.
-  // The known-value checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({components_o, count_o, fmt_valid_o}));
-  // At most four components (SPEC §1.4).
-  CountBound_A: assert property (@(posedge clk_i) count_o <= 3'd4);
-  // An invalid pair gives count 0 and four 0 components; a valid one has 1..4 components.
-  InvalidZero_A: assert property (@(posedge clk_i)
-      !fmt_valid_o |-> (count_o == 3'd0) && (components_o == '0));
-  ValidCount_A: assert property (@(posedge clk_i)
-      (valid_o && fmt_valid_o) |-> (count_o != 3'd0));
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {components_o, count_o, fmt_valid_o}, valid_o)
+// At most four components (SPEC §1.4).
+`VMEM_ASSERT(CountBound_A, count_o <= 3'd4)
+// An invalid pair gives count 0 and four 0 components; a valid one has 1..4 components.
+`VMEM_ASSERT(InvalidZero_A, !fmt_valid_o |-> (count_o == 3'd0) && (components_o == '0))
+`VMEM_ASSERT(ValidCount_A, (valid_o && fmt_valid_o) |-> (count_o != 3'd0))
 
 endmodule : format_unpack

@@ -3,7 +3,13 @@
 // image_addr: per-lane group finder of the multi-texel image loads BY2/BY4/PCK2/PCK4 (and their
 // _MIP forms): mip level, level dimensions, aligned group, bounds verdict and texel address.
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input
+//                     (tests/image_addr.rs proves each one fires): a missing level reports
+//                     width 1 (LevelMissingZero_A), a valid group reports illegal
+//                     (GroupValidLegal_A), an existing level without a valid group reports
+//                     height 0 (LevelOkDims_A), an odd y makes xa odd (XaAligned_A). Default 0.
 //
 // Behaviour (docs/spec.md §1.2, §4.2-§4.4 and docs/decisions.md "image_addr"). The address VGPRs are
 // decoded by the executor: x_i, y_i, mipid_i arrive as unsigned integers (A16 zero-extended).
@@ -48,7 +54,9 @@
 
 module image_addr
   import vmem_pkg::*;
-(
+#(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -363,6 +371,18 @@ module image_addr
       s2_d.group_valid = s1_q.group_valid;
       s2_d.address     = address;
       s2_d.illegal     = s1_q.illegal;
+      if (TestBreakAsserts) begin
+        if (!s1_q.level_ok) begin
+          s2_d.width = DimW'(1);
+        end else if (s1_q.group_valid) begin
+          s2_d.illegal = 1'b1;
+        end else begin
+          s2_d.height = '0;
+        end
+        if (s1_q.y[0]) begin
+          s2_d.xa[0] = 1'b1;
+        end
+      end
     end
   end
 
@@ -370,19 +390,10 @@ module image_addr
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o       = valid_q2;
   assign level_ok_o    = s2_q2.level_ok;
@@ -413,28 +424,24 @@ module image_addr
            mip_sum_max());
   end
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`
-  // (which would also use rst_ni synchronously: SYNCASYNCNET under --assert). The known-value
-  // checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({level_ok_o, level_o, width_o, height_o, pitch_o, xa_o,
-                               group_valid_o, address_o, illegal_o}));
-  // A missing level has no dimensions, no address and no group (decisions "image_addr").
-  LevelMissingZero_A: assert property (@(posedge clk_i)
-      !level_ok_o |-> ({level_o, width_o, height_o, pitch_o, address_o, group_valid_o} == '0));
-  // An existing level has dimensions of at least 1 (§4.2's max(1, ..)).
-  LevelOkDims_A: assert property (@(posedge clk_i)
-      level_ok_o |-> ((width_o != '0) && (height_o != '0) && (pitch_o != '0)));
-  // A valid group is legal, on an existing level, and starts inside the row (xa <= x < width).
-  GroupValidLegal_A: assert property (@(posedge clk_i)
-      group_valid_o |-> (level_ok_o && !illegal_o &&
-                         ({{(CoordW-DimW){1'b0}}, width_o} > xa_o)));
-  // xa is aligned to n >= 2.
-  XaAligned_A: assert property (@(posedge clk_i) xa_o[0] == 1'b0);
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A,
+    {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o, address_o,
+     illegal_o}, valid_o)
+// A missing level has no dimensions, no address and no group (decisions "image_addr").
+`VMEM_ASSERT(LevelMissingZero_A,
+    !level_ok_o |-> ({level_o, width_o, height_o, pitch_o, address_o, group_valid_o} == '0))
+// An existing level has dimensions of at least 1 (§4.2's max(1, ..)).
+`VMEM_ASSERT(LevelOkDims_A,
+    level_ok_o |-> ((width_o != '0) && (height_o != '0) && (pitch_o != '0)))
+// A valid group is legal, on an existing level, and starts inside the row (xa <= x < width).
+`VMEM_ASSERT(GroupValidLegal_A,
+    group_valid_o |-> (level_ok_o && !illegal_o && ({{(CoordW-DimW){1'b0}}, width_o} > xa_o)))
+// xa is aligned to n >= 2.
+`VMEM_ASSERT(XaAligned_A, xa_o[0] == 1'b0)
 
 endmodule : image_addr

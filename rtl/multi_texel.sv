@@ -3,7 +3,13 @@
 // multi_texel: the result dwords of a multi-texel image load BY2/BY4/PCK2/PCK4 (and the _MIP
 // forms) from the group's fetched texels.
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input
+//                     (tests/multi_texel.rs proves each one fires): an illegal combination gets
+//                     result bit 0 set (IllegalZero_A), a legal four-dword row counts 3
+//                     (CountRow_A), a legal one- or two-dword row gets dword 3 all ones
+//                     (AboveCountZero_A). Default 0.
 //
 // Behaviour (docs/spec.md §4.3, §5 and docs/decisions.md "multi_texel"). op_i: 0 BY2, 1 BY4,
 // 2 PCK2, 3 PCK4, so n = 2, 4, 2, 4. dfmt_i / nfmt_i are the T#'s 6-bit and 4-bit fields,
@@ -43,7 +49,9 @@
 module multi_texel
   import vmem_pkg::*;
   import vmem_fp_pkg::*;
-(
+#(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -192,6 +200,15 @@ module multi_texel
       s2_d.result  = result;
       s2_d.count   = s1_q.count;
       s2_d.illegal = s1_q.illegal;
+      if (TestBreakAsserts) begin
+        if (s1_q.illegal) begin
+          s2_d.result[0] = 1'b1;
+        end else if (s1_q.count == 3'd4) begin
+          s2_d.count = 3'd3;
+        end else if (s1_q.count <= 3'd2) begin
+          s2_d.result[96 +: 32] = '1;
+        end
+      end
     end
   end
 
@@ -199,19 +216,10 @@ module multi_texel
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o        = valid_q2;
   assign result_o       = s2_q2.result;
@@ -222,26 +230,20 @@ module multi_texel
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`
-  // (which would also use rst_ni synchronously: SYNCASYNCNET under --assert). The known-value
-  // checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({result_o, result_count_o, illegal_o}));
-  // An illegal combination writes nothing (decisions "multi_texel").
-  IllegalZero_A: assert property (@(posedge clk_i)
-      illegal_o |-> ((result_count_o == 3'd0) && (result_o == '0)));
-  // A legal row has 1, 2 or 4 result dwords (§4.3's DMASKs 0x1, 0x3, 0xF). (After reset and
-  // before the first result the outputs are 0 with valid_o = 0.)
-  CountRow_A: assert property (@(posedge clk_i)
-      (valid_o && !illegal_o) |-> (result_count_o inside {3'd1, 3'd2, 3'd4}));
-  // Result dwords at and above result_count are 0.
-  AboveCountZero_A: assert property (@(posedge clk_i)
-      ((result_count_o > 3'd1) || (result_o[127:32] == '0)) &&
-      ((result_count_o > 3'd2) || (result_o[127:64] == '0)));
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o, illegal_o}, valid_o)
+// An illegal combination writes nothing (decisions "multi_texel").
+`VMEM_ASSERT(IllegalZero_A, illegal_o |-> ((result_count_o == 3'd0) && (result_o == '0)))
+// A legal row has 1, 2 or 4 result dwords (§4.3's DMASKs 0x1, 0x3, 0xF). (After reset and
+// before the first result the outputs are 0 with valid_o = 0.)
+`VMEM_ASSERT(CountRow_A, (valid_o && !illegal_o) |-> (result_count_o inside {3'd1, 3'd2, 3'd4}))
+// Result dwords at and above result_count are 0.
+`VMEM_ASSERT(AboveCountZero_A,
+    ((result_count_o > 3'd1) || (result_o[127:32] == '0)) &&
+    ((result_count_o > 3'd2) || (result_o[127:64] == '0)))
 
 endmodule : multi_texel

@@ -3,7 +3,13 @@
 // swizzle: component selection of a load: expansion, dst_sel, out-of-range and unbound zeroing,
 // DMASK compaction and the TFE status dword.
 //
-// Parameters: none.
+// Parameters:
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
+//                     below (the known-value ones aside) fails on some input (tests/swizzle.rs
+//                     proves each one fires): a four-channel result with TFE counts 6
+//                     (CountBound_A), a one-channel result without TFE counts 0 and carries no
+//                     data (CountNonZero_A), any other result with neither TFE nor channel A
+//                     gets dword 3 all ones (ZeroAboveCount_A). Default 0.
 //
 // Behaviour (docs/spec.md §3, plus the project's decisions where the spec is silent):
 //   Component k (X, Y, Z, W = 0..3) is components_i[32k+31:32k] when k < count_i, else 0
@@ -29,7 +35,9 @@
 //
 // Model: rust/swizzle.rs  Tests: tests/swizzle.rs  Spec: docs/spec.md §3
 
-module swizzle (
+module swizzle #(
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+) (
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -155,6 +163,16 @@ module swizzle (
     if (valid_q) begin
       s2_d.result       = result;
       s2_d.result_count = data_count + CountW'(s1_q.tfe);
+      if (TestBreakAsserts) begin
+        if (s1_q.tfe && (s1_q.dmask == 4'b1111)) begin
+          s2_d.result_count = CountW'(6);
+        end else if (!s1_q.tfe && (s1_q.dmask == 4'b0001)) begin
+          s2_d.result       = '0;
+          s2_d.result_count = '0;
+        end else if (!s1_q.tfe && !s1_q.dmask[3]) begin
+          s2_d.result[96 +: 32] = '1;
+        end
+      end
     end
   end
 
@@ -162,19 +180,10 @@ module swizzle (
   // Registers //
   ///////////////
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      valid_q2 <= 1'b0;
-      s1_q     <= '0;
-      s2_q2    <= '0;
-    end else begin
-      valid_q  <= valid_i;
-      valid_q2 <= valid_q;
-      s1_q     <= s1_d;
-      s2_q2    <= s2_d;
-    end
-  end
+  `VMEM_FF(valid_q, valid_i, 1'b0)
+  `VMEM_FF(valid_q2, valid_q, 1'b0)
+  `VMEM_FF(s1_q, s1_d, '0)
+  `VMEM_FF(s2_q2, s2_d, '0)
 
   assign valid_o        = valid_q2;
   assign result_o       = s2_q2.result;
@@ -184,24 +193,20 @@ module swizzle (
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Reset drives every output to a value these properties accept, so none needs `disable iff`
-  // (which would also use rst_ni synchronously: SYNCASYNCNET under --assert). The known-value
-  // checks assume reset is asserted before the first clock edge.
+// Reset drives every output to a value these properties accept; they are disabled while rst_ni
+// is low anyway (vmem_prim_pkg.sv).
 
-  // Known values (meaningful on 4-state simulators; Verilator is 2-state).
-  ValidKnown_A: assert property (@(posedge clk_i) !$isunknown(valid_o));
-  OutputsKnown_A: assert property (@(posedge clk_i)
-      valid_o |-> !$isunknown({result_o, result_count_o}));
-  // At most four data dwords and one status dword (§3 "up to five result dwords").
-  CountBound_A: assert property (@(posedge clk_i) result_count_o <= CountW'(5));
-  // dmask' is never 0, so a valid result has at least one dword.
-  CountNonZero_A: assert property (@(posedge clk_i) valid_o |-> (result_count_o != '0));
-  // Result dwords at and above result_count are 0 (also after reset: count 0, result 0).
-  for (genvar i = 0; i < 4; i++) begin : gen_zero_above_count
-    ZeroAboveCount_A: assert property (@(posedge clk_i)
-        (result_count_o <= CountW'(i)) |-> (result_o[32*i +: 32] == 32'd0));
-  end
-`endif
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
+`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o}, valid_o)
+// At most four data dwords and one status dword (§3 "up to five result dwords").
+`VMEM_ASSERT(CountBound_A, result_count_o <= CountW'(5))
+// dmask' is never 0, so a valid result has at least one dword.
+`VMEM_ASSERT(CountNonZero_A, valid_o |-> (result_count_o != '0))
+// Result dwords at and above result_count are 0 (also after reset: count 0, result 0).
+for (genvar i = 0; i < 4; i++) begin : gen_zero_above_count
+  `VMEM_ASSERT(ZeroAboveCount_A,
+      (result_count_o <= CountW'(i)) |-> (result_o[32*i +: 32] == 32'd0))
+end
 
 endmodule : swizzle

@@ -134,8 +134,8 @@ impl Unit for FormatPack {
     type In = In;
     type Out = Out;
 
-    fn reset(&mut self) {
-        self.pipe.reset();
+    fn set_reset(&mut self, asserted: bool) -> Out {
+        self.pipe.set_reset(asserted)
     }
 
     fn step(&mut self, input: &In) -> Out {

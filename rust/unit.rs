@@ -184,10 +184,21 @@ pub trait Unit {
     type In: Ports;
     type Out: Ports;
 
-    /// Asserts reset for one edge: every register, outputs included, becomes 0.
-    fn reset(&mut self);
+    /// Drives the active-low asynchronous reset `rst_ni` between clock edges and returns the
+    /// outputs right after, before any edge. Asserting it clears every register, outputs
+    /// included, at once; they stay clear across edges (inputs are ignored) until it is
+    /// released, which changes nothing by itself.
+    fn set_reset(&mut self, asserted: bool) -> Self::Out;
     /// Applies `input`, raises the clock once, returns the outputs after the edge.
     fn step(&mut self, input: &Self::In) -> Self::Out;
+
+    /// Asserts reset, holds it across one edge (with all-zero inputs), releases it: every
+    /// register, outputs included, is 0 afterwards.
+    fn reset(&mut self) {
+        self.set_reset(true);
+        self.step(&Self::In::default());
+        self.set_reset(false);
+    }
 }
 
 /// The valid bit of a port bundle (always port 0).
@@ -202,24 +213,34 @@ pub fn valid_of<P: Ports>(ports: &P) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct Pipeline<O: Ports, const STAGES: usize> {
     stages: [O; STAGES],
+    /// rst_ni is low: every stage stays clear.
+    in_reset: bool,
 }
 
 impl<O: Ports, const STAGES: usize> Default for Pipeline<O, STAGES> {
     fn default() -> Self {
-        Pipeline { stages: [O::default(); STAGES] }
+        Pipeline { stages: [O::default(); STAGES], in_reset: false }
     }
 }
 
 impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
-    /// Clears every stage, valid and data.
-    pub fn reset(&mut self) {
-        *self = Self::default();
+    /// [`Unit::set_reset`]: asserting clears every stage, valid and data, and keeps them clear
+    /// until released. Returns the last stage.
+    pub fn set_reset(&mut self, asserted: bool) -> O {
+        if asserted {
+            self.stages = [O::default(); STAGES];
+        }
+        self.in_reset = asserted;
+        self.stages[STAGES - 1]
     }
 
     /// One rising edge. `compute` gives the result of a valid input (it is not called for an
-    /// invalid one); returns the last stage after the edge.
+    /// invalid one, nor while reset is asserted); returns the last stage after the edge.
     #[inline]
     pub fn step(&mut self, valid: bool, compute: impl FnOnce() -> O) -> O {
+        if self.in_reset {
+            return self.stages[STAGES - 1];
+        }
         // Later stages first, so each samples the stage before it as it was before the edge.
         for i in (1..STAGES).rev() {
             if valid_of(&self.stages[i - 1]) {

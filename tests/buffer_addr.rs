@@ -6,13 +6,15 @@
 //! in the comment of each row); none comes from the model. V#s are built by [`vsharp`], written
 //! here from §1.1's bit table so the test does not depend on `rust/vsharp.rs`.
 
+mod common;
+
 use std::cell::RefCell;
 
 use gcn_vmem::buffer_addr::{BufferAddr, In, Out};
 use gcn_vmem::cosim::buffer_addr::{stimulus, Harness, Rtl};
 use gcn_vmem::cosim::lockstep::{trace, Lockstep};
 use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::cosim::{RtlOptions, RtlUnit};
+use gcn_vmem::cosim::{RtlOptions, RtlUnit, Variant};
 use gcn_vmem::unit::{Ports, Unit};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -793,7 +795,8 @@ fn directed_table_back_to_back_trace() {
 /// index_lsb != 0.
 #[test]
 fn directed_table_catches_the_mutant() {
-    let rtl = Rtl::open(&RtlOptions { mutant: true, wave: None }).expect("open the mutant RTL");
+    let rtl =
+        Rtl::open(&RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() }).expect("open the mutant RTL");
     let mut l = Lockstep::new(BufferAddr::default(), rtl);
     let mut caught = Vec::new();
     for r in ROWS {
@@ -916,8 +919,8 @@ proptest! {
     fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
         LOCKSTEP.with(|l| {
             let mut l = l.borrow_mut();
-            let same = l.run(&case);
-            prop_assert!(same, "{} mismatch(es):\n{}", l.mismatches.len(), mismatch_text(&l));
+            let same = l.run_steps(&case);
+            prop_assert!(same, "{} mismatch(es):\n{}\nassertions: {:?}", l.mismatches.len(), mismatch_text(&l), l.assertions);
             prop_assert_eq!(l.cycles(), (case.len() + BufferAddr::LATENCY) as u64);
             Ok(())
         })?;
@@ -1052,4 +1055,11 @@ fn stimulus_reaches_corners() {
         short.push("an element_size × index_stride pair never seen");
     }
     assert!(short.is_empty(), "under-reached corners: {short:?}\n{report}");
+}
+
+/// Every assertion of rtl/buffer_addr.sv is compiled into the lockstep builds and can fire: on the
+/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+#[test]
+fn every_assertion_fires_and_is_reported() {
+    common::assertions_fire::<Harness>(&["InRangePrefix_A", "LdsAddressBound_A", "UnboundNotInRange_A"]);
 }

@@ -729,3 +729,10 @@ fn exhaustive_byte_short_ops() {
 fn random_cases_agree_in_lockstep() {
     common::random_cases_agree::<Harness>(1000);
 }
+
+/// Every assertion of rtl/d16.sv is compiled into the lockstep builds and can fire: on the
+/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+#[test]
+fn every_assertion_fires_and_is_reported() {
+    common::assertions_fire::<Harness>(&["CountBound_A", "ResultBeyondCount_A"]);
+}

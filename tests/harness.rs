@@ -8,9 +8,12 @@ use std::process::{Command, Stdio};
 
 use gcn_vmem::buffer_addr::In;
 use gcn_vmem::cosim::buffer_addr::Harness;
+use gcn_vmem::cosim::lockstep::{At, Lockstep, Reset, Step};
 use gcn_vmem::cosim::run::{self, RunConfig};
 use gcn_vmem::cosim::vectors::{self, Strictness};
-use gcn_vmem::cosim::Wave;
+use gcn_vmem::cosim::RtlUnit;
+use gcn_vmem::cosim::{RtlOptions, Variant, Wave};
+use gcn_vmem::unit::Unit;
 
 /// A fresh folder under cargo's per-test scratch space.
 fn scratch(name: &str) -> PathBuf {
@@ -53,7 +56,7 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
         seed: 11,
         jobs: 1,
         max_failures: 1,
-        mutant: true,
+        variant: Variant::Mutant,
         artifacts: artifacts.clone(),
         ..RunConfig::default()
     };
@@ -67,15 +70,16 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
 
     // Saved under <artifacts>/buffer_addr/, unshrunk first, and replayable.
     assert_eq!(failure.vector_file.parent().unwrap(), artifacts.join("buffer_addr"));
-    let unshrunk: Vec<In> = vectors::read_file(&failure.unshrunk_file).unwrap();
-    let shrunk: Vec<In> = vectors::read_file(&failure.vector_file).unwrap();
+    let unshrunk: Vec<Step<In>> = vectors::read_file(&failure.unshrunk_file).unwrap();
+    let shrunk: Vec<Step<In>> = vectors::read_file(&failure.vector_file).unwrap();
     assert_eq!(unshrunk.len(), failure.cycles_before);
     assert_eq!(shrunk.len(), failure.cycles_after);
 
     // Shrinking reached the essence of the bug: one valid, swizzled vector whose index has a
     // nonzero index_lsb (the term the mutant drops is index_lsb * element_size).
     assert_eq!(shrunk.len(), 1, "not shrunk to one vector: {shrunk:?}");
-    let v = shrunk[0];
+    assert_eq!(shrunk[0].reset, Reset::None, "the reset activity was not shrunk away: {shrunk:?}");
+    let v = shrunk[0].input;
     assert!(v.valid);
     assert_eq!(v.vsharp >> 63 & 1, 1, "shrunk vector is not swizzled: {v:?}");
     let index_stride = 8u32 << (v.vsharp >> 117 & 3);
@@ -84,9 +88,10 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
     assert_ne!(index % index_stride, 0, "index_lsb is 0, the mutant could not differ: {v:?}");
 
     // The bug is in the mutant, not in the model: the correct RTL agrees on the same vector.
-    let good = run::replay::<Harness>(&shrunk, false, None, None).unwrap();
+    let good = run::replay::<Harness>(&shrunk, &RtlOptions::default(), None, None).unwrap();
     assert!(good.mismatches.is_empty(), "{:?}", good.lines);
-    let bad = run::replay::<Harness>(&shrunk, true, None, None).unwrap();
+    let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
+    let bad = run::replay::<Harness>(&shrunk, &mutant, None, None).unwrap();
     assert!(!bad.mismatches.is_empty());
 
     // Both waveforms exist and parse; they show the mismatch where the lines say it is.
@@ -116,12 +121,13 @@ fn replay_writes_vcd_on_request_and_fst_by_default() {
 "#,
     )
     .unwrap();
-    let inputs: Vec<In> = vectors::read_file(&file).unwrap();
+    let inputs: Vec<Step<In>> = vectors::read_file(&file).unwrap();
     assert_eq!(inputs.len(), 2);
-    assert!(!inputs[1].valid);
+    assert!(!inputs[1].input.valid);
+    let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
     for (ext, format) in [("vcd", Wave::Vcd), ("fst", Wave::Fst)] {
         let path = dir.join(format!("one.{ext}"));
-        let r = run::replay::<Harness>(&inputs, true, Some(&file), Some(&path)).unwrap();
+        let r = run::replay::<Harness>(&inputs, &mutant, Some(&file), Some(&path)).unwrap();
         assert!(r.wave_error.is_none(), "{:?}", r.wave_error);
         assert_eq!(run::wave_paths(&path).0, format);
         assert_eq!(r.rtl_wave.as_deref(), Some(path.as_path()));
@@ -273,4 +279,162 @@ fn cosim_command_passes_clean_rtl_and_fails_broken_rtl() {
     let (code, _, stderr) = gcn_vmem(&["cosim", "--unit", "swizzle", "--vectors", "10", "--mutant"], "");
     assert_eq!(code, 2);
     assert!(stderr.contains("swizzle has no mutant build"), "{stderr}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assertions, reset and unknown initial state (docs/spec.md "Clocking of units").
+// ---------------------------------------------------------------------------------------------
+
+/// Random cases of buffer_addr's own stimulus, from a fixed seed.
+fn cases(n: usize) -> Vec<Vec<Step<In>>> {
+    use proptest::strategy::{Strategy, ValueTree};
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = run::case_strategy::<Harness>();
+    (0..n).map(|_| strategy.new_tree(&mut runner).unwrap().current()).collect()
+}
+
+/// A failing assertion fails the run by itself: with the break-asserts RTL on both sides the
+/// outputs always agree, yet the cases whose values violate an assertion fail, and only on the
+/// side whose assertions are collected.
+#[test]
+fn an_assertion_alone_fails_a_run() {
+    let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
+    let open = || gcn_vmem::cosim::buffer_addr::Rtl::open(&broken).unwrap();
+    let mut l = Lockstep::new(open(), open());
+    let mut failed = 0;
+    for case in cases(2000) {
+        let clean = l.run_steps(&case);
+        assert!(l.mismatches.is_empty(), "two copies of one RTL disagree: {:?}", l.mismatches);
+        if !clean {
+            assert!(!l.assertions.is_empty());
+            failed += 1;
+        }
+    }
+    assert!(failed > 0, "no assertion fired in 2000 cases of the break-asserts build");
+}
+
+/// A model whose `valid` comes out of reset as 1: the wrong reset value a register can have.
+#[derive(Default)]
+struct ValidOutOfReset(gcn_vmem::buffer_addr::BufferAddr, bool);
+
+impl Unit for ValidOutOfReset {
+    const NAME: &'static str = "buffer_addr";
+    const LATENCY: usize = 2;
+    type In = In;
+    type Out = gcn_vmem::buffer_addr::Out;
+    fn set_reset(&mut self, asserted: bool) -> Self::Out {
+        self.1 = true;
+        Self::Out { valid: true, ..self.0.set_reset(asserted) }
+    }
+    fn step(&mut self, input: &In) -> Self::Out {
+        let out = self.0.step(input);
+        // Until the first edge with reset released moves a valid input through.
+        if std::mem::take(&mut self.1) {
+            Self::Out { valid: true, ..out }
+        } else {
+            out
+        }
+    }
+}
+
+/// Outputs are compared while reset is asserted, across the edge it is held for, and right
+/// after it is released, before any further edge — so a register that leaves reset with the
+/// wrong value is caught even when the first edge would overwrite it.
+#[test]
+fn outputs_are_compared_during_and_right_after_reset() {
+    let rtl = gcn_vmem::cosim::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap();
+    let mut l = Lockstep::new(ValidOutOfReset::default(), rtl);
+    assert!(!l.run(&[]));
+    let at: Vec<At> = l.mismatches.iter().map(|m| m.at).collect();
+    assert_eq!(at[..3], [At::ResetAsserted, At::ResetEdge, At::ResetReleased], "{:?}", l.mismatches);
+    assert!(l.mismatches.iter().all(|m| m.signal == 0 && m.expected == 1 && m.actual == 0));
+
+    // The same check inside a run: a pulse between two edges, then a held reset.
+    let idle = In::default();
+    let steps = [Step::from(idle), Step { reset: Reset::Pulse, input: idle }, Step { reset: Reset::Hold, input: idle }];
+    let mut l = Lockstep::new(ValidOutOfReset::default(), l.rtl);
+    assert!(!l.run_steps(&steps));
+    let in_run: Vec<(u64, At)> = l.mismatches.iter().filter(|m| m.cycle > 0).map(|m| (m.cycle, m.at)).collect();
+    assert!(in_run.contains(&(1, At::ResetAsserted)), "{in_run:?}");
+    assert!(in_run.contains(&(1, At::ResetReleased)), "{in_run:?}");
+    assert!(in_run.contains(&(2, At::ResetAsserted)), "{in_run:?}");
+    assert!(in_run.contains(&(3, At::ResetReleased)), "{in_run:?}");
+}
+
+/// Mid-run resets travel through vector files, the trace, both waveforms and the mismatch lines.
+#[test]
+fn mid_run_resets_replay_from_vector_files_into_both_waveforms() {
+    let dir = scratch("resets");
+    let file = dir.join("resets.jsonl");
+    let line = r#""vsharp":"0x00020000000001008010000000001000","inst_offset":6,"offen":false,"idxen":true,"access":"non_format","bytes":2,"lds":false,"sgpr_offset":0,"vgpr_index":10,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0"#;
+    std::fs::write(
+        &file,
+        format!("{{{line}}}\n{{\"reset\":\"pulse\",{line}}}\n{{{line}}}\n{{\"reset\":\"hold\",{line}}}\n{{{line}}}\n"),
+    )
+    .unwrap();
+    let steps: Vec<Step<In>> = vectors::read_file(&file).unwrap();
+    let resets: Vec<Reset> = steps.iter().map(|s| s.reset).collect();
+    assert_eq!(resets, [Reset::None, Reset::Pulse, Reset::None, Reset::Hold, Reset::None]);
+    assert_eq!(vectors::read_file::<In>(&file).unwrap(), steps);
+    assert_eq!(vectors::to_text(&steps).lines().filter(|l| l.contains("\"reset\"")).count(), 2);
+
+    let wave = dir.join("resets.fst");
+    let r = run::replay::<Harness>(&steps, &RtlOptions::default(), Some(&file), Some(&wave)).unwrap();
+    assert!(r.lines.is_empty(), "{:?}", r.lines);
+    assert!(r.trace.contains("0001 rst=pulse in:") && r.trace.contains("0003 rst=hold in:"), "{}", r.trace);
+
+    // rst_ni: released at start, falls at 0, rises at 3 (opening reset); cycle 0 at 4/5; the
+    // pulse falls at 6 and rises at 7; cycle 1 at 8/9, cycle 2 at 10/11; the hold falls at 12,
+    // cycle 3 at 13/14; it rises at 15 before cycle 4.
+    let want = [(0, 0), (3, 1), (6, 0), (7, 1), (12, 0), (15, 1)];
+    let mut fst = wellen::simple::read(&wave).unwrap();
+    let mut diff = wellen::simple::read(dir.join("resets.diff.vcd")).unwrap();
+    let rtl_rst = changes(&mut fst, "rst_ni");
+    let diff_rst = changes(&mut diff, "rst_ni");
+    for (t, v) in want {
+        assert_eq!(value_at(&rtl_rst, t), v, "RTL rst_ni at {t}: {rtl_rst:?}");
+        assert_eq!(value_at(&diff_rst, t), v, "diff rst_ni at {t}: {diff_rst:?}");
+    }
+    // The valid output: the pulse clears it at once; the held cycle's input is lost.
+    let rtl_valid = changes(&mut fst, "valid_o");
+    let diff_valid = changes(&mut diff, "expected.valid");
+    for t in 0..18 {
+        assert_eq!(value_at(&rtl_valid, t), value_at(&diff_valid, t), "valid at time {t}");
+    }
+    // Cycle 0's input would reach valid_o at cycle 1's edge (9): the pulse cleared it first.
+    assert_eq!(value_at(&diff_valid, 9), 0, "the pulse did not clear the first stage");
+    // Cycle 1's input reaches it at cycle 2's edge (11); the held reset clears it at once (12).
+    assert_eq!((value_at(&diff_valid, 11), value_at(&diff_valid, 12)), (1, 0));
+
+    let bad = dir.join("bad_reset.jsonl");
+    std::fs::write(&bad, format!("{{\"reset\":\"sometimes\",{line}}}\n")).unwrap();
+    let e = vectors::read_file::<In>(&bad).unwrap_err().to_string();
+    assert!(e.contains("bad_reset.jsonl:1") && e.contains("field `reset`"), "{e}");
+}
+
+/// Unknown initial state: with an X seed the RTL starts from random register values (visible
+/// before the first reset), without one from zeros; either way a run from reset agrees with the
+/// model, and the X run is reproducible from its seed.
+#[test]
+fn x_seeded_runs_start_random_and_agree_after_reset() {
+    use gcn_vmem::cosim::buffer_addr::Rtl;
+    let before_reset = |x_seed| {
+        let mut rtl = Rtl::open(&RtlOptions { x_seed, ..RtlOptions::default() }).unwrap();
+        rtl.set_reset(false)
+    };
+    assert_eq!(before_reset(None), gcn_vmem::buffer_addr::Out::default());
+    let seeded: Vec<_> = (1..=4).map(|s| before_reset(Some(s))).collect();
+    assert!(seeded.iter().any(|o| *o != gcn_vmem::buffer_addr::Out::default()), "{seeded:?}");
+    assert_eq!(before_reset(Some(3)), seeded[2], "the X seed does not reproduce the state");
+
+    let config = RunConfig {
+        vectors: 20_000,
+        seed: 5,
+        jobs: 1,
+        x_seed: Some(9),
+        artifacts: scratch("xseed"),
+        ..RunConfig::default()
+    };
+    let summary = run::random::<Harness>(&config).unwrap();
+    assert_eq!(summary.failing_cases, 0, "{:?}", summary.failures);
 }

@@ -1229,3 +1229,10 @@ struct Counts {
     pitch_beyond_width: u64,
     unaligned_valid: u64,
 }
+
+/// Every assertion of rtl/image_addr.sv is compiled into the lockstep builds and can fire: on the
+/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+#[test]
+fn every_assertion_fires_and_is_reported() {
+    common::assertions_fire::<Harness>(&["GroupValidLegal_A", "LevelMissingZero_A", "LevelOkDims_A", "XaAligned_A"]);
+}

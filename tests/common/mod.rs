@@ -75,12 +75,13 @@ pub fn random_cases_agree<B: Binding>(cases: u32) {
     let ls = RefCell::new(lockstep::<B>().recording());
     let result = TestRunner::new(config).run(&case_strategy::<B>(), |case| {
         let mut l = ls.borrow_mut();
-        let same = l.run(&case);
+        let same = l.run_steps(&case);
         proptest::prop_assert!(
             same,
-            "{} mismatch(es): {:?}\n{}",
+            "{} mismatch(es): {:?}, assertions {:?}\n{}",
             l.mismatches.len(),
             &l.mismatches[..l.mismatches.len().min(8)],
+            l.assertions,
             trace(l.record.as_ref().unwrap())
         );
         proptest::prop_assert_eq!(l.cycles(), (case.len() + <B::Model as Unit>::LATENCY) as u64);
@@ -88,5 +89,64 @@ pub fn random_cases_agree<B: Binding>(cases: u32) {
     });
     if let Err(e) = result {
         panic!("{}: {e}", <B::Model as Unit>::NAME);
+    }
+}
+
+/// Proves every `VMEM_ASSERT` of the unit can fire and is reported: `names` must be exactly the
+/// assertions rtl/<unit>.sv declares; on the unit's break-asserts build (`TestBreakAsserts`, whose
+/// register inputs are corrupted so that each assertion fails on some input) random cases of the
+/// unit's own stimulus must make each one fail, and the replay of a case that fails it must
+/// report it in an `ASSERTION <unit> cycle=… assertion=<name>` line. On the RTL as written the
+/// same cases fire no assertion.
+pub fn assertions_fire<B: Binding>(names: &[&str]) {
+    use gcn_vmem::cosim::run::{self, Case};
+    use gcn_vmem::cosim::Variant;
+    use proptest::strategy::{Strategy, ValueTree};
+    use std::collections::BTreeMap;
+
+    let unit = <B::Model as Unit>::NAME;
+    let source = std::fs::read_to_string(format!("{}/rtl/{unit}.sv", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut declared: Vec<&str> = source
+        .match_indices("`VMEM_ASSERT(")
+        .map(|(i, m)| {
+            let rest = &source[i + m.len()..];
+            rest[..rest.find(',').unwrap()].trim()
+        })
+        .collect();
+    declared.sort_unstable();
+    declared.dedup();
+    let mut wanted = names.to_vec();
+    wanted.sort_unstable();
+    assert_eq!(declared, wanted, "{unit}: the assertions rtl/{unit}.sv declares");
+
+    let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
+    let mut bad = Lockstep::new(B::Model::default(), B::Rtl::open(&broken).expect("open the break-asserts RTL"));
+    let mut good = lockstep::<B>();
+    let mut runner = TestRunner::deterministic();
+    let strategy = run::case_strategy::<B>();
+    let mut fired: BTreeMap<String, Case<B>> = BTreeMap::new();
+    let mut cases = 0;
+    while fired.len() < names.len() && cases < 20_000 {
+        cases += 1;
+        let case = strategy.new_tree(&mut runner).unwrap().current();
+        if !bad.run_steps(&case) {
+            for a in &bad.assertions {
+                fired.entry(a.name.clone()).or_insert_with(|| case.clone());
+            }
+        }
+        assert!(good.run_steps(&case), "{unit}: the RTL as written fails: {:?} {:?}", good.mismatches, good.assertions);
+    }
+    for name in names {
+        let case = fired.get(*name).unwrap_or_else(|| {
+            panic!("{unit}: {name} never fired in {cases} cases on the break-asserts build; fired: {:?}", fired.keys())
+        });
+        let replay = run::replay::<B>(case, &broken, None, None).unwrap();
+        let prefix = format!("ASSERTION {unit} cycle=");
+        let tag = format!("assertion={name} ");
+        assert!(
+            replay.lines.iter().any(|l| l.starts_with(&prefix) && l.contains(&tag)),
+            "{unit}: {name} is not reported: {:?}",
+            replay.lines
+        );
     }
 }

@@ -1,10 +1,16 @@
 // Verilator runtime glue shared by every unit binding of gcn-vmem (cosim/<unit>.cc).
 //
 // `Sim<Model, Trace>` owns one VerilatedContext, one Verilated model and, when Trace is
-// VerilatedFstC or VerilatedVcdC, one open waveform. It drives the clock the way the lockstep
-// contract needs (rust/unit.rs): inputs are set by the caller, then `edge()` evaluates clk_i = 0
-// and clk_i = 1 and dumps both edges. Every instance has its own context, so instances on
-// different threads do not share simulation state.
+// VerilatedFstC or VerilatedVcdC, one open waveform. It drives the clock and the asynchronous
+// reset the way the lockstep contract needs (rust/unit.rs): inputs are set by the caller, then
+// `edge()` evaluates clk_i = 0 and clk_i = 1 and dumps both; `set_reset()` moves rst_ni between
+// edges and dumps once. Every dump advances the time by one unit, so the harness can write its
+// own waveform on the same time base (cosim/wave.rs). Every instance has its own context, so
+// instances on different threads do not share simulation state.
+//
+// Assertions: the RTL's VMEM_ASSERT (rtl/vmem_prim_pkg.sv) calls the DPI function
+// vmem_assert_failed(name) when a property fails; it is defined once per binary (src/shim.cc)
+// and appends the name to the failures of the Sim that is evaluating on this thread.
 #pragma once
 
 #include <chrono>
@@ -13,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "rust/cxx.h"
 #include "verilated.h"
@@ -22,33 +29,61 @@
 
 namespace verilated_rs {
 
+// The failing-assertion list of the Sim evaluating on this thread (null outside an eval).
+inline thread_local std::vector<std::string> *assertion_sink = nullptr;
+
+// How to open a simulation: the waveform (`wave_path` is ignored when untraced) and, when
+// `x_random` is set, Verilator's randomisation of unknown values: every register's initial value
+// and every X assignment become random (randReset(2), the API form of +verilator+rand+reset+2),
+// reproducible from `x_seed`. Needs a model verilated with --x-assign/--x-initial unique.
+struct Options {
+  std::string wave_path;
+  bool x_random = false;
+  uint64_t x_seed = 0;
+};
+
 // Model: a Verilated top with clk_i and rst_ni ports. Trace: void (untraced), VerilatedFstC
 // (model verilated with --trace-fst) or VerilatedVcdC (--trace).
 template <class Model, class Trace = void>
 class Sim {
  public:
-  // Creates the context and model; `wave_path` is ignored when Trace is void. Throws
+  // Creates the context and model, settles it once with clk_i = 1 and rst_ni = 1 (so that the
+  // first set_reset(true) is a real falling edge of rst_ni), and opens the waveform. Throws
   // std::runtime_error when the waveform file cannot be opened.
-  explicit Sim(const std::string &wave_path) : ctx_(new VerilatedContext) {
+  explicit Sim(const Options &options) : ctx_(new VerilatedContext) {
     ctx_->traceEverOn(kTraced);
+    if (options.x_random) {
+      // Before the model exists: its constructor draws the initial values.
+      ctx_->randReset(2);
+      ctx_->randSeed(static_cast<int>(options.x_seed & 0x7fffffff));
+    }
     top_.reset(new Model(ctx_.get(), "top"));
-    top_->clk_i = 0;
+    top_->clk_i = 1;
     top_->rst_ni = 1;
+    eval();
     if constexpr (kTraced) {
       trace_.reset(new Trace);
       top_->trace(trace_.get(), 99);
-      trace_->open(wave_path.c_str());
+      trace_->open(options.wave_path.c_str());
       if (!trace_->isOpen()) {
-        throw std::runtime_error("cannot open waveform file " + wave_path);
+        throw std::runtime_error("cannot open waveform file " + options.wave_path);
       }
     }
-    (void)wave_path;
   }
 
   Sim(const Sim &) = delete;
   Sim &operator=(const Sim &) = delete;
 
-  ~Sim() { finish(); }
+  // Verilator 5.006 unregisters a model's scopes (the DPI import creates some) from the
+  // *thread's* current context, which is whichever context this thread constructed last, possibly
+  // one already destroyed; point it at this model's own context first, or the destructor locks a
+  // dead mutex.
+  ~Sim() {
+    finish();
+    Verilated::threadContextp(ctx_.get());
+    trace_.reset();
+    top_.reset();
+  }
 
   // The model's ports, to set inputs before `edge()` and read outputs after it.
   Model &top() { return *top_; }
@@ -56,19 +91,30 @@ class Sim {
   // One clock cycle: clk_i low (inputs settle), then the rising edge.
   void edge() {
     top_->clk_i = 0;
-    top_->eval();
+    eval();
     dump();
     top_->clk_i = 1;
-    top_->eval();
+    eval();
     dump();
   }
 
-  // Asserts rst_ni (asynchronous) across one rising edge, then releases it.
-  void reset() {
-    top_->rst_ni = 0;
-    edge();
-    top_->rst_ni = 1;
+  // Drives rst_ni between clock edges (asserted = low): the asynchronous reset acts at once.
+  void set_reset(bool asserted) {
+    top_->rst_ni = asserted ? 0 : 1;
+    eval();
+    dump();
   }
+
+  // Asserts rst_ni, holds it across one rising edge, releases it.
+  void reset() {
+    set_reset(true);
+    edge();
+    set_reset(false);
+  }
+
+  // Assertion failures since the last take, oldest first.
+  size_t failures() const { return failures_.size(); }
+  std::vector<std::string> take_failures() { return std::move(failures_); }
 
   // Writes the context's coverage database (models verilated with --coverage; an empty
   // database otherwise).
@@ -89,6 +135,12 @@ class Sim {
  private:
   static constexpr bool kTraced = !std::is_void_v<Trace>;
 
+  void eval() {
+    assertion_sink = &failures_;
+    top_->eval();
+    assertion_sink = nullptr;
+  }
+
   void dump() {
     if constexpr (kTraced) {
       trace_->dump(ctx_->time());
@@ -99,6 +151,7 @@ class Sim {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> top_;
   std::conditional_t<kTraced, std::unique_ptr<Trace>, std::unique_ptr<int>> trace_;
+  std::vector<std::string> failures_;
   bool finished_ = false;
 };
 
@@ -109,10 +162,15 @@ template <class In, class Out>
 class RtlBase {
  public:
   virtual ~RtlBase() = default;
-  // Holds rst_ni low across one rising edge: every register, outputs included, becomes 0.
-  virtual void reset() = 0;
-  // Applies `in`, raises the clock once, writes the outputs after the edge into `out`.
-  virtual void step(const In &in, Out &out) = 0;
+  // Drives rst_ni between edges (asserted = low; asynchronous: registers clear at once and
+  // stay clear across edges until it is released) and writes the outputs right after into
+  // `out`. Returns the number of assertion failures not yet taken.
+  virtual uint32_t set_reset(bool asserted, Out &out) = 0;
+  // Applies `in`, raises the clock once, writes the outputs after the edge into `out`. Returns
+  // the number of assertion failures not yet taken.
+  virtual uint32_t step(const In &in, Out &out) = 0;
+  // The names of the assertions that failed since the last call, oldest first.
+  virtual rust::Vec<rust::String> take_assertions() = 0;
   // Runs final blocks and closes the waveform; no step may follow.
   virtual void finish() = 0;
   // Writes the context's coverage database to `path`.
@@ -127,12 +185,22 @@ class RtlBase {
 template <class Ports, class Model, class Trace>
 class Shim final : public RtlBase<typename Ports::In, typename Ports::Out> {
  public:
-  explicit Shim(const std::string &path) : sim_(path) {}
-  void reset() override { sim_.reset(); }
-  void step(const typename Ports::In &in, typename Ports::Out &out) override {
+  explicit Shim(const Options &options) : sim_(options) {}
+  uint32_t set_reset(bool asserted, typename Ports::Out &out) override {
+    sim_.set_reset(asserted);
+    Ports::sample(sim_.top(), out);
+    return static_cast<uint32_t>(sim_.failures());
+  }
+  uint32_t step(const typename Ports::In &in, typename Ports::Out &out) override {
     Ports::apply(sim_.top(), in);
     sim_.edge();
     Ports::sample(sim_.top(), out);
+    return static_cast<uint32_t>(sim_.failures());
+  }
+  rust::Vec<rust::String> take_assertions() override {
+    rust::Vec<rust::String> names;
+    for (const auto &name : sim_.take_failures()) names.push_back(rust::String(name));
+    return names;
   }
   void finish() override { sim_.finish(); }
   void write_coverage(rust::Str path) override { sim_.write_coverage(std::string(path)); }
@@ -141,20 +209,22 @@ class Shim final : public RtlBase<typename Ports::In, typename Ports::Out> {
   Sim<Model, Trace> sim_;
 };
 
-// Opens one of a unit's three builds: wave 0 untraced, 1 FST, 2 VCD written to `path`.
-// Throws std::invalid_argument for another wave code, std::runtime_error if the file won't open.
+// Opens one of a variant's builds: wave 0 untraced, 1 FST, 2 VCD written to options.wave_path.
+// Fst or Vcd is void when the variant has no such build. Throws std::invalid_argument for a
+// wave code without a build, std::runtime_error if the file won't open.
 template <class Ports, class Plain, class Fst, class Vcd>
-std::unique_ptr<RtlBase<typename Ports::In, typename Ports::Out>> open(uint8_t wave, const std::string &path) {
-  switch (wave) {
-    case 0:
-      return std::make_unique<Shim<Ports, Plain, void>>(path);
-    case 1:
-      return std::make_unique<Shim<Ports, Fst, VerilatedFstC>>(path);
-    case 2:
-      return std::make_unique<Shim<Ports, Vcd, VerilatedVcdC>>(path);
-    default:
-      throw std::invalid_argument("unknown waveform kind " + std::to_string(wave));
+std::unique_ptr<RtlBase<typename Ports::In, typename Ports::Out>> open(uint8_t wave, const Options &options) {
+  if (wave == 0) return std::make_unique<Shim<Ports, Plain, void>>(options);
+  if constexpr (!std::is_void_v<Fst>) {
+    if (wave == 1) return std::make_unique<Shim<Ports, Fst, VerilatedFstC>>(options);
   }
+  if constexpr (!std::is_void_v<Vcd>) {
+    if (wave == 2) return std::make_unique<Shim<Ports, Vcd, VerilatedVcdC>>(options);
+  }
+  if (wave == 1 || wave == 2) {
+    throw std::invalid_argument("this RTL variant is built untraced only (no waveform)");
+  }
+  throw std::invalid_argument("unknown waveform kind " + std::to_string(wave));
 }
 
 // Keeps a benchmark's result alive so the loop that computed it is not optimised out.
@@ -165,7 +235,7 @@ inline void consume(uint64_t value) { __asm__ volatile("" : : "r"(value) : "memo
 // a checksum so nothing is optimised out.
 template <class Ports, class Plain>
 uint64_t plain_loop(rust::Slice<const typename Ports::In> inputs, uint64_t rounds) {
-  Sim<Plain, void> sim("");
+  Sim<Plain, void> sim(Options{});
   sim.reset();
   typename Ports::Out out{};
   uint64_t sum = 0;

@@ -1,0 +1,76 @@
+// vmem_prim_pkg: the assertion and register macros every gcn-vmem unit uses, and the hook
+// through which a failing assertion reaches the co-simulation harness.
+//
+// One place decides what is compiled (as OpenTitan's prim_assert.sv and prim_flop_macros.sv do):
+//
+//   `VMEM_ASSERT(Name, Prop)        a named concurrent assertion, sampled on clk_i's rising edge
+//                                   and disabled while rst_ni is low. A failure calls
+//                                   vmem_prim_pkg::vmem_assert_failed("Name"), which the harness
+//                                   (cosim/verilated/include/verilated_rs.h) records with the
+//                                   unit and the cycle; other simulators print it through $error.
+//   `VMEM_ASSERT_KNOWN(Name, Sig)   Sig carries no X or Z bit. Compiled for 4-state simulators
+//                                   only: Verilator is 2-state, where $isunknown is constant 0,
+//                                   so the check could never fail there. In Verilator the X runs
+//                                   (`make cosim XSEEDS=n`: random initial state and random values
+//                                   for every X assignment) stand in for it.
+//   `VMEM_ASSERT_KNOWN_IF(Name, Sig, En)   as above, checked only when En is 1.
+//   `VMEM_FF(q, d, ResetValue)      a register with active-low asynchronous reset: q takes
+//                                   ResetValue while rst_ni is low, d on every rising clk_i
+//                                   edge otherwise (the unit's valid-gated data holds in d).
+//
+// Nothing of the assertions is compiled under SYNTHESIS. Verilator evaluates them only with
+// --assert (build.rs passes it to every build). This file defines macros at file scope, so it
+// must be read before the units in the same compilation unit: Verilator's default, yosys-slang's
+// --single-unit. It is named *_pkg.sv so every tool's package list picks it up first.
+//
+// Spec: docs/spec.md "Clocking of units"  Harness: cosim/verilated/include/verilated_rs.h
+
+`ifndef VMEM_PRIM_MACROS
+`define VMEM_PRIM_MACROS
+
+`define VMEM_FF(q_, d_, rst_value_, clk_ = clk_i, rst_n_ = rst_ni) \
+  always_ff @(posedge clk_ or negedge rst_n_) begin \
+    if (!rst_n_) begin \
+      q_ <= rst_value_; \
+    end else begin \
+      q_ <= d_; \
+    end \
+  end
+
+`ifdef SYNTHESIS
+  `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni)
+  `define VMEM_ASSERT_KNOWN(name_, sig_, clk_ = clk_i, rst_n_ = rst_ni)
+  `define VMEM_ASSERT_KNOWN_IF(name_, sig_, en_, clk_ = clk_i, rst_n_ = rst_ni)
+`else
+  `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni) \
+    name_: assert property (@(posedge clk_) disable iff (!(rst_n_)) (prop_)) \
+      else vmem_prim_pkg::vmem_assert_failed(`"name_`");
+  `ifdef VERILATOR
+    // 2-state: see the contract above.
+    `define VMEM_ASSERT_KNOWN(name_, sig_, clk_ = clk_i, rst_n_ = rst_ni)
+    `define VMEM_ASSERT_KNOWN_IF(name_, sig_, en_, clk_ = clk_i, rst_n_ = rst_ni)
+  `else
+    `define VMEM_ASSERT_KNOWN(name_, sig_, clk_ = clk_i, rst_n_ = rst_ni) \
+      `VMEM_ASSERT(name_, !$isunknown(sig_), clk_, rst_n_)
+    `define VMEM_ASSERT_KNOWN_IF(name_, sig_, en_, clk_ = clk_i, rst_n_ = rst_ni) \
+      `VMEM_ASSERT(name_, (en_) |-> !$isunknown(sig_), clk_, rst_n_)
+  `endif
+`endif
+
+`endif  // VMEM_PRIM_MACROS
+
+package vmem_prim_pkg;
+
+`ifndef SYNTHESIS
+`ifdef VERILATOR
+  // Implemented once for every model of a binary by the harness (verilated_rs.h): it records
+  // the failing assertion against the simulation that is evaluating.
+  import "DPI-C" function void vmem_assert_failed(input string name);
+`else
+  function automatic void vmem_assert_failed(input string name);
+    $error("assertion %s failed", name);
+  endfunction
+`endif
+`endif
+
+endpackage : vmem_prim_pkg
