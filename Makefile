@@ -11,6 +11,12 @@ UNIT     ?=
 JOBS     ?=
 # Waveform format for failing vectors and `make wave`: fst or vcd.
 WAVE     ?= fst
+# `make cosim XSEEDS=n`: then n more runs per unit on RTL instances whose initial register values
+# and X assignments are random (VECTORS/n vectors each). `make wave XSEED=s`: replay on such an
+# instance; `FLAGS=--mutant` or `FLAGS=--break-asserts`: replay on that test-only build.
+XSEEDS   ?= 0
+XSEED    ?=
+FLAGS    ?=
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
@@ -19,7 +25,7 @@ BIN      := target/release/gcn-vmem
 all: build
 
 help:
-	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd]  random lockstep run of every unit"
+	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n]  random lockstep run of every unit"
 	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
@@ -45,7 +51,7 @@ build: deps
 
 cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
-	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE)
+	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS))
 
 test: deps test-model
 	$(CARGO) test --workspace
@@ -77,8 +83,8 @@ lint-rtl: deps
 
 wave: build
 	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \
-	  echo "usage: make wave UNIT=<unit> VECTOR=<file.jsonl> [WAVE=fst|vcd]" >&2; exit 2; fi
-	$(BIN) replay $(VECTOR) --unit $(UNIT) --wave $(basename $(VECTOR)).$(WAVE)
+	  echo "usage: make wave UNIT=<unit> VECTOR=<file.jsonl> [WAVE=fst|vcd] [XSEED=s] [FLAGS=--mutant|--break-asserts]" >&2; exit 2; fi
+	$(BIN) replay $(VECTOR) --unit $(UNIT) --wave $(basename $(VECTOR)).$(WAVE) $(if $(XSEED),--x-seed $(XSEED)) $(FLAGS)
 
 # Opt-in exhaustive sweeps (minutes): every f32 pattern through f32 -> f16, model against RTL.
 cosim-exhaustive: build

@@ -69,9 +69,10 @@ enum Command {
         artifacts: Option<PathBuf>,
         #[command(flatten)]
         rtl: RtlArgs,
-        /// Then run each unit again on N fresh RTL instances whose initial register values and
-        /// X assignments are random (one X seed each, derived from --seed), VECTORS / N vectors
-        /// each (at least 1,000).
+        /// Then run each unit N more times (stimulus seeds SEED+1 … SEED+N) on RTL instances whose
+        /// initial register values and X assignments are random: X seed k derives from --seed,
+        /// and every chunk of 256 cases starts from a fresh instance with a seed derived from
+        /// it. VECTORS / N vectors each (at least 1,000).
         #[arg(long, default_value_t = 0)]
         x_seeds: u64,
         /// Never show a progress bar.
@@ -203,6 +204,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 for k in 1..=x_seeds {
                     let x_config = RunConfig {
                         vectors: (vectors / x_seeds).max(1_000),
+                        seed: seed.wrapping_add(k),
                         x_seed: Some(x_seed_of(seed, k)),
                         progress: false,
                         ..config.clone()
@@ -368,17 +370,14 @@ fn unit_from_path(file: &Path) -> anyhow::Result<String> {
 }
 
 fn print_summary(summaries: &[Summary]) {
-    println!(
-        "{:<14} {:>12} {:>12} {:>11} {:>12} {:>9}",
-        "unit", "vectors", "cycles", "failing", "vectors/s", "seconds"
-    );
+    println!("{:<25} {:>12} {:>12} {:>9} {:>12} {:>9}", "unit", "vectors", "cycles", "failing", "vectors/s", "seconds");
     for s in summaries {
         let unit = match s.x_seed {
-            Some(x) => format!("{} x{x}", s.unit),
+            Some(x) => format!("{} xseed={x}", s.unit),
             None => s.unit.to_string(),
         };
         println!(
-            "{:<14} {:>12} {:>12} {:>11} {:>12.0} {:>9.2}{}",
+            "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}{}",
             unit,
             s.vectors,
             s.cycles,

@@ -98,6 +98,8 @@ pub struct Failure {
     pub lines: Vec<String>,
     /// Why a waveform could not be written, if it could not (the vector is saved regardless).
     pub wave_error: Option<String>,
+    /// Why the case was saved unshrunk, when it was (it needs its chunk's earlier cases).
+    pub note: Option<String>,
 }
 
 /// What a random run did.
@@ -210,7 +212,23 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                             break;
                         }
                         let mut runner = TestRunner::new_with_rng(runner_config(), chunk_rng(config.seed, chunk));
+                        // X runs: every chunk starts from a fresh RTL instance with its own random
+                        // initial state; its failures replay with that chunk's X seed.
+                        let chunk_config;
+                        let config = match config.x_seed {
+                            Some(x) => {
+                                let x_seed = Some(chunk_x_seed(x, chunk));
+                                lockstep.rtl =
+                                    B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed })?;
+                                chunk_config = RunConfig { x_seed, ..config.clone() };
+                                &chunk_config
+                            }
+                            None => config,
+                        };
                         let mut chunk_vectors = 0;
+                        // The chunk's cases so far: a failure that needs the state they left
+                        // behind (a register reset does not clear) is saved with them.
+                        let mut history: Vec<Case<B>> = Vec::new();
                         for _ in 0..CHUNK_CASES {
                             let mut tree = strategy
                                 .new_tree(&mut runner)
@@ -227,7 +245,11 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                                     stop.store(true, Ordering::Relaxed);
                                     break;
                                 }
-                                let failure = shrink_and_save::<B>(&mut lockstep, &mut tree, case, config)?;
+                                let failure = shrink_and_save::<B>(&history, &mut tree, case, config)?;
+                                // Later cases start from a state nothing else has seen.
+                                let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+                                lockstep.rtl = B::Rtl::open(&options)?;
+                                history.clear();
                                 if let Some(bar) = &bar {
                                     bar.suspend(|| print_failure(&failure));
                                 }
@@ -236,6 +258,8 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                                     stop.store(true, Ordering::Relaxed);
                                     break;
                                 }
+                            } else {
+                                history.push(case);
                             }
                         }
                         vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
@@ -278,32 +302,71 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     })
 }
 
-/// Shrinks a failing case with its value tree (proptest's simplify/complicate search), saves
-/// it and its waveforms.
+/// `cases` as one run: each case after the first opens with the reset `Lockstep::run_steps`
+/// gives it (rst_ni held low across one idle edge, released before its first edge), and ends
+/// with the unit's latency of idle cycles.
+pub fn concatenate<I: Ports>(cases: &[Vec<Step<I>>], latency: usize) -> Vec<Step<I>> {
+    let mut steps = Vec::new();
+    for (n, case) in cases.iter().enumerate() {
+        if n > 0 {
+            steps.push(Step { reset: Reset::Hold, input: I::default() });
+        }
+        steps.extend_from_slice(case);
+        steps.extend(std::iter::repeat_n(Step::default(), latency));
+    }
+    steps
+}
+
+/// Saves a failing case and shrinks it, each candidate on a fresh RTL instance of the run's
+/// build and X seed, so that the saved vector fails from reset alone, as its replay does. A case
+/// that fails only after the earlier cases of its chunk (`history`: a register the reset does not
+/// clear kept their values) is saved as the whole sequence, unshrunk, which does fail from reset.
+/// Then re-runs the result with its waveforms.
 fn shrink_and_save<B: Binding>(
-    lockstep: &mut Lockstep<B::Model, B::Rtl>,
+    history: &[Case<B>],
     tree: &mut impl ValueTree<Value = Case<B>>,
     original: Case<B>,
     config: &RunConfig,
 ) -> anyhow::Result<Failure> {
     // Save the unshrunk case first: whatever happens next, it is not lost.
     let (dir, id, unshrunk_file) = save_unshrunk::<B>(&original, config)?;
+    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+    let fails = |steps: &[Step<In<B>>]| -> anyhow::Result<bool> {
+        let mut fresh = Lockstep::new(B::Model::default(), B::Rtl::open(&options)?);
+        Ok(!fresh.run_steps(steps))
+    };
 
     let mut best = original.clone();
-    let mut budget = 4096;
-    if tree.simplify() {
-        while budget > 0 {
-            budget -= 1;
-            let candidate = tree.current();
-            if !lockstep.run_steps(&candidate) {
-                best = candidate;
-                if !tree.simplify() {
+    let mut note = None;
+    if fails(&original)? {
+        let mut budget = 4096;
+        if tree.simplify() {
+            while budget > 0 {
+                budget -= 1;
+                let candidate = tree.current();
+                if fails(&candidate)? {
+                    best = candidate;
+                    if !tree.simplify() {
+                        break;
+                    }
+                } else if !tree.complicate() {
                     break;
                 }
-            } else if !tree.complicate() {
-                break;
             }
         }
+    } else {
+        let mut cases = history.to_vec();
+        cases.push(original.clone());
+        let sequence = concatenate(&cases, <B::Model as Unit>::LATENCY);
+        note = Some(if fails(&sequence)? {
+            best = sequence;
+            format!(
+                "fails only after the {} earlier case(s) of its chunk (state a reset did not clear?): saved them all, unshrunk",
+                history.len()
+            )
+        } else {
+            "does not fail on a fresh RTL instance, even after its chunk's earlier cases; saved unshrunk".to_string()
+        });
     }
     let vector_file = dir.join(format!("{id}.jsonl"));
     std::fs::write(&vector_file, vectors::to_text(&best))
@@ -315,6 +378,7 @@ fn shrink_and_save<B: Binding>(
         Ok(r) => (r.rtl_wave, r.diff_wave, r.wave_error, r.lines),
         Err(e) => (None, None, Some(format!("{e:#}")), Vec::new()),
     };
+
     Ok(Failure {
         vector_file,
         unshrunk_file,
@@ -324,6 +388,7 @@ fn shrink_and_save<B: Binding>(
         cycles_after: best.len(),
         lines,
         wave_error,
+        note,
     })
 }
 
@@ -337,6 +402,12 @@ fn save_unshrunk<B: Binding>(case: &[Step<In<B>>], config: &RunConfig) -> anyhow
     let file = dir.join(format!("{id}.unshrunk.jsonl"));
     std::fs::write(&file, &text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
     Ok((dir, id, file))
+}
+
+/// The X seed of one chunk of an X run (`RunConfig::x_seed`): 31 bits, as Verilator's randSeed
+/// takes them.
+pub fn chunk_x_seed(x_seed: u64, chunk: u64) -> u64 {
+    fnv1a(&[x_seed.to_le_bytes(), chunk.to_le_bytes()].concat()) & 0x7fff_ffff
 }
 
 /// 64-bit FNV-1a: a stable name for a vector file from its contents.
@@ -364,6 +435,9 @@ pub fn print_failure(failure: &Failure) {
     }
     if let Some(e) = &failure.wave_error {
         println!("  waveform not written: {e}");
+    }
+    if let Some(n) = &failure.note {
+        println!("  the case {n}");
     }
 }
 

@@ -438,3 +438,38 @@ fn x_seeded_runs_start_random_and_agree_after_reset() {
     let summary = run::random::<Harness>(&config).unwrap();
     assert_eq!(summary.failing_cases, 0, "{:?}", summary.failures);
 }
+
+/// A failure that needs the state earlier cases left behind is saved as those cases run back to
+/// back (`run::concatenate`): on a correct RTL that one run shows every case exactly as the
+/// cases run one by one did, each from its own reset.
+#[test]
+fn concatenated_cases_replay_each_case_as_run_alone() {
+    let cases = cases(40);
+    let latency = gcn_vmem::buffer_addr::BufferAddr::LATENCY;
+    let mut alone = Vec::new();
+    let mut l = Lockstep::new(
+        gcn_vmem::buffer_addr::BufferAddr::default(),
+        gcn_vmem::cosim::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap(),
+    )
+    .recording();
+    for case in &cases {
+        assert!(l.run_steps(case));
+        alone.push(l.record.take().unwrap());
+        l.record = Some(Vec::new());
+    }
+    let sequence = run::concatenate(&cases, latency);
+    assert!(l.run_steps(&sequence));
+    let whole = l.record.take().unwrap();
+    // Case n starts after n earlier cases, their idle tails and n opening-reset cycles.
+    let mut at = 0;
+    for (n, record) in alone.iter().enumerate() {
+        if n > 0 {
+            at += 1; // the held-reset cycle that opens case n
+        }
+        for (k, c) in record.iter().enumerate() {
+            assert_eq!(whole[at + k].expected, c.expected, "case {n} cycle {k}");
+        }
+        at += cases[n].len() + latency;
+    }
+    assert_eq!(at + latency, whole.len());
+}
