@@ -492,7 +492,17 @@ impl Visit for EvalRun {
                 Ok(input) => {
                     let expected = (mode != EvalMode::Rtl).then(|| drive(&mut model, &input));
                     let actual = rtl.as_mut().map(|r| drive(r, &input));
+                    let failed = rtl.as_mut().map(|r| r.take_assertions()).unwrap_or_default();
                     match (expected, actual) {
+                        _ if !failed.is_empty() => {
+                            ok = false;
+                            json!({ "error": format!(
+                                "line {}: RTL assertion(s) failed: {} (rtl/{}.sv)",
+                                n + 1,
+                                failed.join(", "),
+                                <B::Model as Unit>::NAME
+                            ) })
+                        }
                         (Some(e), Some(a)) if e != a => {
                             ok = false;
                             json!({ "error": format!(

@@ -226,10 +226,11 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                             None => config,
                         };
                         let mut chunk_vectors = 0;
-                        // The chunk's cases so far: a failure that needs the state they left
-                        // behind (a register reset does not clear) is saved with them.
-                        let mut history: Vec<Case<B>> = Vec::new();
-                        for _ in 0..CHUNK_CASES {
+                        // Where the cases since the RTL instance was opened begin in this chunk: a
+                        // failure that needs the state they left behind (a register reset does not
+                        // clear) is saved with them, regenerated from the chunk's seed.
+                        let mut first_case = 0;
+                        for index in 0..CHUNK_CASES {
                             let mut tree = strategy
                                 .new_tree(&mut runner)
                                 .map_err(|e| anyhow::anyhow!("stimulus generation failed: {e}"))?;
@@ -245,11 +246,12 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                                     stop.store(true, Ordering::Relaxed);
                                     break;
                                 }
+                                let history = chunk_cases::<B>(config.seed, chunk, first_case..index)?;
                                 let failure = shrink_and_save::<B>(&history, &mut tree, case, config)?;
                                 // Later cases start from a state nothing else has seen.
                                 let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
                                 lockstep.rtl = B::Rtl::open(&options)?;
-                                history.clear();
+                                first_case = index + 1;
                                 if let Some(bar) = &bar {
                                     bar.suspend(|| print_failure(&failure));
                                 }
@@ -258,8 +260,6 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                                     stop.store(true, Ordering::Relaxed);
                                     break;
                                 }
-                            } else {
-                                history.push(case);
                             }
                         }
                         vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
@@ -300,6 +300,20 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         failures,
         elapsed: start.elapsed(),
     })
+}
+
+/// Cases `range` of chunk `chunk` of a run with seed `seed`, generated again.
+fn chunk_cases<B: Binding>(seed: u64, chunk: u64, range: std::ops::Range<u64>) -> anyhow::Result<Vec<Case<B>>> {
+    let mut runner = TestRunner::new_with_rng(runner_config(), chunk_rng(seed, chunk));
+    let strategy = case_strategy::<B>();
+    let mut cases = Vec::new();
+    for index in 0..range.end {
+        let tree = strategy.new_tree(&mut runner).map_err(|e| anyhow::anyhow!("stimulus generation failed: {e}"))?;
+        if index >= range.start {
+            cases.push(tree.current());
+        }
+    }
+    Ok(cases)
 }
 
 /// `cases` as one run: each case after the first opens with the reset `Lockstep::run_steps`
@@ -420,11 +434,13 @@ pub fn print_failure(failure: &Failure) {
     for line in &failure.lines {
         println!("{line}");
     }
+    let how = match &failure.note {
+        None => format!("shrunk {} -> {} cycles", failure.cycles_before, failure.cycles_after),
+        Some(_) => format!("{} cycles: not shrunk, see below", failure.cycles_after),
+    };
     println!(
-        "  saved {} (shrunk {} -> {} cycles; unshrunk: {})",
+        "  saved {} ({how}; the case alone, unshrunk: {})",
         failure.vector_file.display(),
-        failure.cycles_before,
-        failure.cycles_after,
         failure.unshrunk_file.display()
     );
     if let Some(w) = &failure.rtl_wave {

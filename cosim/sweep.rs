@@ -73,9 +73,16 @@ pub fn sweep<B: Binding>(
                         if !lockstep.run(&window) {
                             // Find the inputs whose results differed (a mismatch in cycle c
                             // reports the input of cycle c - LATENCY + 1).
+                            // A failed assertion samples the outputs of the cycle before.
                             let lag = <B::Model as Unit>::LATENCY as u64 - 1;
-                            let mut bad: Vec<u64> =
-                                lockstep.mismatches.iter().filter_map(|m| m.cycle.checked_sub(lag)).collect();
+                            let mut bad: Vec<u64> = lockstep
+                                .mismatches
+                                .iter()
+                                .map(|m| m.cycle)
+                                .chain(lockstep.assertions.iter().map(|a| a.cycle.saturating_sub(1)))
+                                .filter_map(|c| c.checked_sub(lag))
+                                .collect();
+                            bad.sort_unstable();
                             bad.dedup();
                             failing.fetch_add(bad.len() as u64, Ordering::Relaxed);
                             let mut kept = kept.lock().unwrap();

@@ -127,6 +127,7 @@ pub struct TSharp {
 }
 
 /// The descriptor as a bit array from its two 128-bit halves (`lo` = bits 127:0).
+#[inline]
 pub fn to_bits(lo: u128, hi: u128) -> TSharpBits {
     // Truncation to each 64-bit word is the point.
     BitArray::new([lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64])
@@ -141,6 +142,7 @@ pub fn from_bits(bits: &TSharpBits) -> (u128, u128) {
 impl TSharp {
     /// Splits a descriptor into its fields: `lo` is bits 127:0 (the first four SGPRs), `hi` bits
     /// 255:128 (pass 0 for a 128-bit T#).
+    #[inline]
     pub fn decode(lo: u128, hi: u128) -> TSharp {
         let b = to_bits(lo, hi);
         TSharp {

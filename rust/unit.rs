@@ -238,9 +238,8 @@ impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
     /// invalid one, nor while reset is asserted); returns the last stage after the edge.
     #[inline]
     pub fn step(&mut self, valid: bool, compute: impl FnOnce() -> O) -> O {
-        if self.in_reset {
-            return self.stages[STAGES - 1];
-        }
+        // While reset is asserted every stage is already clear, and an invalid input keeps it so.
+        let valid = valid && !self.in_reset;
         // Later stages first, so each samples the stage before it as it was before the edge.
         for i in (1..STAGES).rev() {
             if valid_of(&self.stages[i - 1]) {

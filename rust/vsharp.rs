@@ -93,6 +93,7 @@ pub struct VSharp {
 }
 
 /// The descriptor as a bit array (word 0 = bits 31:0).
+#[inline]
 pub fn to_bits(raw: u128) -> VSharpBits {
     // Truncation to each 64-bit word is the point.
     BitArray::new([raw as u64, (raw >> 64) as u64])
@@ -106,6 +107,7 @@ pub fn from_bits(bits: &VSharpBits) -> u128 {
 
 impl VSharp {
     /// Splits a descriptor into its fields (bit k of `raw` = descriptor bit k).
+    #[inline]
     pub fn decode(raw: u128) -> VSharp {
         let b = to_bits(raw);
         VSharp {
