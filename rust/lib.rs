@@ -41,7 +41,10 @@ pub mod tsharp;
 pub mod unit;
 pub mod vsharp;
 
-// The units, in cosim/units.txt's order.
+// The wave-level executor (SPEC §10) over the units.
+pub mod exec;
+
+// The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
 pub mod d16;
 pub mod format_pack;

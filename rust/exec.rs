@@ -1,0 +1,792 @@
+//! The wave-level executor (SPEC §10): whole buffer instructions on a wave's state, the per-lane
+//! work done by the units through a [`Backend`].
+//!
+//! Spec: docs/spec.md §10, §10.1, §2–§6  Tests: rust/tests/exec.rs
+//!
+//! This module holds the wave's state ([`Wave`]: SGPRs, 256 VGPRs × 64 lanes, EXEC, M0, the LDS
+//! allocation and bytes, a sparse memory), the buffer instructions in executor terms
+//! ([`BufferInst`]), and their semantics. An instruction runs in three steps, so that every
+//! address and data VGPR is read before any result is written:
+//! 1. every active lane's unit inputs are gathered from the state,
+//! 2. the units compute, all lanes of one unit in one batch ([`Backend`]: the Rust models here;
+//!    the harness crate plugs in the Verilated RTL, or both in lockstep),
+//! 3. the results are applied lane by lane in ascending order (the highest lane wins where
+//!    stores overlap; atomics are serialised in lane order).
+//!
+//! Inactive lanes are untouched. An instruction that SPEC names illegal (§2.5: LDS with TFE or
+//! with another opcode) is an [`ExecError`] and nothing of it is applied.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::buffer_addr::{self, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NON_FORMAT};
+use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE, OP_STORE_FORMAT};
+use crate::format::{element_bytes, is_integer, NFMT_SINT, NFMT_UINT};
+use crate::unit::Unit;
+use crate::vsharp::{self, VSharp};
+use crate::{format_pack, format_unpack, swizzle};
+
+/// Lanes of a wave.
+pub const LANES: usize = 64;
+/// VGPRs of a wave.
+pub const VGPRS: usize = 256;
+/// Addresses wrap modulo 2^48 (SPEC conventions).
+const ADDRESS_MASK: u64 = (1 << 48) - 1;
+const PAGE: u64 = 4096;
+
+/// A sparse byte-addressed memory: unwritten bytes read 0, addresses wrap modulo 2^48.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    pages: BTreeMap<u64, Box<[u8; PAGE as usize]>>,
+}
+
+impl Memory {
+    pub fn read_byte(&self, address: u64) -> u8 {
+        let a = address & ADDRESS_MASK;
+        self.pages.get(&(a / PAGE)).map_or(0, |p| p[(a % PAGE) as usize])
+    }
+
+    pub fn write_byte(&mut self, address: u64, value: u8) {
+        let a = address & ADDRESS_MASK;
+        self.pages.entry(a / PAGE).or_insert_with(|| Box::new([0; PAGE as usize]))[(a % PAGE) as usize] = value;
+    }
+
+    /// `n` bytes from `address` upward (wrapping), little-endian into the low bits.
+    pub fn read(&self, address: u64, n: u32) -> u128 {
+        (0..n).fold(0u128, |acc, i| acc | u128::from(self.read_byte(address.wrapping_add(u64::from(i)))) << (8 * i))
+    }
+
+    /// The low `n` bytes of `value` at `address` upward (wrapping).
+    pub fn write(&mut self, address: u64, n: u32, value: u128) {
+        for i in 0..n {
+            self.write_byte(address.wrapping_add(u64::from(i)), (value >> (8 * i)) as u8);
+        }
+    }
+
+    /// Every byte that differs from `before` (unwritten bytes count as 0), as runs of consecutive
+    /// addresses: `(first address, bytes)`, sorted by address.
+    pub fn changes_since(&self, before: &Memory) -> Vec<(u64, Vec<u8>)> {
+        let mut runs: Vec<(u64, Vec<u8>)> = Vec::new();
+        let pages: std::collections::BTreeSet<u64> = self.pages.keys().chain(before.pages.keys()).copied().collect();
+        for page in pages {
+            for offset in 0..PAGE {
+                let a = page * PAGE + offset;
+                let now = self.read_byte(a);
+                if now != before.read_byte(a) {
+                    match runs.last_mut() {
+                        Some((start, bytes)) if *start + bytes.len() as u64 == a => bytes.push(now),
+                        _ => runs.push((a, vec![now])),
+                    }
+                }
+            }
+        }
+        runs
+    }
+}
+
+/// The wave's LDS allocation (SPEC §2.5): `base` and `size` in 128-byte units, and the LDS bytes
+/// (64 KiB, addressed from 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lds {
+    pub base: u16,
+    pub size: u16,
+    pub bytes: Vec<u8>,
+}
+
+impl Default for Lds {
+    fn default() -> Self {
+        Lds { base: 0, size: 0, bytes: vec![0; 1 << 16] }
+    }
+}
+
+/// A wave's architectural state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wave {
+    /// SGPRs by operand code 0..=127 (s0–s101, then flat_scratch, xnack_mask, vcc, ttmp0–15 at
+    /// 108–123, m0 at 124 (kept in [`Wave::m0`]), exec at 126–127 (kept in [`Wave::exec`])).
+    pub sgprs: [u32; 128],
+    /// VGPR `v` of lane `l` is `vgprs[v][l]`.
+    pub vgprs: Vec<[u32; LANES]>,
+    pub exec: u64,
+    pub m0: u32,
+    pub lds: Lds,
+    pub memory: Memory,
+}
+
+impl Default for Wave {
+    fn default() -> Self {
+        Wave {
+            sgprs: [0; 128],
+            vgprs: vec![[0; LANES]; VGPRS],
+            exec: u64::MAX,
+            m0: 0,
+            lds: Lds::default(),
+            memory: Memory::default(),
+        }
+    }
+}
+
+/// SOFFSET codes that are not SGPRs (GFX9 scalar operand encoding).
+const M0_CODE: u8 = 124;
+const EXEC_LO_CODE: u8 = 126;
+const EXEC_HI_CODE: u8 = 127;
+
+impl Wave {
+    /// A scalar operand as SOFFSET reads it (SPEC §10: an SGPR, M0 or an inline constant).
+    pub fn scalar(&self, code: u8) -> Result<u32, String> {
+        Ok(match code {
+            0..=123 => self.sgprs[usize::from(code)],
+            M0_CODE => self.m0,
+            EXEC_LO_CODE => self.exec as u32,
+            EXEC_HI_CODE => (self.exec >> 32) as u32,
+            128..=192 => u32::from(code - 128),
+            193..=208 => (-(i32::from(code) - 192)) as u32,
+            240 => 0.5f32.to_bits(),
+            241 => (-0.5f32).to_bits(),
+            242 => 1.0f32.to_bits(),
+            243 => (-1.0f32).to_bits(),
+            244 => 2.0f32.to_bits(),
+            245 => (-2.0f32).to_bits(),
+            246 => 4.0f32.to_bits(),
+            247 => (-4.0f32).to_bits(),
+            248 => 0x3e22_f983, // 1 / (2 * pi)
+            other => return Err(format!("soffset operand code {other} is not an SGPR, M0 or an inline constant")),
+        })
+    }
+
+    /// Four consecutive SGPRs from `first` as a 128-bit descriptor, the first in bits 31:0.
+    fn descriptor(&self, first: u8) -> Result<u128, String> {
+        if first % 4 != 0 || usize::from(first) + 4 > 124 {
+            return Err(format!("srsrc s{first} is not an aligned group of four SGPRs"));
+        }
+        Ok((0..4).fold(0u128, |acc, i| acc | u128::from(self.sgprs[usize::from(first) + i]) << (32 * i)))
+    }
+
+    fn active(&self, lane: usize) -> bool {
+        self.exec >> lane & 1 != 0
+    }
+}
+
+/// What a buffer instruction does with its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferKind {
+    Load,
+    Store,
+    Atomic(AtomicOp),
+}
+
+/// §10.1's atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Swap,
+    Cmpswap,
+    Add,
+    Sub,
+    Rsub,
+    Smin,
+    Umin,
+    Smax,
+    Umax,
+    And,
+    Or,
+    Xor,
+    Inc,
+    Dec,
+    Fcmpswap,
+    Fmin,
+    Fmax,
+}
+
+/// How a buffer instruction's data is formatted (SPEC §2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// BUFFER_{LOAD,STORE}_{UBYTE,SBYTE,USHORT,SSHORT,BYTE,SHORT,DWORD,DWORDX2..X4} and atomics:
+    /// the format is implied by the size.
+    Sized { bytes: u8, signed: bool },
+    /// BUFFER_*_FORMAT_* (`format: None`: dfmt, nfmt and dst_sel from the V#) and TBUFFER_*
+    /// (`format: Some((dfmt, nfmt))` from the instruction, identity dst_sel); `count` is the
+    /// opcode's component count (X 1 … XYZW 4).
+    Format { count: u8, format: Option<(u8, u8)> },
+}
+
+/// Which half of a VGPR a D16 instruction uses (SPEC §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum D16 {
+    #[default]
+    None,
+    /// D16 format instructions, and byte/short D16 loads and stores into bits 15:0.
+    Lo,
+    /// The _D16_HI byte/short forms: bits 31:16 (stores: the byte at 23:16 or the short at 31:16).
+    Hi,
+}
+
+/// A MUBUF or MTBUF instruction in executor terms (the decoded fields it uses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferInst {
+    pub kind: BufferKind,
+    pub access: Access,
+    pub d16: D16,
+    /// 64-bit atomics (the _X2 forms).
+    pub wide: bool,
+    pub vaddr: u8,
+    pub vdata: u8,
+    /// First SGPR of the V# (a multiple of 4).
+    pub srsrc: u8,
+    /// SOFFSET operand code (SGPR, M0 or inline constant).
+    pub soffset: u8,
+    /// 12 bits.
+    pub offset: u16,
+    pub offen: bool,
+    pub idxen: bool,
+    pub glc: bool,
+    pub slc: bool,
+    pub lds: bool,
+    pub tfe: bool,
+}
+
+/// An instruction that cannot run: names the rule it breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError(pub String);
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// Who computes the per-lane work: one batch of lanes per unit and call, outputs in input order.
+pub trait Backend {
+    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out>;
+    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out>;
+    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out>;
+    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out>;
+    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out>;
+}
+
+/// Drives `inputs` back to back through a clocked unit (any [`Unit`]: a model or an RTL) and
+/// returns each one's output, draining the pipeline with idle cycles.
+pub fn pipeline<U: Unit>(unit: &mut U, inputs: &[U::In]) -> Vec<U::Out> {
+    let lag = U::LATENCY - 1;
+    let idle = U::In::default();
+    let mut outputs = Vec::with_capacity(inputs.len());
+    for (n, input) in inputs.iter().chain(std::iter::repeat_n(&idle, lag)).enumerate() {
+        let out = unit.step(input);
+        if n >= lag {
+            outputs.push(out);
+        }
+    }
+    outputs
+}
+
+/// The Rust models as the backend.
+#[derive(Default)]
+pub struct Models {
+    pub buffer_addr: buffer_addr::BufferAddr,
+    pub format_unpack: format_unpack::FormatUnpack,
+    pub format_pack: format_pack::FormatPack,
+    pub swizzle: swizzle::Swizzle,
+    pub d16: d16::D16,
+}
+
+impl Backend for Models {
+    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out> {
+        pipeline(&mut self.buffer_addr, inputs)
+    }
+    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out> {
+        pipeline(&mut self.format_unpack, inputs)
+    }
+    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out> {
+        pipeline(&mut self.format_pack, inputs)
+    }
+    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out> {
+        pipeline(&mut self.swizzle, inputs)
+    }
+    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
+        pipeline(&mut self.d16, inputs)
+    }
+}
+
+/// The implied (dfmt, nfmt) of a sized access (SPEC §2.6).
+fn implied_format(bytes: u8, signed: bool) -> (u8, u8) {
+    let nfmt = if signed { NFMT_SINT } else { NFMT_UINT };
+    let dfmt = match bytes {
+        1 => 1,
+        2 => 2,
+        4 => 4,
+        8 => 11,
+        12 => 13,
+        _ => 14,
+    };
+    (dfmt, nfmt)
+}
+
+/// Identity dst_sel for `count` components (X000, XY00, XYZ0, XYZW), as swizzle's 12-bit port.
+fn identity_dst_sel(count: u8) -> u16 {
+    (0..4u16).fold(0, |acc, c| {
+        let sel = if c < u16::from(count) { u16::from(vsharp::SEL_X) + c } else { u16::from(vsharp::SEL_0) };
+        acc | sel << (3 * c)
+    })
+}
+
+/// Everything one lane's memory access needs, gathered before any result is written.
+struct Lane {
+    lane: usize,
+    addr: buffer_addr::Out,
+    /// The data VGPRs the instruction reads (stores, atomics; D16 byte/short loads: the old VGPR).
+    data: [u32; 4],
+}
+
+impl BufferInst {
+    /// The component count the instruction moves (buffers have no DMASK: SPEC §3 step 4).
+    fn components(&self) -> u8 {
+        match self.access {
+            Access::Format { count, .. } => count,
+            Access::Sized { bytes, .. } => bytes.div_ceil(4).max(1),
+        }
+    }
+
+    /// SPEC §2.5: which instructions may load into LDS.
+    fn check(&self) -> Result<(), ExecError> {
+        if self.lds {
+            if self.tfe {
+                return Err(ExecError("lds = 1 with tfe = 1 is illegal (SPEC §2.5)".into()));
+            }
+            let allowed = self.kind == BufferKind::Load
+                && self.d16 == D16::None
+                && match self.access {
+                    Access::Sized { bytes, .. } => matches!(bytes, 1 | 2 | 4),
+                    Access::Format { count, format } => count == 1 && format.is_none(),
+                };
+            if !allowed {
+                return Err(ExecError(
+                    "lds = 1 is allowed only on BUFFER_LOAD_{UBYTE, SBYTE, USHORT, SSHORT, DWORD, FORMAT_X} (SPEC §2.5)"
+                        .into(),
+                ));
+            }
+        }
+        if matches!(self.kind, BufferKind::Atomic(_)) && self.tfe {
+            return Err(ExecError("tfe = 1 on a buffer atomic is not modelled".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Runs one buffer instruction on `wave`. On error nothing is applied.
+pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend) -> Result<(), ExecError> {
+    inst.check()?;
+    let vsharp_bits = wave.descriptor(inst.srsrc).map_err(ExecError)?;
+    let vsharp = VSharp::decode(vsharp_bits);
+    let sgpr_offset = wave.scalar(inst.soffset).map_err(ExecError)?;
+    let (dfmt, nfmt, access, bytes) = match (inst.kind, inst.access) {
+        (BufferKind::Atomic(_), _) => (4, NFMT_UINT, ACCESS_ATOMIC, if inst.wide { 8 } else { 4 }),
+        (_, Access::Sized { bytes, signed }) => {
+            let (d, n) = implied_format(bytes, signed);
+            (d, n, ACCESS_NON_FORMAT, bytes)
+        }
+        (_, Access::Format { format, .. }) => {
+            let (d, n) = format.unwrap_or((vsharp.dfmt, vsharp.nfmt));
+            // An invalid effective format is caught by format_unpack/format_pack; its size
+            // then does not matter (the access behaves as unbound).
+            let b = match element_bytes(d) {
+                0 => 4,
+                b => b as u8,
+            };
+            (d, n, ACCESS_FORMAT, b)
+        }
+    };
+
+    // 1. Gather: addresses and data from the state, for every active lane.
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
+    let addr_in: Vec<buffer_addr::In> = lanes
+        .iter()
+        .map(|&l| {
+            let (index, offset) = match (inst.idxen, inst.offen) {
+                (true, true) => (vgpr(wave, inst.vaddr, l), vgpr(wave, inst.vaddr.wrapping_add(1), l)),
+                (true, false) => (vgpr(wave, inst.vaddr, l), 0),
+                (false, true) => (0, vgpr(wave, inst.vaddr, l)),
+                (false, false) => (0, 0),
+            };
+            buffer_addr::In {
+                valid: true,
+                vsharp: vsharp_bits,
+                inst_offset: inst.offset & 0xfff,
+                offen: inst.offen,
+                idxen: inst.idxen,
+                access,
+                bytes,
+                lds: inst.lds,
+                sgpr_offset,
+                vgpr_index: index,
+                vgpr_offset: offset,
+                tid: l as u8,
+                m0: wave.m0,
+                lds_base: wave.lds.base,
+                lds_size: wave.lds.size,
+            }
+        })
+        .collect();
+    let addrs = backend.buffer_addr(&addr_in);
+    let gathered: Vec<Lane> = lanes
+        .iter()
+        .zip(addrs)
+        .map(|(&lane, addr)| {
+            let data = std::array::from_fn(|i| vgpr(wave, inst.vdata.wrapping_add(i as u8), lane));
+            Lane { lane, addr, data }
+        })
+        .collect();
+
+    match inst.kind {
+        BufferKind::Load => load(wave, inst, &gathered, (dfmt, nfmt), &vsharp, backend),
+        BufferKind::Store => store(wave, inst, &gathered, (dfmt, nfmt), backend),
+        BufferKind::Atomic(op) => {
+            atomic(wave, inst, op, &gathered);
+            Ok(())
+        }
+    }
+}
+
+fn vgpr(wave: &Wave, v: u8, lane: usize) -> u32 {
+    wave.vgprs[usize::from(v)][lane]
+}
+
+/// The element bytes a lane reads, each dword 0 where it is out of range (SPEC §2.4).
+fn read_element(memory: &Memory, addr: &buffer_addr::Out, bytes: u8) -> u128 {
+    if addr.unbound {
+        return 0;
+    }
+    let per_dword = bytes > 4;
+    let raw = memory.read(addr.address, u32::from(bytes));
+    (0..u32::from(bytes).div_ceil(4)).fold(0u128, |acc, i| {
+        let in_range = addr.in_range >> (if per_dword { i } else { 0 }) & 1 != 0;
+        let mask = if bytes >= 4 { 0xffff_ffffu128 } else { (1u128 << (8 * bytes)) - 1 };
+        if in_range {
+            acc | (raw >> (32 * i) & mask) << (32 * i)
+        } else {
+            acc
+        }
+    })
+}
+
+fn load(
+    wave: &mut Wave,
+    inst: &BufferInst,
+    lanes: &[Lane],
+    (dfmt, nfmt): (u8, u8),
+    vsharp: &VSharp,
+    backend: &mut impl Backend,
+) -> Result<(), ExecError> {
+    let bytes = match inst.access {
+        Access::Sized { bytes, .. } => bytes,
+        Access::Format { .. } => element_bytes(dfmt).max(1) as u8,
+    };
+    let data: Vec<u128> = lanes.iter().map(|l| read_element(&wave.memory, &l.addr, bytes)).collect();
+
+    // D16 byte/short loads keep the other half of the VGPR: the d16 unit does it.
+    if let (Access::Sized { bytes: b @ (1 | 2), signed }, D16::Lo | D16::Hi) = (inst.access, inst.d16) {
+        let op = match (b, signed) {
+            (1, false) => OP_LOAD_UBYTE,
+            (1, true) => OP_LOAD_SBYTE,
+            _ => OP_LOAD_SHORT,
+        };
+        let inputs: Vec<d16::In> = lanes
+            .iter()
+            .zip(&data)
+            .map(|(l, &d)| d16::In {
+                valid: true,
+                op,
+                hi: inst.d16 == D16::Hi,
+                nfmt: 0,
+                count: 0,
+                data: d,
+                old: l.data[0],
+            })
+            .collect();
+        let results: Vec<Vec<u32>> = backend.d16(&inputs).iter().map(|o| dwords(o.result, 1)).collect();
+        write_results(wave, inst, lanes, &results);
+        return Ok(());
+    }
+
+    let unpacked = backend.format_unpack(
+        &data.iter().map(|&d| format_unpack::In { valid: true, dfmt, nfmt, data: d }).collect::<Vec<_>>(),
+    );
+    let per_dword = matches!(inst.access, Access::Sized { bytes, .. } if bytes > 4);
+    let dst_sel = match inst.access {
+        Access::Format { format: None, .. } => {
+            vsharp.dst_sel.iter().enumerate().fold(0u16, |acc, (c, &s)| acc | u16::from(s) << (3 * c))
+        }
+        _ => identity_dst_sel(unpacked.first().map_or(4, |u| u.count.max(1))),
+    };
+    let n = inst.components();
+    let swizzle_in: Vec<swizzle::In> = lanes
+        .iter()
+        .zip(&unpacked)
+        .map(|(l, u)| {
+            let oor = if per_dword {
+                !l.addr.in_range & 0xf
+            } else if l.addr.in_range & 1 != 0 {
+                0
+            } else {
+                0xf
+            };
+            swizzle::In {
+                valid: true,
+                components: u.components,
+                count: u.count,
+                dst_sel,
+                integer: is_integer(nfmt),
+                dmask: (1u8 << n) - 1,
+                oor,
+                unbound: l.addr.unbound || !u.fmt_valid,
+                tfe: false,
+            }
+        })
+        .collect();
+    let swizzled = backend.swizzle(&swizzle_in);
+    let mut results: Vec<Vec<u32>> = swizzled.iter().map(|s| dwords(s.result, s.result_count)).collect();
+    if inst.d16 == D16::Lo {
+        let inputs: Vec<d16::In> = swizzled
+            .iter()
+            .map(|s| d16::In {
+                valid: true,
+                op: OP_LOAD_FORMAT,
+                hi: false,
+                nfmt,
+                count: s.result_count,
+                data: s.result,
+                old: 0,
+            })
+            .collect();
+        results = backend.d16(&inputs).iter().map(|o| dwords(o.result, o.result_count)).collect();
+    }
+    if inst.tfe {
+        // SPEC §3 step 5: one status dword after the data dwords; no PRT here, so 0.
+        for r in &mut results {
+            r.push(0);
+        }
+    }
+    if inst.lds {
+        // SPEC §2.5: the value a VGPR load would have received, to LDS, never to VGPRs.
+        for (l, r) in lanes.iter().zip(&results) {
+            if l.addr.lds_in_range {
+                let at = l.addr.lds_address as usize;
+                for (i, b) in r[0].to_le_bytes().into_iter().enumerate() {
+                    if let Some(slot) = wave.lds.bytes.get_mut(at + i) {
+                        *slot = b;
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    write_results(wave, inst, lanes, &results);
+    Ok(())
+}
+
+/// The first `count` dwords of a 128-bit result.
+fn dwords(result: u128, count: u8) -> Vec<u32> {
+    (0..u32::from(count.min(4))).map(|i| (result >> (32 * i)) as u32).collect()
+}
+
+fn write_results(wave: &mut Wave, inst: &BufferInst, lanes: &[Lane], results: &[Vec<u32>]) {
+    for (l, r) in lanes.iter().zip(results) {
+        for (i, &d) in r.iter().enumerate() {
+            let v = usize::from(inst.vdata) + i;
+            if v < VGPRS {
+                wave.vgprs[v][l.lane] = d;
+            }
+        }
+    }
+}
+
+fn store(
+    wave: &mut Wave,
+    inst: &BufferInst,
+    lanes: &[Lane],
+    (dfmt, nfmt): (u8, u8),
+    backend: &mut impl Backend,
+) -> Result<(), ExecError> {
+    match inst.access {
+        Access::Sized { bytes, .. } => {
+            // Byte and short stores take the low bits, or with D16_HI the byte at 23:16 / the
+            // short at 31:16 (d16 unit); wider stores the VGPRs as they are.
+            let values: Vec<u128> = if bytes <= 2 && inst.d16 == D16::Hi {
+                let op = if bytes == 1 { d16::OP_STORE_BYTE } else { d16::OP_STORE_SHORT };
+                let inputs: Vec<d16::In> = lanes
+                    .iter()
+                    .map(|l| d16::In {
+                        valid: true,
+                        op,
+                        hi: true,
+                        nfmt: 0,
+                        count: 0,
+                        data: u128::from(l.data[0]),
+                        old: 0,
+                    })
+                    .collect();
+                backend.d16(&inputs).iter().map(|o| o.result).collect()
+            } else {
+                lanes.iter().map(|l| l.data.iter().rev().fold(0u128, |acc, &d| acc << 32 | u128::from(d))).collect()
+            };
+            for (l, value) in lanes.iter().zip(values) {
+                write_element(&mut wave.memory, &l.addr, bytes, value);
+            }
+        }
+        Access::Format { count, .. } => {
+            // Stores ignore dst_sel: VGPR i is component i, components past the count are 0
+            // (D16: k halves from VDATA, widened by the d16 unit).
+            let components: Vec<u128> = if inst.d16 == D16::Lo {
+                let inputs: Vec<d16::In> = lanes
+                    .iter()
+                    .map(|l| d16::In {
+                        valid: true,
+                        op: OP_STORE_FORMAT,
+                        hi: false,
+                        nfmt,
+                        count,
+                        data: u128::from(l.data[0]) | u128::from(l.data[1]) << 32,
+                        old: 0,
+                    })
+                    .collect();
+                backend.d16(&inputs).iter().map(|o| o.result).collect()
+            } else {
+                lanes
+                    .iter()
+                    .map(|l| {
+                        (0..usize::from(count.min(4))).fold(0u128, |acc, i| acc | u128::from(l.data[i]) << (32 * i))
+                    })
+                    .collect()
+            };
+            let packed = backend.format_pack(
+                &components
+                    .iter()
+                    .map(|&c| format_pack::In { valid: true, dfmt, nfmt, components: c })
+                    .collect::<Vec<_>>(),
+            );
+            let bytes = element_bytes(dfmt) as u8;
+            for (l, p) in lanes.iter().zip(packed) {
+                if p.fmt_valid {
+                    write_element(&mut wave.memory, &l.addr, bytes, p.data);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes a lane's element where it is in range and bound: per dword for sized accesses above 4
+/// bytes, all or nothing otherwise (SPEC §2.4).
+fn write_element(memory: &mut Memory, addr: &buffer_addr::Out, bytes: u8, value: u128) {
+    if addr.unbound {
+        return;
+    }
+    if bytes <= 4 {
+        if addr.in_range & 1 != 0 {
+            memory.write(addr.address, u32::from(bytes), value);
+        }
+        return;
+    }
+    for i in 0..u32::from(bytes) / 4 {
+        if addr.in_range >> i & 1 != 0 {
+            memory.write(addr.address.wrapping_add(u64::from(4 * i)), 4, value >> (32 * i));
+        }
+    }
+}
+
+/// §10.1's result of one atomic on `tmp` with operand `data` (and `cmp` for the compare-swaps),
+/// at 32 or 64 bits.
+pub fn atomic_result(op: AtomicOp, wide: bool, tmp: u64, data: u64, cmp: u64) -> u64 {
+    let mask = if wide { u64::MAX } else { u64::from(u32::MAX) };
+    let signed = |v: u64| if wide { v as i64 } else { i64::from(v as u32 as i32) };
+    let float = |v: u64| if wide { f64::from_bits(v) } else { f64::from(f32::from_bits(v as u32)) };
+    let r = match op {
+        AtomicOp::Swap => data,
+        AtomicOp::Cmpswap => {
+            if tmp == cmp {
+                data
+            } else {
+                tmp
+            }
+        }
+        AtomicOp::Add => tmp.wrapping_add(data),
+        AtomicOp::Sub => tmp.wrapping_sub(data),
+        AtomicOp::Rsub => data.wrapping_sub(tmp),
+        AtomicOp::Smin => {
+            if signed(data) < signed(tmp) {
+                data
+            } else {
+                tmp
+            }
+        }
+        AtomicOp::Smax => {
+            if signed(data) > signed(tmp) {
+                data
+            } else {
+                tmp
+            }
+        }
+        AtomicOp::Umin => tmp.min(data),
+        AtomicOp::Umax => tmp.max(data),
+        AtomicOp::And => tmp & data,
+        AtomicOp::Or => tmp | data,
+        AtomicOp::Xor => tmp ^ data,
+        AtomicOp::Inc => {
+            if tmp >= data {
+                0
+            } else {
+                tmp + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if tmp == 0 || tmp > data {
+                data
+            } else {
+                tmp - 1
+            }
+        }
+        // +0 == -0 and NaN never equal: IEEE equality.
+        AtomicOp::Fcmpswap => {
+            if float(tmp) == float(cmp) {
+                data
+            } else {
+                tmp
+            }
+        }
+        // IEEE minNum/maxNum: a NaN operand yields the other operand.
+        AtomicOp::Fmin => pick_num(tmp, data, float, |a, b| a < b || (a == b && a.is_sign_negative())),
+        AtomicOp::Fmax => pick_num(tmp, data, float, |a, b| a > b || (a == b && a.is_sign_positive())),
+    };
+    r & mask
+}
+
+fn pick_num(tmp: u64, data: u64, float: impl Fn(u64) -> f64, better: impl Fn(f64, f64) -> bool) -> u64 {
+    let (t, d) = (float(tmp), float(data));
+    match (t.is_nan(), d.is_nan()) {
+        (true, _) => data,
+        (_, true) => tmp,
+        _ if better(d, t) => data,
+        _ => tmp,
+    }
+}
+
+fn atomic(wave: &mut Wave, inst: &BufferInst, op: AtomicOp, lanes: &[Lane]) {
+    let width = if inst.wide { 2 } else { 1 };
+    let join = |d: &[u32]| if inst.wide { u64::from(d[0]) | u64::from(d[1]) << 32 } else { u64::from(d[0]) };
+    let mut returns = Vec::with_capacity(lanes.len());
+    for l in lanes {
+        let data = join(&l.data[..width]);
+        let cmp =
+            if matches!(op, AtomicOp::Cmpswap | AtomicOp::Fcmpswap) { join(&l.data[width..2 * width]) } else { 0 };
+        let live = !l.addr.unbound && l.addr.in_range & 1 != 0;
+        let bytes = 4 * width as u32;
+        let old = if live { wave.memory.read(l.addr.address, bytes) as u64 } else { 0 };
+        if live {
+            wave.memory.write(l.addr.address, bytes, u128::from(atomic_result(op, inst.wide, old, data, cmp)));
+        }
+        returns.push(if inst.wide { vec![old as u32, (old >> 32) as u32] } else { vec![old as u32] });
+    }
+    if inst.glc {
+        write_results(wave, inst, lanes, &returns);
+    }
+}

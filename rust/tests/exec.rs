@@ -1,0 +1,314 @@
+//! Buffer instructions on a wave (SPEC §10, §10.1): scenarios whose expected values are worked
+//! out by hand from docs/spec.md (the arithmetic is in the comments), run on the Rust models.
+
+use gcn_vmem_model::exec::{run_buffer, Access, AtomicOp, BufferInst, BufferKind, ExecError, Models, Wave, D16, LANES};
+
+/// V# (SPEC §1.1 bit table, written here independently of rust/vsharp.rs): base, stride,
+/// num_records, dst_sel x/y/z/w, nfmt, dfmt.
+fn vsharp(base: u64, stride: u64, num_records: u32, dst_sel: [u8; 4], nfmt: u8, dfmt: u8) -> [u32; 4] {
+    let mut v: u128 = u128::from(base & ((1 << 48) - 1)) | u128::from(stride & 0x3fff) << 48;
+    v |= u128::from(num_records) << 64;
+    for (i, s) in dst_sel.iter().enumerate() {
+        v |= u128::from(*s & 7) << (96 + 3 * i);
+    }
+    v |= u128::from(nfmt & 7) << 108 | u128::from(dfmt & 15) << 111;
+    [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]
+}
+
+const XYZW: [u8; 4] = [4, 5, 6, 7];
+
+/// A wave with V# `v` in s[4:7], soffset s1 = 0, every VGPR preset to 0xdead_beef.
+fn wave(v: [u32; 4]) -> Wave {
+    let mut w = Wave::default();
+    w.sgprs[4..8].copy_from_slice(&v);
+    for r in w.vgprs.iter_mut() {
+        *r = [0xdead_beef; LANES];
+    }
+    w
+}
+
+fn inst(kind: BufferKind, access: Access) -> BufferInst {
+    BufferInst {
+        kind,
+        access,
+        d16: D16::None,
+        wide: false,
+        vaddr: 1,
+        vdata: 5,
+        srsrc: 4,
+        soffset: 1,
+        offset: 0,
+        offen: true,
+        idxen: false,
+        glc: false,
+        slc: false,
+        lds: false,
+        tfe: false,
+    }
+}
+
+fn run(w: &mut Wave, i: &BufferInst) -> Result<(), ExecError> {
+    run_buffer(w, i, &mut Models::default())
+}
+
+const DWORD: Access = Access::Sized { bytes: 4, signed: false };
+
+#[test]
+fn load_dword_raw_buffer_with_range_check_and_exec() {
+    // Raw buffer (idxen 0, add_tid 0): 64 bytes at 0x1000, dfmt 4/nfmt 4 so it is bound.
+    let mut w = wave(vsharp(0x1000, 0, 64, XYZW, 4, 4));
+    for k in 0..32u64 {
+        w.memory.write(0x1000 + 4 * k, 4, u128::from(0x1111_0000 + k as u32));
+    }
+    // Lanes 0..3 and 15 and 16 active; v1 = lane * 4 (the byte offset).
+    w.exec = 0b1_1000_0000_0000_1111;
+    for l in 0..LANES {
+        w.vgprs[1][l] = 4 * l as u32;
+    }
+    run(&mut w, &inst(BufferKind::Load, DWORD)).unwrap();
+    for l in 0..4 {
+        assert_eq!(w.vgprs[5][l], 0x1111_0000 + l as u32, "lane {l}");
+    }
+    // Lane 15: bytes 60..63 < 64: in range. Lane 16: 64..67, hi = 67 >= 64: out of range -> 0.
+    assert_eq!(w.vgprs[5][15], 0x1111_000f);
+    assert_eq!(w.vgprs[5][16], 0);
+    // Inactive lanes untouched.
+    assert_eq!(w.vgprs[5][4], 0xdead_beef);
+    assert_eq!(w.vgprs[5][17], 0xdead_beef);
+}
+
+#[test]
+fn structured_index_and_offset_come_from_consecutive_vgprs() {
+    // Structured (idxen 1, stride 16 != 0): address = base + index*16 + offset + inst_offset.
+    let mut w = wave(vsharp(0x2000, 16, 4, XYZW, 4, 4));
+    w.exec = 0b11;
+    w.memory.write(0x2000 + 2 * 16 + 8 + 4, 4, 0xcafe_f00d); // lane 0: index 2, offset 8, inst 4
+    w.memory.write(0x2000 + 3 * 16 + 4, 4, 0x0bad_cafe); // lane 1: index 3, offset 0
+    w.vgprs[1][0] = 2;
+    w.vgprs[2][0] = 8;
+    w.vgprs[1][1] = 3;
+    w.vgprs[2][1] = 0;
+    let i = BufferInst { idxen: true, offen: true, offset: 4, ..inst(BufferKind::Load, DWORD) };
+    run(&mut w, &i).unwrap();
+    assert_eq!(w.vgprs[5][0], 0xcafe_f00d);
+    assert_eq!(w.vgprs[5][1], 0x0bad_cafe);
+    // Index 4 >= num_records 4: out of range.
+    w.vgprs[1][0] = 4;
+    run(&mut w, &i).unwrap();
+    assert_eq!(w.vgprs[5][0], 0);
+}
+
+#[test]
+fn byte_loads_extend_and_d16_hi_keeps_the_low_half() {
+    let mut w = wave(vsharp(0x100, 0, 256, XYZW, 4, 4));
+    w.exec = 1;
+    w.vgprs[1][0] = 3;
+    w.memory.write(0x103, 1, 0x9c);
+    run(&mut w, &inst(BufferKind::Load, Access::Sized { bytes: 1, signed: false })).unwrap();
+    assert_eq!(w.vgprs[5][0], 0x0000_009c); // ubyte: zero-extended
+    run(&mut w, &inst(BufferKind::Load, Access::Sized { bytes: 1, signed: true })).unwrap();
+    assert_eq!(w.vgprs[5][0], 0xffff_ff9c); // sbyte: sign-extended
+                                            // BUFFER_LOAD_SBYTE_D16_HI: sign-extended to 16 bits into 31:16, bits 15:0 kept.
+    w.vgprs[5][0] = 0x1234_5678;
+    let hi = BufferInst { d16: D16::Hi, ..inst(BufferKind::Load, Access::Sized { bytes: 1, signed: true }) };
+    run(&mut w, &hi).unwrap();
+    assert_eq!(w.vgprs[5][0], 0xff9c_5678);
+    // BUFFER_LOAD_UBYTE_D16: zero-extended into 15:0, bits 31:16 kept.
+    let lo = BufferInst { d16: D16::Lo, ..inst(BufferKind::Load, Access::Sized { bytes: 1, signed: false }) };
+    run(&mut w, &lo).unwrap();
+    assert_eq!(w.vgprs[5][0], 0xff9c_009c);
+}
+
+#[test]
+fn format_load_applies_the_vsharp_format_and_dst_sel() {
+    // 8_8_8_8 unorm (dfmt 10, nfmt 0), dst_sel x = B, y = G, z = R, w = SEL_1 (float 1.0).
+    let mut w = wave(vsharp(0x400, 0, 8, [6, 5, 4, 1], 0, 10));
+    w.exec = 0b11;
+    w.vgprs[1][0] = 0;
+    w.vgprs[1][1] = 4; // bytes 4..7 < 8: in range
+                       // Element bytes R = 0x00, G = 0x80, B = 0xff, A = 0x33.
+    w.memory.write(0x400, 4, 0x33ff_8000);
+    w.memory.write(0x404, 4, 0x0000_0033);
+    run(&mut w, &inst(BufferKind::Load, Access::Format { count: 4, format: None })).unwrap();
+    // x = B = 255/255 = 1.0; y = G = 128/255 = 0x3f008081 (nearest f32); z = R = 0; w = 1.0.
+    let got: Vec<u32> = (5..9).map(|v| w.vgprs[v][0]).collect();
+    assert_eq!(got, [0x3f80_0000, 0x3f00_8081, 0, 0x3f80_0000]);
+    // Lane 1: R = 0x33 -> 51/255 = 0.2 -> 0x3e4ccccd in z; B = G = 0.
+    let got: Vec<u32> = (5..9).map(|v| w.vgprs[v][1]).collect();
+    assert_eq!(got, [0, 0, 0x3e4c_cccd, 0x3f80_0000]);
+    // Out of range (offset 8): every component 0 except SEL_1, which keeps 1.0 (SPEC §2.4, §3).
+    w.vgprs[1][0] = 8;
+    run(&mut w, &inst(BufferKind::Load, Access::Format { count: 4, format: None })).unwrap();
+    let got: Vec<u32> = (5..9).map(|v| w.vgprs[v][0]).collect();
+    assert_eq!(got, [0, 0, 0, 0x3f80_0000]);
+    // TFE appends a status dword 0 after the data dwords.
+    let tfe = BufferInst { tfe: true, ..inst(BufferKind::Load, Access::Format { count: 2, format: None }) };
+    w.vgprs[7][0] = 0xdead_beef;
+    run(&mut w, &tfe).unwrap();
+    assert_eq!(w.vgprs[7][0], 0);
+}
+
+#[test]
+fn unbound_vsharp_reads_zero_even_for_sel_1() {
+    // dfmt 0: unbound (SPEC §1.1), whatever the instruction's own format.
+    let mut w = wave(vsharp(0x400, 0, 64, [1, 1, 1, 1], 0, 0));
+    w.exec = 1;
+    w.vgprs[1][0] = 0;
+    w.memory.write(0x400, 4, 0xffff_ffff);
+    let t = inst(BufferKind::Load, Access::Format { count: 2, format: Some((4, 4)) });
+    run(&mut w, &t).unwrap();
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0, 0]);
+    // Stores to an unbound buffer are dropped.
+    w.vgprs[5][0] = 7;
+    run(&mut w, &inst(BufferKind::Store, DWORD)).unwrap();
+    assert_eq!(w.memory.read(0x400, 4), 0xffff_ffff);
+}
+
+#[test]
+fn tbuffer_store_packs_with_the_instruction_format_and_d16_stores_use_halves() {
+    let mut w = wave(vsharp(0x800, 0, 64, XYZW, 4, 4));
+    w.exec = 1;
+    w.vgprs[1][0] = 0;
+    // TBUFFER_STORE_FORMAT_XY, 16_16 float: 1.0 -> 0x3c00, -2.0 -> 0xc000.
+    w.vgprs[5][0] = 1.0f32.to_bits();
+    w.vgprs[6][0] = (-2.0f32).to_bits();
+    let t = inst(BufferKind::Store, Access::Format { count: 2, format: Some((5, 7)) });
+    run(&mut w, &t).unwrap();
+    assert_eq!(w.memory.read(0x800, 4), 0xc000_3c00);
+    // TBUFFER_STORE_FORMAT_D16_XY, 16_16 float: halves 0x4000 (2.0) and 0xbc00 (-1.0) from v5.
+    w.vgprs[5][0] = 0xbc00_4000;
+    let d = BufferInst { d16: D16::Lo, ..t };
+    run(&mut w, &d).unwrap();
+    assert_eq!(w.memory.read(0x800, 4), 0xbc00_4000);
+    // BUFFER_STORE_SHORT_D16_HI stores bits 31:16; BUFFER_STORE_BYTE writes one byte.
+    w.vgprs[5][0] = 0xabcd_1234;
+    let hi = BufferInst { d16: D16::Hi, ..inst(BufferKind::Store, Access::Sized { bytes: 2, signed: false }) };
+    run(&mut w, &hi).unwrap();
+    assert_eq!(w.memory.read(0x800, 4), 0xbc00_abcd);
+    run(&mut w, &inst(BufferKind::Store, Access::Sized { bytes: 1, signed: false })).unwrap();
+    assert_eq!(w.memory.read(0x800, 4), 0xbc00_ab34);
+}
+
+#[test]
+fn overlapping_stores_apply_in_lane_order_and_dwordx2_checks_per_dword() {
+    let mut w = wave(vsharp(0x1000, 0, 12, XYZW, 4, 4));
+    w.exec = 0b111;
+    for l in 0..3 {
+        w.vgprs[1][l] = 0; // all three lanes store to 0x1000
+        w.vgprs[5][l] = 0x100 + l as u32;
+    }
+    run(&mut w, &inst(BufferKind::Store, DWORD)).unwrap();
+    assert_eq!(w.memory.read(0x1000, 4), 0x102, "the highest lane wins");
+    // DWORDX2 at offset 8: dword 0 covers 8..11 < 12 (in), dword 1 covers 12..15 (out).
+    w.exec = 1;
+    w.vgprs[1][0] = 8;
+    w.vgprs[5][0] = 0xaaaa_aaaa;
+    w.vgprs[6][0] = 0xbbbb_bbbb;
+    run(&mut w, &inst(BufferKind::Store, Access::Sized { bytes: 8, signed: false })).unwrap();
+    assert_eq!(w.memory.read(0x1008, 8), 0xaaaa_aaaa);
+}
+
+#[test]
+fn atomics_serialise_in_lane_order_and_return_pre_op_values_with_glc() {
+    let mut w = wave(vsharp(0x3000, 0, 16, XYZW, 4, 4));
+    w.exec = 0b1011; // lanes 0, 1, 3
+    w.memory.write(0x3000, 4, 10);
+    for l in 0..4 {
+        w.vgprs[1][l] = 0;
+        w.vgprs[5][l] = l as u32 + 1; // add 1, 2, (3), 4
+    }
+    let add = BufferInst { glc: true, ..inst(BufferKind::Atomic(AtomicOp::Add), DWORD) };
+    run(&mut w, &add).unwrap();
+    assert_eq!(w.memory.read(0x3000, 4), 10 + 1 + 2 + 4);
+    assert_eq!([w.vgprs[5][0], w.vgprs[5][1], w.vgprs[5][3]], [10, 11, 13]);
+    assert_eq!(w.vgprs[5][2], 3, "inactive lane untouched");
+    // CMPSWAP: data = {src, cmp}; memory 17: lane 0 compares 17 (swaps in 99), lane 1 compares
+    // 17 against 99 (keeps it).
+    w.exec = 0b11;
+    for l in 0..2 {
+        w.vgprs[5][l] = 99 + l as u32;
+        w.vgprs[6][l] = 17;
+    }
+    let cas = BufferInst { glc: true, ..inst(BufferKind::Atomic(AtomicOp::Cmpswap), DWORD) };
+    run(&mut w, &cas).unwrap();
+    assert_eq!(w.memory.read(0x3000, 4), 99);
+    assert_eq!([w.vgprs[5][0], w.vgprs[5][1]], [17, 99]);
+    // Out of range (offset 16 >= 16): nothing written, 0 returned. Without GLC nothing returns.
+    w.vgprs[1][0] = 16;
+    w.vgprs[5][0] = 5;
+    w.exec = 1;
+    run(&mut w, &BufferInst { glc: true, ..inst(BufferKind::Atomic(AtomicOp::Swap), DWORD) }).unwrap();
+    assert_eq!(w.vgprs[5][0], 0);
+    w.vgprs[1][0] = 0;
+    w.vgprs[5][0] = 5;
+    run(&mut w, &inst(BufferKind::Atomic(AtomicOp::Swap), DWORD)).unwrap();
+    assert_eq!((w.memory.read(0x3000, 4), w.vgprs[5][0]), (5, 5));
+}
+
+#[test]
+fn atomic_operations_follow_spec_10_1() {
+    use gcn_vmem_model::exec::atomic_result as r;
+    use AtomicOp::*;
+    assert_eq!(r(Inc, false, 5, 5, 0), 0); // tmp >= data -> 0
+    assert_eq!(r(Inc, false, 4, 5, 0), 5);
+    assert_eq!(r(Dec, false, 0, 7, 0), 7); // tmp == 0 -> data
+    assert_eq!(r(Dec, false, 9, 7, 0), 7); // tmp > data -> data
+    assert_eq!(r(Dec, false, 3, 7, 0), 2);
+    assert_eq!(r(Smin, false, 1, 0xffff_ffff, 0), 0xffff_ffff); // -1 < 1
+    assert_eq!(r(Umin, false, 1, 0xffff_ffff, 0), 1);
+    assert_eq!(r(Rsub, false, 3, 10, 0), 7);
+    assert_eq!(r(Sub, false, 3, 10, 0), 0xffff_fff9);
+    assert_eq!(r(Add, true, u64::MAX, 2, 0), 1);
+    // fcmpswap: +0 == -0; NaN never equal.
+    assert_eq!(r(Fcmpswap, false, 0x8000_0000, 7, 0), 7);
+    assert_eq!(r(Fcmpswap, false, 0x7fc0_0000, 7, 0x7fc0_0000), 0x7fc0_0000);
+    // fmin/fmax: a NaN operand yields the other.
+    assert_eq!(r(Fmin, false, 0x7fc0_0000, 1.5f32.to_bits().into(), 0), u64::from(1.5f32.to_bits()));
+    assert_eq!(r(Fmax, false, 2.0f32.to_bits().into(), 0x7fc0_0000, 0), u64::from(2.0f32.to_bits()));
+    assert_eq!(r(Fmin, false, 2.0f32.to_bits().into(), (-3.0f32).to_bits().into(), 0), u64::from((-3.0f32).to_bits()));
+}
+
+#[test]
+fn lds_loads_write_the_wave_allocation_only() {
+    // lds_base 1, lds_size 1: the window is bytes 128..255; m0 = 0, inst_offset 0:
+    // lds_address = 128 + 4 * tid, in range for tid 0..31 (SPEC §2.5).
+    let mut w = wave(vsharp(0x100, 0, 4096, XYZW, 4, 4));
+    w.lds.base = 1;
+    w.lds.size = 1;
+    w.exec = 1 | 1 << 31 | 1 << 32;
+    for l in 0..LANES {
+        w.vgprs[1][l] = 4 * l as u32;
+        w.memory.write(0x100 + 4 * l as u64, 4, 0x5000_0000 + l as u128);
+    }
+    let i = BufferInst { lds: true, ..inst(BufferKind::Load, DWORD) };
+    run(&mut w, &i).unwrap();
+    let lds = |a: usize| u32::from_le_bytes(w.lds.bytes[a..a + 4].try_into().unwrap());
+    assert_eq!(lds(128), 0x5000_0000);
+    assert_eq!(lds(128 + 31 * 4), 0x5000_001f);
+    assert_eq!(lds(256), 0, "lane 32 is outside the allocation");
+    assert_eq!(w.vgprs[5][0], 0xdead_beef, "LDS loads write no VGPR");
+    // TFE with LDS is an error, and nothing is applied.
+    let before = w.clone();
+    let e = run(&mut w, &BufferInst { tfe: true, ..i }).unwrap_err();
+    assert!(e.0.contains("tfe") && e.0.contains("§2.5"), "{e}");
+    assert_eq!(w, before);
+    let e = run(&mut w, &BufferInst { lds: true, ..inst(BufferKind::Load, Access::Sized { bytes: 8, signed: false }) })
+        .unwrap_err();
+    assert!(e.0.contains("allowed only"), "{e}");
+}
+
+#[test]
+fn soffset_reads_sgprs_m0_and_inline_constants() {
+    let mut w = wave(vsharp(0x1000, 0, 64, XYZW, 4, 4));
+    w.exec = 1;
+    w.vgprs[1][0] = 0;
+    w.memory.write(0x1000 + 16, 4, 0x1616);
+    w.memory.write(0x1000 + 40, 4, 0x4040);
+    // soffset = inline constant 16 (code 128 + 16); sgpr_offset is not range-checked.
+    run(&mut w, &BufferInst { soffset: 128 + 16, ..inst(BufferKind::Load, DWORD) }).unwrap();
+    assert_eq!(w.vgprs[5][0], 0x1616);
+    w.m0 = 40;
+    run(&mut w, &BufferInst { soffset: 124, ..inst(BufferKind::Load, DWORD) }).unwrap();
+    assert_eq!(w.vgprs[5][0], 0x4040);
+    assert!(run(&mut w, &BufferInst { soffset: 250, ..inst(BufferKind::Load, DWORD) }).is_err());
+}
