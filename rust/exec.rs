@@ -24,7 +24,7 @@ use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBY
 use crate::format::{element_bytes, is_integer, NFMT_SINT, NFMT_UINT};
 use crate::unit::Unit;
 use crate::vsharp::{self, VSharp};
-use crate::{format_pack, format_unpack, swizzle};
+use crate::{format_pack, format_unpack, image_addr, multi_texel, swizzle};
 
 /// Lanes of a wave.
 pub const LANES: usize = 64;
@@ -263,6 +263,8 @@ pub trait Backend {
     fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out>;
     fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out>;
     fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out>;
+    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out>;
+    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out>;
 }
 
 /// Drives `inputs` back to back through a clocked unit (any [`Unit`]: a model or an RTL) and
@@ -288,6 +290,8 @@ pub struct Models {
     pub format_pack: format_pack::FormatPack,
     pub swizzle: swizzle::Swizzle,
     pub d16: d16::D16,
+    pub image_addr: image_addr::ImageAddr,
+    pub multi_texel: multi_texel::MultiTexel,
 }
 
 impl Backend for Models {
@@ -305,6 +309,12 @@ impl Backend for Models {
     }
     fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
         pipeline(&mut self.d16, inputs)
+    }
+    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out> {
+        pipeline(&mut self.image_addr, inputs)
+    }
+    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
+        pipeline(&mut self.multi_texel, inputs)
     }
 }
 
