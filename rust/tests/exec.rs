@@ -312,3 +312,158 @@ fn soffset_reads_sgprs_m0_and_inline_constants() {
     assert_eq!(w.vgprs[5][0], 0x4040);
     assert!(run(&mut w, &BufferInst { soffset: 250, ..inst(BufferKind::Load, DWORD) }).is_err());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Image instructions.
+
+use gcn_vmem_model::exec::{run_image, ImageInst, ImageKind};
+
+/// A 256-bit T# (SPEC §1.2's bit table, written here independently of rust/tsharp.rs), as eight
+/// SGPR values.
+#[allow(clippy::too_many_arguments)]
+fn tsharp(
+    base256: u64,
+    dfmt: u8,
+    nfmt: u8,
+    (width, height): (u32, u32),
+    kind: u8,
+    (base_level, last_level, max_mip): (u8, u8, u8),
+    pitch: u32,
+    depth: u32,
+) -> [u32; 8] {
+    let mut lo: u128 = u128::from(base256) | u128::from(dfmt) << 52 | u128::from(nfmt) << 58;
+    lo |= u128::from(width - 1) << 64 | u128::from(height - 1) << 78;
+    for (i, s) in XYZW.iter().enumerate() {
+        lo |= u128::from(*s) << (96 + 3 * i);
+    }
+    lo |= u128::from(base_level) << 108 | u128::from(last_level) << 112 | u128::from(kind) << 124;
+    let hi: u128 = u128::from(depth - 1) | u128::from(pitch - 1) << 13 | u128::from(max_mip) << 60;
+    std::array::from_fn(|i| if i < 4 { (lo >> (32 * i)) as u32 } else { (hi >> (32 * (i - 4))) as u32 })
+}
+
+fn image(kind: ImageKind, dmask: u8) -> ImageInst {
+    ImageInst {
+        kind,
+        mip: false,
+        vaddr: 1,
+        vdata: 5,
+        srsrc: 8,
+        dmask,
+        unorm: true,
+        glc: false,
+        slc: false,
+        r128: false,
+        tfe: false,
+        lwe: false,
+        da: false,
+        d16: false,
+        a16: false,
+    }
+}
+
+/// 2D RGBA8 unorm at byte 0x1000: 4 × 4, pitch 8, levels 0..1.
+fn image_wave() -> Wave {
+    let mut w = wave(vsharp(0, 0, 0, XYZW, 0, 0));
+    w.sgprs[8..16].copy_from_slice(&tsharp(0x10, 10, 0, (4, 4), 9, (0, 1, 1), 8, 1));
+    w.exec = 1;
+    w
+}
+
+fn run_i(w: &mut Wave, i: &ImageInst) -> Result<(), ExecError> {
+    run_image(w, i, &mut Models::default())
+}
+
+#[test]
+fn image_load_mip_addresses_the_level_and_checks_its_bounds() {
+    let mut w = image_wave();
+    // Level 1: width 2, height 2, pitch 8 >> 1 = 4; mip_offset(1) = pitch_0 · height_0 · 1 · bpp
+    // = 8 · 4 · 4 = 128. Texel (1, 1): 0x1000 + 128 + ((0 · 2 + 1) · 4 + 1) · 4 = 0x1094.
+    w.memory.write(0x1094, 4, 0x33ff_8000);
+    (w.vgprs[1][0], w.vgprs[2][0], w.vgprs[3][0]) = (1, 1, 1);
+    let load = ImageInst { mip: true, ..image(ImageKind::Load { pck: false, sgn: false }, 0b1001) };
+    run_i(&mut w, &load).unwrap();
+    // DMASK 1001: R (0x00 -> 0) in v5, A (0x33 -> 0.2) in v6.
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0, 0x3e4c_cccd]);
+    // x = 2 >= width_1 = 2, and mip 2 > last_level 1: out of range, zeros.
+    w.vgprs[1][0] = 2;
+    run_i(&mut w, &load).unwrap();
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0, 0]);
+    (w.vgprs[1][0], w.vgprs[3][0]) = (0, 2);
+    w.vgprs[5][0] = 7;
+    run_i(&mut w, &load).unwrap();
+    assert_eq!(w.vgprs[5][0], 0);
+}
+
+#[test]
+fn image_store_fills_disabled_components_with_zero_and_pck_loads_raw_bits() {
+    let mut w = image_wave();
+    // Texel (1, 2) of level 0: 0x1000 + (2 · 8 + 1) · 4 = 0x1044. DMASK 1001: R = v5 = 1.0,
+    // A = v6 = 0.5; G = B = 0. unorm8: 1.0 -> 255, 0.5 -> round_half_even(127.5) = 128.
+    (w.vgprs[1][0], w.vgprs[2][0]) = (1, 2);
+    w.vgprs[5][0] = 1.0f32.to_bits();
+    w.vgprs[6][0] = 0.5f32.to_bits();
+    run_i(&mut w, &image(ImageKind::Store, 0b1001)).unwrap();
+    assert_eq!(w.memory.read(0x1044, 4), 0x8000_00ff);
+    // IMAGE_LOAD_PCK_SGN of R and A: raw bits sign-extended: 0xff -> -1, 0x80 -> -128.
+    run_i(&mut w, &image(ImageKind::Load { pck: true, sgn: true }, 0b1001)).unwrap();
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0xffff_ffff, 0xffff_ff80]);
+    run_i(&mut w, &image(ImageKind::Load { pck: true, sgn: false }, 0b1001)).unwrap();
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0xff, 0x80]);
+    // D16 store, DMASK 0011: two halves to R and G (f16 1.0 = 0x3c00 -> 255, 0 -> 0).
+    w.vgprs[5][0] = 0x0000_3c00;
+    run_i(&mut w, &ImageInst { d16: true, ..image(ImageKind::Store, 0b0011) }).unwrap();
+    assert_eq!(w.memory.read(0x1044, 4), 0x0000_00ff);
+    // Stores need UNRM = 1.
+    let e = run_i(&mut w, &ImageInst { unorm: false, ..image(ImageKind::Store, 1) }).unwrap_err();
+    assert!(e.0.contains("UNRM"), "{e}");
+}
+
+#[test]
+fn image_atomics_check_dmask_and_return_pre_op_values() {
+    let mut w = image_wave();
+    w.memory.write(0x1000, 4, 40);
+    w.exec = 0b11;
+    for l in 0..2 {
+        (w.vgprs[1][l], w.vgprs[2][l]) = (0, 0);
+        w.vgprs[5][l] = 2;
+    }
+    let add = ImageInst { glc: true, ..image(ImageKind::Atomic(AtomicOp::Add), 1) };
+    run_i(&mut w, &add).unwrap();
+    assert_eq!(w.memory.read(0x1000, 4), 44);
+    assert_eq!([w.vgprs[5][0], w.vgprs[5][1]], [40, 42]);
+    let e = run_i(&mut w, &image(ImageKind::Atomic(AtomicOp::Add), 0x2)).unwrap_err();
+    assert!(e.0.contains("DMASK") && e.0.contains("§10.1"), "{e}");
+    let e = run_i(&mut w, &image(ImageKind::Atomic(AtomicOp::Cmpswap), 0x1)).unwrap_err();
+    assert!(e.0.contains("DMASK"), "{e}");
+}
+
+#[test]
+fn get_resinfo_reports_the_level_dimensions_and_level_count() {
+    let mut w = image_wave();
+    w.vgprs[1][0] = 0;
+    run_i(&mut w, &image(ImageKind::GetResinfo, 0xf)).unwrap();
+    // 4 × 4, 1 layer, last_level − base_level + 1 = 2 levels.
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0], w.vgprs[7][0], w.vgprs[8][0]], [4, 4, 1, 2]);
+    w.vgprs[1][0] = 1;
+    run_i(&mut w, &image(ImageKind::GetResinfo, 0b1010)).unwrap();
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [2, 2]); // height, levels
+}
+
+#[test]
+fn multi_texel_by2_loads_an_aligned_group_and_zeros_an_invalid_one() {
+    // R8 unorm 2D (dfmt 1, nfmt 0), 8 × 2, pitch 8, at 0x2000; row 0 = 00 33 66 ff ...
+    let mut w = wave(vsharp(0, 0, 0, XYZW, 0, 0));
+    w.sgprs[8..16].copy_from_slice(&tsharp(0x20, 1, 0, (8, 2), 9, (0, 0, 0), 8, 1));
+    w.memory.write(0x2000, 4, 0xff66_3300);
+    w.exec = 0b11;
+    (w.vgprs[1][0], w.vgprs[2][0]) = (3, 0); // x = 3: xa = 2, 3 + 2 <= 8: valid
+    (w.vgprs[1][1], w.vgprs[2][1]) = (7, 0); // x = 7: 7 + 2 > 8: invalid
+    let by2 = image(ImageKind::MultiTexel { op: 0 }, 0x3);
+    run_i(&mut w, &by2).unwrap();
+    // Texels 2, 3 = 0x66 (102/255 = 0.4 -> 0x3ecccccd) and 0xff (1.0).
+    assert_eq!([w.vgprs[5][0], w.vgprs[6][0]], [0x3ecc_cccd, 0x3f80_0000]);
+    assert_eq!([w.vgprs[5][1], w.vgprs[6][1]], [0, 0]);
+    // BY2 with DMASK 0x1 is not in SPEC §4.3's table: an error naming the combination.
+    let e = run_i(&mut w, &image(ImageKind::MultiTexel { op: 0 }, 0x1)).unwrap_err();
+    assert!(e.0.contains("IMAGE_LOAD_BY2"), "{e}");
+}
