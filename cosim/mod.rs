@@ -10,6 +10,7 @@
 
 pub mod coverage;
 pub mod lockstep;
+pub mod program;
 pub mod run;
 pub mod stimulus;
 pub mod sweep;

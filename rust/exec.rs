@@ -111,6 +111,8 @@ pub struct Wave {
     pub m0: u32,
     pub lds: Lds,
     pub memory: Memory,
+    /// VGPRs some instruction wrote (in any lane), for reporting.
+    pub written: Vec<bool>,
 }
 
 impl Default for Wave {
@@ -122,6 +124,7 @@ impl Default for Wave {
             m0: 0,
             lds: Lds::default(),
             memory: Memory::default(),
+            written: vec![false; VGPRS],
         }
     }
 }
@@ -605,6 +608,7 @@ fn write_results(wave: &mut Wave, inst: &BufferInst, lanes: &[Lane], results: &[
             let v = usize::from(inst.vdata) + i;
             if v < VGPRS {
                 wave.vgprs[v][l.lane] = d;
+                wave.written[v] = true;
             }
         }
     }
@@ -987,6 +991,7 @@ fn write_image_results(wave: &mut Wave, vdata: u8, lanes: impl Iterator<Item = u
             let v = usize::from(vdata) + i;
             if v < VGPRS {
                 wave.vgprs[v][lane] = d;
+                wave.written[v] = true;
             }
         }
     }
