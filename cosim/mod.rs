@@ -7,8 +7,10 @@
 //! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13).
 //! - [`wave`]: the Rust-written waveform of expected against actual values.
 //! - [`run`]: random runs with shrinking, failure artifacts and replay.
+//! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
 
 pub mod coverage;
+pub mod exec;
 pub mod lockstep;
 pub mod program;
 pub mod run;

@@ -425,7 +425,7 @@ pub fn chunk_x_seed(x_seed: u64, chunk: u64) -> u64 {
 }
 
 /// 64-bit FNV-1a: a stable name for a vector file from its contents.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
