@@ -15,12 +15,18 @@ WAVE     ?= fst
 # and X assignments are random (VECTORS/n vectors each). `make wave XSEED=s`: replay on such an
 # instance; `FLAGS=--mutant` or `FLAGS=--break-asserts`: replay on that test-only build.
 XSEEDS   ?= 0
+# Random programs of whole instructions on the executor, models and RTL in lockstep.
+PROGRAMS ?= 20000
 XSEED    ?=
 FLAGS    ?=
+# `make llvm-diff`: random encodings compared with llvm-mc (N), the llvm-mc to use.
+N        ?= 100000
+LLVM_MC  ?= llvm-mc-14
+export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage test test-model lint lint-rtl wave bench clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage test test-model lint lint-rtl wave bench llvm-diff clean help
 
 all: build
 
@@ -33,8 +39,10 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
+	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
-# Installs Verilator 5 and zlib (for FST) through apt when they are missing.
+# Installs Verilator 5 and zlib (for FST) through apt when they are missing, and LLVM 14 (its
+# llvm-mc-14 is the differential peer of the instruction codec: tests/isa_llvm.rs, make llvm-diff).
 deps:
 	@if ! command -v $(VERILATOR) >/dev/null 2>&1 || ! [ -f /usr/include/zlib.h ]; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
@@ -45,13 +53,23 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator zlib1g-dev; \
 	fi
+	@if ! command -v $(LLVM_MC) >/dev/null 2>&1; then \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "error: $(LLVM_MC) (LLVM 14's assembler) is needed and apt-get is not available;" \
+	         "install LLVM 14 with the AMDGPU target, or set LLVM_MC, then rerun" >&2; exit 1; \
+	  fi; \
+	  echo "installing llvm-14 (for $(LLVM_MC)) with apt-get"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-14; \
+	fi
 
 build: deps
 	$(CARGO) build --release
 
 cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
-	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS))
+	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
+	  $(if $(UNIT),,--programs $(PROGRAMS))
 
 test: deps test-model
 	$(CARGO) test --workspace
@@ -109,6 +127,10 @@ coverage: deps
 
 bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))
+
+# The instruction codec (rust/isa/) against llvm-mc-14 on N random valid encodings of every opcode.
+llvm-diff: build
+	$(BIN) llvm-diff --count $(N) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS))
 
 clean:
 	$(CARGO) clean

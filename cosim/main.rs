@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 
 use gcn_vmem::cosim::lockstep::Lockstep;
+use gcn_vmem::cosim::program;
 use gcn_vmem::cosim::run::{self, RunConfig, Summary};
 use gcn_vmem::cosim::sweep;
 use gcn_vmem::cosim::vectors::{self, Strictness};
@@ -75,6 +76,11 @@ enum Command {
         /// it. VECTORS / N vectors each (at least 1,000).
         #[arg(long, default_value_t = 0)]
         x_seeds: u64,
+        /// Then run this many random programs of whole MUBUF/MTBUF/MIMG instructions on the
+        /// executor, every unit's model and RTL in lockstep (stops at the first failing program,
+        /// which it shrinks and saves as an exec file).
+        #[arg(long, default_value_t = 0)]
+        programs: u64,
         /// Never show a progress bar.
         #[arg(long)]
         no_progress: bool,
@@ -143,6 +149,57 @@ enum Command {
     },
     /// Lists the units.
     Units,
+    /// SPEC §13.1: runs a wave's program (a JSON document; `-` reads stdin) and prints the state
+    /// it changed as one JSON object; exits 1 with `{"error": …}` when an instruction cannot run
+    /// or, with --both, when model and RTL part.
+    Exec {
+        file: PathBuf,
+        /// Per-lane work on the Verilated RTL.
+        #[arg(long, conflicts_with_all = ["both", "model"])]
+        rtl: bool,
+        /// Per-lane work on model and RTL in lockstep; a difference is an error.
+        #[arg(long, conflicts_with = "model")]
+        both: bool,
+        /// Per-lane work on the Rust models (the default).
+        #[arg(long)]
+        model: bool,
+    },
+    /// Prints a GFX9 MUBUF/MTBUF/MIMG encoding as LLVM (llvm-mc-14) prints it; exits 1 when the
+    /// dwords are not a valid instruction.
+    Decode {
+        /// The instruction's dwords, first dword first (`0xe0505004 0x01010102`).
+        #[arg(required = true, num_args = 1..)]
+        words: Vec<String>,
+    },
+    /// Assembles one instruction (LLVM gfx900 syntax) and prints its dwords; exits 1 when the text
+    /// is not a valid instruction.
+    Asm {
+        /// The instruction (quoted, or as separate words).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        text: Vec<String>,
+    },
+    /// Differential test of the instruction codec against llvm-mc-14 on random valid encodings of
+    /// every opcode; exits 1 on any disagreement.
+    LlvmDiff {
+        /// Random encodings.
+        #[arg(long, default_value_t = 100_000)]
+        count: u64,
+        /// RNG seed; a fresh one (printed) when omitted.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Concurrent llvm-mc processes.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Encodings per llvm-mc run.
+        #[arg(long, default_value_t = 2_000)]
+        batch: usize,
+        /// Make every fourth sample a random word pair (valid or not) with a format's ENCODING.
+        #[arg(long)]
+        raw: bool,
+        /// The llvm-mc to compare with (default $LLVM_MC, else llvm-mc-14).
+        #[arg(long)]
+        llvm_mc: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -176,6 +233,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             artifacts,
             rtl,
             x_seeds,
+            programs,
             no_progress,
             coverage,
         } => {
@@ -214,7 +272,32 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 }
             }
             print_summary(&summaries);
-            let ok = summaries.iter().all(|s| s.failing_cases == 0);
+            let mut ok = summaries.iter().all(|s| s.failing_cases == 0);
+            if programs > 0 {
+                let suite = gcn_vmem::cosim::exec_suite::run_suite(
+                    programs,
+                    8,
+                    seed,
+                    &config.artifacts,
+                    &gcn_vmem::cosim::exec::UnitOptions::default(),
+                )?;
+                for f in &suite.failures {
+                    println!("{}", f.line);
+                    println!("{}", f.unit_failure);
+                }
+                println!(
+                    "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}  (programs, instructions; {} executed, {} programs stopped by an executor error)",
+                    "exec",
+                    suite.programs,
+                    suite.instructions,
+                    suite.failures.len(),
+                    suite.programs as f64 / suite.elapsed.as_secs_f64().max(1e-9),
+                    suite.elapsed.as_secs_f64(),
+                    suite.executed,
+                    suite.errors.values().sum::<u64>()
+                );
+                ok &= suite.failures.is_empty();
+            }
             if !ok {
                 println!("rerun with: gcn-vmem cosim --seed {seed}; replay a saved vector with: make wave UNIT=<unit> VECTOR=<file>");
             }
@@ -310,13 +393,118 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             Ok(true)
         }
+        Command::Exec { file, rtl, both, model: _ } => {
+            let text = if file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).context("reading stdin")?
+            } else {
+                std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?
+            };
+            let mode = if both {
+                program::Mode::Both
+            } else if rtl {
+                program::Mode::Rtl
+            } else {
+                program::Mode::Model
+            };
+            let (value, ok) = match program::execute(&text, mode) {
+                Ok(v) => (v, true),
+                Err(e) => (e, false),
+            };
+            println!("{value}");
+            Ok(ok)
+        }
         Command::Units => {
             for u in UNITS {
                 println!("{u}");
             }
             Ok(true)
         }
+        Command::Decode { words } => Ok(decode_words(&words)),
+        Command::Asm { text } => Ok(assemble_text(&text.join(" "))),
+        Command::LlvmDiff { count, seed, jobs, batch, raw, llvm_mc } => {
+            llvm_diff(count, seed, jobs, batch, raw, llvm_mc)
+        }
     }
+}
+
+/// `gcn-vmem decode`: prints the text, or the error (naming the field) on stderr.
+fn decode_words(args: &[String]) -> bool {
+    let mut words = Vec::new();
+    for token in args.iter().flat_map(|a| a.split([' ', ',', '\t'])).filter(|t| !t.is_empty()) {
+        let hex = token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")).unwrap_or(token);
+        match u32::from_str_radix(hex, 16) {
+            Ok(w) if !hex.is_empty() && hex.len() <= 8 => words.push(w),
+            _ => {
+                eprintln!("error: `{token}` is not a 32-bit hexadecimal dword");
+                return false;
+            }
+        }
+    }
+    match gcn_vmem::isa::decode(&words) {
+        Ok((inst, used)) if used == words.len() => {
+            println!("{}", gcn_vmem::isa::disassemble(&inst));
+            true
+        }
+        Ok((inst, used)) => {
+            eprintln!(
+                "error: {} is {used} dwords; {} given (decode one instruction at a time)",
+                inst.mnemonic(),
+                words.len()
+            );
+            false
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            false
+        }
+    }
+}
+
+/// `gcn-vmem asm`: prints the dwords, or the error (naming the operand or field) on stderr.
+fn assemble_text(text: &str) -> bool {
+    match gcn_vmem::isa::assemble(text) {
+        Ok(inst) => {
+            println!("{}", gcn_vmem::isa::operand::hex_words(&gcn_vmem::isa::encode(&inst)));
+            true
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            false
+        }
+    }
+}
+
+/// `gcn-vmem llvm-diff`: the codec against llvm-mc on random encodings.
+fn llvm_diff(
+    count: u64,
+    seed: Option<u64>,
+    jobs: Option<usize>,
+    batch: usize,
+    raw: bool,
+    llvm_mc: Option<String>,
+) -> anyhow::Result<bool> {
+    use gcn_vmem::cosim::llvm::{self, LlvmMc};
+    let mc = match &llvm_mc {
+        Some(path) => LlvmMc::at(path)?,
+        None => LlvmMc::find()?,
+    };
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    println!(
+        "gcn-vmem llvm-diff: {count} random encodings{}, seed {seed}, {} ({}), {jobs} job(s), batches of {batch}",
+        if raw { " (every fourth a raw word pair)" } else { "" },
+        mc.path.display(),
+        mc.version
+    );
+    let summary = llvm::differential(&mc, count, seed, jobs, batch, raw, 1_000, &|line| println!("{line}"))?;
+    println!(
+        "llvm-diff: {} encodings ({} decoded by llvm-mc, {} explained differences: docs/decisions.md), {} disagreement(s), {:.1} s",
+        summary.samples, summary.decoded, summary.explained, summary.disagreements, summary.seconds
+    );
+    if summary.disagreements > 0 {
+        println!("rerun with: gcn-vmem llvm-diff --count {count} --seed {seed}{}", if raw { " --raw" } else { "" });
+    }
+    Ok(summary.disagreements == 0)
 }
 
 /// The X seed of the k-th X run of a `cosim` run with stimulus seed `seed` (SplitMix64).

@@ -11,6 +11,8 @@
 
 pub mod coverage;
 pub mod exec;
+pub mod exec_suite;
+pub mod llvm;
 pub mod lockstep;
 pub mod program;
 pub mod run;

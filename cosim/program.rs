@@ -47,6 +47,12 @@ fn number(value: &Value, what: &str, bits: u32) -> Result<u128, String> {
                 .strip_prefix("0x")
                 .or_else(|| s.strip_prefix("0X"))
                 .ok_or_else(|| format!("{what}: \"{s}\" is not a hex string (\"0x…\")"))?;
+            if !digits.is_empty()
+                && digits.chars().all(|c| c.is_ascii_hexdigit())
+                && digits.trim_start_matches('0').len() > 32
+            {
+                return Err(format!("{what}: \"{s}\" does not fit {bits} bits"));
+            }
             u128::from_str_radix(digits, 16).map_err(|_| format!("{what}: \"{s}\" is not a hex number"))?
         }
         other => return Err(format!("{what}: expected an integer or a \"0x…\" string, got {other}")),
@@ -55,6 +61,33 @@ fn number(value: &Value, what: &str, bits: u32) -> Result<u128, String> {
         return Err(format!("{what}: {v:#x} does not fit {bits} bits"));
     }
     Ok(v)
+}
+
+/// `count` dwords from an integer or a `"0x…"` string of up to `8 * count` digits, dword 0 from
+/// the least significant bits.
+fn dwords(value: &Value, what: &str, count: usize) -> Result<Vec<u32>, String> {
+    if let Value::String(s) = value {
+        let digits = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .ok_or_else(|| format!("{what}: \"{s}\" is not a hex string (\"0x…\")"))?;
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(format!("{what}: \"{s}\" is not a hex number"));
+        }
+        let digits = digits.trim_start_matches('0');
+        if digits.len() > 8 * count {
+            return Err(format!("{what}: \"{s}\" does not fit {} bits", 32 * count));
+        }
+        let padded = format!("{digits:0>width$}", width = 8 * count);
+        return Ok((0..count)
+            .map(|i| {
+                let end = padded.len() - 8 * i;
+                u32::from_str_radix(&padded[end - 8..end], 16).unwrap_or(0)
+            })
+            .collect());
+    }
+    let v = number(value, what, 32 * count.min(4) as u32)?;
+    Ok((0..count).map(|i| if i < 4 { (v >> (32 * i)) as u32 } else { 0 }).collect())
 }
 
 /// Bytes from hex without `0x`, two digits per byte, first byte first.
@@ -99,10 +132,9 @@ pub fn parse(text: &str) -> Result<Program, String> {
             let (first, count) = register(name, 's')
                 .filter(|(f, c)| f + c <= 102)
                 .ok_or_else(|| format!("sgprs: `{name}` is not s0..s101 or s[a:b] within them"))?;
-            let v = number(value, &format!("sgprs.{name}"), 32 * count as u32)?;
-            for i in 0..count {
-                wave.sgprs[first + i] = (v >> (32 * i)) as u32;
-            }
+            let what = format!("sgprs.{name}");
+            let v = dwords(value, &what, count)?;
+            wave.sgprs[first..first + count].copy_from_slice(&v);
         }
     }
     if let Some(vgprs) = doc.get("vgprs") {
@@ -235,4 +267,67 @@ pub fn output(before: &Wave, after: &Wave) -> Value {
     let lds: Vec<Value> =
         lds_runs.into_iter().map(|(address, data)| json!({"address": address, "data": hex_bytes(&data)})).collect();
     json!({"vgprs": vgprs, "memory": memory, "lds": lds})
+}
+
+/// Who computes the per-lane work of `gcn-vmem exec` (SPEC §13.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Model,
+    Rtl,
+    Both,
+}
+
+/// Decodes one program entry.
+pub fn decode(source: &Source) -> Result<crate::isa::Instruction, String> {
+    match source {
+        Source::Asm(text) => crate::isa::assemble(text).map_err(|e| e.to_string()),
+        Source::Encoding(words) => {
+            let (inst, used) = crate::isa::decode(words).map_err(|e| e.to_string())?;
+            if used != words.len() {
+                return Err(format!("the encoding has {} dword(s), the instruction {used}", words.len()));
+            }
+            Ok(inst)
+        }
+    }
+}
+
+/// Runs an exec document on the chosen backend. `Ok`: the output object; `Err`: the error
+/// object, naming the failing instruction's index and text and the rule (or, with `--both`, the
+/// lane, unit and signal where model and RTL parted, and the saved vector file). Nothing of a
+/// failing instruction is applied; the instructions before it were.
+pub fn execute(text: &str, mode: Mode) -> Result<Value, Value> {
+    use crate::cosim::exec::{LockstepBackend, RtlBackend};
+    let error = |m: String| json!({ "error": m });
+    let program = parse(text).map_err(error)?;
+    let open = |e: anyhow::Error| error(format!("cannot open the RTL: {e:#}"));
+    match mode {
+        Mode::Model => run_all(&program, &mut crate::exec::Models::default()),
+        Mode::Rtl => run_all(&program, &mut RtlBackend::open().map_err(open)?),
+        Mode::Both => run_all(&program, &mut LockstepBackend::open().map_err(open)?),
+    }
+    .map_err(error)
+}
+
+fn run_all(program: &Program, backend: &mut impl crate::cosim::exec::CheckedBackend) -> Result<Value, String> {
+    let before = program.wave.clone();
+    let mut wave = program.wave.clone();
+    for (n, source) in program.instructions.iter().enumerate() {
+        let name = || format!("instruction {n} (`{}`)", source.text());
+        let inst = decode(source).map_err(|e| format!("{}: {e}", name()))?;
+        let exec_before = wave.exec;
+        crate::exec::run(&mut wave, &inst, backend).map_err(|e| format!("{}: {e}", name()))?;
+        if let Some(f) = backend.take_failures().into_iter().next() {
+            // The batch held the active lanes in ascending order.
+            let lane = (0..LANES).filter(|l| exec_before >> l & 1 != 0).nth(f.lane_index).unwrap_or(0);
+            return Err(format!(
+                "{}: model and RTL differ at lane {lane}, unit {}, signal {}: {} (vector file {})",
+                name(),
+                f.unit,
+                f.signal,
+                f.line,
+                f.vector_file.display()
+            ));
+        }
+    }
+    Ok(output(&before, &wave))
 }

@@ -37,6 +37,7 @@
 // Shared pieces: small-float conversions, SPEC §1.4's formats, the descriptors.
 pub mod float;
 pub mod format;
+pub mod isa;
 pub mod tsharp;
 pub mod unit;
 pub mod vsharp;
