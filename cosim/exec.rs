@@ -135,11 +135,21 @@ pub struct FailureLog {
     pub wave: Wave,
     /// Recorded and not yet taken ([`CheckedBackend::take_failures`]).
     pub failures: Vec<ExecFailure>,
+    /// Lockstep cycles the unit batches took (reset, inputs and drain), and the time they took:
+    /// the benchmark's measure of what the executor's own glue adds.
+    pub unit_cycles: u64,
+    pub unit_time: std::time::Duration,
 }
 
 impl Default for FailureLog {
     fn default() -> Self {
-        FailureLog { artifacts: run::default_artifacts(), wave: Wave::Fst, failures: Vec::new() }
+        FailureLog {
+            artifacts: run::default_artifacts(),
+            wave: Wave::Fst,
+            failures: Vec::new(),
+            unit_cycles: 0,
+            unit_time: std::time::Duration::ZERO,
+        }
     }
 }
 
@@ -379,6 +389,7 @@ impl FailureLog {
             return Vec::new();
         }
         let latency = <B::Model as Unit>::LATENCY;
+        let started = std::time::Instant::now();
         let l = &mut slot.lockstep;
         l.reset();
         let idle = In::<B>::default();
@@ -389,6 +400,8 @@ impl FailureLog {
                 outputs.push(out);
             }
         }
+        self.unit_time += started.elapsed();
+        self.unit_cycles += l.cycles();
         if !l.clean() {
             // Lanes grow with cycles: the first of each kind is its lowest lane's; on a tie the
             // mismatch (it comes first in the list) is reported.

@@ -51,7 +51,7 @@ pub struct SuiteFailure {
 }
 
 /// xorshift64*: the suite's own fast RNG (the vectors depend on the seed only).
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -74,7 +74,7 @@ const VSHARP_SGPR: usize = 4;
 const TSHARP_SGPR: usize = 8;
 
 /// Draws a case: descriptors from the units' stimulus, random state, `len` instructions.
-fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
+pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
     let mut wave = Wave::default();
     let vsharp = buffer_addr::stimulus().new_tree(runner).map(|t| t.current().vsharp).unwrap_or(0);
     let image = image_addr::stimulus().new_tree(runner).map(|t| t.current()).ok();
@@ -295,6 +295,20 @@ pub fn to_exec_file(case: &Case) -> String {
     }))
     .unwrap_or_default();
     format!("{text}\n")
+}
+
+/// `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws them.
+pub fn draw_cases(n: usize, length: usize, seed: u64) -> Vec<Case> {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
+    (0..n)
+        .map(|_| {
+            let len = 1 + rng.below(length as u64) as usize;
+            draw(&mut rng, &mut runner, len)
+        })
+        .collect()
 }
 
 /// Runs `programs` random programs of `length` instructions from `seed`; stops at the first

@@ -333,6 +333,9 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))??;
             }
             println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = lockstep with proptest generation and shrinking ready");
+            if unit.is_empty() {
+                bench_exec(vectors)?;
+            }
             Ok(true)
         }
         Command::Sweep { name, jobs, limit, no_progress } => {
@@ -505,6 +508,58 @@ fn llvm_diff(
         println!("rerun with: gcn-vmem llvm-diff --count {count} --seed {seed}{}", if raw { " --raw" } else { "" });
     }
     Ok(summary.disagreements == 0)
+}
+
+/// The executor's row of `bench`: wave-instructions per second on the models and with model
+/// and RTL in lockstep (`--both`), and the share of the lockstep run spent in the units' own
+/// lockstep steps (the rest is the executor's glue: gathering, memory, writing back).
+fn bench_exec(vectors: u64) -> anyhow::Result<()> {
+    use gcn_vmem::cosim::exec::LockstepBackend;
+    use gcn_vmem::cosim::exec_suite::draw_cases;
+    // About one wave-instruction per 64 lane-vectors of the unit rows.
+    let programs = ((vectors / 64 / 4) as usize).max(100);
+    let cases = draw_cases(programs, 8, 1);
+    let run_all = |backend: &mut dyn FnMut(&mut gcn_vmem::exec::Wave, &gcn_vmem::isa::Instruction) -> bool| {
+        let mut executed = 0u64;
+        for case in &cases {
+            let mut wave = case.wave.clone();
+            for inst in &case.program {
+                if !backend(&mut wave, inst) {
+                    break;
+                }
+                executed += 1;
+            }
+        }
+        executed
+    };
+    let mut models = gcn_vmem::exec::Models::default();
+    let t = Instant::now();
+    let model_count = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut models).is_ok());
+    let model_rate = model_count as f64 / t.elapsed().as_secs_f64();
+    let mut both = LockstepBackend::open()?;
+    let t = Instant::now();
+    let both_count = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut both).is_ok());
+    let elapsed = t.elapsed();
+    anyhow::ensure!(
+        gcn_vmem::cosim::exec::CheckedBackend::take_failures(&mut both).is_empty(),
+        "exec: the bench programs mismatched; run make cosim first"
+    );
+    println!(
+        "{:<14} {:>14.0} {:>14} {:>14} {:>14.0} {:>14} {:>8.2}",
+        "exec",
+        model_rate,
+        "",
+        "",
+        both_count as f64 / elapsed.as_secs_f64(),
+        "",
+        both.log.unit_time.as_secs_f64() / elapsed.as_secs_f64()
+    );
+    println!(
+        "exec: wave-instructions/s ({} programs, {both_count} instructions) on the models and with --both (in the lockstep column); ratio = the units' lockstep steps ({} cycles) / the whole --both run (target >= 0.7)",
+        cases.len(),
+        both.log.unit_cycles
+    );
+    Ok(())
 }
 
 /// The X seed of the k-th X run of a `cosim` run with stimulus seed `seed` (SplitMix64).
