@@ -76,9 +76,28 @@ const TSHARP_SGPR: usize = 8;
 /// Draws a case: descriptors from the units' stimulus, random state, `len` instructions.
 pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
     let mut wave = Wave::default();
-    let vsharp = buffer_addr::stimulus().new_tree(runner).map(|t| t.current().vsharp).unwrap_or(0);
+    let mut vsharp = buffer_addr::stimulus().new_tree(runner).map(|t| t.current().vsharp).unwrap_or(0);
     let image = image_addr::stimulus().new_tree(runner).map(|t| t.current()).ok();
-    let (tlo, thi) = image.map_or((0, 0), |i| (i.tsharp_lo, i.tsharp_hi));
+    let (mut tlo, thi) = image.map_or((0, 0), |i| (i.tsharp_lo, i.tsharp_hi));
+    // Half the waves get descriptors whose accesses mostly land in range, on bound formats, in
+    // the memory filled below: the corners alone leave most loads out of range or unbound.
+    if rng.bit() {
+        let base = rng.below(1 << 20) * 4;
+        let stride: u64 = [0, 4, 16, 48][rng.below(4) as usize];
+        let dfmt = 1 + rng.below(14) as u128;
+        vsharp = (vsharp & !((1u128 << 62) - 1)) | u128::from(base) | u128::from(stride) << 48;
+        vsharp = (vsharp & !(0xffff_ffffu128 << 64)) | u128::from(0x1000 + rng.below(0x1000)) << 64;
+        vsharp = (vsharp & !(0xfu128 << 111) & !(1u128 << 119)) | dfmt << 111;
+    }
+    if rng.bit() {
+        // A bound 2D T# (type 9) of a modelled format, near the V#'s memory.
+        let dfmt = 1 + rng.below(14) as u128;
+        tlo = (tlo & !((1u128 << 40) - 1)) | u128::from(rng.below(1 << 12));
+        tlo = (tlo & !(0x3fu128 << 52) & !(0xfu128 << 58) & !(0xfu128 << 124))
+            | dfmt << 52
+            | u128::from(rng.below(8)) << 58
+            | 9u128 << 124;
+    }
     for i in 0..4 {
         wave.sgprs[VSHARP_SGPR + i] = (vsharp >> (32 * i)) as u32;
         wave.sgprs[TSHARP_SGPR + i] = (tlo >> (32 * i)) as u32;
@@ -120,7 +139,7 @@ pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
     let vbase = (vsharp as u64) & ((1 << 48) - 1);
     let tbase = ((tlo as u64) & ((1 << 40) - 1)) << 8;
     for base in [vbase, tbase] {
-        for k in 0..64u64 {
+        for k in 0..512u64 {
             wave.memory.write(base.wrapping_add(4 * k), 4, u128::from(rng.next() as u32));
         }
     }

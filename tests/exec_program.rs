@@ -141,3 +141,51 @@ fn random_programs_agree_and_a_mutant_is_found_shrunk_and_saved() {
     assert!(first_failure(&case, &mut backend).is_some(), "the saved program does not fail on the mutant");
     assert!(program::execute(&text, Mode::Model).is_ok());
 }
+
+/// A whole-program trace, snapshot-compared (tests/snapshots/, reviewed by a human): one program
+/// of every class the suite draws, run with --both; per instruction its LLVM text and what it
+/// changed (VGPRs of the active lanes, memory, LDS).
+#[test]
+fn whole_program_trace_snapshot() {
+    use gcn_vmem::cosim::exec::LockstepBackend;
+    use gcn_vmem::cosim::exec_suite::draw_cases;
+    use gcn_vmem::exec;
+    use gcn_vmem::isa;
+
+    let mut backend = LockstepBackend::open().unwrap();
+    let mut trace = String::new();
+    for (p, case) in draw_cases(6, 4, 2026).iter().enumerate() {
+        let mut wave = case.wave.clone();
+        wave.exec &= 0xf; // four lanes keep the trace readable
+        trace.push_str(&format!("program {p}: exec {:#x}\n", wave.exec));
+        for inst in &case.program {
+            let before = wave.clone();
+            wave.written = vec![false; exec::VGPRS];
+            let result = exec::run(&mut wave, inst, &mut backend);
+            trace.push_str(&format!("  {}\n", isa::disassemble(inst)));
+            if let Err(e) = result {
+                trace.push_str(&format!("    error: {e}\n"));
+                break;
+            }
+            let out = program::output(&before, &wave);
+            for (v, lanes) in out["vgprs"].as_object().unwrap() {
+                let shown: Vec<String> = (0..4)
+                    .filter(|l| wave.exec >> l & 1 != 0)
+                    .map(|l| format!("{l}:{:#010x}", lanes[l].as_u64().unwrap()))
+                    .collect();
+                trace.push_str(&format!("    {v} {}\n", shown.join(" ")));
+            }
+            for kind in ["memory", "lds"] {
+                for run in out[kind].as_array().unwrap() {
+                    trace.push_str(&format!(
+                        "    {kind} {:#x}: {}\n",
+                        run["address"].as_u64().unwrap(),
+                        run["data"].as_str().unwrap()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(backend.log.failures.is_empty(), "{:?}", backend.log.failures);
+    insta::assert_snapshot!(trace);
+}
