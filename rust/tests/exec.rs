@@ -467,3 +467,29 @@ fn multi_texel_by2_loads_an_aligned_group_and_zeros_an_invalid_one() {
     let e = run_i(&mut w, &image(ImageKind::MultiTexel { op: 0 }, 0x1)).unwrap_err();
     assert!(e.0.contains("IMAGE_LOAD_BY2"), "{e}");
 }
+
+#[test]
+fn format_stores_ignore_dst_sel_and_addresses_wrap_at_2_pow_48() {
+    // BUFFER_STORE_FORMAT_XY on a 16_16 uint V# whose dst_sel is (G, R, 0, 0): stores ignore
+    // dst_sel, VGPR i is component i (SPEC §10): v5 -> X (bits 15:0), v6 -> Y (bits 31:16).
+    let mut w = wave(vsharp(0x1000, 0, 64, [5, 4, 0, 0], 4, 5));
+    w.exec = 1;
+    w.vgprs[1][0] = 0;
+    w.vgprs[5][0] = 0x1111;
+    w.vgprs[6][0] = 0x2222;
+    run(&mut w, &inst(BufferKind::Store, Access::Format { count: 2, format: None })).unwrap();
+    assert_eq!(w.memory.read(0x1000, 4), 0x2222_1111);
+    // Base 2^48 − 4, offset 4, a dword: the address wraps to 0 (SPEC conventions), and bytes
+    // written across the top of the address space wrap too.
+    let mut w = wave(vsharp((1 << 48) - 4, 0, 64, XYZW, 4, 4));
+    w.exec = 1;
+    w.vgprs[1][0] = 4;
+    w.vgprs[5][0] = 0xfeed_f00d;
+    run(&mut w, &inst(BufferKind::Store, DWORD)).unwrap();
+    assert_eq!(w.memory.read(0, 4), 0xfeed_f00d);
+    w.vgprs[1][0] = 2; // 2^48 − 2: two bytes at the top, two at 0 (the dword is aligned down to 2^48 − 4)
+    run(&mut w, &inst(BufferKind::Load, DWORD)).unwrap();
+    assert_eq!(w.vgprs[5][0], 0, "dword-aligned down to 2^48 − 4, never written");
+    w.memory.write((1 << 48) - 2, 4, 0xaabb_ccdd);
+    assert_eq!(w.memory.read(0, 2), 0xaabb, "a write across the top wraps to address 0");
+}
