@@ -316,12 +316,17 @@ pub fn to_exec_file(case: &Case) -> String {
     format!("{text}\n")
 }
 
-/// `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws them.
-pub fn draw_cases(n: usize, length: usize, seed: u64) -> Vec<Case> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+/// The suite's RNG and the runner the units' stimulus strategies draw from, both from `seed`.
+fn generators(seed: u64) -> (Rng, TestRunner) {
     let mut bytes = [0u8; 16];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
+    let runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
+    (Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1), runner)
+}
+
+/// `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws them.
+pub fn draw_cases(n: usize, length: usize, seed: u64) -> Vec<Case> {
+    let (mut rng, mut runner) = generators(seed);
     (0..n)
         .map(|_| {
             let len = 1 + rng.below(length as u64) as usize;
@@ -342,10 +347,7 @@ pub fn run_suite(
     let start = Instant::now();
     let mut backend = LockstepBackend::open_with(options)?;
     backend.log.artifacts = artifacts.to_path_buf();
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
+    let (mut rng, mut runner) = generators(seed);
     let mut summary = SuiteSummary {
         programs: 0,
         instructions: 0,
