@@ -519,27 +519,29 @@ fn bench_exec(vectors: u64) -> anyhow::Result<()> {
     // About one wave-instruction per 64 lane-vectors of the unit rows.
     let programs = ((vectors / 64 / 4) as usize).max(100);
     let cases = draw_cases(programs, 8, 1);
+    // Only the instructions are timed, not copying each program's initial wave.
     let run_all = |backend: &mut dyn FnMut(&mut gcn_vmem::exec::Wave, &gcn_vmem::isa::Instruction) -> bool| {
         let mut executed = 0u64;
+        let mut elapsed = std::time::Duration::ZERO;
         for case in &cases {
             let mut wave = case.wave.clone();
             for inst in &case.program {
-                if !backend(&mut wave, inst) {
+                let t = Instant::now();
+                let ok = backend(&mut wave, inst);
+                elapsed += t.elapsed();
+                if !ok {
                     break;
                 }
                 executed += 1;
             }
         }
-        executed
+        (executed, elapsed)
     };
     let mut models = gcn_vmem::exec::Models::default();
-    let t = Instant::now();
-    let model_count = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut models).is_ok());
-    let model_rate = model_count as f64 / t.elapsed().as_secs_f64();
+    let (model_count, model_time) = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut models).is_ok());
+    let model_rate = model_count as f64 / model_time.as_secs_f64();
     let mut both = LockstepBackend::open()?;
-    let t = Instant::now();
-    let both_count = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut both).is_ok());
-    let elapsed = t.elapsed();
+    let (both_count, elapsed) = run_all(&mut |w, i| gcn_vmem::exec::run(w, i, &mut both).is_ok());
     anyhow::ensure!(
         gcn_vmem::cosim::exec::CheckedBackend::take_failures(&mut both).is_empty(),
         "exec: the bench programs mismatched; run make cosim first"

@@ -51,15 +51,37 @@ impl Memory {
         self.pages.entry(a / PAGE).or_insert_with(|| Box::new([0; PAGE as usize]))[(a % PAGE) as usize] = value;
     }
 
-    /// `n` bytes from `address` upward (wrapping), little-endian into the low bits.
-    pub fn read(&self, address: u64, n: u32) -> u128 {
-        (0..n).fold(0u128, |acc, i| acc | u128::from(self.read_byte(address.wrapping_add(u64::from(i)))) << (8 * i))
+    /// The runs of an access of `n` bytes (at most 16) from `address`: (page, offset in the page,
+    /// first byte of the access, length), one per page it touches.
+    fn chunks(address: u64, n: u32) -> impl Iterator<Item = (u64, usize, u32, u32)> {
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            (i < n).then(|| {
+                let a = address.wrapping_add(u64::from(i)) & ADDRESS_MASK;
+                let offset = (a % PAGE) as u32;
+                let len = (PAGE as u32 - offset).min(n - i);
+                let chunk = (a / PAGE, offset as usize, i, len);
+                i += len;
+                chunk
+            })
+        })
     }
 
-    /// The low `n` bytes of `value` at `address` upward (wrapping).
+    /// `n` bytes (at most 16) from `address` upward (wrapping), little-endian into the low bits.
+    pub fn read(&self, address: u64, n: u32) -> u128 {
+        Self::chunks(address, n.min(16)).fold(0u128, |acc, (page, offset, first, len)| match self.pages.get(&page) {
+            Some(p) => (0..len).fold(acc, |acc, k| acc | u128::from(p[offset + k as usize]) << (8 * (first + k))),
+            None => acc,
+        })
+    }
+
+    /// The low `n` bytes (at most 16) of `value` at `address` upward (wrapping).
     pub fn write(&mut self, address: u64, n: u32, value: u128) {
-        for i in 0..n {
-            self.write_byte(address.wrapping_add(u64::from(i)), (value >> (8 * i)) as u8);
+        for (page, offset, first, len) in Self::chunks(address, n.min(16)) {
+            let p = self.pages.entry(page).or_insert_with(|| Box::new([0; PAGE as usize]));
+            for k in 0..len {
+                p[offset + k as usize] = (value >> (8 * (first + k))) as u8;
+            }
         }
     }
 
