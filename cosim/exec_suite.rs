@@ -90,8 +90,9 @@ pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
         vsharp = (vsharp & !(0xfu128 << 111) & !(1u128 << 119)) | dfmt << 111;
     }
     if rng.bit() {
-        // A bound 2D T# (type 9) of a modelled format, near the V#'s memory.
-        let dfmt = 1 + rng.below(14) as u128;
+        // A bound 2D T# (type 9) of a modelled format, near the V#'s memory; half of them in the
+        // multi-texel table's formats (R8, R16, RG8).
+        let dfmt = if rng.bit() { 1 + rng.below(3) as u128 } else { 1 + rng.below(14) as u128 };
         tlo = (tlo & !((1u128 << 40) - 1)) | u128::from(rng.below(1 << 12));
         tlo = (tlo & !(0x3fu128 << 52) & !(0xfu128 << 58) & !(0xfu128 << 124))
             | dfmt << 52
@@ -139,7 +140,7 @@ pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
     let vbase = (vsharp as u64) & ((1 << 48) - 1);
     let tbase = ((tlo as u64) & ((1 << 40) - 1)) << 8;
     for base in [vbase, tbase] {
-        for k in 0..512u64 {
+        for k in 0..1024u64 {
             wave.memory.write(base.wrapping_add(4 * k), 4, u128::from(rng.next() as u32));
         }
     }
@@ -162,7 +163,7 @@ fn instruction(rng: &mut Rng) -> Instruction {
             m.vdata = VDATA;
             m.srsrc = (VSHARP_SGPR / 4) as u8;
             m.soffset = soffset;
-            m.offset = rng.below(4096) as u16;
+            m.offset = if rng.bit() { rng.below(64) as u16 * 4 } else { rng.below(4096) as u16 };
             m.offen = rng.bit();
             m.idxen = rng.bit();
             m.glc = rng.bit();
@@ -177,7 +178,7 @@ fn instruction(rng: &mut Rng) -> Instruction {
             m.vdata = VDATA;
             m.srsrc = (VSHARP_SGPR / 4) as u8;
             m.soffset = soffset;
-            m.offset = rng.below(4096) as u16;
+            m.offset = if rng.bit() { rng.below(64) as u16 * 4 } else { rng.below(4096) as u16 };
             m.offen = rng.bit();
             m.idxen = rng.bit();
             m.dfmt = rng.below(16) as u8;
@@ -219,6 +220,18 @@ fn instruction(rng: &mut Rng) -> Instruction {
             m.a16 = rng.below(4) == 0;
             m.d16 = m.info().d16 && rng.below(4) == 0;
             m.tfe = rng.below(6) == 0;
+            if m.info().kind == ImageKind::MultiTexel {
+                // SPEC §4.3's DMASKs for the op, and mostly none of D16, TFE, DA.
+                m.dmask = match (m.info().group, m.info().pck, rng.below(8)) {
+                    (_, _, 0) => m.dmask,
+                    (_, true, _) => 1,
+                    (2, false, k) => [3, 0xf][(k & 1) as usize],
+                    _ => 0xf,
+                };
+                if rng.below(8) != 0 {
+                    (m.d16, m.tfe, m.da) = (false, false, false);
+                }
+            }
             Instruction::Mimg(m)
         }
     }
