@@ -51,5 +51,6 @@ pub mod d16;
 pub mod format_pack;
 pub mod format_unpack;
 pub mod image_addr;
+pub mod inline_const;
 pub mod multi_texel;
 pub mod swizzle;

@@ -1,0 +1,112 @@
+//! `inline_const`: the CTM 7-bit unsigned-float inline constants of the R5xx ALU, as f32 bits.
+//!
+//! Spec: docs/spec.md §9 (seed 004)  RTL: rtl/inline_const.sv  Tests: tests/inline_const.rs
+//!
+//! A code is bits 6:3 exponent e (bias 7) and bits 2:0 mantissa m:
+//! e > 0 gives `(1 + m/8) · 2^(e−7)`; e = 0 gives the denormal `m/8 · 2^−6`, except that code 0
+//! is `2^−10` rather than zero. Every value is a small integer times a power of two, so the f32
+//! arithmetic below is exact and its bit pattern is the output.
+//!
+//! Timing: `LATENCY = 2`, the shared [`Pipeline`]: stage 1 registers the value with the
+//! input's valid, the output stage registers stage 1; data registers hold when no valid input
+//! reaches them; reset clears every register.
+
+use bitvec::field::BitField as _;
+use bitvec::prelude::{BitArray, Lsb0};
+
+use crate::ports;
+use crate::unit::{Kind, Pipeline, Unit};
+
+ports! {
+    /// Inputs of `inline_const`, in RTL port order.
+    pub struct In {
+        valid: bool = 1, Kind::Bool;
+        code: u8 = 7, Kind::Int;
+    }
+}
+ports! {
+    /// Outputs of `inline_const`, in RTL port order: the constant's f32 bit pattern.
+    pub struct Out {
+        valid: bool = 1, Kind::Bool;
+        bits: u32 = 32, Kind::Int;
+    }
+}
+
+/// The code's fields (SPEC §9): (exponent bits 6:3, mantissa bits 2:0).
+pub fn fields(code: u8) -> (u8, u8) {
+    let bits: BitArray<[u8; 1], Lsb0> = BitArray::new([code & 0x7f]);
+    (bits[3..7].load_le(), bits[0..3].load_le())
+}
+
+/// The constant of `code` (bits above 6 ignored) as an f32.
+pub fn value(code: u8) -> f32 {
+    let (e, m) = fields(code);
+    let fraction = f32::from(m) / 8.0;
+    match (e, m) {
+        (0, 0) => 2f32.powi(-10),
+        (0, _) => fraction * 2f32.powi(-6),
+        _ => (1.0 + fraction) * 2f32.powi(i32::from(e) - 7),
+    }
+}
+
+/// The combinational function: a code to its constant's bits.
+pub fn compute(input: &In) -> Out {
+    Out { valid: input.valid, bits: value(input.code).to_bits() }
+}
+
+/// The clocked model.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InlineConst {
+    pipe: Pipeline<Out, 2>,
+}
+
+impl InlineConst {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Unit for InlineConst {
+    const NAME: &'static str = "inline_const";
+    const LATENCY: usize = 2;
+    type In = In;
+    type Out = Out;
+
+    fn set_reset(&mut self, asserted: bool) -> Out {
+        self.pipe.set_reset(asserted)
+    }
+
+    fn step(&mut self, input: &In) -> Out {
+        self.pipe.step(input.valid, || compute(input))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_split_the_code() {
+        assert_eq!(fields(0b101_1011), (0b1011, 0b011));
+        assert_eq!(fields(0xff), (0xf, 7), "bit 7 is ignored");
+    }
+
+    #[test]
+    fn values_grow_with_the_code() {
+        // The encoding is monotonic: a larger code is a larger constant (code 0 aside, 2^-10 is
+        // above codes 1.. only in name: 2^-10 < 2^-9).
+        for code in 1..127u8 {
+            assert!(value(code + 1) > value(code), "code {code}");
+        }
+        assert!(value(0) < value(1));
+    }
+
+    #[test]
+    fn latency_two_and_reset() {
+        let mut u = InlineConst::new();
+        assert!(!u.step(&In { valid: true, code: 0x38 }).valid);
+        let out = u.step(&In::default());
+        assert_eq!(out, Out { valid: true, bits: 0x3f80_0000 });
+        assert_eq!(u.set_reset(true), Out::default());
+    }
+}
