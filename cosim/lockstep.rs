@@ -287,6 +287,30 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     }
 }
 
+/// Drives one cycle of `step` into a single unit (no comparison), with the reset semantics of
+/// [`Lockstep::drive`]; `held` tracks whether rst_ni is low across edges. Returns the outputs
+/// after the edge. For stimulus that reacts to the model's outputs.
+pub fn drive_unit<U: Unit>(unit: &mut U, held: &mut bool, step: &Step<U::In>) -> U::Out {
+    match step.reset {
+        Reset::None if *held => {
+            unit.set_reset(false);
+        }
+        Reset::None => {}
+        Reset::Pulse => {
+            if !*held {
+                unit.set_reset(true);
+            }
+            unit.set_reset(false);
+        }
+        Reset::Hold if !*held => {
+            unit.set_reset(true);
+        }
+        Reset::Hold => {}
+    }
+    *held = step.reset == Reset::Hold;
+    unit.step(&step.input)
+}
+
 /// The index of the input that produced the outputs of `cycle`: a result appears LATENCY − 1
 /// steps after its input (rust/unit.rs).
 pub fn source_cycle(cycle: u64, latency: usize) -> Option<u64> {

@@ -13,7 +13,7 @@ use gcn_vmem::cosim::lockstep::Lockstep;
 use gcn_vmem::cosim::program;
 use gcn_vmem::cosim::run::{self, RunConfig, Summary};
 use gcn_vmem::cosim::sweep;
-use gcn_vmem::cosim::vectors::{self, Strictness};
+use gcn_vmem::cosim::vectors;
 use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Variant, Visit, Wave, UNITS};
 use gcn_vmem::unit::{Ports, Unit};
 
@@ -118,6 +118,9 @@ enum Command {
         #[arg(long)]
         both: bool,
     },
+    /// SPEC §13.2: the cost model (SPEC §8), one JSON fetch per stdin line, one JSON cost per
+    /// stdout line; a bad line gets {"error": …} and the exit status 1.
+    Cost,
     /// Side-by-side throughput: model, RTL through cxx, plain C++ loop, lockstep harness.
     Bench {
         #[arg(long)]
@@ -322,6 +325,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             };
             with_unit(&unit, EvalRun(mode)).ok_or_else(|| unknown_unit(&unit))?
         }
+        Command::Cost => cost_lines(),
         Command::Bench { unit, vectors } => {
             let units = resolve_units(&unit)?;
             println!("gcn-vmem bench: {vectors} vectors per unit, one thread, release build expected (make bench)");
@@ -697,14 +701,12 @@ enum EvalMode {
 
 struct EvalRun(EvalMode);
 
-/// Drives one input to the outputs: the vector, then idle cycles until valid_o.
-fn drive<U: Unit>(unit: &mut U, input: &U::In) -> U::Out {
-    let mut out = unit.step(input);
-    let idle = U::In::default();
-    for _ in 1..U::LATENCY {
-        out = unit.step(&idle);
-    }
-    out
+/// The first cycle where two output sequences differ, with both sides rendered ("none" past
+/// the end of the shorter one).
+fn first_difference<O: Ports>(expected: &[O], actual: &[O]) -> (usize, String, String) {
+    let render = |o: Option<&O>| o.map_or_else(|| "none".to_string(), Ports::render);
+    let cycle = (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i)).unwrap_or(0);
+    (cycle, render(expected.get(cycle)), render(actual.get(cycle)))
 }
 
 impl Visit for EvalRun {
@@ -729,14 +731,14 @@ impl Visit for EvalRun {
             if line.trim().is_empty() {
                 continue;
             }
-            let reply = match vectors::parse_object::<<B::Model as Unit>::In>(&line, Strictness::Strict) {
+            let reply = match B::parse_eval(&line) {
                 Err(e) => {
                     ok = false;
                     json!({ "error": format!("line {}: {e}", n + 1) })
                 }
                 Ok(input) => {
-                    let expected = (mode != EvalMode::Rtl).then(|| drive(&mut model, &input));
-                    let actual = rtl.as_mut().map(|r| drive(r, &input));
+                    let expected = (mode != EvalMode::Rtl).then(|| B::eval_cycles(&mut model, &input));
+                    let actual = rtl.as_mut().map(|r| B::eval_cycles(r, &input));
                     let failed = rtl.as_mut().map(|r| r.take_assertions()).unwrap_or_default();
                     match (expected, actual) {
                         _ if !failed.is_empty() => {
@@ -750,14 +752,13 @@ impl Visit for EvalRun {
                         }
                         (Some(e), Some(a)) if e != a => {
                             ok = false;
+                            let (cycle, e, a) = first_difference(&e, &a);
                             json!({ "error": format!(
-                                "line {}: model and RTL differ: model {{{}}} rtl {{{}}}",
+                                "line {}: model and RTL differ (output cycle {cycle}): model {{{e}}} rtl {{{a}}}",
                                 n + 1,
-                                e.render(),
-                                a.render()
                             ) })
                         }
-                        (Some(out), _) | (None, Some(out)) => Value::Object(B::eval_output(&input, &out)),
+                        (Some(outs), _) | (None, Some(outs)) => Value::Object(B::eval_result(&input, &outs)),
                         (None, None) => unreachable!("eval runs at least one side"),
                     }
                 }
@@ -770,6 +771,28 @@ impl Visit for EvalRun {
         }
         Ok(ok)
     }
+}
+
+/// `gcn-vmem cost`: every stdin line through the cost model; whether every line was good.
+fn cost_lines() -> anyhow::Result<bool> {
+    let mut stdout = std::io::stdout().lock();
+    let mut ok = true;
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match gcn_vmem::cosim::cost::evaluate(&line) {
+            Ok(map) => Value::Object(map),
+            Err(e) => {
+                ok = false;
+                json!({ "error": format!("line {}: {e}", n + 1) })
+            }
+        };
+        writeln!(stdout, "{reply}")?;
+        stdout.flush()?;
+    }
+    Ok(ok)
 }
 
 struct BenchRun(u64);

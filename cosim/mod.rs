@@ -7,8 +7,10 @@
 //! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13).
 //! - [`wave`]: the Rust-written waveform of expected against actual values.
 //! - [`run`]: random runs with shrinking, failure artifacts and replay.
+//! - [`cost`]: `gcn-vmem cost`, the JSON lines of the cost model (SPEC §13.2).
 //! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
 
+pub mod cost;
 pub mod coverage;
 pub mod exec;
 pub mod exec_suite;
@@ -23,7 +25,7 @@ pub mod wave;
 
 use std::path::PathBuf;
 
-use proptest::strategy::BoxedStrategy;
+use proptest::strategy::{BoxedStrategy, Strategy as _};
 use serde_json::{Map, Value};
 
 use crate::unit::Unit;
@@ -106,8 +108,43 @@ pub trait Binding: 'static {
     fn stimulus() -> BoxedStrategy<<Self::Model as Unit>::In>;
     /// A decoded view of the inputs for mismatch lines (e.g. the V# fields).
     fn describe(input: &<Self::Model as Unit>::In) -> String;
-    /// The unit's `eval` output object (SPEC §13).
+    /// The unit's `eval` output object (SPEC §13) from the outputs of [`Binding::eval_cycles`].
+    /// Default: [`Binding::eval_output`] of the last outputs.
+    fn eval_result(input: &<Self::Model as Unit>::In, outs: &[<Self::Model as Unit>::Out]) -> Map<String, Value> {
+        Self::eval_output(input, &outs.last().copied().unwrap_or_default())
+    }
+    /// The `eval` output object (SPEC §13) of a unit with one result per input.
     fn eval_output(input: &<Self::Model as Unit>::In, out: &<Self::Model as Unit>::Out) -> Map<String, Value>;
+
+    /// Parses one `eval` line (SPEC §13) into the unit's inputs; the error names the field.
+    /// Default: the input ports by name, strictly.
+    fn parse_eval(line: &str) -> Result<<Self::Model as Unit>::In, String> {
+        vectors::parse_object(line, vectors::Strictness::Strict)
+    }
+
+    /// Drives one `eval` input through `unit` (model or RTL, from reset or from the end of the
+    /// previous input) and returns the outputs its result spans. Default: the input, then idle
+    /// cycles for the latency; the outputs of the last cycle.
+    fn eval_cycles<U>(unit: &mut U, input: &<Self::Model as Unit>::In) -> Vec<<Self::Model as Unit>::Out>
+    where
+        U: Unit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>,
+    {
+        let mut out = unit.step(input);
+        let idle = <Self::Model as Unit>::In::default();
+        for _ in 1..<Self::Model as Unit>::LATENCY {
+            out = unit.step(&idle);
+        }
+        vec![out]
+    }
+
+    /// The strategy of one random case (a sequence of cycles). Default: independent cycles
+    /// from [`Binding::stimulus`] ([`run::cycles_strategy`]).
+    fn case_strategy() -> BoxedStrategy<Vec<lockstep::Step<<Self::Model as Unit>::In>>>
+    where
+        Self: Sized,
+    {
+        run::cycles_strategy::<Self>().boxed()
+    }
 }
 
 /// The Rust side of a unit's Verilated RTL: `pub struct Rtl` over the bridge's `ffi::Rtl`,

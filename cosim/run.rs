@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
+use proptest::strategy::BoxedStrategy;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -128,12 +129,17 @@ impl Summary {
 /// and one in 40 holds it low across the edge (runs of held cycles arise from neighbours), so
 /// that about two cases in five reset somewhere inside or between their bursts of valid inputs.
 /// Shrinking moves toward `Reset::None`.
-fn reset_strategy() -> impl Strategy<Value = Reset> {
+pub fn reset_strategy() -> impl Strategy<Value = Reset> {
     prop_oneof![38 => Just(Reset::None), 1 => Just(Reset::Pulse), 1 => Just(Reset::Hold)]
 }
 
-/// The strategy of one random case: 1..=CASE_CYCLES cycles, about one in eight idle.
-pub fn case_strategy<B: Binding>() -> impl Strategy<Value = Case<B>> {
+/// The strategy of one random case of unit `B` ([`Binding::case_strategy`]).
+pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
+    B::case_strategy()
+}
+
+/// The default case: 1..=CASE_CYCLES independent cycles, about one in eight idle.
+pub fn cycles_strategy<B: Binding>() -> impl Strategy<Value = Case<B>> {
     proptest::collection::vec((proptest::bool::weighted(0.88), reset_strategy(), B::stimulus()), 1..=CASE_CYCLES)
         .prop_map(|cycles| {
             cycles

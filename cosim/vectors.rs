@@ -53,7 +53,8 @@ fn check_width(value: u128, width: u32) -> Result<u128, String> {
     }
 }
 
-fn parse_value(signal: &Signal, value: &Value, strictness: Strictness) -> Result<u128, String> {
+/// Parses one field's JSON value as `signal` reads it (its width, kind and set).
+pub fn parse_value(signal: &Signal, value: &Value, strictness: Strictness) -> Result<u128, String> {
     let number = |value: &Value| -> Result<u128, String> {
         match value {
             Value::Number(n) => n
@@ -108,7 +109,8 @@ fn quoted(names: &[&str]) -> String {
     names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
 }
 
-fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
+/// Parses one line as a JSON object.
+pub fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))? {
         Value::Object(map) => Ok(map),
         _ => Err("expected a JSON object".to_string()),

@@ -45,8 +45,12 @@ pub mod vsharp;
 // The wave-level executor (SPEC §10) over the units.
 pub mod exec;
 
+// The cost model of seed 003 (SPEC §8).
+pub mod cost;
+
 // The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
+pub mod coalescer;
 pub mod d16;
 pub mod format_pack;
 pub mod format_unpack;

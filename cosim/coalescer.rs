@@ -1,0 +1,360 @@
+//! `coalescer` in the harness: the cxx binding of the Verilated RTL (rtl/coalescer.sv), its
+//! random stimulus — whole handshakes, not independent cycles — and its `eval` objects (SPEC §13:
+//! one wave in, its request list and cycle count out).
+//! Model: rust/coalescer.rs  RTL: rtl/coalescer.sv  Tests: tests/coalescer.rs  Spec: docs/spec.md §7
+//! Contract: docs/decisions.md "coalescer (SPEC §7)".
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::lockstep::{drive_unit, Reset, Step};
+use super::run::reset_strategy;
+use super::vectors::{parse_map, parse_value, Strictness};
+use super::Binding;
+use crate::coalescer::{Coalescer, In, Out, LANES};
+use crate::unit::{Kind, Signal, Unit};
+
+#[cxx::bridge(namespace = "cosim::coalescer")]
+mod ffi {
+    // Shared structs: the RTL ports as plain integers, named like the ports without _i/_o.
+    #[derive(Clone, Copy, Debug)]
+    struct PortsIn {
+        valid: bool,
+        addr: [u64; 64],
+        active: u64,
+        size: u8,
+        single: bool,
+    }
+
+    #[derive(Clone, Copy, Debug, Default)]
+    struct PortsOut {
+        valid: bool,
+        ready: bool,
+        addr: u64,
+        bytes: u16,
+        lanes: u64,
+        last: bool,
+        cycles: u8,
+    }
+
+    // C++ exposed to Rust: cosim/coalescer.h states each function's contract.
+    unsafe extern "C++" {
+        include!("gcn-vmem/cosim/coalescer.h");
+
+        type Rtl;
+
+        fn new_rtl(variant: u8, wave: u8, path: &str, x_random: bool, x_seed: u64) -> Result<UniquePtr<Rtl>>;
+        fn set_reset(self: Pin<&mut Rtl>, asserted: bool, output: &mut PortsOut) -> u32;
+        fn step(self: Pin<&mut Rtl>, input: &PortsIn, output: &mut PortsOut) -> u32;
+        fn take_assertions(self: Pin<&mut Rtl>) -> Vec<String>;
+        fn finish(self: Pin<&mut Rtl>);
+        fn write_coverage(self: Pin<&mut Rtl>, path: &str);
+        fn plain_loop(inputs: &[PortsIn], rounds: u64) -> u64;
+    }
+}
+
+impl From<&In> for ffi::PortsIn {
+    fn from(i: &In) -> Self {
+        ffi::PortsIn { valid: i.valid, addr: i.addr, active: i.active, size: i.size, single: i.single }
+    }
+}
+
+impl From<&ffi::PortsOut> for Out {
+    fn from(o: &ffi::PortsOut) -> Self {
+        Out {
+            valid: o.valid,
+            ready: o.ready,
+            addr: o.addr,
+            bytes: o.bytes,
+            lanes: o.lanes,
+            last: o.last,
+            cycles: o.cycles,
+        }
+    }
+}
+
+verilated_rtl!(Coalescer);
+
+/// Access sizes `eval` accepts (SPEC §13): ubyte, ushort, dword, dwordx2/x3/x4.
+pub const EVAL_BYTES: &[u32] = &[1, 2, 4, 8, 12, 16];
+
+/// Cycles a wave can take to drain: its beats plus slack.
+const DRAIN_LIMIT: usize = 2 * LANES + 8;
+
+/// The unit's place in the harness.
+pub struct Harness;
+
+impl Binding for Harness {
+    type Model = Coalescer;
+    type Rtl = Rtl;
+
+    fn stimulus() -> BoxedStrategy<In> {
+        wave().boxed()
+    }
+
+    fn describe(input: &In) -> String {
+        format!(
+            "{} lanes active, {} bytes, {}",
+            input.active.count_ones(),
+            input.size + 1,
+            if input.single { "single-component" } else { "multi-component" }
+        )
+    }
+
+    fn eval_output(input: &In, out: &Out) -> Map<String, Value> {
+        Self::eval_result(input, std::slice::from_ref(out))
+    }
+
+    /// `requests` (the beats with lanes, in order) and `cycles` (from the last beat).
+    fn eval_result(_input: &In, outs: &[Out]) -> Map<String, Value> {
+        let requests: Vec<Value> = outs
+            .iter()
+            .filter(|o| o.valid && o.lanes != 0)
+            .map(|o| json!({ "address": o.addr << 4, "bytes": o.bytes, "lanes": format!("0x{:016x}", o.lanes) }))
+            .collect();
+        let cycles = outs.iter().find(|o| o.valid && o.last).map_or(0, |o| o.cycles);
+        let mut map = Map::new();
+        map.insert("requests".into(), Value::Array(requests));
+        map.insert("cycles".into(), json!(cycles));
+        map
+    }
+
+    fn parse_eval(line: &str) -> Result<In, String> {
+        parse_wave(line)
+    }
+
+    /// Waits for `ready`, offers the wave for one edge, then collects its beats up to `last`.
+    fn eval_cycles<U>(unit: &mut U, input: &In) -> Vec<Out>
+    where
+        U: Unit<In = In, Out = Out>,
+    {
+        let idle = In::default();
+        let mut ready = false;
+        for _ in 0..DRAIN_LIMIT {
+            if unit.step(&idle).ready {
+                ready = true;
+                break;
+            }
+        }
+        if !ready {
+            return Vec::new();
+        }
+        unit.step(&In { valid: true, ..*input });
+        let mut beats = Vec::new();
+        for _ in 0..DRAIN_LIMIT {
+            let out = unit.step(&idle);
+            beats.push(out);
+            if out.last {
+                break;
+            }
+        }
+        beats
+    }
+
+    fn case_strategy() -> BoxedStrategy<Vec<Step<In>>> {
+        proptest::collection::vec(transaction(), 1..=4).prop_map(|t| realize(&t)).boxed()
+    }
+}
+
+/// Parses a SPEC §13 `eval` line: `addresses` (64 integers or "0x…" strings of 48 bits),
+/// `active` (64-bit hex), `bytes` (1, 2, 4, 8, 12 or 16), `single`.
+fn parse_wave(line: &str) -> Result<In, String> {
+    const FIELDS: [&str; 4] = ["addresses", "active", "bytes", "single"];
+    let map = parse_map(line)?;
+    if let Some(key) = map.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(format!("unknown field `{key}`; the fields are: {}", FIELDS.join(", ")));
+    }
+    let field = |name: &str| map.get(name).ok_or_else(|| format!("missing field `{name}`"));
+    let parse = |name: &'static str, width: u32, kind: Kind| -> Result<u128, String> {
+        parse_value(&Signal { name, width, kind }, field(name)?, Strictness::Strict)
+            .map_err(|e| format!("field `{name}`: {e}"))
+    };
+    let mut input = In { valid: true, ..In::default() };
+    let Value::Array(items) = field("addresses")? else {
+        return Err(format!("field `addresses`: expected a list of {LANES} addresses"));
+    };
+    if items.len() != LANES {
+        return Err(format!("field `addresses`: expected a list of {LANES} addresses, got {}", items.len()));
+    }
+    let address = Signal { name: "addresses", width: 48, kind: Kind::Int };
+    for (lane, item) in items.iter().enumerate() {
+        let a = parse_value(&address, item, Strictness::Strict)
+            .map_err(|e| format!("field `addresses`: element {lane}: {e}"))?;
+        input.addr[lane] = a as u64;
+    }
+    input.active = parse("active", 64, Kind::Hex)? as u64;
+    input.size = parse("bytes", 5, Kind::OneOf(EVAL_BYTES))? as u8 - 1;
+    input.single = parse("single", 1, Kind::Bool)? != 0;
+    Ok(input)
+}
+
+/// How a wave's lane addresses are laid out.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    /// Lane k at base + k·stride.
+    Stride(u64),
+    /// Lane k at base + a random offset below `window` (lanes sharing and straddling blocks).
+    Window(u64, u64),
+    /// Every lane anywhere in the 48-bit space.
+    Scattered(u64),
+}
+
+/// SplitMix64: per-lane values from one drawn seed (a value tree per lane would cost more than
+/// the simulation of the wave).
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One random wave (valid = 1), biased to SPEC §7's corners: fully coalesced consecutive
+/// elements, one lane or quad straddling a 16-byte boundary, EXEC holes and empty waves, the
+/// access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
+pub fn wave() -> impl Strategy<Value = In> {
+    const MASK48: u64 = (1 << 48) - 1;
+    let size = prop_oneof![6 => proptest::sample::select(vec![0u8, 1, 3, 7, 11, 15]), 1 => 0u8..16];
+    let base = prop_oneof![
+        3 => (0u64..1 << 20).prop_map(|b| b & !0xf),
+        2 => any::<u64>().prop_map(move |b| b & MASK48),
+        1 => (0u64..16).prop_map(|b| 0x1000 + b),
+        2 => (1u64..512).prop_map(move |d| (1u64 << 48) - d),
+    ];
+    let layout = prop_oneof![
+        4 => Just(None),
+        1 => Just(Some(Layout::Stride(0))),
+        1 => proptest::sample::select(vec![1u64, 2, 4, 8, 12, 16, 32, 64]).prop_map(|s| Some(Layout::Stride(s))),
+        2 => (proptest::sample::select(vec![16u64, 32, 64, 256]), any::<u64>())
+            .prop_map(|(w, seed)| Some(Layout::Window(w, seed))),
+        1 => any::<u64>().prop_map(|seed| Some(Layout::Scattered(seed))),
+    ];
+    let active = prop_oneof![
+        4 => Just(u64::MAX),
+        3 => any::<u64>(),
+        1 => Just(0u64),
+        2 => (0u32..64, 0u32..64).prop_map(|(a, b)| !(1u64 << a) & !(1u64 << b)),
+        1 => (0u32..16).prop_map(|q| 0xf << (4 * q)),
+        1 => (0u32..4).prop_map(|g| 0xffff << (16 * g)),
+    ];
+    // A lane moved to the last bytes of its block so that its access straddles (when it can).
+    let straddle = prop_oneof![3 => Just(None), 1 => (0usize..LANES, 0u64..4).prop_map(Some)];
+    (size, base, layout, active, straddle, proptest::bool::weighted(0.6)).prop_map(
+        move |(size, base, layout, active, straddle, single)| {
+            let bytes = u64::from(size) + 1;
+            let mut input = In { valid: true, active, size, single, ..In::default() };
+            let mut state = 0;
+            for (k, a) in input.addr.iter_mut().enumerate() {
+                let k = k as u64;
+                *a = match layout {
+                    None => base.wrapping_add(k * bytes),
+                    Some(Layout::Stride(s)) => base.wrapping_add(k * s),
+                    Some(Layout::Window(w, seed)) => {
+                        state = state.max(seed);
+                        base.wrapping_add(splitmix(&mut state) % w)
+                    }
+                    Some(Layout::Scattered(seed)) => {
+                        state = state.max(seed);
+                        splitmix(&mut state)
+                    }
+                } & MASK48;
+            }
+            if let Some((lane, back)) = straddle {
+                input.addr[lane] = (input.addr[lane] | 0xf).wrapping_sub(back) & MASK48;
+            }
+            input
+        },
+    )
+}
+
+/// One handshake of a random case: what the sender does around one wave.
+#[derive(Clone, Debug)]
+pub struct Transaction {
+    /// Reset activity in the first cycle of the transaction (mostly none).
+    reset: Reset,
+    /// Idle cycles before the wave is offered (their inputs: the decoy with valid = 0).
+    gap: u8,
+    /// While `ready` is low before the offer: bit i = valid in the i-th waiting cycle, with the
+    /// decoy wave's data (a sender that withdraws); `None` holds the real wave instead.
+    withdraw: Option<u32>,
+    wave: In,
+    decoy: In,
+    /// A reset this many cycles after the acceptance, in the middle of the wave's beats.
+    stream_reset: Option<(u8, Reset)>,
+}
+
+fn transaction() -> impl Strategy<Value = Transaction> {
+    let stream_reset = prop_oneof![24 => Just(None), 1 => (0u8..40, reset_strategy()).prop_map(Some)];
+    (
+        reset_strategy(),
+        prop_oneof![3 => Just(0u8), 2 => 1u8..4],
+        prop_oneof![2 => Just(None), 1 => any::<u32>().prop_map(Some)],
+        wave(),
+        wave(),
+        stream_reset,
+    )
+        .prop_map(|(reset, gap, withdraw, wave, decoy, stream_reset)| Transaction {
+            reset,
+            gap,
+            withdraw,
+            wave,
+            decoy,
+            stream_reset,
+        })
+}
+
+/// Turns handshakes into cycles by running them against the model, so that the sender reacts
+/// to `ready` as a real one would; the cycles are what the lockstep run (and a vector file)
+/// replays, on both sides. The case ends once the last wave has drained.
+pub fn realize(transactions: &[Transaction]) -> Vec<Step<In>> {
+    let mut model = Coalescer::default();
+    model.reset();
+    let mut held = false;
+    let mut steps = Vec::new();
+    let mut push = |model: &mut Coalescer, steps: &mut Vec<Step<In>>, step: Step<In>| {
+        drive_unit(model, &mut held, &step);
+        steps.push(step);
+    };
+    for t in transactions {
+        let idle = In { valid: false, ..t.decoy };
+        let gap = if t.reset == Reset::None { t.gap } else { t.gap.max(1) };
+        for i in 0..gap {
+            push(&mut model, &mut steps, Step { reset: if i == 0 { t.reset } else { Reset::None }, input: idle });
+        }
+        if let Some(pattern) = t.withdraw {
+            for i in 0..32 {
+                if model.ready() {
+                    break;
+                }
+                let input = In { valid: pattern >> i & 1 != 0, ..t.decoy };
+                push(&mut model, &mut steps, Step::from(input));
+            }
+        }
+        // Offer the wave until an edge takes it (at most one wave's beats plus reset release).
+        for _ in 0..DRAIN_LIMIT {
+            let taken = model.ready();
+            push(&mut model, &mut steps, Step::from(t.wave));
+            if taken {
+                break;
+            }
+        }
+        if let Some((after, reset)) = t.stream_reset {
+            for _ in 0..after {
+                if !model.busy() {
+                    break;
+                }
+                push(&mut model, &mut steps, Step::from(idle));
+            }
+            push(&mut model, &mut steps, Step { reset, input: idle });
+        }
+    }
+    // Drain the last wave, then one more cycle so `ready` is seen to rise.
+    for _ in 0..DRAIN_LIMIT {
+        if !model.busy() {
+            break;
+        }
+        push(&mut model, &mut steps, Step::default());
+    }
+    push(&mut model, &mut steps, Step::default());
+    steps
+}
