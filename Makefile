@@ -26,7 +26,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage test test-model lint lint-rtl wave bench llvm-diff clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage cost test test-model lint lint-rtl wave bench llvm-diff clean help
 
 all: build
 
@@ -39,6 +39,7 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
+	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
 # Installs Verilator 5 and zlib (for FST) through apt when they are missing, and LLVM 14 (its
@@ -70,6 +71,12 @@ cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
 	  $(if $(UNIT),,--programs $(PROGRAMS))
+
+# The cost model (SPEC §8): seed 003's transcribed tables (tests/data/cost/), then a few fetches
+# through `gcn-vmem cost` (SPEC §13.2).
+cost: build
+	$(CARGO) test --test cost
+	$(BIN) cost < tests/data/cost/examples.jsonl
 
 test: deps test-model
 	$(CARGO) test --workspace

@@ -440,3 +440,61 @@ fn cli_cost_matches_library() {
     }
     report("appendix_a.tsv via gcn-vmem cost", rows.len(), 83, &failures);
 }
+
+/// Bad lines get `{"error": "line N: …"}` naming the field or the combination; the other lines
+/// still run; the exit status is 1 (SPEC §13, §13.2).
+#[test]
+fn cli_errors_name_the_field() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let lines = [
+        (r#"{"op":"buffer_load","address_dwords":1,"data_dwords":0,"single":true}"#, None),
+        (r#"{"op":"buffer_load","address_dwords":1,"data_dwords":0}"#, Some("`single`")),
+        (r#"{"op":"buffer_load","address_dwords":1,"data_dwords":0,"single":true,"glc":true}"#, Some("`glc`")),
+        (r#"{"op":"image_fetch","address_dwords":1,"data_dwords":0}"#, Some("`op`")),
+        (
+            r#"{"op":"image_load","tsharp_bits":192,"sampler":false,"address_dwords":2,"data_dwords":0}"#,
+            Some("128 or 256"),
+        ),
+        (r#"{"op":"image_load","tsharp_bits":128,"sampler":true,"address_dwords":2,"data_dwords":0}"#, Some("S#")),
+        (
+            r#"{"op":"image_sample","tsharp_bits":128,"sampler":true,"address_dwords":2,"data_dwords":0,"filter":"bilinear"}"#,
+            Some("format"),
+        ),
+        (
+            r#"{"op":"image_sample","tsharp_bits":128,"sampler":true,"address_dwords":2,"data_dwords":0,"filter":"point","aniso":4}"#,
+            Some("aniso"),
+        ),
+        (
+            r#"{"op":"image_sample","tsharp_bits":128,"sampler":true,"address_dwords":2,"data_dwords":0,"filter":"bilinear","format":{"bpp":32,"channels":[["fixed",8],["float",0]]}}"#,
+            Some("channel 1"),
+        ),
+        ("not json", Some("malformed JSON")),
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .arg("cost")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input: Vec<&str> = lines.iter().map(|(l, _)| *l).collect();
+    child.stdin.take().unwrap().write_all(input.join("\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let replies: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(replies.len(), lines.len());
+    for (n, ((_, want), reply)) in lines.iter().zip(&replies).enumerate() {
+        match want {
+            None => assert_eq!(reply["cycles_per_wave"], 4, "line {}: {reply}", n + 1),
+            Some(text) => {
+                let error = reply["error"].as_str().unwrap_or_else(|| panic!("line {}: {reply}", n + 1));
+                assert!(
+                    error.starts_with(&format!("line {}:", n + 1)) && error.contains(text),
+                    "line {}: {error}",
+                    n + 1
+                );
+            }
+        }
+    }
+}
