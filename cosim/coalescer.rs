@@ -101,6 +101,30 @@ impl Binding for Harness {
         )
     }
 
+    /// The handshake and wave fields, and the 64 addresses as a pattern when they form one
+    /// (`addr0 + k·d`), else the first active lane's and a count of distinct blocks; the vector
+    /// file has every address.
+    fn render_input(input: &In) -> String {
+        let a = &input.addr;
+        let step = a[1].wrapping_sub(a[0]) & ((1 << 48) - 1);
+        let pattern = if (1..LANES).all(|k| a[k] == (a[0] + step * k as u64) & ((1 << 48) - 1)) {
+            format!("addr=0x{:012x}+k*{step}", a[0])
+        } else {
+            let mut blocks: Vec<u64> = a.iter().map(|x| x >> 4).collect();
+            blocks.sort_unstable();
+            blocks.dedup();
+            let lane = (input.active.trailing_zeros() as usize).min(LANES - 1);
+            format!("addr{lane}=0x{:012x} ({} distinct blocks over 64 lanes)", a[lane], blocks.len())
+        };
+        format!(
+            "valid={} {pattern} active=0x{:016x} size={} single={}",
+            u8::from(input.valid),
+            input.active,
+            input.size,
+            u8::from(input.single)
+        )
+    }
+
     fn eval_output(input: &In, out: &Out) -> Map<String, Value> {
         Self::eval_result(input, std::slice::from_ref(out))
     }

@@ -321,13 +321,18 @@ pub fn source_cycle(cycle: u64, latency: usize) -> Option<u64> {
 /// A cycle with reset activity is marked (`rst=pulse`, `rst=hold`); lines where the RTL differed
 /// carry the RTL's values too.
 pub fn trace<I: Ports, O: Ports>(record: &[Cycle<I, O>]) -> String {
+    trace_with(record, I::render)
+}
+
+/// [`trace`] with the inputs of each cycle rendered by `render_input`.
+pub fn trace_with<I: Ports, O: Ports>(record: &[Cycle<I, O>], render_input: impl Fn(&I) -> String) -> String {
     let mut text = String::new();
     for (n, c) in record.iter().enumerate() {
         let reset = match c.reset {
             Reset::None => String::new(),
             other => format!("rst={} ", other.name()),
         };
-        text.push_str(&format!("{n:04} {reset}in: {} | out: {}", c.input.render(), c.expected.render()));
+        text.push_str(&format!("{n:04} {reset}in: {} | out: {}", render_input(&c.input), c.expected.render()));
         if c.actual != c.expected {
             text.push_str(&format!(" | RTL: {}", c.actual.render()));
         }

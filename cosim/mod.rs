@@ -108,6 +108,11 @@ pub trait Binding: 'static {
     fn stimulus() -> BoxedStrategy<<Self::Model as Unit>::In>;
     /// A decoded view of the inputs for mismatch lines (e.g. the V# fields).
     fn describe(input: &<Self::Model as Unit>::In) -> String;
+    /// The inputs of one cycle in report lines and traces. Default: every port
+    /// ([`crate::unit::Ports::render`]); a unit with very wide inputs shortens it.
+    fn render_input(input: &<Self::Model as Unit>::In) -> String {
+        crate::unit::Ports::render(input)
+    }
     /// The unit's `eval` output object (SPEC §13) from the outputs of [`Binding::eval_cycles`].
     /// Default: [`Binding::eval_output`] of the last outputs.
     fn eval_result(input: &<Self::Model as Unit>::In, outs: &[<Self::Model as Unit>::Out]) -> Map<String, Value> {

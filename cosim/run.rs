@@ -556,7 +556,7 @@ pub fn replay<B: Binding>(
         mismatches: lockstep.mismatches.clone(),
         assertions: lockstep.assertions.clone(),
         lines,
-        trace: super::lockstep::trace(&record),
+        trace: super::lockstep::trace_with(&record, B::render_input),
         rtl_wave,
         diff_wave,
         wave_error,
@@ -580,7 +580,7 @@ fn source_text<B: Binding>(cycle: u64, at: At, steps: &[Step<In<B>>]) -> String 
         (0..=last).rev().find(|&c| steps[c].input.get(0) & 1 != 0).map(|c| (c, &steps[c].input))
     });
     match source {
-        Some((c, i)) => format!("in@{c}: {} [{}]", i.render(), B::describe(i)),
+        Some((c, i)) => format!("in@{c}: {} [{}]", B::render_input(i), B::describe(i)),
         None => "in: none valid yet (reset values)".to_string(),
     }
 }
