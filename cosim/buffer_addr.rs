@@ -2,11 +2,12 @@
 //! random stimulus that drives it, and its `eval` objects (SPEC §13).
 //! Model: rust/buffer_addr.rs  RTL: rtl/buffer_addr.sv  Tests: tests/buffer_addr.rs
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
+use super::stimulus::Rng;
 use super::Binding;
 use crate::buffer_addr::{BufferAddr, In, Out};
+use crate::one_of;
 use crate::vsharp::VSharp;
 
 #[cxx::bridge(namespace = "cosim::buffer_addr")]
@@ -105,8 +106,8 @@ impl Binding for Harness {
     type Model = BufferAddr;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -128,97 +129,110 @@ impl Binding for Harness {
 }
 
 /// Values that sit on the edges of a 32-bit quantity: 0, 1, small, the top of the range.
-fn edge_u32() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        3 => any::<u32>(),
-        1 => 0u32..64,
-        1 => (0u32..64).prop_map(|d| u32::MAX - d),
-        1 => (0u32..32).prop_map(|k| 1u32 << k),
-    ]
+fn edge_u32(rng: &mut Rng) -> u32 {
+    one_of!(rng;
+        3 => rng.next_u32(),
+        1 => rng.below(64) as u32,
+        1 => u32::MAX - rng.below(64) as u32,
+        1 => 1u32 << rng.below(32),
+    )
 }
 
 /// A V# field set and the instruction fields, chosen so that the interesting relations — the
 /// range limit beside the checked quantity, the index beside a multiple of index_stride, the
 /// LDS window edge — are hit often rather than by luck.
-pub fn stimulus() -> impl Strategy<Value = In> {
+pub fn generate(rng: &mut Rng) -> In {
     let descriptor = (
-        prop_oneof![1 => Just(0u64), 1 => 0u64..4096, 1 => (1u64 << 48) - 4096..(1u64 << 48), 2 => 0u64..(1u64 << 48)],
-        prop_oneof![1 => Just(0u16), 2 => (0u16..8).prop_map(|k| 2 << k), 2 => (0u16..64).prop_map(|k| k * 4), 2 => 0u16..(1 << 14)],
-        any::<bool>(),                  // swizzle_en
-        prop_oneof![1 => Just(0u8), 6 => 1u8..16], // dfmt: 0 is unbound
-        0u8..4,                         // element_size
-        0u8..4,                         // index_stride
-        any::<bool>(),                  // add_tid_en
-        any::<u128>(),                  // ignored bits and dst_sel/nfmt noise
+        one_of!(rng; 1 => 0u64, 1 => rng.below(4096), 1 => rng.range((1u64 << 48) - 4096..(1u64 << 48)), 2 => rng.below(1u64 << 48)),
+        one_of!(rng; 1 => 0u16, 2 => 2u16 << rng.below(8), 2 => rng.below(64) as u16 * 4, 2 => rng.below(1 << 14) as u16),
+        rng.bool(),                                          // swizzle_en
+        one_of!(rng; 1 => 0u8, 6 => rng.range(1..16) as u8), // dfmt: 0 is unbound
+        rng.below(4) as u8,                                  // element_size
+        rng.below(4) as u8,                                  // index_stride
+        rng.bool(),                                          // add_tid_en
+        rng.next_u128(),                                     // ignored bits and dst_sel/nfmt noise
     );
     let instruction = (
-        prop_oneof![1 => Just(0u16), 1 => Just(4095u16), 3 => 0u16..4096],
-        any::<bool>(),                  // offen
-        any::<bool>(),                  // idxen
-        prop_oneof![8 => 0u8..3, 1 => Just(3u8)],
-        prop_oneof![12 => prop::sample::select(vec![1u8, 2, 4, 8, 12, 16]), 1 => 0u8..32],
-        prop_oneof![3 => Just(false), 1 => Just(true)], // lds
+        one_of!(rng; 1 => 0u16, 1 => 4095u16, 3 => rng.below(4096) as u16),
+        rng.bool(), // offen
+        rng.bool(), // idxen
+        one_of!(rng; 8 => rng.below(3) as u8, 1 => 3u8),
+        one_of!(rng; 12 => rng.pick(&[1u8, 2, 4, 8, 12, 16]), 1 => rng.below(32) as u8),
+        one_of!(rng; 3 => false, 1 => true), // lds
     );
-    let lanes = (edge_u32(), edge_u32(), edge_u32(), 0u8..64, any::<u32>(), 0u16..512, 0u16..512);
+    let lanes = (
+        edge_u32(rng),
+        edge_u32(rng),
+        edge_u32(rng),
+        rng.below(64) as u8,
+        rng.next_u32(),
+        rng.below(512) as u16,
+        rng.below(512) as u16,
+    );
     // How num_records and lds_size are placed relative to the quantities they limit.
-    let relations = (0u8..5, -6i64..=6, 0u8..3, -2i32..=2, 0u8..3, -1i32..=1);
-    (descriptor, instruction, lanes, relations).prop_map(|(d, i, l, r)| {
-        let (base, stride14, swizzle_en, dfmt, element_size, index_stride, add_tid_en, noise) = d;
-        let (inst_offset, offen, idxen, access, bytes, lds) = i;
-        let (sgpr_offset, mut vgpr_index, vgpr_offset, tid, m0, lds_base, mut lds_size) = l;
-        let (nr_mode, nr_delta, idx_mode, idx_delta, lds_mode, lds_delta) = r;
+    let relations = (
+        rng.below(5) as u8,
+        rng.range_i64(-6..=6),
+        rng.below(3) as u8,
+        rng.range_i64(-2..=2) as i32,
+        rng.below(3) as u8,
+        rng.range_i64(-1..=1) as i32,
+    );
+    let (base, stride14, swizzle_en, dfmt, element_size, index_stride, add_tid_en, noise) = descriptor;
+    let (inst_offset, offen, idxen, access, bytes, lds) = instruction;
+    let (sgpr_offset, mut vgpr_index, vgpr_offset, tid, m0, lds_base, mut lds_size) = lanes;
+    let (nr_mode, nr_delta, idx_mode, idx_delta, lds_mode, lds_delta) = relations;
 
-        // Index beside a multiple of index_stride (swizzle) or of 2^32 (wrap).
-        let s = 8u32 << index_stride;
-        match idx_mode {
-            0 => vgpr_index = (vgpr_index & !(s - 1)).wrapping_add_signed(idx_delta),
-            1 => vgpr_index = (idx_delta as u32).wrapping_sub(u32::from(tid)),
-            _ => {}
-        }
-        let offset = (if offen { vgpr_offset } else { 0 }).wrapping_add(u32::from(inst_offset));
-        let index = (if idxen { vgpr_index } else { 0 }).wrapping_add(if add_tid_en { u32::from(tid) } else { 0 });
-        let near = |x: i64| (x + nr_delta).clamp(0, i64::from(u32::MAX)) as u32;
-        let num_records = match nr_mode {
-            0 => near(i64::from(offset)),
-            1 => near(i64::from(offset) + i64::from(bytes)),
-            2 => near(i64::from(vgpr_index)),
-            3 => near(i64::from(index)),
-            _ => noise as u32,
-        };
-        if lds_mode == 0 {
-            // Put the end of the LDS window right at lds_address + 4.
-            let addr = u32::from(lds_base) * 128 + (m0 & 0xffff) + u32::from(inst_offset) + u32::from(tid) * 4;
-            let end_blocks = (addr + 4).div_ceil(128) as i32 + lds_delta;
-            lds_size = (end_blocks - i32::from(lds_base)).clamp(0, 511) as u16;
-        }
+    // Index beside a multiple of index_stride (swizzle) or of 2^32 (wrap).
+    let s = 8u32 << index_stride;
+    match idx_mode {
+        0 => vgpr_index = (vgpr_index & !(s - 1)).wrapping_add_signed(idx_delta),
+        1 => vgpr_index = (idx_delta as u32).wrapping_sub(u32::from(tid)),
+        _ => {}
+    }
+    let offset = (if offen { vgpr_offset } else { 0 }).wrapping_add(u32::from(inst_offset));
+    let index = (if idxen { vgpr_index } else { 0 }).wrapping_add(if add_tid_en { u32::from(tid) } else { 0 });
+    let near = |x: i64| (x + nr_delta).clamp(0, i64::from(u32::MAX)) as u32;
+    let num_records = match nr_mode {
+        0 => near(i64::from(offset)),
+        1 => near(i64::from(offset) + i64::from(bytes)),
+        2 => near(i64::from(vgpr_index)),
+        3 => near(i64::from(index)),
+        _ => noise as u32,
+    };
+    if lds_mode == 0 {
+        // Put the end of the LDS window right at lds_address + 4.
+        let addr = u32::from(lds_base) * 128 + (m0 & 0xffff) + u32::from(inst_offset) + u32::from(tid) * 4;
+        let end_blocks = (addr + 4).div_ceil(128) as i32 + lds_delta;
+        lds_size = (end_blocks - i32::from(lds_base)).clamp(0, 511) as u16;
+    }
 
-        // dst_sel, nfmt and the ignored high bits come from the noise.
-        let mut v = noise & !((1u128 << 120) - 1) | (noise & (0x7fff << 96));
-        v |= u128::from(base);
-        v |= u128::from(stride14) << 48;
-        v |= (noise >> 62 & 1) << 62; // cache_swizzle
-        v |= u128::from(swizzle_en) << 63;
-        v |= u128::from(num_records) << 64;
-        v |= u128::from(dfmt) << 111;
-        v |= u128::from(element_size) << 115;
-        v |= u128::from(index_stride) << 117;
-        v |= u128::from(add_tid_en) << 119;
-        In {
-            valid: true,
-            vsharp: v,
-            inst_offset,
-            offen,
-            idxen,
-            access,
-            bytes,
-            lds,
-            sgpr_offset,
-            vgpr_index,
-            vgpr_offset,
-            tid,
-            m0,
-            lds_base,
-            lds_size,
-        }
-    })
+    // dst_sel, nfmt and the ignored high bits come from the noise.
+    let mut v = noise & !((1u128 << 120) - 1) | (noise & (0x7fff << 96));
+    v |= u128::from(base);
+    v |= u128::from(stride14) << 48;
+    v |= (noise >> 62 & 1) << 62; // cache_swizzle
+    v |= u128::from(swizzle_en) << 63;
+    v |= u128::from(num_records) << 64;
+    v |= u128::from(dfmt) << 111;
+    v |= u128::from(element_size) << 115;
+    v |= u128::from(index_stride) << 117;
+    v |= u128::from(add_tid_en) << 119;
+    In {
+        valid: true,
+        vsharp: v,
+        inst_offset,
+        offen,
+        idxen,
+        access,
+        bytes,
+        lds,
+        sgpr_offset,
+        vgpr_index,
+        vgpr_offset,
+        tid,
+        m0,
+        lds_base,
+        lds_size,
+    }
 }

@@ -4,14 +4,15 @@
 //! Model: rust/coalescer.rs  RTL: rtl/coalescer.sv  Tests: tests/coalescer.rs  Spec: docs/spec.md §7
 //! Contract: docs/decisions.md "coalescer (SPEC §7)".
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::lockstep::{drive_unit, Reset, Step};
-use super::run::reset_strategy;
+use super::run::generate_reset;
+use super::stimulus::Rng;
 use super::vectors::{parse_map, parse_value, Strictness};
 use super::Binding;
 use crate::coalescer::{Coalescer, In, Out, LANES};
+use crate::one_of;
 use crate::unit::{Kind, Signal, Unit};
 
 #[cxx::bridge(namespace = "cosim::coalescer")]
@@ -88,8 +89,8 @@ impl Binding for Harness {
     type Model = Coalescer;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        wave().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -175,8 +176,11 @@ impl Binding for Harness {
         beats
     }
 
-    fn case_strategy() -> BoxedStrategy<Vec<Step<In>>> {
-        proptest::collection::vec(transaction(), 1..=4).prop_map(|t| realize(&t)).boxed()
+    /// One to four handshakes, realized against the model ([`realize`]).
+    fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
+        let count = 1 + rng.below(4);
+        let transactions: Vec<Transaction> = (0..count).map(|_| transaction(rng)).collect();
+        realize(&transactions)
     }
 }
 
@@ -215,80 +219,61 @@ fn parse_wave(line: &str) -> Result<In, String> {
 /// How a wave's lane addresses are laid out.
 #[derive(Clone, Copy, Debug)]
 enum Layout {
+    /// Lane k at base + k·bytes: consecutive elements.
+    Consecutive,
     /// Lane k at base + k·stride.
     Stride(u64),
-    /// Lane k at base + a random offset below `window` (lanes sharing and straddling blocks).
-    Window(u64, u64),
+    /// Lane k at base + a random offset below the window (lanes sharing and straddling blocks).
+    Window(u64),
     /// Every lane anywhere in the 48-bit space.
-    Scattered(u64),
-}
-
-/// SplitMix64: per-lane values from one drawn seed (a value tree per lane would cost more than
-/// the simulation of the wave).
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    Scattered,
 }
 
 /// One random wave (valid = 1), biased to SPEC §7's corners: fully coalesced consecutive
 /// elements, one lane or quad straddling a 16-byte boundary, EXEC holes and empty waves, the
 /// access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
-pub fn wave() -> impl Strategy<Value = In> {
+pub fn generate(rng: &mut Rng) -> In {
     const MASK48: u64 = (1 << 48) - 1;
-    let size = prop_oneof![6 => proptest::sample::select(vec![0u8, 1, 3, 7, 11, 15]), 1 => 0u8..16];
-    let base = prop_oneof![
-        3 => (0u64..1 << 20).prop_map(|b| b & !0xf),
-        2 => any::<u64>().prop_map(move |b| b & MASK48),
-        1 => (0u64..16).prop_map(|b| 0x1000 + b),
-        2 => (1u64..512).prop_map(move |d| (1u64 << 48) - d),
-    ];
-    let layout = prop_oneof![
-        4 => Just(None),
-        1 => Just(Some(Layout::Stride(0))),
-        1 => proptest::sample::select(vec![1u64, 2, 4, 8, 12, 16, 32, 64]).prop_map(|s| Some(Layout::Stride(s))),
-        2 => (proptest::sample::select(vec![16u64, 32, 64, 256]), any::<u64>())
-            .prop_map(|(w, seed)| Some(Layout::Window(w, seed))),
-        1 => any::<u64>().prop_map(|seed| Some(Layout::Scattered(seed))),
-    ];
-    let active = prop_oneof![
-        4 => Just(u64::MAX),
-        3 => any::<u64>(),
-        1 => Just(0u64),
-        2 => (0u32..64, 0u32..64).prop_map(|(a, b)| !(1u64 << a) & !(1u64 << b)),
-        1 => (0u32..16).prop_map(|q| 0xf << (4 * q)),
-        1 => (0u32..4).prop_map(|g| 0xffff << (16 * g)),
-    ];
+    let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3, 7, 11, 15]), 1 => rng.below(16) as u8);
+    let base = one_of!(rng;
+        3 => rng.below(1 << 20) & !0xf,
+        2 => rng.next_u64() & MASK48,
+        1 => 0x1000 + rng.below(16),
+        2 => (1u64 << 48) - rng.range(1..512),
+    );
+    let layout = one_of!(rng;
+        4 => Layout::Consecutive,
+        1 => Layout::Stride(0),
+        1 => Layout::Stride(rng.pick(&[1u64, 2, 4, 8, 12, 16, 32, 64])),
+        2 => Layout::Window(rng.pick(&[16u64, 32, 64, 256])),
+        1 => Layout::Scattered,
+    );
+    let active = one_of!(rng;
+        4 => u64::MAX,
+        3 => rng.next_u64(),
+        1 => 0u64,
+        2 => !(1u64 << rng.below(64)) & !(1u64 << rng.below(64)),
+        1 => 0xf << (4 * rng.below(16)),
+        1 => 0xffff << (16 * rng.below(4)),
+    );
     // A lane moved to the last bytes of its block so that its access straddles (when it can).
-    let straddle = prop_oneof![3 => Just(None), 1 => (0usize..LANES, 0u64..4).prop_map(Some)];
-    (size, base, layout, active, straddle, proptest::bool::weighted(0.6)).prop_map(
-        move |(size, base, layout, active, straddle, single)| {
-            let bytes = u64::from(size) + 1;
-            let mut input = In { valid: true, active, size, single, ..In::default() };
-            let mut state = 0;
-            for (k, a) in input.addr.iter_mut().enumerate() {
-                let k = k as u64;
-                *a = match layout {
-                    None => base.wrapping_add(k * bytes),
-                    Some(Layout::Stride(s)) => base.wrapping_add(k * s),
-                    Some(Layout::Window(w, seed)) => {
-                        state = state.max(seed);
-                        base.wrapping_add(splitmix(&mut state) % w)
-                    }
-                    Some(Layout::Scattered(seed)) => {
-                        state = state.max(seed);
-                        splitmix(&mut state)
-                    }
-                } & MASK48;
-            }
-            if let Some((lane, back)) = straddle {
-                input.addr[lane] = (input.addr[lane] | 0xf).wrapping_sub(back) & MASK48;
-            }
-            input
-        },
-    )
+    let straddle = one_of!(rng; 3 => None, 1 => Some((rng.below(LANES as u64) as usize, rng.below(4))));
+    let single = rng.chance(0.6);
+    let bytes = u64::from(size) + 1;
+    let mut input = In { valid: true, active, size, single, ..In::default() };
+    for (k, a) in input.addr.iter_mut().enumerate() {
+        let k = k as u64;
+        *a = match layout {
+            Layout::Consecutive => base.wrapping_add(k * bytes),
+            Layout::Stride(s) => base.wrapping_add(k * s),
+            Layout::Window(w) => base.wrapping_add(rng.below(w)),
+            Layout::Scattered => rng.next_u64(),
+        } & MASK48;
+    }
+    if let Some((lane, back)) = straddle {
+        input.addr[lane] = (input.addr[lane] | 0xf).wrapping_sub(back) & MASK48;
+    }
+    input
 }
 
 /// One handshake of a random case: what the sender does around one wave.
@@ -307,24 +292,16 @@ pub struct Transaction {
     stream_reset: Option<(u8, Reset)>,
 }
 
-fn transaction() -> impl Strategy<Value = Transaction> {
-    let stream_reset = prop_oneof![24 => Just(None), 1 => (0u8..40, reset_strategy()).prop_map(Some)];
-    (
-        reset_strategy(),
-        prop_oneof![3 => Just(0u8), 2 => 1u8..4],
-        prop_oneof![2 => Just(None), 1 => any::<u32>().prop_map(Some)],
-        wave(),
-        wave(),
-        stream_reset,
-    )
-        .prop_map(|(reset, gap, withdraw, wave, decoy, stream_reset)| Transaction {
-            reset,
-            gap,
-            withdraw,
-            wave,
-            decoy,
-            stream_reset,
-        })
+/// One random handshake.
+pub fn transaction(rng: &mut Rng) -> Transaction {
+    Transaction {
+        reset: generate_reset(rng),
+        gap: one_of!(rng; 3 => 0u8, 2 => rng.range(1..4) as u8),
+        withdraw: one_of!(rng; 2 => None, 1 => Some(rng.next_u32())),
+        wave: generate(rng),
+        decoy: generate(rng),
+        stream_reset: one_of!(rng; 24 => None, 1 => Some((rng.below(40) as u8, generate_reset(rng)))),
+    }
 }
 
 /// Turns handshakes into cycles by running them against the model, so that the sender reacts

@@ -2,11 +2,11 @@
 //! and its `eval` objects.
 //! Model: rust/d16.rs  RTL: rtl/d16.sv  Tests: tests/d16.rs  Spec: docs/spec.md §6
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::{f32_bits, from_words, words, NFMT_NAMES};
+use super::stimulus::{f32_bits, from_words, words, Rng, NFMT_NAMES};
 use super::Binding;
+use crate::one_of;
 use crate::d16::{In, Out, D16, OP_NAMES};
 
 #[cxx::bridge(namespace = "cosim::d16")]
@@ -76,8 +76,8 @@ impl Binding for Harness {
     type Model = D16;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -102,28 +102,27 @@ impl Binding for Harness {
 }
 
 /// Every op (the reserved one rarely), both halves, every nfmt, counts 1–4 mostly (0 and the
-/// reserved 5–7 sometimes); load data from the f32 corners, store data from f16 corners.
-pub fn stimulus() -> impl Strategy<Value = In> {
-    let half = prop_oneof![
-        2 => any::<u16>(),
-        1 => proptest::sample::select(&[0x0000u16, 0x8000, 0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xfdff, 0x0001, 0x03ff, 0x0400, 0x3c00, 0x7bff, 0xffff][..]),
-    ];
-    (
-        prop_oneof![14 => 0u8..7, 1 => Just(7u8)],
-        any::<bool>(),
-        0u8..8,
-        prop_oneof![12 => 1u8..=4, 1 => Just(0u8), 1 => 5u8..8],
-        proptest::array::uniform4(f32_bits()),
-        proptest::array::uniform8(half),
-        any::<u32>(),
-    )
-        .prop_map(|(op, hi, nfmt, count, floats, halves, old)| {
-            // Store ops read halves from data; the byte/short loads read its low bits.
-            let data = if op >= 4 {
-                halves.iter().enumerate().fold(0u128, |acc, (i, &h)| acc | u128::from(h) << (16 * i))
-            } else {
-                from_words(floats)
-            };
-            In { valid: true, op, hi, nfmt, count, data, old }
-        })
+/// reserved 5–7 sometimes); load data from the f32 corners, store data from f16 corners; drawn
+/// from `rng`.
+pub fn generate(rng: &mut Rng) -> In {
+    let half = |rng: &mut Rng| {
+        one_of!(rng;
+            2 => rng.next_u32() as u16,
+            1 => rng.pick(&[0x0000u16, 0x8000, 0x7c00, 0xfc00, 0x7c01, 0x7e00, 0xfdff, 0x0001, 0x03ff, 0x0400, 0x3c00, 0x7bff, 0xffff]),
+        )
+    };
+    let op = one_of!(rng; 14 => rng.below(7) as u8, 1 => 7u8);
+    let hi = rng.bool();
+    let nfmt = rng.below(8) as u8;
+    let count = one_of!(rng; 12 => rng.range(1..5) as u8, 1 => 0u8, 1 => rng.range(5..8) as u8);
+    let floats = [f32_bits(rng), f32_bits(rng), f32_bits(rng), f32_bits(rng)];
+    let halves: [u16; 8] = std::array::from_fn(|_| half(rng));
+    let old = rng.next_u32();
+    // Store ops read halves from data; the byte/short loads read its low bits.
+    let data = if op >= 4 {
+        halves.iter().enumerate().fold(0u128, |acc, (i, &h)| acc | u128::from(h) << (16 * i))
+    } else {
+        from_words(floats)
+    };
+    In { valid: true, op, hi, nfmt, count, data, old }
 }

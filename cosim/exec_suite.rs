@@ -12,8 +12,6 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Map, Value};
 
 use super::exec::{CheckedBackend, ExecFailure, LockstepBackend, UnitOptions};
@@ -74,10 +72,10 @@ const VSHARP_SGPR: usize = 4;
 const TSHARP_SGPR: usize = 8;
 
 /// Draws a case: descriptors from the units' stimulus, random state, `len` instructions.
-pub fn draw(rng: &mut Rng, runner: &mut TestRunner, len: usize) -> Case {
+pub fn draw(rng: &mut Rng, units: &mut super::stimulus::Rng, len: usize) -> Case {
     let mut wave = Wave::default();
-    let mut vsharp = buffer_addr::stimulus().new_tree(runner).map(|t| t.current().vsharp).unwrap_or(0);
-    let image = image_addr::stimulus().new_tree(runner).map(|t| t.current()).ok();
+    let mut vsharp = buffer_addr::generate(units).vsharp;
+    let image = Some(image_addr::generate(units));
     let (mut tlo, thi) = image.map_or((0, 0), |i| (i.tsharp_lo, i.tsharp_hi));
     // Half the waves get descriptors whose accesses mostly land in range, on bound formats, in
     // the memory filled below: the corners alone leave most loads out of range or unbound.
@@ -329,21 +327,18 @@ pub fn to_exec_file(case: &Case) -> String {
     format!("{text}\n")
 }
 
-/// The suite's RNG and the runner the units' stimulus strategies draw from, both from `seed`.
-fn generators(seed: u64) -> (Rng, TestRunner) {
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let runner = TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
-    (Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1), runner)
+/// The suite's RNG and the one the units' generators draw from, both from `seed`.
+fn generators(seed: u64) -> (Rng, super::stimulus::Rng) {
+    (Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1), super::stimulus::Rng::new(seed))
 }
 
 /// `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws them.
 pub fn draw_cases(n: usize, length: usize, seed: u64) -> Vec<Case> {
-    let (mut rng, mut runner) = generators(seed);
+    let (mut rng, mut units) = generators(seed);
     (0..n)
         .map(|_| {
             let len = 1 + rng.below(length as u64) as usize;
-            draw(&mut rng, &mut runner, len)
+            draw(&mut rng, &mut units, len)
         })
         .collect()
 }
@@ -360,7 +355,7 @@ pub fn run_suite(
     let start = Instant::now();
     let mut backend = LockstepBackend::open_with(options)?;
     backend.log.artifacts = artifacts.to_path_buf();
-    let (mut rng, mut runner) = generators(seed);
+    let (mut rng, mut units) = generators(seed);
     let mut summary = SuiteSummary {
         programs: 0,
         instructions: 0,
@@ -371,7 +366,7 @@ pub fn run_suite(
     };
     for _ in 0..programs {
         let len = 1 + rng.below(length as u64) as usize;
-        let case = draw(&mut rng, &mut runner, len);
+        let case = draw(&mut rng, &mut units, len);
         summary.programs += 1;
         summary.instructions += len as u64;
         let (outcome, executed, error) = run_case(&case, &mut backend);

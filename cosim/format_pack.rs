@@ -2,11 +2,11 @@
 //! random stimulus and its `eval` objects (SPEC §13).
 //! Model: rust/format_pack.rs  RTL: rtl/format_pack.sv  Tests: tests/format_pack.rs  Spec: docs/spec.md §5
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::{f32_bits, from_words, words, DFMT_NAMES, NFMT_NAMES};
+use super::stimulus::{f32_bits, from_words, words, Rng, DFMT_NAMES, NFMT_NAMES};
 use super::Binding;
+use crate::one_of;
 use crate::format_pack::{FormatPack, In, Out};
 
 #[cxx::bridge(namespace = "cosim::format_pack")]
@@ -64,8 +64,8 @@ impl Binding for Harness {
     type Model = FormatPack;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -83,8 +83,10 @@ impl Binding for Harness {
 }
 
 /// Every dfmt (mostly valid ones) under every nfmt, components from the f32 corner patterns
-/// (and raw integers for uint/sint).
-pub fn stimulus() -> impl Strategy<Value = In> {
-    (prop_oneof![12 => 1u8..15, 1 => Just(0u8), 1 => Just(15u8)], 0u8..8, proptest::array::uniform4(f32_bits()))
-        .prop_map(|(dfmt, nfmt, c)| In { valid: true, dfmt, nfmt, components: from_words(c) })
+/// (and raw integers for uint/sint), drawn from `rng`.
+pub fn generate(rng: &mut Rng) -> In {
+    let dfmt = one_of!(rng; 12 => rng.range(1..15) as u8, 1 => 0u8, 1 => 15u8);
+    let nfmt = rng.below(8) as u8;
+    let c = [f32_bits(rng), f32_bits(rng), f32_bits(rng), f32_bits(rng)];
+    In { valid: true, dfmt, nfmt, components: from_words(c) }
 }

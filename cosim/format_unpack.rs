@@ -2,11 +2,11 @@
 //! its random stimulus and its `eval` objects (SPEC §13).
 //! Model: rust/format_unpack.rs  RTL: rtl/format_unpack.sv  Tests: tests/format_unpack.rs  Spec: docs/spec.md §5
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::{from_words, words};
+use super::stimulus::{f32_bits, from_words, words, Rng};
 use super::Binding;
+use crate::one_of;
 use crate::format_unpack::{FormatUnpack, In, Out};
 
 #[cxx::bridge(namespace = "cosim::format_unpack")]
@@ -65,8 +65,8 @@ impl Binding for Harness {
     type Model = FormatUnpack;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -98,18 +98,25 @@ const SPECIAL_U32: &[u32] = &[
     0x0000_03e1, 0x001f_0000, 0xffc0_0000, 0x0000_07ff, 0x0000_003f,
 ];
 
-fn data_word() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        3 => any::<u32>(),
-        2 => proptest::sample::select(SPECIAL_U32),
-        2 => (proptest::sample::select(SPECIAL_U16), proptest::sample::select(SPECIAL_U16))
-            .prop_map(|(lo, hi)| u32::from(lo) | u32::from(hi) << 16),
-        1 => super::stimulus::f32_bits(),
-    ]
+/// One data dword: uniform bits, a packed-format corner, two 16-bit corners side by side, or an
+/// f32 corner.
+fn data_word(rng: &mut Rng) -> u32 {
+    one_of!(rng;
+        3 => rng.next_u32(),
+        2 => rng.pick(SPECIAL_U32),
+        2 => {
+            let (lo, hi) = (rng.pick(SPECIAL_U16), rng.pick(SPECIAL_U16));
+            u32::from(lo) | u32::from(hi) << 16
+        },
+        1 => f32_bits(rng),
+    )
 }
 
-/// Every dfmt (mostly valid ones) under every nfmt, with data built from corner patterns.
-pub fn stimulus() -> impl Strategy<Value = In> {
-    (prop_oneof![12 => 1u8..15, 1 => Just(0u8), 1 => Just(15u8)], 0u8..8, proptest::array::uniform4(data_word()))
-        .prop_map(|(dfmt, nfmt, data)| In { valid: true, dfmt, nfmt, data: from_words(data) })
+/// Every dfmt (mostly valid ones) under every nfmt, with data built from corner patterns, drawn
+/// from `rng`.
+pub fn generate(rng: &mut Rng) -> In {
+    let dfmt = one_of!(rng; 12 => rng.range(1..15) as u8, 1 => 0u8, 1 => 15u8);
+    let nfmt = rng.below(8) as u8;
+    let data = [data_word(rng), data_word(rng), data_word(rng), data_word(rng)];
+    In { valid: true, dfmt, nfmt, data: from_words(data) }
 }

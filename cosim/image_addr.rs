@@ -2,12 +2,12 @@
 //! random stimulus and its `eval` objects.
 //! Model: rust/image_addr.rs  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs  Spec: docs/spec.md §4
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::words;
+use super::stimulus::{words, Rng};
 use super::Binding;
 use crate::image_addr::{check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, OP_NAMES};
+use crate::one_of;
 use crate::tsharp::TSharp;
 
 #[cxx::bridge(namespace = "cosim::image_addr")]
@@ -123,8 +123,8 @@ impl Binding for Harness {
     type Model = ImageAddr;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -161,14 +161,14 @@ impl Binding for Harness {
 }
 
 /// A 14-bit size field (size − 1): tiny, odd, powers of two (± 1), or anything.
-fn size_field() -> impl Strategy<Value = u16> {
-    prop_oneof![
-        3 => 0u16..20,
-        2 => (0u32..14).prop_map(|k| (1u16 << k) - 1),
-        1 => (1u32..14).prop_map(|k| 1u16 << k),
-        1 => Just((1u16 << 14) - 1), // the largest image: 16384 texels
-        2 => 0u16..(1 << 14),
-    ]
+fn size_field(rng: &mut Rng) -> u16 {
+    one_of!(rng;
+        3 => rng.below(20) as u16,
+        2 => (1u16 << rng.below(14)) - 1,
+        1 => 1u16 << rng.range(1..14),
+        1 => (1u16 << 14) - 1, // the largest image: 16384 texels
+        2 => rng.below(1 << 14) as u16,
+    )
 }
 
 /// T#s of the table's formats on 2D images mostly, with mip chains, odd sizes and pitches, both
@@ -176,96 +176,93 @@ fn size_field() -> impl Strategy<Value = u16> {
 /// lanes are legal), coordinates on and beside the right and bottom edges of the level (x + n
 /// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
 /// combination illegal now and then.
-pub fn stimulus() -> impl Strategy<Value = In> {
+pub fn generate(rng: &mut Rng) -> In {
     let tsharp = (
-        prop_oneof![2 => Just(0u64), 1 => (1u64 << 40) - 64..(1u64 << 40), 3 => 0u64..(1u64 << 40)],
+        one_of!(rng; 2 => 0u64, 1 => rng.range((1u64 << 40) - 64..(1u64 << 40)), 3 => rng.below(1u64 << 40)),
         // None: a format of the op's rows (below); Some: exactly this dfmt.
-        prop_oneof![8 => Just(None), 2 => (1u8..=3).prop_map(Some), 1 => Just(Some(0u8)), 1 => (4u8..64).prop_map(Some)],
-        prop_oneof![8 => Just(None), 2 => (0u8..16).prop_map(Some)],
-        size_field(),
-        size_field(),
-        prop_oneof![3 => Just(0u8), 2 => 0u8..4, 1 => 0u8..16], // base_level
-        prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // last_level
-        prop_oneof![20 => Just(9u8), 2 => 8u8..16, 1 => 0u8..8], // type
-        prop_oneof![3 => Just(0u16), 2 => 0u16..40, 1 => any::<u16>()], // pitch beyond width
-        prop_oneof![2 => 0u8..6, 1 => 0u8..16],                 // max_mip
-        any::<u128>(),                                          // noise for unused fields
+        one_of!(rng; 8 => None, 2 => Some(rng.range(1..4) as u8), 1 => Some(0u8), 1 => Some(rng.range(4..64) as u8)),
+        one_of!(rng; 8 => None, 2 => Some(rng.below(16) as u8)),
+        size_field(rng),
+        size_field(rng),
+        one_of!(rng; 3 => 0u8, 2 => rng.below(4) as u8, 1 => rng.below(16) as u8), // base_level
+        one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // last_level
+        one_of!(rng; 20 => 9u8, 2 => rng.range(8..16) as u8, 1 => rng.below(8) as u8), // type
+        one_of!(rng; 3 => 0u16, 2 => rng.below(40) as u16, 1 => rng.next_u32() as u16), // pitch beyond width
+        one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // max_mip
+        rng.next_u128(),                                                           // noise for unused fields
     );
     let instruction = (
-        0u8..4,
-        any::<bool>(),
-        prop_oneof![12 => Just(None), 1 => (0u8..16).prop_map(Some)], // dmask override
-        proptest::bool::weighted(0.03),
-        proptest::bool::weighted(0.03),
-        proptest::bool::weighted(0.03),
-        any::<bool>(), // r128
-        any::<u32>(),  // picks the format and nfmt among the op's rows
+        rng.below(4) as u8,
+        rng.bool(),
+        one_of!(rng; 12 => None, 1 => Some(rng.below(16) as u8)), // dmask override
+        rng.chance(0.03),
+        rng.chance(0.03),
+        rng.chance(0.03),
+        rng.bool(),     // r128
+        rng.next_u32(), // picks the format and nfmt among the op's rows
     );
     let coords = (
-        prop_oneof![6 => -1i64..=1, 1 => -4i64..8],
-        prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8), 1 => Just(4u8)],
-        -1i64..=1,
-        prop_oneof![3 => Just(0u8), 4 => Just(1u8), 1 => Just(2u8)],
-        prop_oneof![6 => 0u32..4, 1 => any::<u32>(), 1 => u32::MAX - 16..=u32::MAX], // L past 2^32
-        any::<u32>(),
-        any::<u32>(),
+        one_of!(rng; 6 => rng.range_i64(-1..=1), 1 => rng.range_i64(-4..=7)),
+        one_of!(rng; 4 => 0u8, 3 => 1u8, 3 => 2u8, 1 => 3u8, 1 => 4u8),
+        rng.range_i64(-1..=1),
+        one_of!(rng; 3 => 0u8, 4 => 1u8, 1 => 2u8),
+        one_of!(rng; 6 => rng.below(4) as u32, 1 => rng.next_u32(), 1 => u32::MAX - rng.below(17) as u32), // L past 2^32
+        rng.next_u32(),
+        rng.next_u32(),
     );
-    (tsharp, instruction, coords).prop_map(|(t, i, c)| {
-        let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = t;
-        let (op, mip, dmask_override, d16, tfe, da, r128, pick) = i;
-        let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = c;
-        // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
-        let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
-        // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
-        let nfmt = nfmt.unwrap_or({
-            let choices: &[u8] = match (op, dfmt) {
-                (0, 2) => &[0, 1, 4, 5, 7],
-                (0 | 1, _) => &[0, 1, 4, 5],
-                _ => &[0, 4, 5],
-            };
-            choices[(pick >> 8) as usize % choices.len()]
-        });
-        let pitch = u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff);
-        // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
-        let dmask = dmask_override.unwrap_or(match (op, dfmt) {
-            (0, 3) | (1, _) => 0xf,
-            (0, _) => 0x3,
-            _ => 0x1,
-        });
-        // Coordinates against the level the lane will address.
-        let n = if op & 1 == 1 { 4 } else { 2 };
-        let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
-        let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
-        let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
-        let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
-        let x = match x_mode {
-            0 => near(width_l, -(n + dx)), // x + n = width + dx
-            1 => x_any % width_l,
-            2 => (dx.unsigned_abs() as u32 + x_any) & 7,
-            3 => u32::MAX - (x_any & 7), // x + n past 2^32
-            _ => x_any,
+    let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = tsharp;
+    let (op, mip, dmask_override, d16, tfe, da, r128, pick) = instruction;
+    let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
+    // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
+    let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
+    // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
+    let nfmt = nfmt.unwrap_or({
+        let choices: &[u8] = match (op, dfmt) {
+            (0, 2) => &[0, 1, 4, 5, 7],
+            (0 | 1, _) => &[0, 1, 4, 5],
+            _ => &[0, 4, 5],
         };
-        let y = match y_mode {
-            0 => near(height_l, dy - 1), // height - 2, height - 1, height
-            1 => y_any % height_l,
-            _ => y_any,
-        };
-        // The fields set here replace the noise; every other T# bit (min_lod, the perf and
-        // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
-        let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
-        let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
-        let lo = (noise & !lo_set)
-            | u128::from(base)
-            | u128::from(dfmt) << 52
-            | u128::from(nfmt) << 58
-            | u128::from(w) << 64
-            | u128::from(h) << 78
-            | u128::from(base_level) << 108
-            | u128::from(last_level) << 112
-            | u128::from(kind) << 124;
-        let hi = (noise.rotate_left(64) & !(field(13, 16) | field(60, 4)))
-            | u128::from(pitch) << 13
-            | u128::from(max_mip) << 60;
-        In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
-    })
+        choices[(pick >> 8) as usize % choices.len()]
+    });
+    let pitch = u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff);
+    // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
+    let dmask = dmask_override.unwrap_or(match (op, dfmt) {
+        (0, 3) | (1, _) => 0xf,
+        (0, _) => 0x3,
+        _ => 0x1,
+    });
+    // Coordinates against the level the lane will address.
+    let n = if op & 1 == 1 { 4 } else { 2 };
+    let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
+    let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
+    let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
+    let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
+    let x = match x_mode {
+        0 => near(width_l, -(n + dx)), // x + n = width + dx
+        1 => x_any % width_l,
+        2 => (dx.unsigned_abs() as u32 + x_any) & 7,
+        3 => u32::MAX - (x_any & 7), // x + n past 2^32
+        _ => x_any,
+    };
+    let y = match y_mode {
+        0 => near(height_l, dy - 1), // height - 2, height - 1, height
+        1 => y_any % height_l,
+        _ => y_any,
+    };
+    // The fields set here replace the noise; every other T# bit (min_lod, the perf and
+    // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
+    let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
+    let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
+    let lo = (noise & !lo_set)
+        | u128::from(base)
+        | u128::from(dfmt) << 52
+        | u128::from(nfmt) << 58
+        | u128::from(w) << 64
+        | u128::from(h) << 78
+        | u128::from(base_level) << 108
+        | u128::from(last_level) << 112
+        | u128::from(kind) << 124;
+    let hi =
+        (noise.rotate_left(64) & !(field(13, 16) | field(60, 4))) | u128::from(pitch) << 13 | u128::from(max_mip) << 60;
+    In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
 }

@@ -6,7 +6,8 @@
 //!   output every cycle.
 //! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13).
 //! - [`wave`]: the Rust-written waveform of expected against actual values.
-//! - [`run`]: random runs with shrinking, failure artifacts and replay.
+//! - [`run`]: random runs with shrinking, failure artifacts and replay; [`shrink`]: the generic
+//!   shrinker they use; [`stimulus`]: the fast RNG the units draw their inputs from.
 //! - [`cost`]: `gcn-vmem cost`, the JSON lines of the cost model (SPEC §13.2).
 //! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
 
@@ -18,6 +19,7 @@ pub mod llvm;
 pub mod lockstep;
 pub mod program;
 pub mod run;
+pub mod shrink;
 pub mod stimulus;
 pub mod sweep;
 pub mod vectors;
@@ -104,8 +106,19 @@ pub trait Binding: 'static {
     type Model: Unit + Default + Send;
     type Rtl: RtlUnit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>;
 
-    /// Random inputs for one cycle (valid = 1), biased to the unit's corners.
-    fn stimulus() -> BoxedStrategy<<Self::Model as Unit>::In>;
+    /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`
+    /// (no proptest value tree: see [`stimulus`]).
+    fn generate(rng: &mut stimulus::Rng) -> <Self::Model as Unit>::In;
+
+    /// [`Binding::generate`] as a proptest strategy, for property tests: each value is drawn
+    /// from a seed (it shrinks as a seed, not as fields; the harness's own shrinker minimises
+    /// failing cases field by field).
+    fn stimulus() -> BoxedStrategy<<Self::Model as Unit>::In>
+    where
+        Self: Sized,
+    {
+        stimulus::from_rng(Self::generate).boxed()
+    }
     /// A decoded view of the inputs for mismatch lines (e.g. the V# fields).
     fn describe(input: &<Self::Model as Unit>::In) -> String;
     /// The inputs of one cycle in report lines and traces. Default: every port
@@ -142,13 +155,21 @@ pub trait Binding: 'static {
         vec![out]
     }
 
-    /// The strategy of one random case (a sequence of cycles). Default: independent cycles
-    /// from [`Binding::stimulus`] ([`run::cycles_strategy`]).
+    /// One random case (a sequence of cycles) drawn from `rng`. Default: independent cycles of
+    /// [`Binding::generate`] ([`run::generate_cycles`]).
+    fn generate_case(rng: &mut stimulus::Rng) -> Vec<lockstep::Step<<Self::Model as Unit>::In>>
+    where
+        Self: Sized,
+    {
+        run::generate_cycles::<Self>(rng)
+    }
+
+    /// [`Binding::generate_case`] as a proptest strategy (drawn from a seed), for property tests.
     fn case_strategy() -> BoxedStrategy<Vec<lockstep::Step<<Self::Model as Unit>::In>>>
     where
         Self: Sized,
     {
-        run::cycles_strategy::<Self>().boxed()
+        stimulus::from_rng(Self::generate_case).boxed()
     }
 }
 

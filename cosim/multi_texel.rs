@@ -2,13 +2,13 @@
 //! random stimulus and its `eval` objects.
 //! Model: rust/multi_texel.rs  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs  Spec: docs/spec.md §4.3
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::{from_words, words, NFMT_NAMES};
+use super::stimulus::{from_words, words, Rng, NFMT_NAMES};
 use super::Binding;
 use crate::image_addr::OP_NAMES;
 use crate::multi_texel::{In, MultiTexel, Out};
+use crate::one_of;
 
 #[cxx::bridge(namespace = "cosim::multi_texel")]
 mod ffi {
@@ -77,8 +77,8 @@ impl Binding for Harness {
     type Model = MultiTexel;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -110,33 +110,32 @@ impl Binding for Harness {
 
 /// Bytes on the conversion corners of 8-bit fields (0, 1, 3, 0x7f, 0x80, 0x81, 0xff) and halves
 /// on those of 16-bit ones (snorm −1, f16 infinities, NaNs, denormals).
-fn texel_word() -> impl Strategy<Value = u16> {
-    let byte = proptest::sample::select(&[0x00u8, 0x01, 0x03, 0x7f, 0x80, 0x81, 0xfe, 0xff][..]);
-    prop_oneof![
-        3 => any::<u16>(),
-        2 => (byte.clone(), byte).prop_map(|(a, b)| u16::from(a) | u16::from(b) << 8),
-        2 => proptest::sample::select(&[0x8000u16, 0x8001, 0x7fff, 0x7c00, 0xfc00, 0x7c01, 0xfe00, 0x0001, 0x03ff, 0x3c00][..]),
-    ]
+fn texel_word(rng: &mut Rng) -> u16 {
+    const BYTE: &[u8] = &[0x00, 0x01, 0x03, 0x7f, 0x80, 0x81, 0xfe, 0xff];
+    one_of!(rng;
+        3 => rng.next_u32() as u16,
+        2 => {
+            let (a, b) = (rng.pick(BYTE), rng.pick(BYTE));
+            u16::from(a) | u16::from(b) << 8
+        },
+        2 => rng.pick(&[0x8000u16, 0x8001, 0x7fff, 0x7c00, 0xfc00, 0x7c01, 0xfe00, 0x0001, 0x03ff, 0x3c00]),
+    )
 }
 
 /// The table's rows mostly (with their DMASK), their neighbours sometimes, invalid groups now
 /// and then; texels from corner patterns.
-pub fn stimulus() -> impl Strategy<Value = In> {
-    (
-        0u8..4,
-        prop_oneof![8 => Just(None), 1 => (0u8..16).prop_map(Some)],
-        prop_oneof![12 => 1u8..=3, 1 => Just(0u8), 2 => 4u8..64],
-        prop_oneof![10 => proptest::sample::select(&[0u8, 1, 4, 5, 7][..]), 2 => 0u8..16],
-        proptest::bool::weighted(0.9),
-        proptest::array::uniform4(texel_word()),
-    )
-        .prop_map(|(op, dmask_override, dfmt, nfmt, group_valid, t)| {
-            let dmask = dmask_override.unwrap_or(match (op, dfmt) {
-                (0, 3) | (1, _) => 0xf,
-                (0, _) => 0x3,
-                _ => 0x1,
-            });
-            let texels = t.iter().enumerate().fold(0u64, |acc, (i, &w)| acc | u64::from(w) << (16 * i));
-            In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
-        })
+pub fn generate(rng: &mut Rng) -> In {
+    let op = rng.below(4) as u8;
+    let dmask_override = one_of!(rng; 8 => None, 1 => Some(rng.below(16) as u8));
+    let dfmt = one_of!(rng; 12 => rng.range(1..4) as u8, 1 => 0u8, 2 => rng.range(4..64) as u8);
+    let nfmt = one_of!(rng; 10 => rng.pick(&[0u8, 1, 4, 5, 7]), 2 => rng.below(16) as u8);
+    let group_valid = rng.chance(0.9);
+    let t: [u16; 4] = std::array::from_fn(|_| texel_word(rng));
+    let dmask = dmask_override.unwrap_or(match (op, dfmt) {
+        (0, 3) | (1, _) => 0xf,
+        (0, _) => 0x3,
+        _ => 0x1,
+    });
+    let texels = t.iter().enumerate().fold(0u64, |acc, (i, &w)| acc | u64::from(w) << (16 * i));
+    In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
 }

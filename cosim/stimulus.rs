@@ -1,7 +1,122 @@
-//! Stimulus pieces shared by the unit bindings: f32 patterns that sit on the conversion corners
+//! Stimulus pieces shared by the unit bindings: the fast RNG every unit draws its random inputs
+//! from ([`Rng`], [`one_of!`](crate::one_of)), f32 patterns that sit on the conversion corners
 //! of SPEC §5/§6, and the u128 <-> four-dword conversions of component ports.
+//!
+//! Random inputs are drawn straight from an RNG, not through proptest value trees: a value tree
+//! per vector cost 15–80 times the simulation of the vector. A failing case is minimised by the
+//! generic shrinker of `run` instead, which works on port fields.
 
-use proptest::prelude::*;
+/// The stimulus RNG: SplitMix64 (one 64-bit word of state, a few cycles per draw, good enough
+/// statistics for stimulus; not for cryptography). The same seed gives the same stream on every
+/// machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    #[inline]
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+
+    #[inline]
+    pub fn next_u128(&mut self) -> u128 {
+        u128::from(self.next_u64()) << 64 | u128::from(self.next_u64())
+    }
+
+    /// Uniform in `0..n` (`n > 0`; 0 for `n == 0`), by Lemire's multiply-shift.
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// Uniform in `range` (half-open, `start < end`).
+    #[inline]
+    pub fn range(&mut self, range: std::ops::Range<u64>) -> u64 {
+        range.start + self.below(range.end - range.start)
+    }
+
+    /// Uniform in `range` of signed integers (inclusive).
+    #[inline]
+    pub fn range_i64(&mut self, range: std::ops::RangeInclusive<i64>) -> i64 {
+        let span = (*range.end() - *range.start()) as u64 + 1;
+        range.start().wrapping_add(self.below(span) as i64)
+    }
+
+    /// True with probability `p`.
+    #[inline]
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
+    }
+
+    #[inline]
+    pub fn bool(&mut self) -> bool {
+        self.next_u64() >> 63 != 0
+    }
+
+    /// One element of `items` (not empty), uniformly.
+    #[inline]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
+
+    /// An index into `weights` with probability proportional to its weight.
+    #[inline]
+    pub fn weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
+        let mut x = self.below(total);
+        for (i, &w) in weights.iter().enumerate() {
+            if x < u64::from(w) {
+                return i;
+            }
+            x -= u64::from(w);
+        }
+        weights.len() - 1
+    }
+}
+
+/// A generator as a proptest strategy: each value is `generate` of a fresh RNG seeded from a
+/// drawn `u64` (so it shrinks as a seed).
+pub fn from_rng<T: std::fmt::Debug>(generate: fn(&mut Rng) -> T) -> impl proptest::strategy::Strategy<Value = T> {
+    use proptest::strategy::Strategy as _;
+    proptest::arbitrary::any::<u64>().prop_map(move |seed| generate(&mut Rng::new(seed)))
+}
+
+/// Evaluates one of the expressions, chosen with probability proportional to its weight, the
+/// way proptest's `prop_oneof!` picks a strategy; only the chosen expression runs.
+///
+/// ```ignore
+/// let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3]), 1 => rng.below(16) as u8);
+/// ```
+#[macro_export]
+macro_rules! one_of {
+    ($rng:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
+        let mut __choice = $rng.weighted(&[$($weight),+]);
+        let mut __out = None;
+        $(
+            if __out.is_none() {
+                if __choice == 0 {
+                    __out = Some($value);
+                } else {
+                    __choice -= 1;
+                }
+            }
+        )+
+        __out.expect("one_of!: a weight was chosen")
+    }};
+}
 
 /// The four 32-bit words of a 128-bit port, word 0 = bits 31:0.
 pub fn words(v: u128) -> [u32; 4] {
@@ -70,34 +185,37 @@ pub const SPECIAL_F32: &[u32] = &[
 
 /// f32 patterns for conversions: uniform bits, the specials above, small values, integers,
 /// points of the unorm8/unorm16 grids and their neighbours, and f16 halfway points.
-pub fn f32_bits() -> impl Strategy<Value = u32> {
-    prop_oneof![
-        4 => any::<u32>(),
-        3 => proptest::sample::select(SPECIAL_F32),
-        2 => (-2.5f32..2.5f32).prop_map(f32::to_bits),
-        1 => (-70000i32..70000).prop_map(|v| (v as f32).to_bits()),
+pub fn f32_bits(rng: &mut Rng) -> u32 {
+    crate::one_of!(rng;
+        4 => rng.next_u32(),
+        3 => rng.pick(SPECIAL_F32),
+        2 => (-2.5f32 + 5.0 * (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32).to_bits(),
+        1 => (rng.range_i64(-70000..=69999) as f32).to_bits(),
         // k / (2^w - 1) for w = 8 or 16, then nudged by -2..=2 ulp: the unorm/snorm pack edges,
         // and (k + 0.5) / (2^w - 1), the ties.
-        2 => (0u32..65536, any::<bool>(), any::<bool>(), -2i32..=2).prop_map(|(k, wide, half, ulp)| {
+        2 => {
+            let (k, wide, half, ulp) = (rng.below(65536), rng.bool(), rng.bool(), rng.range_i64(-2..=2));
             let max = if wide { 65535.0 } else { 255.0 };
-            let k = if wide { f64::from(k) } else { f64::from(k % 256) };
+            let k = if wide { k as f64 } else { (k % 256) as f64 };
             let v = (k + if half { 0.5 } else { 0.0 }) / max;
-            (v as f32).to_bits().wrapping_add_signed(ulp)
-        }),
+            (v as f32).to_bits().wrapping_add_signed(ulp as i32)
+        },
         // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16.
-        2 => (any::<u16>(), prop_oneof![Just(0x1000u32), Just(0x0fff), Just(0x1001), Just(0x0001), 0u32..0x2000])
-            .prop_map(|(h, rest)| {
-                let sign = u32::from(h >> 15) << 31;
-                let exp = u32::from(h >> 10 & 0x1f);
-                let man = u32::from(h & 0x3ff);
-                if exp == 0 || exp == 31 {
-                    sign | (exp << 23) | (man << 13) | rest
-                } else {
-                    sign | ((exp + 112) << 23) | (man << 13) | rest
-                }
-            }),
-        1 => any::<u32>().prop_map(|m| m & 0x807f_ffff),
-    ]
+        2 => {
+            let h = rng.next_u32() as u16;
+            let rest = crate::one_of!(rng;
+                1 => 0x1000u32, 1 => 0x0fff, 1 => 0x1001, 1 => 0x0001, 1 => rng.below(0x2000) as u32);
+            let sign = u32::from(h >> 15) << 31;
+            let exp = u32::from(h >> 10 & 0x1f);
+            let man = u32::from(h & 0x3ff);
+            if exp == 0 || exp == 31 {
+                sign | (exp << 23) | (man << 13) | rest
+            } else {
+                sign | ((exp + 112) << 23) | (man << 13) | rest
+            }
+        },
+        1 => rng.next_u32() & 0x807f_ffff,
+    )
 }
 
 /// dfmt names of SPEC §1.4, for mismatch lines.

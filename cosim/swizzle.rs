@@ -2,11 +2,11 @@
 //! stimulus and its `eval` objects.
 //! Model: rust/swizzle.rs  RTL: rtl/swizzle.sv  Tests: tests/swizzle.rs  Spec: docs/spec.md §3
 
-use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use super::stimulus::{f32_bits, words};
+use super::stimulus::{f32_bits, words, Rng};
 use super::Binding;
+use crate::one_of;
 use crate::swizzle::{In, Out, Swizzle};
 
 #[cxx::bridge(namespace = "cosim::swizzle")]
@@ -79,8 +79,8 @@ impl Binding for Harness {
     type Model = Swizzle;
     type Rtl = Rtl;
 
-    fn stimulus() -> BoxedStrategy<In> {
-        stimulus().boxed()
+    fn generate(rng: &mut Rng) -> In {
+        generate(rng)
     }
 
     fn describe(input: &In) -> String {
@@ -100,7 +100,8 @@ impl Binding for Harness {
 
     fn eval_output(_input: &In, out: &Out) -> Map<String, Value> {
         let dwords = usize::from(out.result_count);
-        let result: Vec<u64> = (0..dwords).map(|i| if i < 4 { (out.result >> (32 * i)) as u32 as u64 } else { 0 }).collect();
+        let result: Vec<u64> =
+            (0..dwords).map(|i| if i < 4 { (out.result >> (32 * i)) as u32 as u64 } else { 0 }).collect();
         let mut map = Map::new();
         map.insert("result".into(), json!(result));
         map.insert("result_count".into(), json!(out.result_count));
@@ -109,41 +110,29 @@ impl Binding for Harness {
 }
 
 /// Identity dst_sel (X, Y, Z, W) and the other patterns formats use, or any codes at all.
-fn dst_sel() -> impl Strategy<Value = u16> {
+fn dst_sel(rng: &mut Rng) -> u16 {
     let code = |c: [u16; 4]| c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9;
-    prop_oneof![
-        2 => Just(code([4, 5, 6, 7])),
-        1 => Just(code([4, 0, 0, 0])),
-        1 => Just(code([4, 5, 0, 0])),
-        1 => Just(code([4, 5, 6, 0])),
-        1 => Just(code([4, 5, 6, 1])),
-        1 => Just(code([6, 5, 4, 7])),
-        4 => 0u16..(1 << 12),
-    ]
+    one_of!(rng;
+        2 => code([4, 5, 6, 7]),
+        1 => code([4, 0, 0, 0]),
+        1 => code([4, 5, 0, 0]),
+        1 => code([4, 5, 6, 0]),
+        1 => code([4, 5, 6, 1]),
+        1 => code([6, 5, 4, 7]),
+        4 => rng.below(1 << 12) as u16,
+    )
 }
 
 /// Inputs biased to the rules of SPEC §3: formats of 1–4 components (and the reserved counts),
 /// SEL_0/SEL_1/reserved codes, DMASK 0 and the full mask, all-or-nothing out-of-range masks.
-pub fn stimulus() -> impl Strategy<Value = In> {
-    (
-        proptest::array::uniform4(f32_bits()),
-        prop_oneof![8 => 1u8..=4, 1 => Just(0u8), 1 => 5u8..8],
-        dst_sel(),
-        any::<bool>(),
-        prop_oneof![1 => Just(0u8), 1 => Just(0xfu8), 4 => 0u8..16],
-        prop_oneof![6 => Just(0u8), 2 => Just(0xfu8), 2 => 0u8..16],
-        proptest::bool::weighted(0.1),
-        any::<bool>(),
-    )
-        .prop_map(|(c, count, dst_sel, integer, dmask, oor, unbound, tfe)| In {
-            valid: true,
-            components: super::stimulus::from_words(c),
-            count,
-            dst_sel,
-            integer,
-            dmask,
-            oor,
-            unbound,
-            tfe,
-        })
+pub fn generate(rng: &mut Rng) -> In {
+    let c: [u32; 4] = std::array::from_fn(|_| f32_bits(rng));
+    let count = one_of!(rng; 8 => rng.range(1..5) as u8, 1 => 0u8, 1 => rng.range(5..8) as u8);
+    let dst_sel = dst_sel(rng);
+    let integer = rng.bool();
+    let dmask = one_of!(rng; 1 => 0u8, 1 => 0xfu8, 4 => rng.below(16) as u8);
+    let oor = one_of!(rng; 6 => 0u8, 2 => 0xfu8, 2 => rng.below(16) as u8);
+    let unbound = rng.chance(0.1);
+    let tfe = rng.bool();
+    In { valid: true, components: super::stimulus::from_words(c), count, dst_sel, integer, dmask, oor, unbound, tfe }
 }

@@ -11,9 +11,10 @@ mod common;
 use std::cell::RefCell;
 
 use gcn_vmem::buffer_addr::{BufferAddr, In, Out};
-use gcn_vmem::cosim::buffer_addr::{stimulus, Harness, Rtl};
+use gcn_vmem::cosim::buffer_addr::{generate, Harness, Rtl};
 use gcn_vmem::cosim::lockstep::{trace, Lockstep};
 use gcn_vmem::cosim::run::case_strategy;
+use gcn_vmem::cosim::stimulus::from_rng;
 use gcn_vmem::cosim::{RtlOptions, RtlUnit, Variant};
 use gcn_vmem::unit::{Ports, Unit};
 use proptest::prelude::*;
@@ -962,7 +963,7 @@ fn pct(hits: u64, of: u64) -> f64 {
 #[test]
 fn stimulus_reaches_corners() {
     const SAMPLES: u64 = 20_000;
-    let strategy = stimulus();
+    let strategy = from_rng(generate);
     let mut runner = TestRunner::deterministic();
     let (mut raw, mut raw_edge) = (0u64, 0u64);
     let (mut swz, mut swz_edge) = (0u64, 0u64);

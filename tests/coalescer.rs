@@ -326,12 +326,10 @@ fn handshake_holds_withdrawals_and_reset() {
 /// a corner it never drew would be a corner never compared).
 #[test]
 fn random_stimulus_reaches_the_corners() {
-    use proptest::strategy::{Strategy, ValueTree};
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = Harness::case_strategy();
+    let mut rng = gcn_vmem::cosim::stimulus::Rng::new(2026);
     let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
     for _ in 0..400 {
-        let case = strategy.new_tree(&mut runner).unwrap().current();
+        let case = Harness::generate_case(&mut rng);
         for (i, step) in case.iter().enumerate() {
             let w = &step.input;
             if step.reset != Reset::None {

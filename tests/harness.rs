@@ -70,7 +70,7 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
 
     // Saved under <artifacts>/buffer_addr/, unshrunk first, and replayable.
     assert_eq!(failure.vector_file.parent().unwrap(), artifacts.join("buffer_addr"));
-    let unshrunk: Vec<Step<In>> = vectors::read_file(&failure.unshrunk_file).unwrap();
+    let unshrunk: Vec<Step<In>> = vectors::read_file(&failure.unshrunk_files[0]).unwrap();
     let shrunk: Vec<Step<In>> = vectors::read_file(&failure.vector_file).unwrap();
     assert_eq!(unshrunk.len(), failure.cycles_before);
     assert_eq!(shrunk.len(), failure.cycles_after);
@@ -86,6 +86,10 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
     let add_tid = v.vsharp >> 119 & 1 == 1;
     let index = (if v.idxen { v.vgpr_index } else { 0 }).wrapping_add(if add_tid { u32::from(v.tid) } else { 0 });
     assert_ne!(index % index_stride, 0, "index_lsb is 0, the mutant could not differ: {v:?}");
+    // Values are shrunk too, not only cycles: every field the bug does not need is 0, and the
+    // index keeps only the bits below the swizzle stride that make index_lsb nonzero.
+    assert_eq!((v.m0, v.sgpr_offset, v.lds_base, v.lds_size), (0, 0, 0, 0), "unneeded fields not cleared: {v:?}");
+    assert!(index < index_stride, "index {index:#x} not shrunk below the index stride {index_stride}: {v:?}");
 
     // The bug is in the mutant, not in the model: the correct RTL agrees on the same vector.
     let good = run::replay::<Harness>(&shrunk, &RtlOptions::default(), None, None).unwrap();
@@ -108,6 +112,35 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
     assert_ne!(value_at(&expected, *t), value_at(&actual, *t));
     // The RTL waveform (written by Verilator) and the diff waveform's actual value agree.
     assert_eq!(value_at(&address_o, *t), value_at(&actual, *t), "time {t}");
+}
+
+/// Several failing cases of one bug shrink to the same minimal vector: it is saved and reported
+/// once, with the count, and every case as found is kept beside it.
+#[test]
+fn one_bug_is_reported_once_with_a_count() {
+    let artifacts = scratch("dedup");
+    let config = RunConfig {
+        vectors: 200_000,
+        seed: 5,
+        jobs: 2,
+        max_failures: 6,
+        variant: Variant::Mutant,
+        artifacts: artifacts.clone(),
+        ..RunConfig::default()
+    };
+    let summary = run::random::<Harness>(&config).unwrap();
+    assert!(summary.failing_cases >= 6, "{summary:?}");
+    let shrunk: u64 = summary.failures.iter().map(|f| f.count).sum();
+    assert_eq!(shrunk, 6, "every shrunk case is counted once: {summary:?}");
+    assert!(summary.failures.len() < 6, "the same minimal case was reported more than once: {:#?}", summary.failures);
+    for f in &summary.failures {
+        assert_eq!(f.unshrunk_files.len() as u64, f.count);
+        assert!(f.unshrunk_files.iter().all(|u| u.exists()), "an unshrunk case was lost: {f:?}");
+    }
+    let files: Vec<_> = summary.failures.iter().map(|f| &f.vector_file).collect();
+    let mut unique = files.clone();
+    unique.dedup();
+    assert_eq!(files.len(), unique.len());
 }
 
 #[test]
