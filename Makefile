@@ -26,7 +26,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage cost test test-model lint lint-rtl wave bench llvm-diff clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage cost scaling test test-model lint lint-rtl wave bench llvm-diff clean help
 
 all: build
 
@@ -39,6 +39,7 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
+	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
@@ -71,6 +72,12 @@ cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
 	  $(if $(UNIT),,--programs $(PROGRAMS))
+
+# How `cosim` scales with threads: every unit at each job count (README "Scaling").
+SCALING_JOBS    ?= 1,2,4,8,16
+SCALING_VECTORS ?= 20000000
+scaling: build
+	$(BIN) scaling $(foreach u,$(UNIT),--unit $(u)) --jobs $(SCALING_JOBS) --vectors $(SCALING_VECTORS)
 
 # The cost model (SPEC §8): seed 003's transcribed tables (tests/data/cost/), then a few fetches
 # through `gcn-vmem cost` (SPEC §13.2).

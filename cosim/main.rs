@@ -128,6 +128,20 @@ enum Command {
         #[arg(long, default_value_t = 2_000_000)]
         vectors: u64,
     },
+    /// How `cosim` scales with worker threads: each unit run with every --jobs count on the same
+    /// seed and budget; prints vectors/s and the efficiency rate(J) / (J x rate(1)).
+    Scaling {
+        #[arg(long)]
+        unit: Vec<String>,
+        /// Valid vectors per unit and run (a run of J jobs should last well over a second).
+        #[arg(long, default_value_t = 4_000_000)]
+        vectors: u64,
+        /// The job counts, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16")]
+        jobs: Vec<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Exhaustive sweeps, model against RTL (README "Exhaustive sweeps"); exits 1 on any mismatch.
     Sweep {
         /// Sweep name (f32-to-f16).
@@ -330,17 +344,64 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             let units = resolve_units(&unit)?;
             println!("gcn-vmem bench: {vectors} vectors per unit, one thread, release build expected (make bench)");
             println!(
-                "{:<14} {:>14} {:>14} {:>14} {:>14} {:>14} {:>8}",
-                "unit", "model v/s", "rtl(cxx) v/s", "C++ loop v/s", "lockstep v/s", "cosim v/s", "ratio"
+                "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>8}",
+                "unit",
+                "model v/s",
+                "rtl(cxx) v/s",
+                "C++ loop v/s",
+                "lockstep v/s",
+                "cosim v/s",
+                "ratio",
+                "cosim/ls",
+                "model/rtl"
             );
             for name in units {
                 with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))??;
             }
-            println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = lockstep with proptest generation and shrinking ready");
+            println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, shrinking ready (counts valid vectors only); cosim/ls = cosim / lockstep (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10)");
             if unit.is_empty() {
                 bench_exec(vectors)?;
             }
             Ok(true)
+        }
+        Command::Scaling { unit, vectors, jobs, seed } => {
+            let units = resolve_units(&unit)?;
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            println!("gcn-vmem scaling: {vectors} vectors per run, seed {seed}, {cores} hardware threads");
+            print!("{:<14}", "unit");
+            for j in &jobs {
+                print!(" {:>12}", format!("{j} job v/s"));
+            }
+            for j in jobs.iter().skip(1) {
+                print!(" {:>8}", format!("eff {j}"));
+            }
+            println!();
+            let mut clean = true;
+            for name in units {
+                let mut rates = Vec::new();
+                for &j in &jobs {
+                    let config = RunConfig {
+                        vectors,
+                        seed,
+                        jobs: j,
+                        artifacts: std::env::temp_dir().join("gcn-vmem-scaling"),
+                        ..RunConfig::default()
+                    };
+                    let summary = with_unit(name, ScalingRun(&config)).ok_or_else(|| unknown_unit(name))??;
+                    clean &= summary.failing_cases == 0;
+                    rates.push(summary.vectors_per_second());
+                }
+                print!("{name:<14}");
+                for r in &rates {
+                    print!(" {r:>12.0}");
+                }
+                for (r, j) in rates.iter().zip(&jobs).skip(1) {
+                    print!(" {:>8.2}", r / (*j as f64 * rates[0]) * jobs[0] as f64);
+                }
+                println!();
+            }
+            println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
+            Ok(clean)
         }
         Command::Sweep { name, jobs, limit, no_progress } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
@@ -551,7 +612,7 @@ fn bench_exec(vectors: u64) -> anyhow::Result<()> {
         "exec: the bench programs mismatched; run make cosim first"
     );
     println!(
-        "{:<14} {:>14.0} {:>14} {:>14} {:>14.0} {:>14} {:>8.2}",
+        "{:<14} {:>12.0} {:>12} {:>12} {:>12.0} {:>12} {:>8.2}",
         "exec",
         model_rate,
         "",
@@ -648,6 +709,15 @@ impl Visit for RandomRun<'_> {
             run::print_failure(f);
         }
         Ok(summary)
+    }
+}
+
+struct ScalingRun<'a>(&'a RunConfig);
+
+impl Visit for ScalingRun<'_> {
+    type Output = anyhow::Result<Summary>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        run::random::<B>(self.0)
     }
 }
 
@@ -853,14 +923,16 @@ impl Visit for BenchRun {
         let summary = run::random::<B>(&config)?;
 
         println!(
-            "{:<14} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>8.2}",
+            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
             <B::Model as Unit>::NAME,
             model_rate,
             rtl_rate,
             cpp_rate,
             lockstep_rate,
             summary.vectors_per_second(),
-            lockstep_rate / cpp_rate
+            lockstep_rate / cpp_rate,
+            summary.vectors_per_second() / lockstep_rate,
+            model_rate / rtl_rate
         );
         Ok(())
     }
