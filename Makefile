@@ -5,7 +5,7 @@ CARGO    ?= cargo
 VERILATOR ?= verilator
 UNITS    := $(shell sed -e 's/\#.*//' cosim/units.txt | awk 'NF { print $$1 }')
 # Random vectors per unit for `make cosim`, RNG seed (fresh when empty), units (all when empty).
-VECTORS  ?= 1000000
+VECTORS  ?= 8000000
 SEED     ?=
 UNIT     ?=
 JOBS     ?=
@@ -39,7 +39,7 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
-	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n]  cosim throughput and efficiency per job count"
+	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
@@ -75,7 +75,7 @@ cosim: build
 
 # How `cosim` scales with threads: every unit at each job count (README "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16
-SCALING_VECTORS ?= 20000000
+SCALING_VECTORS ?= 6000000
 scaling: build
 	$(BIN) scaling $(foreach u,$(UNIT),--unit $(u)) --jobs $(SCALING_JOBS) --vectors $(SCALING_VECTORS)
 

@@ -51,7 +51,7 @@ enum Command {
         #[arg(long)]
         unit: Vec<String>,
         /// Valid input vectors per unit.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 8_000_000)]
         vectors: u64,
         /// RNG seed; a fresh one (printed) when omitted.
         #[arg(long)]
@@ -133,7 +133,8 @@ enum Command {
     Scaling {
         #[arg(long)]
         unit: Vec<String>,
-        /// Valid vectors per unit and run (a run of J jobs should last well over a second).
+        /// Valid vectors per job: a run of J jobs drives J times as many, so every run lasts
+        /// about as long as the one-job run (aim for a few seconds).
         #[arg(long, default_value_t = 4_000_000)]
         vectors: u64,
         /// The job counts, comma-separated.
@@ -367,7 +368,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
         Command::Scaling { unit, vectors, jobs, seed } => {
             let units = resolve_units(&unit)?;
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            println!("gcn-vmem scaling: {vectors} vectors per run, seed {seed}, {cores} hardware threads");
+            println!("gcn-vmem scaling: {vectors} vectors per job and run, seed {seed}, {cores} hardware threads");
             print!("{:<14}", "unit");
             for j in &jobs {
                 print!(" {:>12}", format!("{j} job v/s"));
@@ -381,7 +382,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 let mut rates = Vec::new();
                 for &j in &jobs {
                     let config = RunConfig {
-                        vectors,
+                        vectors: vectors * j as u64,
                         seed,
                         jobs: j,
                         artifacts: std::env::temp_dir().join("gcn-vmem-scaling"),
