@@ -305,8 +305,9 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     })
 }
 
-/// Cases `range` of chunk `chunk` of a run with seed `seed`, generated again.
-fn chunk_cases<B: Binding>(seed: u64, chunk: u64, range: std::ops::Range<u64>) -> Vec<Case<B>> {
+/// Cases `range` of chunk `chunk` of a run with seed `seed`, generated again: the same cases
+/// whichever worker ran that chunk, with however many workers.
+pub fn chunk_cases<B: Binding>(seed: u64, chunk: u64, range: std::ops::Range<u64>) -> Vec<Case<B>> {
     let mut rng = chunk_rng(seed, chunk);
     (0..range.end).map(|_| B::generate_case(&mut rng)).skip(range.start as usize).collect()
 }

@@ -506,3 +506,22 @@ fn concatenated_cases_replay_each_case_as_run_alone() {
     }
     assert_eq!(at + latency, whole.len());
 }
+
+/// A run's cases depend on (seed, chunk) alone — not on which worker draws them or how many
+/// there are: regenerating a chunk gives the same cases, other chunks and seeds give others.
+#[test]
+fn random_cases_depend_on_the_seed_and_chunk_only() {
+    let a = run::chunk_cases::<Harness>(3, 5, 0..20);
+    assert_eq!(a.len(), 20);
+    assert_eq!(a, run::chunk_cases::<Harness>(3, 5, 0..20));
+    assert_eq!(a[7..], run::chunk_cases::<Harness>(3, 5, 7..20)[..]);
+    assert_ne!(a, run::chunk_cases::<Harness>(3, 6, 0..20));
+    assert_ne!(a, run::chunk_cases::<Harness>(4, 5, 0..20));
+    // And a clean run finds nothing with one worker or several.
+    for jobs in [1, 3] {
+        let config = RunConfig { vectors: 20_000, seed: 9, jobs, ..RunConfig::default() };
+        let summary = run::random::<Harness>(&config).unwrap();
+        assert_eq!(summary.failing_cases, 0);
+        assert!(summary.vectors >= 20_000);
+    }
+}
