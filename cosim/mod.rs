@@ -10,13 +10,17 @@
 //!   shrinker they use; [`stimulus`]: the fast RNG the units draw their inputs from.
 //! - [`cost`]: `gcn-vmem cost`, the JSON lines of the cost model (SPEC §13.2).
 //! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
+//! - [`equiv`]: `gcn-vmem equiv`, formal equivalence of a unit's RTL against a git revision
+//!   (Yosys), counterexamples as vector files.
 
 pub mod cost;
 pub mod coverage;
+pub mod equiv;
 pub mod exec;
 pub mod exec_suite;
 pub mod llvm;
 pub mod lockstep;
+pub mod mutants;
 pub mod program;
 pub mod run;
 pub mod shrink;

