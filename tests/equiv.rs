@@ -107,6 +107,48 @@ fn swizzle_equals_head() {
     assert_eq!(report.depth, 4);
 }
 
+/// `text` with every whole-word `from` (an identifier) replaced by `to`.
+fn rename_word(text: &str, from: &str, to: &str) -> String {
+    let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let before = out.chars().last().or_else(|| rest[..i].chars().last());
+        let before = if i > 0 { rest[..i].chars().last() } else { before };
+        let after = rest[i + from.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        out.push_str(if ident(before) || ident(after) { from } else { to });
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A refactor that renames a register (swizzle's `valid_q` -> `v1_q`) is still proven equal,
+/// completely: the shared structure does not depend on the names.
+#[test]
+fn renamed_register_is_still_equal() {
+    if !yosys_or_skip("renamed_register_is_still_equal") {
+        return;
+    }
+    let dir = scratch("swizzle-rename");
+    let source = std::fs::read_to_string(root().join("rtl/swizzle.sv")).unwrap();
+    let renamed = rename_word(&source, "valid_q", "v1_q");
+    assert!(renamed.matches("v1_q").count() >= 3, "rtl/swizzle.sv no longer has a register valid_q");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("src/swizzle.sv"), renamed).unwrap();
+    let config = Config {
+        gate: Some(dir.join("src/swizzle.sv")),
+        work: Some(dir.join("work")),
+        ..Config::new("swizzle", &root())
+    };
+    let report = equiv::check(&config).expect("the check runs");
+    println!("{}", report.line());
+    if rtl_as_committed("swizzle") {
+        assert!(report.is_complete(), "{}", report.line());
+    }
+}
+
 /// Writes `dir/<unit>.sv`: rtl/<unit>.sv with `from` replaced by `to` (exactly once).
 fn mutated_copy(unit: &str, dir: &Path, from: &str, to: &str) -> PathBuf {
     let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
