@@ -210,20 +210,17 @@ fn parse_output_line(line: &str) -> Option<(String, Vec<u8>)> {
     Some((text.trim().to_string(), bytes))
 }
 
-/// A small seedable generator (SplitMix64): the differential's samples depend on the seed only.
+/// The differential's seedable generator: the harness's SplitMix64 ([`super::stimulus::Rng`]),
+/// with the draws the samplers below use, so the samples depend on the seed only.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(super::stimulus::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(super::stimulus::Rng::new(seed))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in 0..n (n > 0).
     pub fn below(&mut self, n: u64) -> u64 {
