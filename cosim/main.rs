@@ -51,7 +51,7 @@ enum Command {
         #[arg(long)]
         unit: Vec<String>,
         /// Valid input vectors per unit.
-        #[arg(long, default_value_t = 8_000_000)]
+        #[arg(long, default_value_t = run::DEFAULT_VECTORS)]
         vectors: u64,
         /// RNG seed; a fresh one (printed) when omitted.
         #[arg(long)]
@@ -91,6 +91,19 @@ enum Command {
         /// Save and report failing cases as found, without shrinking them.
         #[arg(long)]
         no_shrink: bool,
+        /// Run one slice of the run, K of N (1 <= K <= N): each unit's vector budget is cut into
+        /// chunks of 4,096 vectors and this shard drives chunks K-1, K-1+N, …, so the N shards
+        /// of one seed together drive exactly the unsharded run. Use one seed for all shards.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<run::Shard>,
+        /// Write a JUnit XML report here: a test case per unit and suite (random, X, bins,
+        /// programs), each failing vector a <failure> with its report line and artifact paths.
+        #[arg(long, value_name = "PATH")]
+        junit: Option<PathBuf>,
+        /// Fail on any functional-coverage bin left unhit, whatever the budget (by default a
+        /// hole fails the run only at the default budget or above, unsharded).
+        #[arg(long)]
+        require_bins: bool,
     },
     /// Replays a vector file on model and RTL; exits 1 on any mismatch.
     Replay {
@@ -156,7 +169,7 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         max: usize,
         /// Vectors per mutant run (the default budget of `make cosim`).
-        #[arg(long, default_value_t = 8_000_000)]
+        #[arg(long, default_value_t = run::DEFAULT_VECTORS)]
         vectors: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -299,8 +312,14 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             no_progress,
             coverage,
             no_shrink,
+            shard,
+            junit,
+            require_bins,
         } => {
             let units = resolve_units(&unit)?;
+            if shard.is_some() && seed.is_none() {
+                anyhow::bail!("--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)");
+            }
             let seed = seed.unwrap_or_else(fresh_seed);
             let variant = rtl.variant();
             let mut config = RunConfig {
@@ -311,6 +330,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 wave: wave.into(),
                 coverage,
                 shrink: !no_shrink,
+                shard,
                 ..RunConfig::default()
             };
             if let Some(j) = jobs {
@@ -322,9 +342,10 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             config.progress =
                 !no_progress && vectors >= 100_000 && std::io::IsTerminal::is_terminal(&std::io::stderr());
             println!(
-                "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}",
+                "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}{}",
                 config.jobs,
-                gcn_vmem::verilator_version()
+                gcn_vmem::verilator_version(),
+                shard.map(|s| format!(", shard {s}")).unwrap_or_default()
             );
             let mut summaries = Vec::new();
             for name in units {
@@ -344,6 +365,15 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             print_summary(&summaries);
             let mut ok = summaries.iter().all(|s| s.failing_cases == 0);
+            // Holes in the functional coverage fail the run at the default budget (the stimulus
+            // promises to reach every bin there), on the RTL as written, unsharded.
+            let bins_required = require_bins
+                || (vectors >= run::DEFAULT_VECTORS
+                    && shard.is_none()
+                    && variant == gcn_vmem::cosim::Variant::AsWritten);
+            let bins = gcn_vmem::cosim::cover::report(&summaries, bins_required);
+            ok &= bins.iter().all(|b| b.passed);
+            let mut suite_result = None;
             if programs > 0 {
                 let suite = gcn_vmem::cosim::exec_suite::run_suite(
                     programs,
@@ -368,6 +398,11 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     suite.errors.values().sum::<u64>()
                 );
                 ok &= suite.failures.is_empty();
+                suite_result = Some(suite);
+            }
+            if let Some(path) = &junit {
+                gcn_vmem::cosim::junit::write(path, seed, shard, &summaries, &bins, suite_result.as_ref())?;
+                println!("JUnit report {}", path.display());
             }
             if !ok {
                 println!("rerun with: gcn-vmem cosim --seed {seed}; replay a saved vector with: make wave UNIT=<unit> VECTOR=<file>");
