@@ -130,7 +130,7 @@ pub fn report(summaries: &[super::run::Summary], required: bool) -> Vec<UnitBins
             (false, false) => "  FAIL: unhit bins at the default budget",
             (false, true) => "  (holes allowed: below the default budget or sharded)",
         };
-        println!("{:<25} {:>5}/{:<5} bins {pct:>5.1} %{verdict}", r.unit, r.hit, r.declared);
+        println!("{:<25} {:>11} bins {pct:>5.1} %{verdict}", r.unit, format!("{}/{}", r.hit, r.declared));
         for bin in &r.unhit {
             println!("    unhit {}: {bin}", r.unit);
         }

@@ -72,7 +72,7 @@ enum Command {
         rtl: RtlArgs,
         /// Then run each unit N more times (stimulus seeds SEED+1 … SEED+N) on RTL instances whose
         /// initial register values and X assignments are random: X seed k derives from --seed,
-        /// and every chunk of 256 cases starts from a fresh instance with a seed derived from
+        /// and every chunk (4,096 vectors) starts from a fresh instance with a seed derived from
         /// it. VECTORS / N vectors each (at least 1,000).
         #[arg(long, default_value_t = 0)]
         x_seeds: u64,
