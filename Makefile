@@ -15,6 +15,10 @@ WAVE     ?= fst
 # and X assignments are random (VECTORS/n vectors each). `make wave XSEED=s`: replay on such an
 # instance; `FLAGS=--mutant` or `FLAGS=--break-asserts`: replay on that test-only build.
 XSEEDS   ?= 0
+# `make cosim SEED=s SHARD=k/n`: one shard of the run (README "Regressions across machines");
+# `JUNIT=path`: a JUnit XML report of the run.
+SHARD    ?=
+JUNIT    ?=
 # Random programs of whole instructions on the executor, models and RTL in lockstep.
 PROGRAMS ?= 20000
 XSEED    ?=
@@ -31,7 +35,7 @@ BIN      := target/release/gcn-vmem
 all: build
 
 help:
-	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n]  random lockstep run of every unit"
+	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n] [SHARD=k/n] [JUNIT=path]  random lockstep run of every unit"
 	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
@@ -73,7 +77,7 @@ build: deps
 cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
-	  $(if $(UNIT),,--programs $(PROGRAMS))
+	  $(if $(UNIT),,--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
 
 # Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
 # MUTANT_JOBS= mutants at once (default: a quarter of the cores).
