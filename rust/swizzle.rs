@@ -170,23 +170,151 @@ impl Unit for Swizzle {
     }
 }
 
-/// Functional coverage (rust/cover.rs): the bins `make cosim` must hit.
+/// Functional coverage (rust/cover.rs): the bins `make cosim` must hit, from SPEC §3's steps.
+///
+/// Channel points are sampled over the channels DMASK enables (DMASK 0 read as 0001, step 4):
+/// the others never reach a result dword.
 pub mod cover {
-    use super::{In, Out};
+    use super::{dst_sel_of, In, Out, DMASK_ZERO_AS};
     use crate::cover::{Covergroup, Hits};
+    use crate::vsharp::{SEL_0, SEL_1, SEL_X};
 
     /// The coverpoints, in declaration order.
     #[repr(usize)]
     enum Point {
-        Valid,
+        ChannelSel,
+        Pattern,
+        Compaction,
+        Dmask,
+        Constant,
+        Component,
+        Count,
+        Oor,
+        Dwords,
+        Status,
     }
+
+    const CHANNELS: [&str; 4] = ["R", "G", "B", "A"];
+    const CODES: [&str; 8] = ["SEL_0", "SEL_1", "reserved 2", "reserved 3", "X", "Y", "Z", "W"];
+    /// dst_sel patterns over the four channels (all of them, enabled or not).
+    pub const PATTERNS: [&str; 5] = [
+        "identity XYZW",
+        "a component selected twice or more",
+        "components reordered, none repeated",
+        "constants and components",
+        "constants only (0, 1, reserved)",
+    ];
+    /// Out-of-range masks: none, all four (all-or-nothing accesses), the dwords from some k on
+    /// (1000, 1100, 1110: a per-dword raw range ending inside the access), any other.
+    pub const OOR: [&str; 4] = ["none", "all four", "a suffix (1000, 1100, 1110)", "other partial mask"];
+    const STATES: [&str; 3] = ["in range", "out of range", "unbound"];
 
     pub fn covergroup() -> Covergroup {
-        Covergroup::new().point(Point::Valid as usize, "result", ["presented"])
+        let compaction = (0..4).flat_map(|c| (0..=c).map(move |d| format!("{} -> dword {d}", CHANNELS[c])));
+        let dmask = (0..16u8).map(|m| {
+            let names: Vec<&str> = (0..4).filter(|c| m >> c & 1 != 0).map(|c| CHANNELS[c]).collect();
+            if m == 0 {
+                "0000 (as 0001: R)".to_string()
+            } else {
+                format!("{m:04b} ({})", names.join(","))
+            }
+        });
+        let counts = ["0 (no component)", "1", "2", "3", "4", "5 (as 4)", "6 (as 4)", "7 (as 4)"];
+        Covergroup::new()
+            .cross(Point::ChannelSel as usize, "enabled channel x dst_sel", &[&CHANNELS, &CODES])
+            .point(Point::Pattern as usize, "dst_sel pattern", PATTERNS)
+            .point(Point::Compaction as usize, "compaction: channel -> result dword", compaction)
+            .point(Point::Dmask as usize, "dmask", dmask)
+            .cross(
+                Point::Constant as usize,
+                "constant channel: nfmt class x sel x state",
+                &[&["float-like", "integer"], &["SEL_0", "SEL_1"], &STATES],
+            )
+            .cross(
+                Point::Component as usize,
+                "component read x state",
+                &[&["X", "Y", "Z", "W"], &["present", "absent (k >= count)", "out of range", "unbound"]],
+            )
+            .point(Point::Count as usize, "count", counts)
+            .point(Point::Oor as usize, "oor mask", OOR)
+            .cross(Point::Dwords as usize, "tfe x data dwords", &[&["tfe=0", "tfe=1"], &["1", "2", "3", "4"]])
+            .cross(Point::Status as usize, "lane state x tfe", &[&STATES, &["tfe=0", "tfe=1"]])
     }
 
-    pub fn sample(_input: &In, _out: &Out, hits: &mut Hits) {
-        hits.hit(Point::Valid as usize, 0);
+    /// The [`PATTERNS`] bin of a dst_sel field.
+    #[inline]
+    fn pattern(dst_sel: u16) -> usize {
+        if dst_sel & 0xfff == 0o7654 {
+            return 0;
+        }
+        let (mut seen, mut repeated, mut components) = (0u8, false, 0);
+        for c in 0..4 {
+            let code = dst_sel_of(dst_sel, c);
+            if code >= SEL_X {
+                let bit = 1 << (code - SEL_X);
+                repeated |= seen & bit != 0;
+                seen |= bit;
+                components += 1;
+            }
+        }
+        match (repeated, components) {
+            (true, _) => 1,
+            (false, 4) => 2,
+            (false, 0) => 4,
+            _ => 3,
+        }
+    }
+
+    #[inline]
+    pub fn sample(input: &In, _out: &Out, hits: &mut Hits) {
+        let dmask = match input.dmask & 0xf {
+            0 => DMASK_ZERO_AS,
+            m => m,
+        };
+        let oor = input.oor & 0xf;
+        let count = input.count & 0x7;
+        let state = if input.unbound { 2 } else { usize::from(oor != 0) };
+        let mut dword = 0;
+        for c in 0..4 {
+            if dmask >> c & 1 == 0 {
+                continue;
+            }
+            let code = dst_sel_of(input.dst_sel, c);
+            hits.hit_cross(Point::ChannelSel as usize, &[c, usize::from(code)]);
+            hits.hit(Point::Compaction as usize, c * (c + 1) / 2 + dword);
+            dword += 1;
+            match code {
+                SEL_0 | SEL_1 => {
+                    hits.hit_cross(Point::Constant as usize, &[usize::from(input.integer), usize::from(code), state]);
+                }
+                k if k >= SEL_X => {
+                    let k = k - SEL_X;
+                    let read = if input.unbound {
+                        3
+                    } else if oor >> k & 1 != 0 {
+                        2
+                    } else if k >= count {
+                        1
+                    } else {
+                        0
+                    };
+                    hits.hit_cross(Point::Component as usize, &[usize::from(k), read]);
+                }
+                _ => {}
+            }
+        }
+        hits.hit(Point::Pattern as usize, pattern(input.dst_sel));
+        hits.hit(Point::Dmask as usize, usize::from(input.dmask & 0xf));
+        hits.hit(Point::Count as usize, usize::from(count));
+        let oor_bin = match oor {
+            0 => 0,
+            0xf => 1,
+            0b1000 | 0b1100 | 0b1110 => 2,
+            _ => 3,
+        };
+        hits.hit(Point::Oor as usize, oor_bin);
+        hits.hit_cross(Point::Dwords as usize, &[usize::from(input.tfe), dword - 1]);
+        hits.hit_cross(Point::Status as usize, &[state, usize::from(input.tfe)]);
     }
 }
 
