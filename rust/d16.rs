@@ -329,13 +329,15 @@ pub mod cover {
     #[inline]
     pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         let (op, nfmt, count) = (input.op & 7, input.nfmt & 7, input.count & 7);
-        hits.hit_cross(Point::OpHi as usize, &[usize::from(op), usize::from(input.hi)]);
+        // Cross bins by hand (the last axis fastest, as `cross` lays them out): plain indexing on
+        // the hot path.
+        hits.hit(Point::OpHi as usize, usize::from(op) * 2 + usize::from(input.hi));
         let k = u32::from(count.min(4));
         match op {
             OP_LOAD_FORMAT | OP_STORE_FORMAT => {
                 let f = usize::from(op == OP_STORE_FORMAT);
-                hits.hit_cross(Point::FormatNfmt as usize, &[f, usize::from(nfmt)]);
-                hits.hit_cross(Point::FormatCount as usize, &[f, usize::from(count)]);
+                hits.hit(Point::FormatNfmt as usize, f * 8 + usize::from(nfmt));
+                hits.hit(Point::FormatCount as usize, f * 8 + usize::from(count));
                 for i in 0..k {
                     if op == OP_LOAD_FORMAT {
                         let c = (input.data >> (32 * i)) as u32;
@@ -354,7 +356,7 @@ pub mod cover {
                 let top = if op == OP_LOAD_SHORT || op == OP_STORE_SHORT { 15 } else { 7 };
                 let msb = (input.data >> (shift + top)) as usize & 1;
                 let row = if stored { usize::from(op - OP_STORE_BYTE) + 3 } else { usize::from(op - OP_LOAD_UBYTE) };
-                hits.hit_cross(Point::ByteShort as usize, &[row, usize::from(input.hi), msb]);
+                hits.hit(Point::ByteShort as usize, (row * 2 + usize::from(input.hi)) * 2 + msb);
             }
             _ => {}
         }

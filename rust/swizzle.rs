@@ -173,11 +173,12 @@ impl Unit for Swizzle {
 /// Functional coverage (rust/cover.rs): the bins `make cosim` must hit, from SPEC §3's steps.
 ///
 /// Channel points are sampled over the channels DMASK enables (DMASK 0 read as 0001, step 4):
-/// the others never reach a result dword.
+/// the others never reach a result dword. The sampler is table lookups and selects: random
+/// dst_sel codes and masks would make every branch a misprediction on the lockstep run's hot
+/// path.
 pub mod cover {
-    use super::{dst_sel_of, In, Out, DMASK_ZERO_AS};
+    use super::{In, Out, DMASK_ZERO_AS};
     use crate::cover::{Covergroup, Hits};
-    use crate::vsharp::{SEL_0, SEL_1, SEL_X};
 
     /// The coverpoints, in declaration order.
     #[repr(usize)]
@@ -186,8 +187,7 @@ pub mod cover {
         Pattern,
         Compaction,
         Dmask,
-        Constant,
-        Component,
+        Source,
         Count,
         Oor,
         Dwords,
@@ -207,7 +207,17 @@ pub mod cover {
     /// Out-of-range masks: none, all four (all-or-nothing accesses), the dwords from some k on
     /// (1000, 1100, 1110: a per-dword raw range ending inside the access), any other.
     pub const OOR: [&str; 4] = ["none", "all four", "a suffix (1000, 1100, 1110)", "other partial mask"];
+    const OOR_BIN: [u8; 16] = [0, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 2, 3, 2, 1];
     const STATES: [&str; 3] = ["in range", "out of range", "unbound"];
+    const READS: [&str; 4] = ["present", "absent (k >= count)", "out of range", "unbound"];
+    /// First `compaction` bin of each channel (channel c has dwords 0..=c).
+    const COMPACTION: [usize; 4] = [0, 1, 3, 6];
+    /// `source` bins of the constant codes: SEL_0, SEL_1, reserved 2 and 3 (read as SEL_0).
+    const CONSTANT: [usize; 8] = [0, 1, 2, 2, 0, 0, 0, 0];
+    /// First `source` bin of the components (after 3 constants x 2 nfmt classes x 3 states).
+    const COMPONENTS: usize = 18;
+    /// Bit of component k for the codes X..W, 0 for the constants.
+    const COMPONENT_BIT: [u8; 8] = [0, 0, 0, 0, 1, 2, 4, 8];
 
     pub fn covergroup() -> Covergroup {
         let compaction = (0..4).flat_map(|c| (0..=c).map(move |d| format!("{} -> dword {d}", CHANNELS[c])));
@@ -219,50 +229,24 @@ pub mod cover {
                 format!("{m:04b} ({})", names.join(","))
             }
         });
+        // What an enabled channel reads: a constant (SEL_0, SEL_1, a reserved code read as
+        // SEL_0) under each nfmt class and lane state, or component k present, absent, out of
+        // range or unbound.
+        let constants = ["SEL_0", "SEL_1", "reserved 2/3 (as SEL_0)"].into_iter().flat_map(|sel| {
+            ["float-like", "integer"].into_iter().flat_map(move |class| STATES.map(|s| format!("{sel} {class} {s}")))
+        });
+        let components = ["X", "Y", "Z", "W"].into_iter().flat_map(|k| READS.map(|r| format!("{k} {r}")));
         let counts = ["0 (no component)", "1", "2", "3", "4", "5 (as 4)", "6 (as 4)", "7 (as 4)"];
         Covergroup::new()
             .cross(Point::ChannelSel as usize, "enabled channel x dst_sel", &[&CHANNELS, &CODES])
             .point(Point::Pattern as usize, "dst_sel pattern", PATTERNS)
             .point(Point::Compaction as usize, "compaction: channel -> result dword", compaction)
             .point(Point::Dmask as usize, "dmask", dmask)
-            .cross(
-                Point::Constant as usize,
-                "constant channel: nfmt class x sel x state",
-                &[&["float-like", "integer"], &["SEL_0", "SEL_1"], &STATES],
-            )
-            .cross(
-                Point::Component as usize,
-                "component read x state",
-                &[&["X", "Y", "Z", "W"], &["present", "absent (k >= count)", "out of range", "unbound"]],
-            )
+            .point(Point::Source as usize, "channel source x state", constants.chain(components))
             .point(Point::Count as usize, "count", counts)
             .point(Point::Oor as usize, "oor mask", OOR)
             .cross(Point::Dwords as usize, "tfe x data dwords", &[&["tfe=0", "tfe=1"], &["1", "2", "3", "4"]])
             .cross(Point::Status as usize, "lane state x tfe", &[&STATES, &["tfe=0", "tfe=1"]])
-    }
-
-    /// The [`PATTERNS`] bin of a dst_sel field.
-    #[inline]
-    fn pattern(dst_sel: u16) -> usize {
-        if dst_sel & 0xfff == 0o7654 {
-            return 0;
-        }
-        let (mut seen, mut repeated, mut components) = (0u8, false, 0);
-        for c in 0..4 {
-            let code = dst_sel_of(dst_sel, c);
-            if code >= SEL_X {
-                let bit = 1 << (code - SEL_X);
-                repeated |= seen & bit != 0;
-                seen |= bit;
-                components += 1;
-            }
-        }
-        match (repeated, components) {
-            (true, _) => 1,
-            (false, 4) => 2,
-            (false, 0) => 4,
-            _ => 3,
-        }
     }
 
     #[inline]
@@ -273,48 +257,53 @@ pub mod cover {
         };
         let oor = input.oor & 0xf;
         let count = input.count & 0x7;
-        let state = if input.unbound { 2 } else { usize::from(oor != 0) };
+        let integer = usize::from(input.integer);
+        let unbound = input.unbound;
+        let state = if unbound { 2 } else { usize::from(oor != 0) };
+        let codes: [usize; 4] = std::array::from_fn(|c| usize::from(input.dst_sel >> (3 * c) & 7));
+        // Cross bins by hand (the last axis fastest, as `cross` lays them out).
         let mut dword = 0;
-        for c in 0..4 {
-            if dmask >> c & 1 == 0 {
-                continue;
-            }
-            let code = dst_sel_of(input.dst_sel, c);
-            hits.hit_cross(Point::ChannelSel as usize, &[c, usize::from(code)]);
-            hits.hit(Point::Compaction as usize, c * (c + 1) / 2 + dword);
+        let mut enabled = dmask;
+        while enabled != 0 {
+            let c = enabled.trailing_zeros() as usize;
+            enabled &= enabled - 1;
+            let code = codes[c];
+            hits.hit(Point::ChannelSel as usize, c * 8 + code);
+            hits.hit(Point::Compaction as usize, COMPACTION[c] + dword);
             dword += 1;
-            match code {
-                SEL_0 | SEL_1 => {
-                    hits.hit_cross(Point::Constant as usize, &[usize::from(input.integer), usize::from(code), state]);
-                }
-                k if k >= SEL_X => {
-                    let k = k - SEL_X;
-                    let read = if input.unbound {
-                        3
-                    } else if oor >> k & 1 != 0 {
-                        2
-                    } else if k >= count {
-                        1
-                    } else {
-                        0
-                    };
-                    hits.hit_cross(Point::Component as usize, &[usize::from(k), read]);
-                }
-                _ => {}
-            }
+            let k = (code & 3) as u8;
+            let read = if unbound {
+                3
+            } else if oor >> k & 1 != 0 {
+                2
+            } else {
+                usize::from(k >= count)
+            };
+            let constant = (CONSTANT[code] * 2 + integer) * 3 + state;
+            let source = if code >= 4 { COMPONENTS + usize::from(k) * 4 + read } else { constant };
+            hits.hit(Point::Source as usize, source);
         }
-        hits.hit(Point::Pattern as usize, pattern(input.dst_sel));
+        // Pattern: the components' bits, whether one repeats, how many channels select one.
+        let (mut seen, mut repeated, mut components) = (0u8, 0u8, 0);
+        for &code in &codes {
+            let bit = COMPONENT_BIT[code];
+            repeated |= seen & bit;
+            seen |= bit;
+            components += usize::from(bit != 0);
+        }
+        let pattern = if input.dst_sel & 0xfff == 0o7654 {
+            0
+        } else if repeated != 0 {
+            1
+        } else {
+            [4, 3, 3, 3, 2][components]
+        };
+        hits.hit(Point::Pattern as usize, pattern);
         hits.hit(Point::Dmask as usize, usize::from(input.dmask & 0xf));
         hits.hit(Point::Count as usize, usize::from(count));
-        let oor_bin = match oor {
-            0 => 0,
-            0xf => 1,
-            0b1000 | 0b1100 | 0b1110 => 2,
-            _ => 3,
-        };
-        hits.hit(Point::Oor as usize, oor_bin);
-        hits.hit_cross(Point::Dwords as usize, &[usize::from(input.tfe), dword - 1]);
-        hits.hit_cross(Point::Status as usize, &[state, usize::from(input.tfe)]);
+        hits.hit(Point::Oor as usize, usize::from(OOR_BIN[usize::from(oor)]));
+        hits.hit(Point::Dwords as usize, usize::from(input.tfe) * 4 + dword - 1);
+        hits.hit(Point::Status as usize, state * 2 + usize::from(input.tfe));
     }
 }
 
