@@ -389,6 +389,13 @@ pub mod cover {
         sig & ((1 << shift) - 1) == 1 << (shift - 1)
     }
 
+    /// `down` when the positive product `x` (below 2^16) rounds down to nearest, `down + 1` when
+    /// it rounds up (the fraction by a truncating conversion: no libm `floor` on the hot path).
+    #[inline]
+    fn rounds_up(x: f64, down: usize) -> usize {
+        down + usize::from(x - (x as u32) as f64 >= 0.5)
+    }
+
     /// The class of a float-like component `v` under unorm (`snorm` false) or snorm, for a
     /// field of `max` = 2^w − 1 or 2^(w−1) − 1.
     #[inline]
@@ -408,12 +415,7 @@ pub mod cover {
             } else if v == 0.5 {
                 6
             } else if v < 1.0 {
-                let x = f64::from(v) * max;
-                if x - x.floor() < 0.5 {
-                    4
-                } else {
-                    5
-                }
+                rounds_up(f64::from(v) * max, 4)
             } else if v == 1.0 {
                 7
             } else if v == f32::INFINITY {
@@ -431,23 +433,13 @@ pub mod cover {
         } else if v == -0.5 {
             6
         } else if v < 0.0 {
-            let x = -f64::from(v) * max;
-            if x - x.floor() < 0.5 {
-                4
-            } else {
-                5
-            }
+            rounds_up(-f64::from(v) * max, 4)
         } else if v == 0.0 {
             7
         } else if v == 0.5 {
             10
         } else if v < 1.0 {
-            let x = f64::from(v) * max;
-            if x - x.floor() < 0.5 {
-                8
-            } else {
-                9
-            }
+            rounds_up(f64::from(v) * max, 8)
         } else if v == 1.0 {
             11
         } else if v == f32::INFINITY {
@@ -461,7 +453,8 @@ pub mod cover {
     #[inline]
     fn scaled(c: u32, min: f32, max: f32, width: u32) -> usize {
         let v = f32::from_bits(c);
-        let integer = v.fract() == 0.0;
+        // Only read inside the field's range (|v| <= 65535), where the conversion is exact.
+        let integer = || v == (v as i32) as f32;
         let signed = min < 0.0;
         let full = if v.is_nan() {
             0
@@ -472,7 +465,7 @@ pub mod cover {
         } else if signed && v == min {
             3
         } else if v < 0.0 {
-            if integer {
+            if integer() {
                 4
             } else {
                 5
@@ -480,7 +473,7 @@ pub mod cover {
         } else if v == 0.0 {
             6
         } else if v < max {
-            if integer {
+            if integer() {
                 7
             } else {
                 8
