@@ -537,7 +537,54 @@ impl Unit for ImageAddr {
 pub mod cover {
     use super::{group_size, supported, In, Out, FORMAT_TABLE, OP_NAMES};
     use crate::cover::{Covergroup, Hits};
-    use crate::tsharp::TSharp;
+    use crate::tsharp;
+    use std::ops::Range;
+
+    /// The T# fields the bins read, at `crate::tsharp`'s positions, by plain shifts (cheaper than
+    /// a full decode on the lockstep run's hot path).
+    struct Fields {
+        base: u64,
+        dfmt: u8,
+        nfmt: u8,
+        width_minus_1: u32,
+        height_minus_1: u32,
+        base_level: u8,
+        last_level: u8,
+        kind: u8,
+        max_mip: u8,
+    }
+
+    impl Fields {
+        #[inline]
+        fn decode(lo: u128, hi: u128) -> Fields {
+            // Field widths are at most 40 bits: the truncating casts are exact.
+            let f = |r: Range<usize>| -> u64 {
+                let (word, start) = if r.start >= 128 { (hi, r.start - 128) } else { (lo, r.start) };
+                ((word >> start) & ((1u128 << r.len()) - 1)) as u64
+            };
+            Fields {
+                base: f(tsharp::BASE),
+                dfmt: f(tsharp::DFMT) as u8,
+                nfmt: f(tsharp::NFMT) as u8,
+                width_minus_1: f(tsharp::WIDTH) as u32,
+                height_minus_1: f(tsharp::HEIGHT) as u32,
+                base_level: f(tsharp::BASE_LEVEL) as u8,
+                last_level: f(tsharp::LAST_LEVEL) as u8,
+                kind: f(tsharp::TYPE) as u8,
+                max_mip: f(tsharp::MAX_MIP) as u8,
+            }
+        }
+        fn width(&self) -> u32 {
+            self.width_minus_1 + 1
+        }
+        fn height(&self) -> u32 {
+            self.height_minus_1 + 1
+        }
+        /// SPEC §1.2.
+        fn is_bound(&self) -> bool {
+            self.dfmt != 0 && self.kind >= tsharp::TYPE_1D
+        }
+    }
 
     /// The coverpoints, in declaration order.
     #[repr(usize)]
@@ -688,7 +735,7 @@ pub mod cover {
     pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         let op = input.op & 0x3;
         let dmask = input.dmask & 0xf;
-        let t = TSharp::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
+        let t = Fields::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
         hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
         hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
 
@@ -705,7 +752,7 @@ pub mod cover {
                 hits.hit(Point::Unbound as usize, 3);
             }
         } else if out.illegal {
-            if t.kind != crate::tsharp::TYPE_2D {
+            if t.kind != tsharp::TYPE_2D {
                 hits.hit(Point::Illegal as usize, 0);
             }
             match FORMAT_TABLE.iter().find(|r| r.op == op && r.dfmt == t.dfmt) {
