@@ -4,14 +4,18 @@
 //! Model: rust/coalescer.rs  RTL: rtl/coalescer.sv  Tests: tests/coalescer.rs  Spec: docs/spec.md §7
 //! Contract: docs/decisions.md "coalescer (SPEC §7)".
 
+use std::cell::Cell;
+
 use serde_json::{json, Map, Value};
 
+use super::cover::InFlight;
 use super::lockstep::{drive_unit, Reset, Step};
 use super::run::generate_reset;
 use super::stimulus::Rng;
 use super::vectors::{parse_map, parse_value, Strictness};
 use super::Binding;
 use crate::coalescer::{Coalescer, In, Out, LANES};
+use crate::cover::{Covered, Hits};
 use crate::one_of;
 use crate::unit::{Kind, Signal, Unit};
 
@@ -182,6 +186,70 @@ impl Binding for Harness {
         let transactions: Vec<Transaction> = (0..count).map(|_| transaction(rng)).collect();
         realize(&transactions)
     }
+
+    /// A wave is many beats: see [`cover_cycle`].
+    #[inline]
+    fn cover_cycle(in_flight: &mut InFlight<In, Out>, step: &Step<In>, out: &Out, hits: &mut Hits) {
+        cover_cycle(in_flight, step, out, hits);
+    }
+}
+
+thread_local! {
+    /// What the coalescer's pairing needs beyond [`InFlight`] (one worker thread runs one case at
+    /// a time): the requests of the wave in flight so far, and whether the previous cycle offered
+    /// a wave that its edge did not take.
+    static PAIRING: Cell<(u32, bool)> = const { Cell::new((0, false)) };
+}
+
+/// The coalescer's functional-coverage pairing (docs/decisions.md "coalescer"): a wave is taken
+/// at an edge that sees `valid_i` with the previous cycle's `ready_o` high and no reset
+/// (`in_flight.last_out` holds that cycle's outputs); its beats follow, each sampled with the one
+/// before it, and the last one with the wave ([`crate::coalescer::cover`]); a reset drops the
+/// wave in flight. The handshake events of every cycle are sampled too.
+pub fn cover_cycle(in_flight: &mut InFlight<In, Out>, step: &Step<In>, out: &Out, hits: &mut Hits) {
+    use crate::coalescer::cover::{sample_beat, sample_handshake, sample_requests, Handshake};
+    let prev = in_flight.last_out;
+    let (mut requests, offered_before) = PAIRING.with(Cell::get);
+    let valid = step.input.valid;
+    let mut offered = false;
+    if step.reset != Reset::None {
+        let event = match (in_flight.queue.is_empty(), step.reset) {
+            (true, _) => Handshake::ResetIdle,
+            (false, Reset::Pulse) => Handshake::ResetPulseMidWave,
+            (false, _) => Handshake::ResetHoldMidWave,
+        };
+        sample_handshake(event, hits);
+        in_flight.queue.clear();
+        if valid {
+            sample_handshake(Handshake::OfferedInReset, hits);
+        }
+    } else if valid && prev.ready {
+        sample_handshake(if prev.last { Handshake::BackToBack } else { Handshake::AfterIdle }, hits);
+        if offered_before {
+            sample_handshake(Handshake::HeldUntilTaken, hits);
+        }
+        in_flight.queue.clear();
+        in_flight.queue.push_back(step.input);
+        requests = 0;
+    } else if valid {
+        sample_handshake(Handshake::OfferedWhileBusy, hits);
+        offered = true;
+    } else if offered_before {
+        sample_handshake(Handshake::Withdrawn, hits);
+    }
+    if out.valid {
+        if let Some(wave) = in_flight.queue.front() {
+            sample_beat(wave, out, &prev, hits);
+            requests += u32::from(out.lanes != 0);
+            if out.last {
+                <Coalescer as Covered>::sample(wave, out, hits);
+                sample_requests(requests, hits);
+                in_flight.queue.clear();
+            }
+        }
+    }
+    PAIRING.with(|p| p.set((requests, offered)));
+    in_flight.last_out = *out;
 }
 
 /// Parses a SPEC §13 `eval` line: `addresses` (64 integers or "0x…" strings of 48 bits),
@@ -231,7 +299,7 @@ enum Layout {
 
 /// One random wave (valid = 1), biased to SPEC §7's corners: fully coalesced consecutive
 /// elements, one lane or quad straddling a 16-byte boundary, EXEC holes and empty waves, the
-/// access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
+/// one active lane, the access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
 pub fn generate(rng: &mut Rng) -> In {
     const MASK48: u64 = (1 << 48) - 1;
     let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3, 7, 11, 15]), 1 => rng.below(16) as u8);
@@ -255,6 +323,7 @@ pub fn generate(rng: &mut Rng) -> In {
         2 => !(1u64 << rng.below(64)) & !(1u64 << rng.below(64)),
         1 => 0xf << (4 * rng.below(16)),
         1 => 0xffff << (16 * rng.below(4)),
+        1 => 1u64 << rng.below(64),
     );
     // A lane moved to the last bytes of its block so that its access straddles (when it can).
     let straddle = one_of!(rng; 3 => None, 1 => Some((rng.below(LANES as u64) as usize, rng.below(4))));
@@ -290,6 +359,9 @@ pub struct Transaction {
     decoy: In,
     /// A reset this many cycles after the acceptance, in the middle of the wave's beats.
     stream_reset: Option<(u8, Reset)>,
+    /// The sender offers the decoy wave (valid = 1) in the cycles with reset activity (it must
+    /// not be taken).
+    offer_in_reset: bool,
 }
 
 /// One random handshake.
@@ -301,6 +373,7 @@ pub fn transaction(rng: &mut Rng) -> Transaction {
         wave: generate(rng),
         decoy: generate(rng),
         stream_reset: one_of!(rng; 24 => None, 1 => Some((rng.below(40) as u8, generate_reset(rng)))),
+        offer_in_reset: rng.chance(0.25),
     }
 }
 
@@ -318,9 +391,11 @@ pub fn realize(transactions: &[Transaction]) -> Vec<Step<In>> {
     };
     for t in transactions {
         let idle = In { valid: false, ..t.decoy };
+        let in_reset = In { valid: t.offer_in_reset, ..t.decoy };
         let gap = if t.reset == Reset::None { t.gap } else { t.gap.max(1) };
         for i in 0..gap {
-            push(&mut model, &mut steps, Step { reset: if i == 0 { t.reset } else { Reset::None }, input: idle });
+            let step = if i == 0 { Step { reset: t.reset, input: in_reset } } else { Step::from(idle) };
+            push(&mut model, &mut steps, step);
         }
         if let Some(pattern) = t.withdraw {
             for i in 0..32 {
@@ -346,7 +421,7 @@ pub fn realize(transactions: &[Transaction]) -> Vec<Step<In>> {
                 }
                 push(&mut model, &mut steps, Step::from(idle));
             }
-            push(&mut model, &mut steps, Step { reset, input: idle });
+            push(&mut model, &mut steps, Step { reset, input: in_reset });
         }
     }
     // Drain the last wave, then one more cycle so `ready` is seen to rise.

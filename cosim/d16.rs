@@ -102,8 +102,8 @@ impl Binding for Harness {
 }
 
 /// Every op (the reserved one rarely), both halves, every nfmt, counts 1–4 mostly (0 and the
-/// reserved 5–7 sometimes); load data from the f32 corners, store data from f16 corners; drawn
-/// from `rng`.
+/// reserved 5–7 sometimes); load data from the f32 corners and 16-bit integers, store data from
+/// f16 corners; drawn from `rng`.
 pub fn generate(rng: &mut Rng) -> In {
     let half = |rng: &mut Rng| {
         one_of!(rng;
@@ -120,7 +120,16 @@ pub fn generate(rng: &mut Rng) -> In {
     let data = if op >= 4 {
         (0..8).fold(0u128, |acc, i| acc | u128::from(half(rng)) << (16 * i))
     } else {
-        from_words([f32_bits(rng), f32_bits(rng), f32_bits(rng), f32_bits(rng)])
+        // f32 corners, or integers of 16 bits zero- or sign-extended (the usual uint/sint
+        // components, which keep their low 16 bits unchanged).
+        let component = |rng: &mut Rng| {
+            one_of!(rng;
+                5 => f32_bits(rng),
+                1 => rng.next_u32() & 0xffff,
+                1 => rng.next_u32() as i16 as u32,
+            )
+        };
+        from_words([component(rng), component(rng), component(rng), component(rng)])
     };
     let old = rng.next_u32();
     In { valid: true, op, hi, nfmt, count, data, old }

@@ -112,11 +112,64 @@ fn data_word(rng: &mut Rng) -> u32 {
     )
 }
 
-/// Every dfmt (mostly valid ones) under every nfmt, with data built from corner patterns, drawn
+/// One field of `width` bits aimed at a value class of SPEC §5 (format_unpack's `value` bins):
+/// zero, all ones, the sign bit alone (most negative), the largest positive, −max (sign | 1),
+/// any code; for 10-, 11- and 16-bit fields also the float codes (denormal, max finite,
+/// infinity, quiet and signalling NaN, either sign); for 32-bit fields the NaN patterns copied
+/// raw.
+fn field_corner(rng: &mut Rng, width: u32) -> u32 {
+    if width == 32 {
+        return one_of!(rng;
+            1 => 0u32,
+            1 => u32::MAX,
+            1 => 0x7f80_0001 | (rng.next_u32() & 0x807f_ffff),
+            2 => rng.next_u32(),
+        );
+    }
+    let ones = u32::MAX >> (32 - width);
+    let msb = 1u32 << (width - 1);
+    let code = one_of!(rng;
+        1 => 0u32,
+        1 => ones,
+        1 => msb,
+        1 => msb - 1,
+        1 => msb | 1,
+        3 => rng.next_u32() & ones,
+        // Float codes: exponent 0 (denormal), 30 (max finite), 31 (inf, NaN); the mantissa's top
+        // bit is the quiet bit.
+        3 => {
+            let mbits = if width == 16 { 10 } else { width.saturating_sub(5).max(1) };
+            let man_mask = (1u32 << mbits) - 1;
+            let man = rng.next_u32() & man_mask;
+            let (exp, man) = one_of!(rng;
+                1 => (0u32, man.max(1)),
+                1 => (30, man_mask),
+                1 => (31, 0),
+                1 => (31, man | 1 << (mbits - 1)),
+                1 => (31, (man & (man_mask >> 1)).max(1)),
+                1 => (rng.range(1..31) as u32, man),
+            );
+            (exp << mbits | man) & (ones >> u32::from(width == 16)) | if width == 16 && rng.bool() { msb } else { 0 }
+        },
+    );
+    code & ones
+}
+
+/// Every dfmt (mostly valid ones) under every nfmt, with data built from corner patterns, or
+/// field by field from each field's value classes (bits above the element random or 0), drawn
 /// from `rng`.
 pub fn generate(rng: &mut Rng) -> In {
     let dfmt = one_of!(rng; 12 => rng.range(1..15) as u8, 1 => 0u8, 1 => 15u8);
     let nfmt = rng.below(8) as u8;
-    let data = [data_word(rng), data_word(rng), data_word(rng), data_word(rng)];
-    In { valid: true, dfmt, nfmt, data: from_words(data) }
+    let data = if rng.bool() {
+        from_words([data_word(rng), data_word(rng), data_word(rng), data_word(rng)])
+    } else {
+        let bytes = crate::format::element_bytes(dfmt);
+        let mut data = if bytes < 16 && rng.bool() { rng.next_u128() << (8 * bytes) } else { 0 };
+        for f in crate::format::fields(dfmt) {
+            data |= u128::from(field_corner(rng, f.width)) << f.offset;
+        }
+        data
+    };
+    In { valid: true, dfmt, nfmt, data }
 }

@@ -175,7 +175,7 @@ fn size_field(rng: &mut Rng) -> u16 {
 /// descriptor sizes; the format and nfmt picked to suit the op most of the time (so that most
 /// lanes are legal), coordinates on and beside the right and bottom edges of the level (x + n
 /// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
-/// combination illegal now and then.
+/// combination illegal now and then; a pitch below the width now and then.
 pub fn generate(rng: &mut Rng) -> In {
     let tsharp = (
         one_of!(rng; 2 => 0u64, 1 => rng.range((1u64 << 40) - 64..(1u64 << 40)), 3 => rng.below(1u64 << 40)),
@@ -224,7 +224,12 @@ pub fn generate(rng: &mut Rng) -> In {
         };
         choices[(pick >> 8) as usize % choices.len()]
     });
-    let pitch = u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff);
+    // Now and then a pitch below the width (SPEC §1.2 does not forbid it; §4.4 still applies).
+    let pitch_short = one_of!(rng; 19 => None, 1 => Some(1 + rng.below(8) as u32));
+    let pitch = match pitch_short {
+        Some(short) => u32::from(w).saturating_sub(short),
+        None => u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
+    };
     // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
     let dmask = dmask_override.unwrap_or(match (op, dfmt) {
         (0, 3) | (1, _) => 0xf,

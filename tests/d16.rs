@@ -736,3 +736,151 @@ fn random_cases_agree_in_lockstep() {
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["CountBound_A", "ResultBeyondCount_A"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Functional coverage (rust/d16.rs `cover`).
+// ---------------------------------------------------------------------------------------------
+
+/// The `point: bin` names one input (with the model's result for it) falls in.
+fn bins_of(input: &In) -> Vec<String> {
+    use gcn_vmem::cover::{Covered, Hits};
+    let group = <gcn_vmem::d16::D16 as Covered>::covergroup();
+    let mut hits = Hits::new(&group);
+    <gcn_vmem::d16::D16 as Covered>::sample(input, &gcn_vmem::d16::compute(input), &mut hits);
+    let mut names = Vec::new();
+    for (p, point) in group.points.iter().enumerate() {
+        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
+            if count > 0 {
+                names.push(format!("{}: {bin}", point.name));
+            }
+        }
+    }
+    names
+}
+
+/// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
+fn assert_bins(input: In, expected: &[&str], exactly: bool) {
+    let got = bins_of(&input);
+    for e in expected {
+        assert!(got.iter().any(|g| g == e), "{input:?}: expected bin `{e}`; got:\n  {}", got.join("\n  "));
+    }
+    if exactly {
+        assert_eq!(got.len(), expected.len(), "{input:?}: other bins hit:\n  {}", got.join("\n  "));
+    }
+}
+
+/// The random stimulus hits every declared bin well within the default budget of `make cosim`
+/// (8,000,000 vectors): here 62 chunks of 4,096 vectors (seed 1, the model alone, the same
+/// cases as a lockstep run of that seed).
+#[test]
+fn random_stimulus_hits_every_bin() {
+    use gcn_vmem::cover::Covered;
+    let (hits, vectors) = gcn_vmem::cosim::cover::model_only::<Harness>(1, 0..62);
+    let group = <gcn_vmem::d16::D16 as Covered>::covergroup();
+    let unhit: Vec<String> = hits.unhit(&group).iter().map(|(p, b)| format!("{p}: {b}")).collect();
+    // The least-hit bin, for the margin (`cargo test -- --nocapture`).
+    let (mut least, mut name) = (u64::MAX, String::new());
+    for (p, point) in group.points.iter().enumerate() {
+        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
+            if count < least {
+                (least, name) = (count, format!("{}: {bin}", point.name));
+            }
+        }
+    }
+    eprintln!("{} bins, {vectors} vectors; least hit: {least} x `{name}`", group.bins());
+    assert!(
+        unhit.is_empty(),
+        "{} of {} bins unhit after {vectors} vectors:\n  {}",
+        unhit.len(),
+        group.bins(),
+        unhit.join("\n  ")
+    );
+}
+
+/// Hand-chosen inputs land in the bins SPEC §6 (and §5's f32 <-> f16 rule) names for them.
+#[test]
+fn directed_inputs_land_in_their_bins() {
+    // load_format, float, 4 components: 1.0 (normal), 65520 (exactly halfway between 65504
+    // and 65536: a tie), an f32 NaN whose top 10 mantissa bits are 0 (payload forced to 1),
+    // 2^−20 (an f16 denormal).
+    assert_bins(
+        lf(FLOAT, 4, [F1, 0x477F_F000, 0x7F80_0001, 0x3580_0000]),
+        &[
+            "op x hi: load_format hi=0",
+            "format op x nfmt: load_format float",
+            "format op x count: load_format count 4",
+            "load_format component -> half: float-like: normal f16 result",
+            "load_format component -> half: float-like: rounding tie (to even)",
+            "load_format component -> half: float-like: NaN, payload forced to 1",
+            "load_format component -> half: float-like: f16 denormal result",
+        ],
+        true,
+    );
+    // 1e10 overflows, 2^−30 underflows, −inf stays; uint keeps the low 16 bits.
+    assert_bins(
+        lf(UNORM, 3, [0x501502F9, 0x3080_0000, 0xFF80_0000, 0]),
+        &[
+            "load_format component -> half: float-like: finite overflows to +-inf",
+            "load_format component -> half: float-like: nonzero underflows to +-0",
+            "load_format component -> half: float-like: +-inf",
+        ],
+        false,
+    );
+    assert_bins(
+        lf(UINT, 2, [0x0001_0000, 0xFFFF, 0, 0]),
+        &[
+            "load_format component -> half: uint/sint: upper bits dropped",
+            "load_format component -> half: uint/sint: fits 16 bits",
+        ],
+        false,
+    );
+    // store_format: sint 0x8000 is negative (sign-extended), 0x0001 not; float 0x7C01 is a
+    // signalling NaN, 0x0001 a denormal, 0x8000 is −0.
+    assert_bins(
+        sf(SINT, 2, [0x8000, 0x0001, 0, 0, 0, 0, 0, 0]),
+        &[
+            "store_format half -> component: sint: negative (sign-extended)",
+            "store_format half -> component: sint: non-negative",
+        ],
+        false,
+    );
+    assert_bins(
+        sf(FLOAT, 3, [0x7C01, 0x0001, 0x8000, 0, 0, 0, 0, 0]),
+        &[
+            "store_format half -> component: float-like: signalling NaN",
+            "store_format half -> component: float-like: denormal (kept exactly)",
+            "store_format half -> component: float-like: -0",
+        ],
+        false,
+    );
+    // Byte/short ops: sbyte 0x80 into the high half; short store of bits 31:16 = 0x8000.
+    assert_bins(
+        bs(LOAD_SBYTE, true, 0x80),
+        &["byte/short op x hi x msb of the moved value: load_sbyte hi=1 msb 1"],
+        false,
+    );
+    assert_bins(
+        bs(STORE_SHORT, true, 0x8000_0000),
+        &["byte/short op x hi x msb of the moved value: store_short hi=1 msb 1"],
+        false,
+    );
+    // Illegal: the reserved op; count 0 gives no halves; nfmt 6.
+    assert_bins(bs(RESERVED_OP, false, 0), &["op x hi: reserved hi=0"], true);
+    assert_bins(
+        lf(FLOAT, 0, [F1, F2, F3, F4]),
+        &[
+            "op x hi: load_format hi=0",
+            "format op x nfmt: load_format float",
+            "format op x count: load_format count 0 (illegal: nothing)",
+        ],
+        true,
+    );
+    assert_bins(
+        sf(NFMT_RESERVED, 6, [0; 8]),
+        &[
+            "format op x nfmt: store_format reserved 6 (illegal, float-like)",
+            "format op x count: store_format count 6 (illegal, as 4)",
+        ],
+        false,
+    );
+}

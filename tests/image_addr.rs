@@ -1237,3 +1237,144 @@ struct Counts {
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["GroupValidLegal_A", "LevelMissingZero_A", "LevelOkDims_A", "XaAligned_A"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Functional coverage: the declared bins (rust/image_addr.rs `cover`).
+// ---------------------------------------------------------------------------------------------
+
+/// The `point: bin` names `input` (with the model's result) falls in.
+fn bins_of(input: &In) -> Vec<String> {
+    use gcn_vmem::cover::{Covered, Hits};
+    let group = ImageAddr::covergroup();
+    let mut hits = Hits::new(&group);
+    ImageAddr::sample(input, &gcn_vmem::image_addr::compute(input), &mut hits);
+    let mut names = Vec::new();
+    for (p, point) in group.points.iter().enumerate() {
+        for (b, bin) in point.bins.iter().enumerate() {
+            if hits.counts(p)[b] > 0 {
+                names.push(format!("{}: {bin}", point.name));
+            }
+        }
+    }
+    names
+}
+
+fn assert_bins(what: &str, input: &In, expected: &[&str]) {
+    let got = bins_of(input);
+    for e in expected {
+        assert!(got.iter().any(|g| g == e), "{what}: expected bin `{e}`, got {got:#?}");
+    }
+}
+
+/// Hand-chosen lanes land in the bins SPEC §1.2 and §4.2–§4.4 put them in.
+#[test]
+fn directed_inputs_hit_their_bins() {
+    // IMG is 13 texels wide (odd). BY2 at x = 11: x + 2 = 13 = width, the last group (xa 10).
+    assert_bins(
+        "last BY2 group",
+        &by2(IMG, 11, 0),
+        &[
+            "x (§4.3, unaligned x): x + n = width (last group)",
+            "op x outcome: by2 group valid",
+            "x alignment: n=2: x odd",
+            "width_L: not a power of two >= 5",
+            "pitch_L: 256-bit: pitch > width",
+            "y: y < height - 1",
+        ],
+    );
+    // BY4 at x = 10: xa = 8 and the aligned group 8..11 fits (8 + 4 <= 13), but x + 4 = 14 > 13:
+    // invalid by the unaligned rule (§4.3); y = 6 is the last row.
+    assert_bins(
+        "BY4 unaligned overhang",
+        &by4(IMG, 10, 6),
+        &[
+            "x alignment: aligned group fits but unaligned x + n > width (invalid)",
+            "x (§4.3, unaligned x): x < width < x + n (group overhangs)",
+            "x alignment: n=4: x%4=2",
+            "op x outcome: by4 group out of bounds",
+            "y: y = height - 1",
+            "x fits x y fits: x out y fits",
+        ],
+    );
+    // y = 7 = height: out of bounds on y only.
+    assert_bins("y at height", &pck2(IMG, 0, 7), &["y: y = height", "x fits x y fits: x fits y out"]);
+    // x near 2^32: x + n is computed exactly and does not wrap (§4.3).
+    assert_bins("x past 2^32", &pck4(IMG, u32::MAX - 1, 0), &["x (§4.3, unaligned x): x + n >= 2^32 (exact, no wrap)"]);
+    // Type 1D (8) is bound but not 2D: illegal (§4.3), whatever the rest.
+    assert_bins(
+        "1D image",
+        &by2(Tsh { ty: TYPE_1D, ..IMG }, 0, 0),
+        &["illegal reason (§4.3): type not 2D", "type (§1.2): 1D (8)", "op x outcome: by2 illegal"],
+    );
+    // BY4 takes R8 only: R16 is illegal; PCK2 on R8 with snorm is not in the row.
+    assert_bins("BY4 R16", &by4(Tsh { dfmt: R16, ..IMG }, 0, 0), &["illegal reason (§4.3): BY4/PCK4 on R16 or RG8"]);
+    assert_bins("PCK2 snorm", &pck2(Tsh { nfmt: SNORM, ..IMG }, 0, 0), &["illegal reason (§4.3): nfmt not in the row"]);
+    assert_bins("BY2 DMASK 0xF on R8", &lane(IMG, BY2, 0xF, 0, 0), &["illegal reason (§4.3): DMASK not the row's"]);
+    assert_bins(
+        "DA",
+        &In { da: true, ..by2(IMG, 0, 0) },
+        &["illegal reason (§4.3): DA", "op x mip x da: by2 mip=0 da=1"],
+    );
+    // dfmt 0 is unbound (§1.2): never illegal, even with D16 set.
+    assert_bins(
+        "dfmt 0",
+        &In { d16: true, ..by2(Tsh { dfmt: 0, ..IMG }, 0, 0) },
+        &[
+            "unbound reason (§1.2): dfmt 0 (type >= 8)",
+            "unbound reason (§1.2): unsupported combination on an unbound T#: not illegal",
+            "op x outcome: by2 unbound",
+        ],
+    );
+    // Levels (§4.2): last_level 2 and mipid 3 → L = 3 > last_level; a 256-bit T# with max_mip 1
+    // and mipid 2 (last_level 15) → missing; the same on a 128-bit T# exists (no max_mip check).
+    let chain = Tsh { last_level: 2, ..IMG };
+    assert_bins(
+        "L > last_level",
+        &mip(by2(chain, 0, 0), 3),
+        &["mip level (§4.2): L > last_level", "op x outcome: by2 level missing"],
+    );
+    let short = Tsh { max_mip: 1, ..IMG };
+    assert_bins(
+        "L > max_mip",
+        &mip(by2(short, 0, 0), 2),
+        &["mip level (§4.2): 256-bit: L > max_mip (L <= last_level)"],
+    );
+    assert_bins(
+        "r128 ignores max_mip",
+        &r128(mip(by2(short, 0, 0), 2)),
+        &[
+            "mip level (§4.2): 128-bit: L > max_mip field, ignored (exists)",
+            "pitch_L: 128-bit: pitch = width",
+            "level x mip: L=1..14 mip=1",
+            "address (§4.4): level > 0 (mip_offset)",
+        ],
+    );
+    // Level 3 of a 13-wide image: 13 >> 3 = 1; of 7 rows: 7 >> 3 = 0, clamped to 1.
+    assert_bins("clamped height", &mip(by2(IMG, 0, 0), 3), &["height_L: 1 clamped ((field + 1) >> L = 0)"]);
+    // mipid 0xffff_ffff with base_level 1: L = 2^32, exact (§4.2).
+    assert_bins(
+        "L past 2^32",
+        &mip(by2(Tsh { base_level: 1, ..IMG }, 0, 0), u32::MAX),
+        &["mip level (§4.2): L >= 2^32 (base_level + mipid, exact)"],
+    );
+    // The top of the address space: row 1 of WRAP starts 400 bytes past 0xffff_ffff_ff00.
+    assert_bins("address wrap", &by2(WRAP, 0, 1), &["address (§4.4): wraps past 2^48 (below base)"]);
+    // The largest image at level 0: 16384 wide and high, pitch 65536.
+    assert_bins(
+        "largest",
+        &by2(BIG, 0, 0),
+        &["width_L: 16384 (largest)", "height_L: 16384 (largest)", "pitch_L: 256-bit: pitch 65536 (largest)"],
+    );
+}
+
+/// The random stimulus hits every declared bin within an eighth of the default budget (250
+/// chunks of 4,096 vectors of seed 1, model only, the same cases a lockstep run drives).
+#[test]
+fn random_stimulus_hits_every_bin() {
+    use gcn_vmem::cosim::cover::model_only;
+    use gcn_vmem::cover::Covered;
+    let (hits, vectors) = model_only::<Harness>(1, 0..250);
+    let group = ImageAddr::covergroup();
+    let unhit = hits.unhit(&group);
+    assert!(unhit.is_empty(), "{} bins unhit after {vectors} vectors: {unhit:#?}", unhit.len());
+}
