@@ -4,7 +4,6 @@
 //! Model: rust/coalescer.rs  RTL: rtl/coalescer.sv  Tests: tests/coalescer.rs  Spec: docs/spec.md §7
 //! Contract: docs/decisions.md "coalescer (SPEC §7)".
 
-use std::cell::Cell;
 
 use serde_json::{json, Map, Value};
 
@@ -194,13 +193,6 @@ impl Binding for Harness {
     }
 }
 
-thread_local! {
-    /// What the coalescer's pairing needs beyond [`InFlight`] (one worker thread runs one case at
-    /// a time): the requests of the wave in flight so far, and whether the previous cycle offered
-    /// a wave that its edge did not take.
-    static PAIRING: Cell<(u32, bool)> = const { Cell::new((0, false)) };
-}
-
 /// The coalescer's functional-coverage pairing (docs/decisions.md "coalescer"): a wave is taken
 /// at an edge that sees `valid_i` with the previous cycle's `ready_o` high and no reset
 /// (`in_flight.last_out` holds that cycle's outputs); its beats follow, each sampled with the one
@@ -209,7 +201,7 @@ thread_local! {
 pub fn cover_cycle(in_flight: &mut InFlight<In, Out>, step: &Step<In>, out: &Out, hits: &mut Hits) {
     use crate::coalescer::cover::{sample_beat, sample_handshake, sample_requests, Handshake};
     let prev = in_flight.last_out;
-    let (mut requests, offered_before) = PAIRING.with(Cell::get);
+    let (mut requests, offered_before) = (in_flight.count, in_flight.flag);
     let valid = step.input.valid;
     let mut offered = false;
     if step.reset != Reset::None {
@@ -248,7 +240,7 @@ pub fn cover_cycle(in_flight: &mut InFlight<In, Out>, step: &Step<In>, out: &Out
             }
         }
     }
-    PAIRING.with(|p| p.set((requests, offered)));
+    (in_flight.count, in_flight.flag) = (requests, offered);
     in_flight.last_out = *out;
 }
 

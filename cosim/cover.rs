@@ -20,6 +20,10 @@ pub struct InFlight<I, O> {
     pub queue: VecDeque<I>,
     /// The model's outputs after the previous edge (for units with a handshake).
     pub last_out: O,
+    /// A count and a flag for a unit's own pairing (the coalescer: the requests of the wave in
+    /// flight so far, and whether the previous cycle offered a wave its edge did not take).
+    pub count: u32,
+    pub flag: bool,
 }
 
 impl<I, O: Default> InFlight<I, O> {
@@ -27,6 +31,8 @@ impl<I, O: Default> InFlight<I, O> {
     pub fn clear(&mut self) {
         self.queue.clear();
         self.last_out = O::default();
+        self.count = 0;
+        self.flag = false;
     }
 }
 
