@@ -15,6 +15,7 @@ use gcn_vmem::cosim::run::{self, RunConfig, Summary};
 use gcn_vmem::cosim::svg;
 use gcn_vmem::cosim::sweep;
 use gcn_vmem::cosim::vectors;
+use gcn_vmem::cosim::wave;
 use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Variant, Visit, Wave, UNITS};
 use gcn_vmem::unit::{Ports, Unit};
 
@@ -878,6 +879,7 @@ impl Visit for ReplayRun<'_> {
         }
         if let Some(w) = &r.diff_wave {
             println!("diff waveform {}", w.display());
+            println!("GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
         }
         if let Some(e) = &r.wave_error {
             eprintln!("warning: waveform not written: {e}");

@@ -259,6 +259,21 @@ pub fn elide(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` in at most `max` characters: whole if it fits; a hex value without its leading zeros
+/// if that fits (the digits that tell values apart are kept); else elided in the middle.
+pub fn fit(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    match text.strip_prefix("0x") {
+        Some(digits) if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_hexdigit()) => {
+            let trimmed = digits.trim_start_matches('0');
+            elide(&format!("0x{}", if trimmed.is_empty() { "0" } else { trimmed }), max)
+        }
+        _ => elide(text, max),
+    }
+}
+
 /// A port's value as drawn: the code's name for an enumerated port, else hex (or 0/1).
 fn shown(signal: &Signal, value: u128) -> String {
     match signal.kind {
@@ -286,9 +301,9 @@ impl Canvas {
         self.x0 + c * self.col + q * self.col / 4
     }
 
-    /// Right edge of the plot: the columns plus half a column, so the last outputs show.
+    /// Right edge of the plot.
     fn right(&self) -> u32 {
-        self.x(self.ncols, 2)
+        self.x(self.ncols, 0)
     }
 
     fn text(&mut self, x: u32, y: u32, anchor: &str, style: &str, text: &str) {
@@ -346,7 +361,7 @@ impl Canvas {
         )
         .unwrap();
         let room = ((b - a).saturating_sub(6) / CHAR_W) as usize;
-        let shown = elide(text, room);
+        let shown = fit(text, room);
         if !shown.is_empty() {
             let style = if color == INK { String::new() } else { format!(r#" fill="{color}""#) };
             self.text((a + b) / 2, mid + 4, "middle", &style, &shown);
@@ -388,7 +403,7 @@ pub fn render<I: Ports, O: Ports>(
     let label_w = labels.iter().map(|l| l.chars().count() as u32).max().unwrap_or(8) * CHAR_W + 16;
     let ncols = cols.len() as u32;
     // Whole pixels per quarter column, so every coordinate is an integer.
-    let col = (PLOT * 2 / (2 * ncols + 1)).clamp(48, 200) / 4 * 4;
+    let col = (PLOT / ncols.max(1)).clamp(48, 200) / 4 * 4;
     let header_lines = 4;
     let top = MARGIN + header_lines * 16 + 8;
     let rows = 3 + I::SIGNALS.len() as u32 + 2 * O::SIGNALS.len() as u32 + 1;
@@ -523,28 +538,39 @@ pub fn render<I: Ports, O: Ports>(
 
     // Marker row: which outputs differ in each half column, and failed assertions.
     cv.label(y, "mismatch", RED);
-    let mut first_marked = None;
-    for (j, c) in cols.iter().enumerate() {
-        for (half, flags) in [(0u32, &c.early_differs), (1, &c.late_differs)] {
-            let names: Vec<&str> =
-                O::SIGNALS.iter().zip(flags.iter()).filter(|(_, d)| **d).map(|(s, _)| s.name).collect();
-            if names.is_empty() {
-                continue;
-            }
-            let (a, b) = (cv.x(j as u32, 2 * half), cv.x(j as u32, 2 * half + 2));
-            first_marked.get_or_insert(a);
-            let when = match (c.cycle, half) {
-                (None, 0) => "opening reset, rst_ni fallen".to_string(),
-                (None, _) => "opening reset, after the edge with rst_ni low".to_string(),
-                (Some(k), 0) => format!("cycle {k}, at a change of rst_ni before the edge"),
-                (Some(k), _) => format!("cycle {k}, after the edge"),
-            };
-            let tip = format!("{when}: {} differ(s)", names.join(", "));
+    // Per half-column slot: the names of the outputs that differ there; equal neighbours merge.
+    let when = |slot: usize| {
+        let c = &cols[slot / 2];
+        match (c.cycle, slot % 2) {
+            (None, 0) => "the opening reset, rst_ni fallen".to_string(),
+            (None, _) => "the opening reset, after the edge with rst_ni low".to_string(),
+            (Some(k), 0) => format!("cycle {k}, at a change of rst_ni before the edge"),
+            (Some(k), _) => format!("cycle {k}, after the edge"),
+        }
+    };
+    let marks: Vec<Vec<&str>> = cols
+        .iter()
+        .flat_map(|c| [&c.early_differs, &c.late_differs])
+        .map(|flags| O::SIGNALS.iter().zip(flags.iter()).filter(|(_, d)| **d).map(|(s, _)| s.name).collect())
+        .collect();
+    let first_marked = marks.iter().position(|names| !names.is_empty()).map(|s| slot_x(&cv, s));
+    let mut start = 0;
+    while start < marks.len() {
+        let mut stop = start + 1;
+        while stop < marks.len() && marks[stop] == marks[start] {
+            stop += 1;
+        }
+        let names = &marks[start];
+        if !names.is_empty() {
+            let (a, b) = (slot_x(&cv, start), slot_x(&cv, stop));
+            let span = if stop - start == 1 { when(start) } else { format!("{} to {}", when(start), when(stop - 1)) };
+            let tip = format!("model and RTL differ in {}: {span}", names.join(", "));
+            let cycle = |s: usize| cols[s / 2].cycle.map_or("reset".to_string(), |k| k.to_string());
             writeln!(
                 cv.out,
-                r#"<g class="marker" data-cycle="{}" data-half="{}"><title>{}</title><rect x="{a}" y="{}" width="{}" height="{AMP}" fill="{RED}"/>"#,
-                c.cycle.map_or("reset".to_string(), |k| k.to_string()),
-                if half == 0 { "before-edge" } else { "after-edge" },
+                r#"<g class="marker" data-from-cycle="{}" data-to-cycle="{}"><title>{}</title><rect x="{a}" y="{}" width="{}" height="{AMP}" fill="{RED}"/>"#,
+                cycle(start),
+                cycle(stop - 1),
                 escape(&tip),
                 y + (ROW - AMP) / 2,
                 b - a,
@@ -556,6 +582,9 @@ pub fn render<I: Ports, O: Ports>(
             }
             cv.out.push_str("</g>\n");
         }
+        start = stop;
+    }
+    for (j, c) in cols.iter().enumerate() {
         for (early, name) in &c.asserts {
             let x = cv.x(j as u32, if *early { 1 } else { 2 });
             let (mid, h) = (y + ROW / 2, AMP / 2);
