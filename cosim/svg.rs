@@ -27,7 +27,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::lockstep::{At, AssertionFailure, Cycle, Lockstep, Mismatch, Reset, Step};
+use super::lockstep::{AssertionFailure, At, Cycle, Lockstep, Mismatch, Reset, Step};
 use super::{run, Binding, RtlOptions, RtlUnit, Variant};
 use crate::unit::{Kind, Ports, Signal, Unit};
 
@@ -194,8 +194,9 @@ fn columns<I: Ports, O: Ports>(
             Reset::None if held => rst.push((1, true)),
             Reset::None => {}
             Reset::Pulse => {
-                rst.push((1, false));
-                rst.push((1, false));
+                if !held {
+                    rst.push((1, false));
+                }
                 rst.push((2, true));
             }
             Reset::Hold if held => {}
@@ -307,12 +308,7 @@ impl Canvas {
     }
 
     fn text(&mut self, x: u32, y: u32, anchor: &str, style: &str, text: &str) {
-        writeln!(
-            self.out,
-            r#"<text x="{x}" y="{y}" text-anchor="{anchor}"{style}>{}</text>"#,
-            escape(text),
-        )
-        .unwrap();
+        writeln!(self.out, r#"<text x="{x}" y="{y}" text-anchor="{anchor}"{style}>{}</text>"#, escape(text),).unwrap();
     }
 
     fn label(&mut self, y: u32, text: &str, color: &str) {
@@ -340,8 +336,12 @@ impl Canvas {
         if let Some(v) = last {
             write!(points, "{end},{v}").unwrap();
         }
-        writeln!(self.out, r#"<polyline points="{}" fill="none" stroke="{INK}" stroke-width="1.5"/>"#, points.trim_end())
-            .unwrap();
+        writeln!(
+            self.out,
+            r#"<polyline points="{}" fill="none" stroke="{INK}" stroke-width="1.5"/>"#,
+            points.trim_end()
+        )
+        .unwrap();
     }
 
     /// A bus segment from x `a` to `b` showing `text`, with its full value as a tooltip.
@@ -421,7 +421,7 @@ pub fn render<I: Ports, O: Ports>(
 
     // Header.
     let build = match title.variant {
-        Variant::AsWritten => "RTL as written",
+        Variant::AsWritten => "RTL: as written",
         Variant::Mutant => "RTL: the unit's test-only mutant build (--mutant)",
         Variant::BreakAsserts => "RTL: the unit's test-only break-asserts build (--break-asserts)",
     };
@@ -439,12 +439,19 @@ pub fn render<I: Ports, O: Ports>(
     let short = line.split(" | ").next().unwrap_or_default().to_string();
     let max_chars = ((width - 2 * MARGIN) / CHAR_W) as usize;
     let mut y = MARGIN + 12;
-    cv.text(MARGIN, y, "start", r#" font-weight="bold""#, &elide(&format!("{} · replay of {}", title.unit, title.vector_file), max_chars));
+    cv.text(
+        MARGIN,
+        y,
+        "start",
+        r#" font-weight="bold""#,
+        &elide(&format!("{} · replay of {}", title.unit, title.vector_file), max_chars),
+    );
     y += 16;
     cv.text(MARGIN, y, "start", "", &elide(&format!("{build}{seed}; {shown_span}"), max_chars));
     y += 16;
     writeln!(cv.out, "<g><title>{}</title>", escape(&line)).unwrap();
-    let color = if mismatches.is_empty() && assertions.is_empty() { String::new() } else { format!(r#" fill="{RED}""#) };
+    let color =
+        if mismatches.is_empty() && assertions.is_empty() { String::new() } else { format!(r#" fill="{RED}""#) };
     cv.text(MARGIN, y, "start", &color, &elide(&format!("{what}: {short}"), max_chars));
     cv.out.push_str("</g>\n");
     y += 16;
@@ -477,8 +484,8 @@ pub fn render<I: Ports, O: Ports>(
     cv.label(y, "rst_ni", INK);
     {
         let (hi, lo) = (y + (ROW - AMP) / 2, y + (ROW + AMP) / 2);
-        let mut level = first > 0 && record[first as usize - 1].reset == Reset::Hold;
-        level = !level;
+        // High at the window's start unless the cycle before it held the reset.
+        let mut level = !(first > 0 && record[first as usize - 1].reset == Reset::Hold);
         let mut points = format!("{},{} ", cv.x(0, 0), if level { hi } else { lo });
         for (j, c) in cols.iter().enumerate() {
             for &(q, to) in &c.rst {
@@ -661,6 +668,15 @@ mod tests {
         assert_eq!(elide("0x0123456789", 7), "0x0…789");
         assert_eq!(elide("0x0123456789", 1), "");
         assert_eq!(elide("abc", 3), "abc");
+    }
+
+    #[test]
+    fn fit_drops_leading_zeros_of_hex_before_eliding() {
+        assert_eq!(fit("0x0000000000000000800000000000000f", 40), "0x0000000000000000800000000000000f");
+        assert_eq!(fit("0x0000000000000000800000000000000f", 18), "0x800000000000000f");
+        assert_eq!(fit("0x0000000000000000800000000000000f", 9), "0x80…000f");
+        assert_eq!(fit("0x00000000", 5), "0x0");
+        assert_eq!(fit("non_format", 6), "non…at");
     }
 
     #[test]

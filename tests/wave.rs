@@ -83,7 +83,8 @@ fn a_long_diff_vcd_parses_back_and_its_cost_is_measured() {
     let any = h.all_vars().find(|v| h[*v].full_name(h) == "buffer_addr.any_mismatch").unwrap();
     let any = h[any].signal_ref();
     vcd.load_signals(&[any]);
-    let set = vcd.get_signal(any).unwrap().iter_changes().filter(|(_, v)| v.to_bit_string().as_deref() == Some("1")).count();
+    let set =
+        vcd.get_signal(any).unwrap().iter_changes().filter(|(_, v)| v.to_bit_string().as_deref() == Some("1")).count();
     assert!(set > 0, "no mismatch marked in {CYCLES} cycles of the mutant");
 }
 
