@@ -45,6 +45,8 @@ const AMP: u32 = 14;
 const MARGIN: u32 = 10;
 /// Plot width the column width aims at.
 const PLOT: u32 = 1040;
+/// Narrowest picture: room for the header.
+const MIN_WIDTH: u32 = 1000;
 
 const RED: &str = "#d62728";
 const RED_FILL: &str = "#fbd5d5";
@@ -410,7 +412,8 @@ pub fn render<I: Ports, O: Ports>(
     // Two group captions (inputs, outputs) take a row each.
     let height = top + (rows + 2) * ROW + MARGIN;
     let mut cv = Canvas { out: String::new(), x0: MARGIN + label_w, col, ncols };
-    let width = cv.right() + MARGIN;
+    // Wide enough for the header's lines even when few columns are drawn.
+    let width = (cv.right() + MARGIN).max(MIN_WIDTH);
 
     writeln!(
         cv.out,
@@ -422,14 +425,14 @@ pub fn render<I: Ports, O: Ports>(
     // Header.
     let build = match title.variant {
         Variant::AsWritten => "RTL: as written",
-        Variant::Mutant => "RTL: the unit's test-only mutant build (--mutant)",
-        Variant::BreakAsserts => "RTL: the unit's test-only break-asserts build (--break-asserts)",
+        Variant::Mutant => "RTL: test-only mutant build (--mutant)",
+        Variant::BreakAsserts => "RTL: test-only break-asserts build (--break-asserts)",
     };
     let seed = title.x_seed.map(|s| format!(", X seed {s}")).unwrap_or_default();
     let shown_span = if first == 0 && end == len {
-        format!("all {len} cycles of the run after its opening reset")
+        format!("the whole run: opening reset, then {len} cycles")
     } else {
-        format!("cycles {first}..{} of {len}", end.saturating_sub(1))
+        format!("cycles {first} to {} of {len}", end.saturating_sub(1))
     };
     let (what, line) = match (&title.first_line, mismatches.first()) {
         (Some(l), Some(_)) => ("first mismatch", l.clone()),
@@ -447,7 +450,11 @@ pub fn render<I: Ports, O: Ports>(
         &elide(&format!("{} · replay of {}", title.unit, title.vector_file), max_chars),
     );
     y += 16;
-    cv.text(MARGIN, y, "start", "", &elide(&format!("{build}{seed}; {shown_span}"), max_chars));
+    let counts = match (mismatches.len(), assertions.len()) {
+        (0, 0) => String::new(),
+        (m, a) => format!(" · {m} mismatching comparison(s), {a} failed assertion(s)"),
+    };
+    cv.text(MARGIN, y, "start", "", &elide(&format!("{build}{seed} · {shown_span}{counts}"), max_chars));
     y += 16;
     writeln!(cv.out, "<g><title>{}</title>", escape(&line)).unwrap();
     let color =
