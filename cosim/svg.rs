@@ -188,6 +188,8 @@ fn columns<I: Ports, O: Ports>(
         };
         let changes: Vec<&(O, O)> = c.at_reset.iter().flatten().map(|(_, outs)| outs).collect();
         let early = changes.last().map_or(before, |o| **o);
+        // Before cycle 0's edge also comes the comparison after the opening reset's release.
+        let compared: Vec<&(O, O)> = if k == 0 { [&opening[2]].into_iter().chain(changes).collect() } else { changes };
         let mut rst = Vec::new();
         if k == 0 && first == 0 {
             rst.push((0, true));
@@ -211,7 +213,7 @@ fn columns<I: Ports, O: Ports>(
             input: c.input,
             early,
             late: (c.expected, c.actual),
-            early_differs: if changes.is_empty() { differs(&[&early]) } else { differs(&changes) },
+            early_differs: if compared.is_empty() { differs(&[&early]) } else { differs(&compared) },
             late_differs: differs(&[&(c.expected, c.actual)]),
             rst,
             asserts: assertions
