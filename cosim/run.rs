@@ -17,9 +17,11 @@ use std::time::{Duration, Instant};
 
 use proptest::strategy::BoxedStrategy;
 
+use super::cover::InFlight;
 use super::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
 use super::stimulus::Rng;
 use super::{vectors, wave, Binding, RtlOptions, RtlUnit, Variant, Wave};
+use crate::cover::{Covered as _, Hits};
 use crate::unit::{Ports, Unit};
 
 type In<B> = <<B as Binding>::Model as Unit>::In;
@@ -27,8 +29,14 @@ type Out<B> = <<B as Binding>::Model as Unit>::Out;
 /// One random case: its cycles.
 pub type Case<B> = Vec<Step<In<B>>>;
 
-/// Cases per chunk of work (one RNG seed each).
-const CHUNK_CASES: u64 = 256;
+/// The default vector budget per unit of `gcn-vmem cosim` and `make cosim`: every declared
+/// functional-coverage bin must be hit within it.
+pub const DEFAULT_VECTORS: u64 = 8_000_000;
+
+/// Valid vectors per chunk of work (one RNG seed each): a chunk draws cases until it holds at
+/// least this many, so the chunks of a run follow from its budget alone (`ceil(vectors /
+/// CHUNK_VECTORS)` of them) and `--shard K/N` can split them without running anything.
+pub const CHUNK_VECTORS: u64 = 4096;
 /// Longest random case, in cycles. Cases average 32 cycles, so that the opening reset of each
 /// (three evaluations) and its drain cost little against its vectors; shrinking shortens them.
 pub const CASE_CYCLES: usize = 64;
@@ -57,6 +65,43 @@ pub struct RunConfig {
     /// Shrink failing cases (`--no-shrink` saves and reports them as found: quicker triage, and
     /// every distinct failure stays distinct).
     pub shrink: bool,
+    /// Run only the chunks of one shard: `(k, n)` takes chunks `k-1, k-1+n, …` (1 <= k <= n), so
+    /// the `n` shards of a run together drive exactly the run's chunks ([`Shard`]).
+    pub shard: Option<Shard>,
+}
+
+/// One slice of a run (`--shard K/N`): shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let usage = || format!("`{text}` is not a shard: write K/N with 1 <= K <= N, e.g. --shard 3/8");
+        let (k, n) = text.split_once('/').ok_or_else(usage)?;
+        let (index, count) =
+            (k.trim().parse::<u64>().map_err(|_| usage())?, n.trim().parse::<u64>().map_err(|_| usage())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(usage());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The chunks of a run of `vectors` vectors that `shard` drives, in order.
+pub fn shard_chunks(vectors: u64, shard: Option<Shard>) -> impl Iterator<Item = u64> {
+    let total = vectors.div_ceil(CHUNK_VECTORS);
+    let Shard { index, count } = shard.unwrap_or(Shard { index: 1, count: 1 });
+    (index - 1..total).step_by(count as usize)
 }
 
 /// Whether this binary's RTL models were verilated with `--coverage` (`make coverage`).
@@ -78,6 +123,7 @@ impl Default for RunConfig {
             progress: false,
             coverage: None,
             shrink: true,
+            shard: None,
         }
     }
 }
@@ -128,6 +174,12 @@ pub struct Summary {
     pub elapsed: Duration,
     /// The run stopped early at `max_failures`.
     pub stopped: bool,
+    /// The run's shard, when it ran one.
+    pub shard: Option<Shard>,
+    /// Chunks driven (all of the run's, or the shard's).
+    pub chunks: u64,
+    /// Hits of the unit's functional coverage bins ([`crate::cover`]).
+    pub hits: Hits,
 }
 
 impl Summary {
@@ -169,7 +221,7 @@ pub fn generate_reset(rng: &mut Rng) -> Reset {
 
 /// The RNG of one chunk, seeded from (seed, chunk): the vectors of a run depend on its seed and
 /// not on which worker takes which chunk.
-fn chunk_rng(seed: u64, chunk: u64) -> Rng {
+pub(crate) fn chunk_rng(seed: u64, chunk: u64) -> Rng {
     Rng::new(fnv1a(&[seed.to_le_bytes(), (chunk ^ 0x6763_6e2d_766d_656d).to_le_bytes()].concat()))
     // "gcn-vmem"
 }
@@ -189,6 +241,11 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     }
     let start = Instant::now();
+    let chunks: Vec<u64> = shard_chunks(config.vectors, config.shard).collect();
+    let expected_vectors = chunks.len() as u64 * CHUNK_VECTORS;
+    let group = B::Model::covergroup();
+    let hits_total = Mutex::new(Hits::new(&group));
+    let chunks_done = AtomicU64::new(0);
     let next_chunk = AtomicU64::new(0);
     let vectors_done = AtomicU64::new(0);
     let cycles_done = AtomicU64::new(0);
@@ -197,7 +254,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let failures = Mutex::new(Vec::new());
     let first_error = Mutex::new(None);
     let bar = config.progress.then(|| {
-        let bar = indicatif::ProgressBar::new(config.vectors);
+        let bar = indicatif::ProgressBar::new(expected_vectors);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {pos}/{len} vectors {per_sec} eta {eta}")
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
@@ -212,15 +269,17 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         for worker_index in 0..jobs {
             let (next_chunk, vectors_done, cycles_done, failing, stop, failures, first_error, bar) =
                 (&next_chunk, &vectors_done, &cycles_done, &failing, &stop, &failures, &first_error, &bar);
+            let (chunks, chunks_done, hits_total, group) = (&chunks, &chunks_done, &hits_total, &group);
             scope.spawn(move || {
                 let worker = || -> anyhow::Result<()> {
                     let rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed })?;
                     let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+                    let mut hits = Hits::new(group);
+                    let mut in_flight = InFlight::default();
                     while !stop.load(Ordering::Relaxed) {
-                        let chunk = next_chunk.fetch_add(1, Ordering::Relaxed);
-                        if vectors_done.load(Ordering::Relaxed) >= config.vectors {
+                        let Some(&chunk) = chunks.get(next_chunk.fetch_add(1, Ordering::Relaxed) as usize) else {
                             break;
-                        }
+                        };
                         let mut rng = chunk_rng(config.seed, chunk);
                         // X runs: every chunk starts from a fresh RTL instance with its own random
                         // initial state; its failures replay with that chunk's X seed.
@@ -242,9 +301,13 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                         // failure that needs the state they left behind (a register reset does not
                         // clear) is saved with them, regenerated from the chunk's seed.
                         let mut first_case = 0;
-                        for index in 0..CHUNK_CASES {
+                        let mut index = 0;
+                        while chunk_vectors < CHUNK_VECTORS {
                             let case = B::generate_case(&mut rng);
-                            let same = lockstep.run_steps(&case);
+                            in_flight.clear();
+                            let same = lockstep.run_steps_with(&case, |step, out| {
+                                B::cover_cycle(&mut in_flight, step, out, &mut hits);
+                            });
                             chunk_cycles += lockstep.cycles();
                             chunk_vectors += valid_count(&case);
                             if !same {
@@ -267,7 +330,9 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                                     break;
                                 }
                             }
+                            index += 1;
                         }
+                        chunks_done.fetch_add(1, Ordering::Relaxed);
                         vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
                         cycles_done.fetch_add(chunk_cycles, Ordering::Relaxed);
                         if let Some(bar) = &bar {
@@ -279,6 +344,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                         lockstep.rtl.write_coverage(&file.display().to_string());
                     }
                     lockstep.rtl.finish();
+                    hits_total.lock().unwrap().merge(&hits);
                     Ok(())
                 };
                 if let Err(e) = worker() {
@@ -306,6 +372,9 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         stopped: stop.load(Ordering::Relaxed) && failing_cases > 0,
         failures,
         elapsed: start.elapsed(),
+        shard: config.shard,
+        chunks: chunks_done.load(Ordering::Relaxed),
+        hits: hits_total.into_inner().unwrap(),
     })
 }
 

@@ -48,6 +48,9 @@ pub mod exec;
 // The cost model of seed 003 (SPEC §8).
 pub mod cost;
 
+// Functional coverage bins, declared by each unit next to its model.
+pub mod cover;
+
 // The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
 pub mod coalescer;

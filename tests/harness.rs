@@ -525,3 +525,130 @@ fn random_cases_depend_on_the_seed_and_chunk_only() {
         assert!(summary.vectors >= 20_000);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shards, JUnit reports and functional coverage (README "Regressions across machines").
+// ---------------------------------------------------------------------------------------------
+
+/// `--shard K/N` splits a run's chunks: the N shards together drive exactly the unsharded run —
+/// the same vectors and cycles, the same failing cases (saved under the same names, since a case
+/// depends on its seed and chunk only) and the same functional-coverage hits.
+#[test]
+fn the_shards_of_a_run_together_are_the_unsharded_run() {
+    assert_eq!(run::shard_chunks(5 * run::CHUNK_VECTORS - 1, None).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    let shards = |n| -> Vec<Vec<u64>> {
+        (1..=n)
+            .map(|k| run::shard_chunks(5 * run::CHUNK_VECTORS, Some(run::Shard { index: k, count: n })).collect())
+            .collect()
+    };
+    assert_eq!(shards(2), [vec![0, 2, 4], vec![1, 3]]);
+    assert!(shards(7)[5..].iter().all(Vec::is_empty), "shards past the chunks run nothing");
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0", ""] {
+        assert!(bad.parse::<run::Shard>().is_err(), "{bad} was accepted");
+    }
+    assert_eq!("2/8".parse::<run::Shard>(), Ok(run::Shard { index: 2, count: 8 }));
+
+    // A run with many failures (the mutant), saved as found so that every failing case is a file.
+    let base = RunConfig {
+        vectors: 3 * run::CHUNK_VECTORS,
+        seed: 11,
+        jobs: 2,
+        max_failures: 100_000,
+        variant: Variant::Mutant,
+        shrink: false,
+        ..RunConfig::default()
+    };
+    let files = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("buffer_addr"))
+            .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        names.retain(|n| n.ends_with(".jsonl"));
+        names.sort();
+        names
+    };
+    let whole_dir = scratch("shard_whole");
+    let whole = run::random::<Harness>(&RunConfig { artifacts: whole_dir.clone(), ..base.clone() }).unwrap();
+    assert!(whole.failing_cases > 0, "the mutant run found nothing to compare: {whole:?}");
+    assert_eq!(whole.chunks, 3);
+    let shard_dir = scratch("shard_parts");
+    let parts: Vec<_> = (1..=2)
+        .map(|k| {
+            let shard = Some(run::Shard { index: k, count: 2 });
+            run::random::<Harness>(&RunConfig { artifacts: shard_dir.clone(), shard, ..base.clone() }).unwrap()
+        })
+        .collect();
+    assert_eq!(parts.iter().map(|p| p.chunks).collect::<Vec<_>>(), [2, 1]);
+    assert_eq!(parts.iter().map(|p| p.vectors).sum::<u64>(), whole.vectors);
+    assert_eq!(parts.iter().map(|p| p.cycles).sum::<u64>(), whole.cycles);
+    assert_eq!(parts.iter().map(|p| p.failing_cases).sum::<u64>(), whole.failing_cases);
+    assert_eq!(files(&shard_dir), files(&whole_dir));
+    let mut hits = parts[0].hits.clone();
+    hits.merge(&parts[1].hits);
+    assert_eq!(hits, whole.hits);
+}
+
+/// `--junit` writes one test case per unit and suite; a failing vector is a <failure> carrying
+/// its report line and the paths of its files.
+#[test]
+fn junit_report_lists_units_and_failures_with_their_files() {
+    let dir = scratch("junit");
+    let report = dir.join("reports").join("cosim.xml");
+    let report_arg = report.to_str().unwrap();
+    let args = ["cosim", "--unit", "buffer_addr", "--unit", "d16", "--vectors", "5000", "--seed", "5", "--no-progress"];
+    let (code, stdout, _) = gcn_vmem(&[&args[..], &["--junit", report_arg]].concat(), "");
+    assert_eq!(code, 0, "{stdout}");
+    let xml = std::fs::read_to_string(&report).unwrap();
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert!(xml.contains(r#"<testsuite name="random" tests="2" failures="0""#), "{xml}");
+    assert!(xml.contains(r#"<testcase classname="random" name="d16""#), "{xml}");
+    assert!(xml.contains(r#"<testsuite name="bins" tests="2""#), "{xml}");
+    assert!(!xml.contains("<failure"), "{xml}");
+
+    let (code, stdout, _) = gcn_vmem(&[&args[..], &["--mutant", "--junit", report_arg]].concat(), "");
+    assert_eq!(code, 2, "d16 has no mutant build: {stdout}");
+    let broken = ["cosim", "--unit", "buffer_addr", "--vectors", "5000", "--seed", "5", "--no-progress", "--mutant"];
+    let (code, stdout, _) = gcn_vmem(&[&broken[..], &["--junit", report_arg]].concat(), "");
+    assert_eq!(code, 1, "{stdout}");
+    let xml = std::fs::read_to_string(&report).unwrap();
+    assert!(xml.contains(r#"<testsuite name="random" tests="1" failures="1""#), "{xml}");
+    let failure = xml.split("<failure ").nth(1).expect(&xml);
+    assert!(failure.starts_with(r#"message="MISMATCH buffer_addr"#), "{failure}");
+    assert!(failure.contains("vector: ") && failure.contains(".jsonl"), "{failure}");
+    assert!(failure.contains("diff waveform: "), "{failure}");
+    // Every element that opens closes (a crude well-formedness check: no parser dependency).
+    for tag in ["testsuites", "testsuite", "testcase", "failure", "system-out"] {
+        let opened = xml.matches(&format!("<{tag} ")).count() + xml.matches(&format!("<{tag}>")).count();
+        let closed = xml.matches(&format!("</{tag}>")).count();
+        let empty = if tag == "testcase" { xml.matches("\"/>").count() } else { 0 };
+        assert_eq!(opened, closed + empty, "<{tag}> unbalanced in {xml}");
+    }
+}
+
+/// Unhit bins are listed; they fail the run only when required (at the default budget,
+/// unsharded, or with --require-bins); a unit's runs (random and X) count together.
+#[test]
+fn unhit_bins_are_listed_and_fail_only_when_required() {
+    use gcn_vmem::cover::{Covered, Hits};
+    let config = RunConfig { vectors: 1, seed: 3, jobs: 1, ..RunConfig::default() };
+    let run = run::random::<Harness>(&config).unwrap();
+    let group = <Harness as gcn_vmem::cosim::Binding>::Model::covergroup();
+    let declared = group.bins();
+    // The same run with no hits counted: every bin is a hole.
+    let empty = run::Summary { hits: Hits::new(&group), ..run.clone() };
+    for required in [false, true] {
+        let rows = gcn_vmem::cosim::cover::report(std::slice::from_ref(&empty), required);
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].hit, rows[0].declared, rows[0].unhit.len()), (0, declared, declared));
+        assert_eq!(rows[0].passed, !required);
+        assert!(rows[0].unhit.iter().any(|b| b.starts_with("access: ")), "{:?}", rows[0].unhit);
+    }
+    // Hits of another run of the unit fill the holes.
+    let rows = gcn_vmem::cosim::cover::report(&[empty, run.clone()], true);
+    assert_eq!(rows[0].hit, run.hits.hit_bins());
+
+    let (code, stdout, _) =
+        gcn_vmem(&["cosim", "--unit", "buffer_addr", "--vectors", "1", "--seed", "3", "--no-progress"], "");
+    assert_eq!(code, 0, "holes never fail a run below the default budget: {stdout}");
+    let row = stdout.lines().rev().find(|l| l.starts_with("buffer_addr") && l.contains(" bins ")).expect(&stdout);
+    assert_eq!(row.split_whitespace().nth(1), Some(format!("{}/{declared}", rows[0].hit).as_str()), "{row}");
+}

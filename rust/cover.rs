@@ -1,0 +1,201 @@
+//! Functional coverage: the bins a unit declares next to its model, and their hit counts.
+//!
+//! Each unit's module declares a [`Covergroup`] (its coverpoints, each a list of named bins, a
+//! cross being the product of its axes) and a sampler, together in an implementation of
+//! [`Covered`]. The co-simulation harness pairs every valid input of a random run with the
+//! model's result for it and calls [`Covered::sample`], which says which bin of each point the
+//! pair falls in ([`Hits::hit`]). A bin is declared only when the unit can reach it: a bin that
+//! stays at zero after the default budget is a hole in the stimulus, and `make cosim` fails on it.
+//!
+//! Sampling is on the lockstep run's hot path, so it is plain indexing: a point is named by its
+//! position (each unit keeps an enum of its points, checked against the declaration order by
+//! [`Covergroup::point`]), a bin by its index, a cross bin by its coordinates.
+
+use std::fmt;
+
+use crate::unit::Unit;
+
+/// One coverpoint: its name and the names of its bins. A cross keeps its axes' sizes so that
+/// coordinates can be turned into a bin index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coverpoint {
+    pub name: &'static str,
+    pub bins: Vec<String>,
+    /// The size of each axis (one axis of `bins.len()` for a plain point).
+    pub dims: Vec<usize>,
+}
+
+/// A unit's declared coverpoints, in the order of its point enum.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Covergroup {
+    pub points: Vec<Coverpoint>,
+}
+
+impl Covergroup {
+    pub fn new() -> Self {
+        Covergroup::default()
+    }
+
+    /// Adds a point with the given bins. `id` is the point's position, the value its sampler
+    /// passes to [`Hits::hit`]; it must equal the number of points declared before it (a unit
+    /// declares its points in the order of its enum), or this panics when the group is built —
+    /// which every unit's tests do.
+    pub fn point<S: ToString>(mut self, id: usize, name: &'static str, bins: impl IntoIterator<Item = S>) -> Self {
+        let bins: Vec<String> = bins.into_iter().map(|b| b.to_string()).collect();
+        self.check(id, name, bins.len());
+        self.points.push(Coverpoint { name, dims: vec![bins.len()], bins });
+        self
+    }
+
+    /// Adds a cross: one bin per combination of the axes' bins, named by joining theirs with
+    /// spaces, the last axis varying fastest (see [`Hits::hit_cross`]).
+    pub fn cross(mut self, id: usize, name: &'static str, axes: &[&[&str]]) -> Self {
+        let mut bins = vec![String::new()];
+        for axis in axes {
+            bins = bins
+                .iter()
+                .flat_map(|prefix| {
+                    axis.iter().map(move |b| if prefix.is_empty() { (*b).to_string() } else { format!("{prefix} {b}") })
+                })
+                .collect();
+        }
+        self.check(id, name, bins.len());
+        self.points.push(Coverpoint { name, dims: axes.iter().map(|a| a.len()).collect(), bins });
+        self
+    }
+
+    fn check(&self, id: usize, name: &str, bins: usize) {
+        assert_eq!(
+            id,
+            self.points.len(),
+            "coverpoint `{name}` declared at position {} but its id is {id}",
+            self.points.len()
+        );
+        assert!(bins > 0, "coverpoint `{name}` has no bins");
+        assert!(self.points.iter().all(|p| p.name != name), "coverpoint `{name}` declared twice");
+    }
+
+    /// Bins over all points.
+    pub fn bins(&self) -> usize {
+        self.points.iter().map(|p| p.bins.len()).sum()
+    }
+}
+
+/// Hit counts of a [`Covergroup`]'s bins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hits {
+    counts: Vec<Vec<u64>>,
+    dims: Vec<Vec<usize>>,
+}
+
+impl Hits {
+    /// All-zero counts for `group`.
+    pub fn new(group: &Covergroup) -> Self {
+        Hits {
+            counts: group.points.iter().map(|p| vec![0; p.bins.len()]).collect(),
+            dims: group.points.iter().map(|p| p.dims.clone()).collect(),
+        }
+    }
+
+    /// Counts one hit of bin `bin` of point `point`.
+    #[inline]
+    pub fn hit(&mut self, point: usize, bin: usize) {
+        self.counts[point][bin] += 1;
+    }
+
+    /// Counts one hit of a cross bin given its coordinate on each axis (in the order the axes
+    /// were declared).
+    #[inline]
+    pub fn hit_cross(&mut self, point: usize, coords: &[usize]) {
+        let mut bin = 0;
+        for (c, d) in coords.iter().zip(&self.dims[point]) {
+            debug_assert!(c < d, "cross coordinate {c} outside an axis of {d} bins");
+            bin = bin * d + c;
+        }
+        self.counts[point][bin] += 1;
+    }
+
+    /// The count of each bin of point `point`.
+    pub fn counts(&self, point: usize) -> &[u64] {
+        &self.counts[point]
+    }
+
+    /// Adds `other`'s counts (of the same group) to these.
+    pub fn merge(&mut self, other: &Hits) {
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+    }
+
+    /// Bins hit at least once.
+    pub fn hit_bins(&self) -> usize {
+        self.counts.iter().flatten().filter(|&&c| c > 0).count()
+    }
+
+    /// `(point, bin)` names of the bins never hit, in declaration order.
+    pub fn unhit<'g>(&self, group: &'g Covergroup) -> Vec<(&'g str, &'g str)> {
+        let mut out = Vec::new();
+        for (point, counts) in group.points.iter().zip(&self.counts) {
+            for (bin, &c) in point.bins.iter().zip(counts) {
+                if c == 0 {
+                    out.push((point.name, bin.as_str()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The coverage summary of one unit: `hit/declared bins (percent)`.
+pub struct Summary<'a> {
+    pub group: &'a Covergroup,
+    pub hits: &'a Hits,
+}
+
+impl fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (hit, all) = (self.hits.hit_bins(), self.group.bins());
+        write!(f, "{hit}/{all} bins ({:.1} %)", 100.0 * hit as f64 / all.max(1) as f64)
+    }
+}
+
+/// A unit with declared functional coverage.
+pub trait Covered: Unit {
+    /// The unit's coverpoints and bins.
+    fn covergroup() -> Covergroup;
+    /// Counts the bins that one valid input and the model's result for it fall in (`out` is
+    /// the output bundle at the cycle the result is presented).
+    fn sample(input: &Self::In, out: &Self::Out, hits: &mut Hits);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cross_bins_are_named_and_indexed_last_axis_fastest() {
+        let g = Covergroup::new().point(0, "p", ["a", "b"]).cross(1, "x", &[&["l", "s"], &["0", "1", "2"]]);
+        assert_eq!(g.points[1].bins, ["l 0", "l 1", "l 2", "s 0", "s 1", "s 2"]);
+        assert_eq!(g.bins(), 8);
+        let mut h = Hits::new(&g);
+        h.hit_cross(1, &[1, 2]);
+        h.hit_cross(1, &[0, 1]);
+        h.hit(0, 1);
+        assert_eq!(h.counts(1), [0, 1, 0, 0, 0, 1]);
+        assert_eq!(h.hit_bins(), 3);
+        assert_eq!(h.unhit(&g), [("p", "a"), ("x", "l 0"), ("x", "l 2"), ("x", "s 0"), ("x", "s 1")]);
+        let mut total = Hits::new(&g);
+        total.merge(&h);
+        total.merge(&h);
+        assert_eq!(total.counts(1), [0, 2, 0, 0, 0, 2]);
+        assert_eq!(Summary { group: &g, hits: &h }.to_string(), "3/8 bins (37.5 %)");
+    }
+
+    #[test]
+    #[should_panic(expected = "declared at position 1 but its id is 0")]
+    fn a_point_out_of_enum_order_is_refused() {
+        let _ = Covergroup::new().point(0, "a", ["x"]).point(0, "b", ["y"]);
+    }
+}
