@@ -30,7 +30,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv mutants scaling test test-model lint lint-rtl wave bench llvm-diff clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
 
 all: build
 
@@ -38,7 +38,8 @@ help:
 	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n] [SHARD=k/n] [JUNIT=path]  random lockstep run of every unit"
 	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
-	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms"
+	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms and the GTKWave save file"
+	@echo "make picture                       regenerate the README's timing diagram from the buffer_addr mutant"
 	@echo "make bench                         throughput table and harness / plain C++ ratio"
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
@@ -137,6 +138,29 @@ wave: build
 	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \
 	  echo "usage: make wave UNIT=<unit> VECTOR=<file.jsonl> [WAVE=fst|vcd] [XSEED=s] [FLAGS=--mutant|--break-asserts]" >&2; exit 2; fi
 	$(BIN) replay $(VECTOR) --unit $(UNIT) --wave $(basename $(VECTOR)).$(WAVE) $(if $(XSEED),--x-seed $(XSEED)) $(FLAGS)
+
+# The README's timing diagram, regenerated, never drawn by hand: a random run of buffer_addr's
+# test-only mutant with a fixed seed (one thread, so the same failure is found first) catches,
+# shrinks and saves a failing vector; it is kept as docs/img/buffer_addr_mutant.jsonl and replayed
+# into docs/img/buffer_addr_mutant.svg. tests/svg.rs checks both files against these settings.
+PICTURE_SEED    := 11
+PICTURE_VECTORS := 50000
+PICTURE_DIR     := target/picture
+PICTURE         := docs/img/buffer_addr_mutant
+picture: build
+	@rm -rf $(PICTURE_DIR) && mkdir -p $(PICTURE_DIR) $(dir $(PICTURE))
+	@$(BIN) cosim --unit buffer_addr --mutant --seed $(PICTURE_SEED) --vectors $(PICTURE_VECTORS) --jobs 1 \
+	  --max-failures 1 --artifacts $(PICTURE_DIR) --no-progress > $(PICTURE_DIR)/cosim.log; status=$$?; \
+	  if [ $$status -ne 1 ]; then cat $(PICTURE_DIR)/cosim.log; \
+	    echo "error: the mutant run should fail (exit 1), it exited $$status; see above" >&2; exit 1; fi
+	@found=$$(ls $(PICTURE_DIR)/buffer_addr/*.jsonl | grep -v '\.unshrunk\.jsonl$$'); \
+	  if [ $$(echo "$$found" | wc -l) -ne 1 ]; then \
+	    echo "error: expected one saved minimal vector in $(PICTURE_DIR)/buffer_addr, found: $$found" >&2; exit 1; fi; \
+	  cp "$$found" $(PICTURE).jsonl
+	@$(BIN) replay $(PICTURE).jsonl --unit buffer_addr --mutant --svg $(PICTURE).svg > $(PICTURE_DIR)/replay.log; status=$$?; \
+	  if [ $$status -ne 1 ]; then cat $(PICTURE_DIR)/replay.log; \
+	    echo "error: the replay on the mutant should fail (exit 1), it exited $$status; see above" >&2; exit 1; fi
+	@echo "wrote $(PICTURE).jsonl and $(PICTURE).svg"
 
 # Opt-in exhaustive sweeps (minutes): every f32 pattern through f32 -> f16, model against RTL.
 cosim-exhaustive: build

@@ -12,8 +12,10 @@ use serde_json::{json, Value};
 use gcn_vmem::cosim::lockstep::Lockstep;
 use gcn_vmem::cosim::program;
 use gcn_vmem::cosim::run::{self, RunConfig, Summary};
+use gcn_vmem::cosim::svg;
 use gcn_vmem::cosim::sweep;
 use gcn_vmem::cosim::vectors;
+use gcn_vmem::cosim::wave;
 use gcn_vmem::cosim::{unknown_unit, with_unit, Binding, RtlOptions, RtlUnit, Variant, Visit, Wave, UNITS};
 use gcn_vmem::unit::{Ports, Unit};
 
@@ -114,6 +116,9 @@ enum Command {
         /// Trace the RTL into this file (.fst, or .vcd for VCD) and write the diff waveform beside it.
         #[arg(long)]
         wave: Option<PathBuf>,
+        /// Draw the cycles around the first mismatch as an SVG timing diagram into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
         /// Print the cycle-by-cycle trace.
         #[arg(long)]
         trace: bool,
@@ -413,13 +418,13 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             }
             Ok(ok)
         }
-        Command::Replay { file, unit, wave, trace, rtl, x_seed } => {
+        Command::Replay { file, unit, wave, svg, trace, rtl, x_seed } => {
             let name = match unit {
                 Some(u) => u,
                 None => unit_from_path(&file)?,
             };
             let rtl = RtlOptions { variant: rtl.variant(), wave: None, x_seed };
-            with_unit(&name, ReplayRun { file: &file, wave: wave.as_deref(), trace, rtl })
+            with_unit(&name, ReplayRun { file: &file, wave: wave.as_deref(), svg: svg.as_deref(), trace, rtl })
                 .ok_or_else(|| unknown_unit(&name))?
         }
         Command::Eval { unit, rtl, both } => {
@@ -894,6 +899,7 @@ impl Visit for ScalingRun<'_> {
 struct ReplayRun<'a> {
     file: &'a Path,
     wave: Option<&'a Path>,
+    svg: Option<&'a Path>,
     trace: bool,
     rtl: RtlOptions,
 }
@@ -914,9 +920,14 @@ impl Visit for ReplayRun<'_> {
         }
         if let Some(w) = &r.diff_wave {
             println!("diff waveform {}", w.display());
+            println!("GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
         }
         if let Some(e) = &r.wave_error {
             eprintln!("warning: waveform not written: {e}");
+        }
+        if let Some(path) = self.svg {
+            svg::write(path, &svg::replay_svg::<B>(&inputs, &self.rtl, self.file)?)?;
+            println!("timing diagram {}", path.display());
         }
         println!(
             "{}: {} vectors, {} cycles, {} mismatches, {} assertion failures",

@@ -5,7 +5,8 @@
 //! - [`lockstep`]: the generic driver that steps model and RTL together and compares every
 //!   output every cycle.
 //! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13).
-//! - [`wave`]: the Rust-written waveform of expected against actual values.
+//! - [`wave`]: the Rust-written waveform of expected against actual values, and its GTKWave
+//!   save file; [`svg`]: the same run as a timing diagram around the first mismatch.
 //! - [`run`]: random runs with shrinking, failure artifacts and replay; [`shrink`]: the generic
 //!   shrinker they use; [`stimulus`]: the fast RNG the units draw their inputs from.
 //! - [`cost`]: `gcn-vmem cost`, the JSON lines of the cost model (SPEC §13.2).
@@ -27,6 +28,7 @@ pub mod program;
 pub mod run;
 pub mod shrink;
 pub mod stimulus;
+pub mod svg;
 pub mod sweep;
 pub mod vectors;
 pub mod wave;

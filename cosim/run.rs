@@ -8,7 +8,7 @@
 //! found (`<artifacts>/<unit>/<hash>.unshrunk.jsonl`), shrunk field by field by the generic
 //! shrinker ([`super::shrink`]), saved as `<id>.jsonl` with `id` a hash of the minimal case (so
 //! the same bug found again is one file, counted), then re-run with tracing into `<id>.fst`
-//! (or `.vcd`) plus the Rust-written `<id>.diff.vcd`.
+//! (or `.vcd`) plus the Rust-written `<id>.diff.vcd` and its GTKWave save file `<id>.diff.gtkw`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -525,6 +525,7 @@ pub fn print_failure(failure: &Failure) {
     }
     if let Some(w) = &failure.diff_wave {
         println!("  diff waveform {}", w.display());
+        println!("  GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
     }
     if let Some(e) = &failure.wave_error {
         println!("  waveform not written: {e}");
@@ -563,7 +564,8 @@ pub fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) -> String
 }
 
 /// Where the waveforms of a replay go: the RTL's own (FST or VCD, by Verilator) at `path`, and
-/// the Rust-written diff beside it as `<path without extension>.diff.vcd`.
+/// the Rust-written diff beside it as `<path without extension>.diff.vcd` (with its GTKWave save
+/// file `<path without extension>.diff.gtkw`).
 pub fn wave_paths(path: &Path) -> (Wave, PathBuf, PathBuf) {
     let format = match path.extension().and_then(|e| e.to_str()) {
         Some("vcd") => Wave::Vcd,
@@ -617,9 +619,12 @@ pub fn replay<B: Binding>(
     let mut diff_wave = None;
     if let (Some((_, path, diff)), Some(_)) = (&paths, &options.wave) {
         rtl_wave = Some(path.clone());
-        match wave::write_diff_vcd(diff, unit, &lockstep.opening, &record) {
-            Ok(()) => diff_wave = Some(diff.clone()),
-            Err(e) => wave_error = Some(format!("cannot write {}: {e}", diff.display())),
+        // The diff waveform and its GTKWave save file (`wave::gtkw_path`) beside it.
+        let written = wave::write_diff_vcd(diff, unit, &lockstep.opening, &record)
+            .and_then(|()| wave::write_gtkw::<In<B>, Out<B>>(diff, unit));
+        match written {
+            Ok(_) => diff_wave = Some(diff.clone()),
+            Err(e) => wave_error = Some(format!("cannot write {} or its GTKWave save file: {e}", diff.display())),
         }
     }
     Ok(Replay {
