@@ -139,6 +139,8 @@ fn component_corner(rng: &mut Rng, width: u32, nfmt: u8) -> u32 {
                 1 => r,
             )
         }
+        // Float on a field no float format has (2- and 8-bit fields: an illegal pair): any f32.
+        _ if width < 10 => f32_bits(rng),
         _ => {
             // Float: p mantissa bits, 5-bit exponent of bias 15 (f16 / f11 / f10).
             let p = if width == 16 { 10 } else { width - 5 };
