@@ -614,7 +614,7 @@ fn junit_report_lists_units_and_failures_with_their_files() {
     let failure = xml.split("<failure ").nth(1).expect(&xml);
     assert!(failure.starts_with(r#"message="MISMATCH buffer_addr"#), "{failure}");
     assert!(failure.contains("vector: ") && failure.contains(".jsonl"), "{failure}");
-    assert!(failure.contains("diff waveform: "), "{failure}");
+    assert!(failure.contains("diff waveform: ") && failure.contains(".diff.gtkw"), "{failure}");
     // Every element that opens closes (a crude well-formedness check: no parser dependency).
     for tag in ["testsuites", "testsuite", "testcase", "failure", "system-out"] {
         let opened = xml.matches(&format!("<{tag} ")).count() + xml.matches(&format!("<{tag}>")).count();
