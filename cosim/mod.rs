@@ -12,6 +12,8 @@
 //! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
 //! - [`equiv`]: `gcn-vmem equiv`, formal equivalence of a unit's RTL against a git revision
 //!   (Yosys), counterexamples as vector files.
+//! - [`synth`]: `gcn-vmem synth`, every unit synthesized to generic gates (Yosys): cells, flops,
+//!   logic levels, time; [`yosys`]: finding and running the Yosys both use.
 
 pub mod cost;
 pub mod coverage;
@@ -26,8 +28,10 @@ pub mod run;
 pub mod shrink;
 pub mod stimulus;
 pub mod sweep;
+pub mod synth;
 pub mod vectors;
 pub mod wave;
+pub mod yosys;
 
 use std::path::PathBuf;
 
