@@ -339,6 +339,9 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             if shard.is_some() && seed.is_none() {
                 anyhow::bail!("--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)");
             }
+            if let Some(path) = &junit {
+                gcn_vmem::cosim::junit::check_writable(path)?;
+            }
             let seed = seed.unwrap_or_else(fresh_seed);
             let variant = rtl.variant();
             let mut config = RunConfig {

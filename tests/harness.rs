@@ -615,13 +615,18 @@ fn junit_report_lists_units_and_failures_with_their_files() {
     assert!(failure.starts_with(r#"message="MISMATCH buffer_addr"#), "{failure}");
     assert!(failure.contains("vector: ") && failure.contains(".jsonl"), "{failure}");
     assert!(failure.contains("diff waveform: ") && failure.contains(".diff.gtkw"), "{failure}");
-    // Every element that opens closes (a crude well-formedness check: no parser dependency).
-    for tag in ["testsuites", "testsuite", "testcase", "failure", "system-out"] {
-        let opened = xml.matches(&format!("<{tag} ")).count() + xml.matches(&format!("<{tag}>")).count();
-        let closed = xml.matches(&format!("</{tag}>")).count();
-        let empty = if tag == "testcase" { xml.matches("\"/>").count() } else { 0 };
-        assert_eq!(opened, closed + empty, "<{tag}> unbalanced in {xml}");
-    }
+    // A report that cannot be written stops the command before it runs anything.
+    let (code, stdout, stderr) = gcn_vmem(&[&args[..], &["--junit", "/proc/gcn-vmem-nowhere/r.xml"]].concat(), "");
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stderr.contains("for --junit") && !stdout.contains("vectors/s"), "{stderr}{stdout}");
+    // Well-formed XML whose one failing case is the mutant's unit.
+    let doc = roxmltree::Document::parse(&xml).expect("the JUnit report is not well-formed XML");
+    let failing: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase") && n.children().any(|c| c.has_tag_name("failure")))
+        .filter_map(|n| n.attribute("name"))
+        .collect();
+    assert_eq!(failing, ["buffer_addr"], "{xml}");
 }
 
 /// Unhit bins are listed; they fail the run only when required (at the default budget,
