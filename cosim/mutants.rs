@@ -113,6 +113,28 @@ pub fn generate(source: &str) -> Vec<Mutant> {
                 push(operator, k, after);
             }
         }
+        // Dropped terms: `a OP b` -> `a` for the bitwise, logical and additive operators.
+        for from in [" & ", " | ", " ^ ", " && ", " || ", " + "] {
+            for (k, (at, _)) in code.match_indices(from).enumerate() {
+                let rest = &code[at + from.len()..];
+                if let Some(len) = operand_len(rest) {
+                    push("drop term", k, format!("{}{}", &code[..at], &rest[len..]));
+                }
+            }
+        }
+        // Bit-slice shifts: a constant part-select `[H:L]` moved up or down by one bit.
+        for (k, (at, _)) in code.match_indices('[').enumerate() {
+            let Some(close) = code[at..].find(']').map(|c| at + c) else { continue };
+            let Some((hi, lo)) = code[at + 1..close].split_once(':') else { continue };
+            let (Ok(hi), Ok(lo)) = (hi.trim().parse::<u64>(), lo.trim().parse::<u64>()) else { continue };
+            if hi < lo {
+                continue;
+            }
+            push("slice up", k, format!("{}[{}:{}]{}", &code[..at], hi + 1, lo + 1, &code[close + 1..]));
+            if lo > 0 {
+                push("slice down", k, format!("{}[{}:{}]{}", &code[..at], hi - 1, lo - 1, &code[close + 1..]));
+            }
+        }
         // Sized decimal constants N'dK -> K + 1 and K - 1.
         for (k, (at, m)) in code.match_indices("'d").enumerate() {
             let digits: String = code[at + m.len()..].chars().take_while(char::is_ascii_digit).collect();
@@ -127,6 +149,62 @@ pub fn generate(source: &str) -> Vec<Mutant> {
         }
     }
     mutants
+}
+
+/// The length of the operand that opens `text`: an optional `~`/`!`, then a parenthesised or
+/// braced group, or a name or literal (`a_q`, `8'hff`, `'0`, `f(x)`), then its selects and
+/// fields (`a.b[3:0]`); `None` when `text` opens with something else.
+fn operand_len(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'\'' | b'$');
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b'~' | b'!') {
+        i += 1;
+    }
+    let start = i;
+    if i < b.len() && matches!(b[i], b'(' | b'{') {
+        i = closing(b, i)? + 1;
+    } else {
+        while i < b.len() && word(b[i]) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        if i < b.len() && b[i] == b'(' {
+            i = closing(b, i)? + 1;
+        }
+    }
+    loop {
+        if i < b.len() && b[i] == b'[' {
+            i = closing(b, i)? + 1;
+        } else if i + 1 < b.len() && b[i] == b'.' && word(b[i + 1]) {
+            i += 1;
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+        } else {
+            return Some(i);
+        }
+    }
+}
+
+/// The index of the bracket that closes the one at `open` (any of `()`, `[]`, `{}` nest).
+fn closing(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Mutant ids judged equivalent, with their reasons, from the reviewed list (lines
@@ -176,6 +254,8 @@ pub struct Config {
     pub root: PathBuf,
     /// Mutants built and run at once, each in its own worktree and target directory.
     pub jobs: usize,
+    /// Only mutants whose operator name contains one of these (all when empty).
+    pub operators: Vec<String>,
 }
 
 fn run_quiet(cmd: &mut Command) -> anyhow::Result<std::process::Output> {
@@ -323,7 +403,10 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let original = std::fs::read_to_string(config.root.join(&file)).with_context(|| format!("cannot read {file}"))?;
     let list = std::fs::read_to_string(config.root.join("rtl/lint/equivalent_mutants.txt")).unwrap_or_default();
     let equivalents = equivalent(&list, unit);
-    let all = generate(&original);
+    let mut all = generate(&original);
+    if !config.operators.is_empty() {
+        all.retain(|m| config.operators.iter().any(|o| m.operator.contains(o.as_str())));
+    }
     let total = all.len();
     let mutants = sample(all, config.max);
     let jobs = config.jobs.clamp(1, mutants.len().max(1));
@@ -442,6 +525,21 @@ mod tests {
         assert_eq!(generate(src), m, "deterministic");
         let ids: std::collections::BTreeSet<_> = m.iter().map(|m| &m.id).collect();
         assert_eq!(ids.len(), m.len(), "ids are unique");
+    }
+
+    #[test]
+    fn dropped_terms_and_slice_shifts() {
+        let src = "assign x = a_q[3:0] & ~(b | c) | f(d).e[1] + 8'hff;\n";
+        let after: Vec<(&str, String)> = generate(src).into_iter().map(|m| (m.operator, m.after)).collect();
+        let has = |op: &str, text: &str| after.iter().any(|(o, a)| *o == op && a == text);
+        assert!(has("drop term", "assign x = a_q[3:0] | f(d).e[1] + 8'hff;"), "{after:#?}");
+        assert!(has("drop term", "assign x = a_q[3:0] & ~(b) | f(d).e[1] + 8'hff;"), "{after:#?}");
+        assert!(has("drop term", "assign x = a_q[3:0] & ~(b | c) + 8'hff;"), "{after:#?}");
+        assert!(has("drop term", "assign x = a_q[3:0] & ~(b | c) | f(d).e[1];"), "{after:#?}");
+        assert!(has("slice up", "assign x = a_q[4:1] & ~(b | c) | f(d).e[1] + 8'hff;"), "{after:#?}");
+        assert!(!after.iter().any(|(o, _)| *o == "slice down"), "no slice below bit 0: {after:#?}");
+        assert_eq!(operand_len(") + 1"), None);
+        assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
     }
 
     #[test]
