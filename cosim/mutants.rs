@@ -122,8 +122,15 @@ pub fn generate(source: &str) -> Vec<Mutant> {
                 }
             }
         }
-        // Bit-slice shifts: a constant part-select `[H:L]` moved up or down by one bit.
+        // Bit-slice shifts: a constant part-select `x[H:L]` moved up or down by one bit. Only a
+        // select (right after a name or a closing bracket): the range of a declaration
+        // (`logic [31:0] x`) only numbers the bits.
         for (k, (at, _)) in code.match_indices('[').enumerate() {
+            let selects =
+                code[..at].bytes().last().is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b']' | b')'));
+            if !selects {
+                continue;
+            }
             let Some(close) = code[at..].find(']').map(|c| at + c) else { continue };
             let Some((hi, lo)) = code[at + 1..close].split_once(':') else { continue };
             let (Ok(hi), Ok(lo)) = (hi.trim().parse::<u64>(), lo.trim().parse::<u64>()) else { continue };
@@ -538,6 +545,10 @@ mod tests {
         assert!(has("drop term", "assign x = a_q[3:0] & ~(b | c) | f(d).e[1];"), "{after:#?}");
         assert!(has("slice up", "assign x = a_q[4:1] & ~(b | c) | f(d).e[1] + 8'hff;"), "{after:#?}");
         assert!(!after.iter().any(|(o, _)| *o == "slice down"), "no slice below bit 0: {after:#?}");
+        assert!(
+            generate("logic [31:0] x_q;\n").iter().all(|m| !m.operator.starts_with("slice")),
+            "a declaration's range"
+        );
         assert_eq!(operand_len(") + 1"), None);
         assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
     }
