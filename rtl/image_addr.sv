@@ -88,6 +88,7 @@ module image_addr
   localparam int unsigned CoordW     = 32;              // x, y, mipid
   localparam int unsigned LevelW     = 4;               // an existing level is <= last_level
   localparam int unsigned NumLevels  = 1 << LevelW;     // levels 0..15
+  localparam int unsigned LevelExW   = CoordW + 1;      // base_level + mipid, exact
   localparam int unsigned DimW       = TsWidthW + 1;    // width, height: 1..16384
   localparam int unsigned PitchW     = TsPitchW + 1;    // pitch: 1..65536
   localparam int unsigned MipSumW    = 31;              // mip_offset in texels, exact (below)
@@ -218,8 +219,7 @@ module image_addr
   // Stage 1: level, dimensions and group (§4.2/3) //
   //////////////////////////////////////////////////
 
-  logic [LevelW:0]     level_lo;   // base_level + mipid[3:0]: L when level_hi_zero
-  logic                level_hi_zero;  // L < 2^LevelW unless level_lo carries
+  logic [LevelExW-1:0] level_ex;   // L, exact
   logic                level_ok;
   logic [LevelW-1:0]   level;      // L when level_ok, else 0
   logic [DimW-1:0]     width0;     // level-0 dimensions
@@ -229,17 +229,15 @@ module image_addr
   logic [DimW-1:0]     height;
   logic [PitchW-1:0]   pitch;
   logic [CoordW-1:0]   xa;
-  logic [DimW:0]       x_end;      // x[14:0] + n, exact (x >= 2^15 exceeds every width)
+  logic [CoordW:0]     x_end;      // x + n, exact
   logic                group_valid;
 
   always_comb begin
-    // L = base_level + mipid is compared with 4-bit fields, so only L < 16 can pass: mipid's bits
-    // above 3 must be 0 and the 5-bit sum of the low bits is then L itself (no 33-bit adder).
-    level_lo      = {1'b0, ts_base_level} + (mip_i ? {1'b0, mipid_i[LevelW-1:0]} : '0);
-    level_hi_zero = !mip_i || (mipid_i[CoordW-1:LevelW] == '0);
-    level_ok = level_hi_zero && (level_lo <= {1'b0, ts_last_level}) &&
-               (r128_i || (level_lo <= {1'b0, ts_max_mip}));
-    level    = level_ok ? level_lo[LevelW-1:0] : '0;
+    level_ex = {{(LevelExW-TsBaseLevelW){1'b0}}, ts_base_level} +
+               (mip_i ? {1'b0, mipid_i} : '0);
+    level_ok = (level_ex <= {{(LevelExW-TsLastLevelW){1'b0}}, ts_last_level}) &&
+               (r128_i || (level_ex <= {{(LevelExW-TsMaxMipW){1'b0}}, ts_max_mip}));
+    level    = level_ok ? level_ex[LevelW-1:0] : '0;
 
     width0  = {1'b0, ts_width} + DimW'(1);
     height0 = {1'b0, ts_height} + DimW'(1);
@@ -264,12 +262,10 @@ module image_addr
     end
 
     xa    = x_i & ~{{(CoordW-3){1'b0}}, group_n - 3'd1};
-    // x + n <= width and y < height with width, height < 2^15: the coordinates' bits above 14
-    // must be 0, and the low 15 bits are compared (x + n exact in 16 bits).
-    x_end = {1'b0, x_i[DimW-1:0]} + {{(DimW-2){1'b0}}, group_n};
+    x_end = {1'b0, x_i} + {{(CoordW-2){1'b0}}, group_n};
     group_valid = bound && !illegal && level_ok &&
-                  (x_i[CoordW-1:DimW] == '0) && (x_end <= {1'b0, width}) &&
-                  (y_i[CoordW-1:DimW] == '0) && (y_i[DimW-1:0] < height);
+                  (x_end <= {{(CoordW+1-DimW){1'b0}}, width}) &&
+                  (y_i < {{(CoordW-DimW){1'b0}}, height});
   end
 
   /////////////////////////////////////////////
@@ -340,8 +336,7 @@ module image_addr
 
   logic [AddrW-1:0] row_texels;    // y * pitch_L mod 2^48 (exact: 49 bits)
   logic [AddrW-1:0] texel_index;   // mip_sum + y * pitch_L + xa, mod 2^48
-  logic [AddrW-1:0] bytes_shift;   // texel_index * 2^k, bpp = 2^k or 12 = 2^3 + 2^2
-  logic [AddrW-1:0] bytes_extra;   // texel_index * 4 for bpp = 12, else 0
+  logic [AddrW-1:0] byte_offset;   // texel_index * bpp, mod 2^48
   logic [AddrW-1:0] address;
 
   always_comb begin
@@ -349,24 +344,18 @@ module image_addr
     texel_index = {{(AddrW-MipSumW){1'b0}}, s1_q.mip_sum} + row_texels +
                   {{(AddrW-CoordW){1'b0}}, s1_q.xa};
 
-    // texel_index * bpp as at most two shifted copies, added together with the base in one
-    // three-operand sum (one carry-propagating adder after the row product, not two).
-    bytes_shift = '0;
-    bytes_extra = '0;
+    byte_offset = '0;
     unique case (s1_q.bpp)
-      5'd1:    bytes_shift = texel_index;
-      5'd2:    bytes_shift = texel_index << 1;
-      5'd4:    bytes_shift = texel_index << 2;
-      5'd8:    bytes_shift = texel_index << 3;
-      5'd12: begin
-        bytes_shift = texel_index << 3;
-        bytes_extra = texel_index << 2;
-      end
-      5'd16:   bytes_shift = texel_index << 4;
-      default: bytes_shift = '0;  // 0: dfmt outside 1..14
+      5'd1:    byte_offset = texel_index;
+      5'd2:    byte_offset = texel_index << 1;
+      5'd4:    byte_offset = texel_index << 2;
+      5'd8:    byte_offset = texel_index << 3;
+      5'd12:   byte_offset = (texel_index << 3) + (texel_index << 2);
+      5'd16:   byte_offset = texel_index << 4;
+      default: byte_offset = '0;  // 0: dfmt outside 1..14
     endcase
 
-    address = {s1_q.base, 8'd0} + bytes_shift + bytes_extra;
+    address = {s1_q.base, 8'd0} + byte_offset;
     if (!s1_q.level_ok) begin
       address = '0;
     end
@@ -429,14 +418,6 @@ module image_addr
     end
     return sum;
   endfunction
-
-  // Elaboration check: L is compared with 4-bit T# fields through its low LevelW bits
-  // (level_lo above), and the coordinates are compared with dimensions below 2^DimW.
-  if ((TsBaseLevelW != LevelW) || (TsLastLevelW != LevelW) || (TsMaxMipW != LevelW) ||
-      (DimW >= CoordW)) begin : g_level_w_check
-    $error("image_addr: level fields of %0d/%0d/%0d bits or DimW = %0d break the narrow compares",
-           TsBaseLevelW, TsLastLevelW, TsMaxMipW, DimW);
-  end
 
   if (mip_sum_max() >= (longint'(1) << MipSumW)) begin : g_mip_sum_w_check
     $error("image_addr: MipSumW = %0d cannot hold the mip sum bound %0d", MipSumW,
