@@ -7,9 +7,11 @@
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
 //                     below (the known-value ones aside) fails on some input
 //                     (tests/image_addr.rs proves each one fires): a missing level reports
-//                     width 1 (LevelMissingZero_A), a valid group reports illegal
-//                     (GroupValidLegal_A), an existing level without a valid group reports
-//                     height 0 (LevelOkDims_A), an odd y makes xa odd (XaAligned_A). Default 0.
+//                     width 1 (LevelMissingZero_A), a valid group reports illegal when
+//                     y[1] is set (GroupValidLegal_A) and xa = width, the first column past
+//                     the row, when it is clear (GroupInRow_A), an existing level without a
+//                     valid group reports height 0 (LevelOkDims_A), an odd y without a valid
+//                     group makes xa odd (XaAligned_A). Default 0.
 //
 // Behaviour (docs/spec.md §1.2, §4.2-§4.4 and docs/decisions.md "image_addr"). The address VGPRs are
 // decoded by the executor: x_i, y_i, mipid_i arrive as unsigned integers (A16 zero-extended).
@@ -374,12 +376,15 @@ module image_addr
       if (TestBreakAsserts) begin
         if (!s1_q.level_ok) begin
           s2_d.width = DimW'(1);
-        end else if (s1_q.group_valid) begin
+        end else if (s1_q.group_valid && s1_q.y[1]) begin
           s2_d.illegal = 1'b1;
+        end else if (s1_q.group_valid) begin
+          s2_d.xa = CoordW'(s1_q.width);
         end else begin
           s2_d.height = '0;
         end
-        if (s1_q.y[0]) begin
+        // Not on a valid group, so that GroupInRow_A sees xa exactly at the row's end.
+        if (s1_q.y[0] && !s1_q.group_valid) begin
           s2_d.xa[0] = 1'b1;
         end
       end
@@ -438,9 +443,10 @@ module image_addr
 // An existing level has dimensions of at least 1 (§4.2's max(1, ..)).
 `VMEM_ASSERT(LevelOkDims_A,
     level_ok_o |-> ((width_o != '0) && (height_o != '0) && (pitch_o != '0)))
-// A valid group is legal, on an existing level, and starts inside the row (xa <= x < width).
-`VMEM_ASSERT(GroupValidLegal_A,
-    group_valid_o |-> (level_ok_o && !illegal_o && ({{(CoordW-DimW){1'b0}}, width_o} > xa_o)))
+// A valid group is legal and on an existing level.
+`VMEM_ASSERT(GroupValidLegal_A, group_valid_o |-> (level_ok_o && !illegal_o))
+// A valid group starts inside the row (xa <= x < width).
+`VMEM_ASSERT(GroupInRow_A, group_valid_o |-> ({{(CoordW-DimW){1'b0}}, width_o} > xa_o))
 // xa is aligned to n >= 2.
 `VMEM_ASSERT(XaAligned_A, xa_o[0] == 1'b0)
 
