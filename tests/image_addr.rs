@@ -1235,7 +1235,13 @@ struct Counts {
 /// break-asserts build each one fails and is reported by name (docs: README "Assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["GroupInRow_A", "GroupValidLegal_A", "LevelMissingZero_A", "LevelOkDims_A", "XaAligned_A"]);
+    common::assertions_fire::<Harness>(&[
+        "GroupInRow_A",
+        "GroupValidLegal_A",
+        "LevelMissingZero_A",
+        "LevelOkDims_A",
+        "XaAligned_A",
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
