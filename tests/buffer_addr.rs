@@ -1071,19 +1071,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names `input` (with the model's result) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    use gcn_vmem::cover::{Covered, Hits};
-    let group = BufferAddr::covergroup();
-    let mut hits = Hits::new(&group);
-    BufferAddr::sample(input, &gcn_vmem::buffer_addr::compute(input), &mut hits);
-    let mut names = Vec::new();
-    for (p, point) in group.points.iter().enumerate() {
-        for (b, bin) in point.bins.iter().enumerate() {
-            if hits.counts(p)[b] > 0 {
-                names.push(format!("{}: {bin}", point.name));
-            }
-        }
-    }
-    names
+    common::bins_hit::<BufferAddr>(input, &gcn_vmem::buffer_addr::compute(input))
 }
 
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {
@@ -1211,10 +1199,5 @@ fn directed_inputs_hit_their_bins() {
 /// chunks of 4,096 vectors of seed 1, model only, the same cases a lockstep run drives).
 #[test]
 fn random_stimulus_hits_every_bin() {
-    use gcn_vmem::cosim::cover::model_only;
-    use gcn_vmem::cover::Covered;
-    let (hits, vectors) = model_only::<Harness>(1, 0..250);
-    let group = BufferAddr::covergroup();
-    let unhit = hits.unhit(&group);
-    assert!(unhit.is_empty(), "{} bins unhit after {vectors} vectors: {unhit:#?}", unhit.len());
+    common::every_bin_hit::<Harness>(250);
 }

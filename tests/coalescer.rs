@@ -629,11 +629,5 @@ fn directed_inputs_hit_their_bins() {
 /// chunks of 4,096 vectors of seed 1, model only, the same cases a lockstep run drives).
 #[test]
 fn random_stimulus_hits_every_bin() {
-    use gcn_vmem::coalescer::Coalescer;
-    use gcn_vmem::cosim::cover::model_only;
-    use gcn_vmem::cover::Covered;
-    let (hits, vectors) = model_only::<Harness>(1, 0..250);
-    let group = Coalescer::covergroup();
-    let unhit = hits.unhit(&group);
-    assert!(unhit.is_empty(), "{} bins unhit after {vectors} vectors: {unhit:#?}", unhit.len());
+    common::every_bin_hit::<Harness>(250);
 }

@@ -767,19 +767,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    use gcn_vmem::cover::{Covered, Hits};
-    let group = <gcn_vmem::format_pack::FormatPack as Covered>::covergroup();
-    let mut hits = Hits::new(&group);
-    <gcn_vmem::format_pack::FormatPack as Covered>::sample(input, &gcn_vmem::format_pack::compute(input), &mut hits);
-    let mut names = Vec::new();
-    for (p, point) in group.points.iter().enumerate() {
-        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
-            if count > 0 {
-                names.push(format!("{}: {bin}", point.name));
-            }
-        }
-    }
-    names
+    common::bins_hit::<gcn_vmem::format_pack::FormatPack>(input, &gcn_vmem::format_pack::compute(input))
 }
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
@@ -798,27 +786,7 @@ fn assert_bins(input: In, expected: &[&str], exactly: bool) {
 /// cases as a lockstep run of that seed).
 #[test]
 fn random_stimulus_hits_every_bin() {
-    use gcn_vmem::cover::Covered;
-    let (hits, vectors) = gcn_vmem::cosim::cover::model_only::<Harness>(1, 0..62);
-    let group = <gcn_vmem::format_pack::FormatPack as Covered>::covergroup();
-    let unhit: Vec<String> = hits.unhit(&group).iter().map(|(p, b)| format!("{p}: {b}")).collect();
-    // The least-hit bin, for the margin (`cargo test -- --nocapture`).
-    let (mut least, mut name) = (u64::MAX, String::new());
-    for (p, point) in group.points.iter().enumerate() {
-        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
-            if count < least {
-                (least, name) = (count, format!("{}: {bin}", point.name));
-            }
-        }
-    }
-    eprintln!("{} bins, {vectors} vectors; least hit: {least} x `{name}`", group.bins());
-    assert!(
-        unhit.is_empty(),
-        "{} of {} bins unhit after {vectors} vectors:\n  {}",
-        unhit.len(),
-        group.bins(),
-        unhit.join("\n  ")
-    );
+    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen components land in the bins SPEC §1.4 and §5 name for them.

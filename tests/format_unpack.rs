@@ -721,27 +721,7 @@ fn assert_bins(input: In, expected: &[&str], exactly: bool) {
 /// cases as a lockstep run of that seed).
 #[test]
 fn random_stimulus_hits_every_bin() {
-    use gcn_vmem::cover::Covered;
-    let (hits, vectors) = gcn_vmem::cosim::cover::model_only::<Harness>(1, 0..62);
-    let group = <gcn_vmem::format_unpack::FormatUnpack as Covered>::covergroup();
-    let unhit: Vec<String> = hits.unhit(&group).iter().map(|(p, b)| format!("{p}: {b}")).collect();
-    // The least-hit bin, for the margin (`cargo test -- --nocapture`).
-    let (mut least, mut name) = (u64::MAX, String::new());
-    for (p, point) in group.points.iter().enumerate() {
-        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
-            if count < least {
-                (least, name) = (count, format!("{}: {bin}", point.name));
-            }
-        }
-    }
-    eprintln!("{} bins, {vectors} vectors; least hit: {least} x `{name}`", group.bins());
-    assert!(
-        unhit.is_empty(),
-        "{} of {} bins unhit after {vectors} vectors:\n  {}",
-        unhit.len(),
-        group.bins(),
-        unhit.join("\n  ")
-    );
+    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen elements land in the bins SPEC §1.4 and §5 name for them.

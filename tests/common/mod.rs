@@ -157,3 +157,46 @@ pub fn assertions_fire<B: Binding>(names: &[&str]) {
         );
     }
 }
+
+/// The `point: bin` names one sample of `input` with `out` (the model's result for it) falls in.
+pub fn bins_hit<M: gcn_vmem::cover::Covered>(input: &M::In, out: &M::Out) -> Vec<String> {
+    use gcn_vmem::cover::Hits;
+    let group = M::covergroup();
+    let mut hits = Hits::new(&group);
+    M::sample(input, out, &mut hits);
+    let mut names = Vec::new();
+    for (p, point) in group.points.iter().enumerate() {
+        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
+            if count > 0 {
+                names.push(format!("{}: {bin}", point.name));
+            }
+        }
+    }
+    names
+}
+
+/// Asserts that the random stimulus of `B` hits every declared bin in `chunks` chunks of 4,096
+/// vectors of seed 1 (the model alone, the same cases a lockstep run of that seed drives), and
+/// prints the least-hit bin for the margin (`cargo test -- --nocapture`).
+pub fn every_bin_hit<B: Binding>(chunks: u64) {
+    use gcn_vmem::cover::Covered;
+    let (hits, vectors) = gcn_vmem::cosim::cover::model_only::<B>(1, 0..chunks);
+    let group = B::Model::covergroup();
+    let (mut least, mut name) = (u64::MAX, String::new());
+    for (p, point) in group.points.iter().enumerate() {
+        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
+            if count < least {
+                (least, name) = (count, format!("{}: {bin}", point.name));
+            }
+        }
+    }
+    eprintln!("{} bins, {vectors} vectors; least hit: {least} x `{name}`", group.bins());
+    let unhit: Vec<String> = hits.unhit(&group).iter().map(|(p, b)| format!("{p}: {b}")).collect();
+    assert!(
+        unhit.is_empty(),
+        "{} of {} bins unhit after {vectors} vectors:\n  {}",
+        unhit.len(),
+        group.bins(),
+        unhit.join("\n  ")
+    );
+}
