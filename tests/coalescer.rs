@@ -507,9 +507,7 @@ fn bins_of_steps(steps: &[Step<In>]) -> Vec<String> {
 }
 
 fn assert_bins(what: &str, got: &[String], expected: &[&str]) {
-    for e in expected {
-        assert!(got.iter().any(|g| g == e), "{what}: expected bin `{e}`, got {got:#?}");
-    }
+    common::assert_in_bins(what, got, expected, false);
 }
 
 fn wave_of(size: u8, single: bool, active: u64, addr: impl Fn(u64) -> u64) -> In {

@@ -707,13 +707,7 @@ fn bins_of(input: &In) -> Vec<String> {
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
-    let got = bins_of(&input);
-    for e in expected {
-        assert!(got.iter().any(|g| g == e), "{input:?}: expected bin `{e}`; got:\n  {}", got.join("\n  "));
-    }
-    if exactly {
-        assert_eq!(got.len(), expected.len(), "{input:?}: other bins hit:\n  {}", got.join("\n  "));
-    }
+    common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
 }
 
 /// The random stimulus hits every declared bin well within the default budget of `make cosim`

@@ -789,10 +789,7 @@ fn bins_of(input: &In) -> Vec<String> {
 }
 
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {
-    let got = bins_of(input);
-    for e in expected {
-        assert!(got.iter().any(|g| g == e), "{what}: expected bin `{e}`, got {got:#?}");
-    }
+    common::assert_in_bins(what, &bins_of(input), expected, false);
 }
 
 fn cover_lane(op: u8, dmask: u8, dfmt: u8, nfmt: u8, group_valid: bool, texels: u64) -> In {

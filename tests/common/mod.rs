@@ -200,3 +200,14 @@ pub fn every_bin_hit<B: Binding>(chunks: u64) {
         unhit.join("\n  ")
     );
 }
+
+/// Asserts that `got` (bin names, e.g. from [`bins_hit`]) holds every bin of `expected` and,
+/// with `exactly`, no other; `what` names the input in the message.
+pub fn assert_in_bins(what: &str, got: &[String], expected: &[&str], exactly: bool) {
+    for e in expected {
+        assert!(got.iter().any(|g| g == e), "{what}: expected bin `{e}`; got:\n  {}", got.join("\n  "));
+    }
+    if exactly {
+        assert_eq!(got.len(), expected.len(), "{what}: other bins hit:\n  {}", got.join("\n  "));
+    }
+}
