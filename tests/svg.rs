@@ -51,6 +51,16 @@ fn texts(doc: &roxmltree::Document) -> Vec<String> {
     doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or_default().to_string()).collect()
 }
 
+/// `gcn-vmem replay` of the README picture's vector with `--svg out`, on the mutant build or not.
+fn replay_picture_vector(out: &Path, mutant: bool) -> (i32, String, String) {
+    let mut args = vec!["replay", "docs/img/buffer_addr_mutant.jsonl", "--unit", "buffer_addr"];
+    if mutant {
+        args.push("--mutant");
+    }
+    args.extend(["--svg", out.to_str().unwrap()]);
+    gcn_vmem(&args)
+}
+
 fn gcn_vmem(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem")).args(args).current_dir(ROOT).output().unwrap();
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
@@ -178,27 +188,12 @@ fn replay_svg_errors_name_the_problem() {
     let blocker = dir.join("file");
     std::fs::write(&blocker, "").unwrap();
     let out = blocker.join("x.svg");
-    let (code, _, err) = gcn_vmem(&[
-        "replay",
-        "docs/img/buffer_addr_mutant.jsonl",
-        "--unit",
-        "buffer_addr",
-        "--svg",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = replay_picture_vector(&out, false);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot create the folder") && err.contains("--svg"), "{err}");
     // Into a new folder it works, and says where.
     let out = dir.join("new").join("x.svg");
-    let (code, stdout, err) = gcn_vmem(&[
-        "replay",
-        "docs/img/buffer_addr_mutant.jsonl",
-        "--unit",
-        "buffer_addr",
-        "--mutant",
-        "--svg",
-        out.to_str().unwrap(),
-    ]);
+    let (code, stdout, err) = replay_picture_vector(&out, true);
     assert_eq!(code, 1, "the mutant's mismatch is exit status 1: {err}");
     assert!(stdout.contains(&format!("timing diagram {}", out.display())), "{stdout}");
     assert!(out.exists());
@@ -227,15 +222,7 @@ fn the_readme_picture_is_what_make_picture_draws() {
     assert_eq!(saved, committed, "{stale}");
 
     let out = scratch("svg_picture_out").join("picture.svg");
-    let (code, _, err) = gcn_vmem(&[
-        "replay",
-        "docs/img/buffer_addr_mutant.jsonl",
-        "--unit",
-        "buffer_addr",
-        "--mutant",
-        "--svg",
-        out.to_str().unwrap(),
-    ]);
+    let (code, _, err) = replay_picture_vector(&out, true);
     assert_eq!(code, 1, "{err}");
     let drawn = std::fs::read_to_string(&out).unwrap();
     let committed = std::fs::read_to_string(Path::new(ROOT).join("docs/img/buffer_addr_mutant.svg")).unwrap();
