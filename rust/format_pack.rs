@@ -159,7 +159,7 @@ pub mod cover {
     use crate::format::{
         format_valid, FIELDS, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
     };
-    use crate::format_unpack::cover::{COMPONENT, DFMT, NFMT};
+    use crate::format_unpack::cover::{illegal_bin, illegal_bins, valid, COMPONENT, DFMT, NFMT};
 
     /// The coverpoints, in declaration order.
     #[repr(usize)]
@@ -296,15 +296,6 @@ pub mod cover {
         }
     }
 
-    const fn valid(dfmt: usize, nfmt: usize) -> bool {
-        if dfmt == 0 || dfmt == 15 || nfmt == 6 {
-            return false;
-        }
-        nfmt != 7 || !matches!(dfmt, 1 | 3 | 8 | 9 | 10)
-    }
-
-    /// The first `value` bin of (dfmt, nfmt, component), each valid pair's `format` bin, and
-    /// the `value` bin count.
     /// The bin tables of the `format` and `value` points.
     struct Tables {
         /// The first `value` bin of (dfmt, nfmt, component).
@@ -344,21 +335,10 @@ pub mod cover {
     /// Bins of the `value` point.
     pub const VALUE_BINS: usize = TABLES.bins;
 
-    fn illegal_bin(dfmt: u8, nfmt: u8) -> usize {
-        match (dfmt, nfmt) {
-            (0, _) => 0,
-            (15, _) => 1,
-            (d, 6) => 1 + usize::from(d),
-            (d, _) => 16 + [1, 3, 8, 9, 10].iter().position(|&x| x == d).unwrap_or(0),
-        }
-    }
-
     pub fn covergroup() -> Covergroup {
         let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
         let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
-        let mut illegal = vec!["0:INVALID (any nfmt)".to_string(), "15:reserved (any nfmt)".to_string()];
-        illegal.extend((1..15).map(|d| format!("{}/reserved 6", DFMT[d])));
-        illegal.extend([1, 3, 8, 9, 10].map(|d| format!("{}/float (a field not 32, 16, 11 or 10 bits)", DFMT[d])));
+        let illegal = illegal_bins();
         let value = pairs.flat_map(|(d, n)| {
             FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
                 classes(f.width, n as u8)

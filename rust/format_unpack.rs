@@ -240,8 +240,9 @@ pub mod cover {
         }
     }
 
-    /// format_valid as a const fn over the port values (SPEC §1.4), for the bin tables.
-    const fn valid(dfmt: usize, nfmt: usize) -> bool {
+    /// format_valid as a const fn over the port values (SPEC §1.4), for the bin tables (also
+    /// format_pack's: the pairs are the same both ways).
+    pub(crate) const fn valid(dfmt: usize, nfmt: usize) -> bool {
         if dfmt == 0 || dfmt == 15 || nfmt == 6 {
             return false;
         }
@@ -291,7 +292,7 @@ pub mod cover {
 
     /// The `illegal` bin of an invalid pair: dfmt 0, dfmt 15, then nfmt 6 on dfmt 1–14, then
     /// float on dfmt 1, 3, 8, 9, 10.
-    fn illegal_bin(dfmt: u8, nfmt: u8) -> usize {
+    pub(crate) fn illegal_bin(dfmt: u8, nfmt: u8) -> usize {
         match (dfmt, nfmt) {
             (0, _) => 0,
             (15, _) => 1,
@@ -300,12 +301,18 @@ pub mod cover {
         }
     }
 
-    pub fn covergroup() -> Covergroup {
-        let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
-        let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
+    /// The names of the `illegal` bins, in [`illegal_bin`]'s order.
+    pub(crate) fn illegal_bins() -> Vec<String> {
         let mut illegal = vec!["0:INVALID (any nfmt)".to_string(), "15:reserved (any nfmt)".to_string()];
         illegal.extend((1..15).map(|d| format!("{}/reserved 6", DFMT[d])));
         illegal.extend([1, 3, 8, 9, 10].map(|d| format!("{}/float (a field not 32, 16, 11 or 10 bits)", DFMT[d])));
+        illegal
+    }
+
+    pub fn covergroup() -> Covergroup {
+        let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
+        let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
+        let illegal = illegal_bins();
         let junk = ["1-byte", "2-byte", "4-byte", "8-byte", "12-byte"].map(|b| format!("bits above a {b} element"));
         let value = pairs.flat_map(|(d, n)| {
             FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
