@@ -1,0 +1,68 @@
+//! Who computes the per-lane work: the [`Backend`] trait (one batch of lanes per unit and call),
+//! [`pipeline`] (a batch through any clocked [`Unit`]) and [`Models`] (the Rust models as the
+//! backend; the harness crate plugs in the Verilated RTL, or both in lockstep).
+
+use crate::unit::Unit;
+use crate::{buffer_addr, d16, format_pack, format_unpack, image_addr, multi_texel, swizzle};
+
+/// Who computes the per-lane work: one batch of lanes per unit and call, outputs in input order.
+pub trait Backend {
+    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out>;
+    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out>;
+    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out>;
+    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out>;
+    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out>;
+    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out>;
+    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out>;
+}
+
+/// Drives `inputs` back to back through a clocked unit (any [`Unit`]: a model or an RTL) and
+/// returns each one's output, draining the pipeline with idle cycles.
+pub fn pipeline<U: Unit>(unit: &mut U, inputs: &[U::In]) -> Vec<U::Out> {
+    let lag = U::LATENCY - 1;
+    let idle = U::In::default();
+    let mut outputs = Vec::with_capacity(inputs.len());
+    for (n, input) in inputs.iter().chain(std::iter::repeat_n(&idle, lag)).enumerate() {
+        let out = unit.step(input);
+        if n >= lag {
+            outputs.push(out);
+        }
+    }
+    outputs
+}
+
+/// The Rust models as the backend.
+#[derive(Default)]
+pub struct Models {
+    pub buffer_addr: buffer_addr::BufferAddr,
+    pub format_unpack: format_unpack::FormatUnpack,
+    pub format_pack: format_pack::FormatPack,
+    pub swizzle: swizzle::Swizzle,
+    pub d16: d16::D16,
+    pub image_addr: image_addr::ImageAddr,
+    pub multi_texel: multi_texel::MultiTexel,
+}
+
+impl Backend for Models {
+    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out> {
+        pipeline(&mut self.buffer_addr, inputs)
+    }
+    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out> {
+        pipeline(&mut self.format_unpack, inputs)
+    }
+    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out> {
+        pipeline(&mut self.format_pack, inputs)
+    }
+    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out> {
+        pipeline(&mut self.swizzle, inputs)
+    }
+    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
+        pipeline(&mut self.d16, inputs)
+    }
+    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out> {
+        pipeline(&mut self.image_addr, inputs)
+    }
+    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
+        pipeline(&mut self.multi_texel, inputs)
+    }
+}
