@@ -19,16 +19,20 @@
 //! Layout, one concern a file under `rust/exec/`: `state.rs` (the wave: registers, LDS, memory),
 //! `error.rs` ([`ExecError`]), `backend.rs` ([`Backend`], [`pipeline`], [`Models`]), `buffer.rs`
 //! (MUBUF/MTBUF: [`run_buffer`]), `image.rs` (MIMG: [`run_image`]), `atomics.rs` (§10.1's
-//! operations), `lower.rs` (decoded instructions to these terms). Every public item is
-//! re-exported here, so its path is `gcn_vmem_model::exec::<item>`; [`run`] is the entry point
-//! for a decoded instruction.
+//! operations), `lower.rs` (decoded instructions to these terms), and the image path's helpers
+//! `image_vaddr.rs` (SPEC §4.1's address VGPRs) and `multi_texel_check.rs` (SPEC §4.3's
+//! instruction-level check). Every public item is re-exported here, so its path is
+//! `gcn_vmem_model::exec::<item>` (the two helpers' items from `crate::image_addr`, where they
+//! were first); [`run`] is the entry point for a decoded instruction.
 
 mod atomics;
 mod backend;
 mod buffer;
 mod error;
 mod image;
+pub(crate) mod image_vaddr;
 mod lower;
+pub(crate) mod multi_texel_check;
 mod state;
 
 pub use atomics::{atomic_result, AtomicOp};

@@ -3,6 +3,8 @@
 //! (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO.
 
 use super::atomics::{atomic_result, AtomicOp};
+use super::image_vaddr::{decode_vaddr, Coords};
+use super::multi_texel_check::{check_multi_texel, MultiTexelAccess};
 use super::state::{dwords, vgpr, Wave, ADDRESS_MASK, LANES, VGPRS};
 use super::{Backend, ExecError};
 use crate::d16::{self, OP_LOAD_FORMAT, OP_STORE_FORMAT};
@@ -111,7 +113,7 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
     }
     match inst.kind {
         ImageKind::MultiTexel { op } => {
-            let access = image_addr::MultiTexelAccess {
+            let access = MultiTexelAccess {
                 op,
                 mip: inst.mip,
                 dmask: inst.dmask,
@@ -123,7 +125,7 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
                 da: inst.da,
                 store: false,
             };
-            image_addr::check_multi_texel(&access).map_err(ExecError)?;
+            check_multi_texel(&access).map_err(ExecError)?;
             return multi_texel_load(wave, inst, (lo, hi), op, backend);
         }
         ImageKind::Store | ImageKind::Atomic(_) if !inst.unorm => {
@@ -158,7 +160,7 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
         let vgprs: Vec<u32> = (0..4).map(|i| vgpr(wave, inst.vaddr.wrapping_add(i), lane)).collect();
         let data = std::array::from_fn(|i| vgpr(wave, inst.vdata.wrapping_add(i as u8), lane));
         let address = if bound {
-            let c = image_addr::decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?;
+            let c = decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?;
             // SPEC §4.2: L = base_level + mipid exactly (33 bits); an existing level is <= 15.
             let level = u64::from(t.base_level) + u64::from(c.mipid);
             let exists = level <= u64::from(t.last_level) && (inst.r128 || level <= u64::from(t.max_mip));
@@ -397,9 +399,9 @@ fn multi_texel_load(
         let vgprs: Vec<u32> = (0..3).map(|i| vgpr(wave, inst.vaddr.wrapping_add(i), lane)).collect();
         // An unbound T# has no layout; its lanes read zeros (image_addr's group_valid is 0).
         let c = if t.is_bound() {
-            image_addr::decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?
+            decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?
         } else {
-            image_addr::Coords::default()
+            Coords::default()
         };
         addr_in.push(image_addr::In {
             valid: true,
