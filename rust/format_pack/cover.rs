@@ -1,0 +1,449 @@
+//! Functional coverage (rust/cover.rs): the bins `make cosim` must hit, from SPEC §1.4 and §5.
+//!
+//! - `format`, `illegal`: as format_unpack's (the same pairs and refusals).
+//! - `value`: per valid pair, per component the format has, the class of the component under
+//!   the field's rule ([`classes`]): NaN, infinities, clamping and saturation, the rounding
+//!   direction and ties of unorm/snorm, truncation of the scaled nfmts, integers wider than the
+//!   field, and for float the f16/f11/f10 results (denormal, underflow, overflow, ties, NaN
+//!   payloads). Only classes a field of that width can receive are declared: the only
+//!   unorm/snorm ties are ±0.5 (2^w − 1 and 2^(w−1) − 1 are odd, so v · max is a half-integer
+//!   only for v = ±0.5), and a 2-bit sscaled/sint field has no positive value besides its max.
+
+use super::{In, Out};
+use crate::cover::{Covergroup, Hits};
+use crate::format::{
+    format_valid, FIELDS, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
+};
+use crate::format_unpack::cover::{illegal_bin, illegal_bins, valid, COMPONENT, DFMT, NFMT};
+
+/// The coverpoints, in declaration order.
+#[repr(usize)]
+enum Point {
+    Format,
+    Illegal,
+    Value,
+}
+
+/// 32-bit fields: raw copies whatever the nfmt.
+pub const RAW32: &[&str] = &["zero", "all ones", "NaN pattern (copied raw)", "other"];
+pub const UNORM: &[&str] = &[
+    "NaN -> 0",
+    "-inf -> 0",
+    "negative -> 0",
+    "+-0",
+    "rounds down",
+    "rounds up",
+    "tie 0.5 (to even)",
+    "1.0 -> max",
+    "above 1 -> max",
+    "+inf -> max",
+];
+pub const SNORM: &[&str] = &[
+    "NaN -> 0",
+    "-inf -> -max",
+    "below -1 -> -max",
+    "-1.0",
+    "negative rounds toward 0",
+    "negative rounds away from 0",
+    "tie -0.5 (to even)",
+    "+-0",
+    "positive rounds down",
+    "positive rounds up",
+    "tie 0.5 (to even)",
+    "1.0 -> max",
+    "above 1 -> max",
+    "+inf -> max",
+];
+pub const USCALED: &[&str] = &[
+    "NaN -> 0",
+    "-inf -> 0",
+    "negative -> 0",
+    "+-0",
+    "integer in range",
+    "fraction truncated",
+    "max exactly",
+    "above max -> max",
+    "+inf -> max",
+];
+pub const SSCALED: &[&str] = &[
+    "NaN -> 0",
+    "-inf -> min",
+    "below min -> min",
+    "min exactly",
+    "negative integer",
+    "negative fraction truncated toward 0",
+    "+-0",
+    "positive integer",
+    "positive fraction truncated",
+    "max exactly",
+    "above max -> max",
+    "+inf -> max",
+];
+/// sscaled on a 2-bit field (range −2..1): no positive integer besides the max.
+pub const SSCALED2: &[&str] = &[
+    "NaN -> 0",
+    "-inf -> min",
+    "below min -> min",
+    "min exactly",
+    "negative integer",
+    "negative fraction truncated toward 0",
+    "+-0",
+    "positive fraction truncated",
+    "max exactly",
+    "above max -> max",
+    "+inf -> max",
+];
+pub const UINT: &[&str] = &["0", "fits", "max (all ones)", "wider: upper bits dropped"];
+pub const SINT: &[&str] =
+    &["0", "fits, positive", "fits, negative", "max positive", "most negative", "wider: upper bits dropped"];
+/// sint on a 2-bit field (−2..1): no positive value besides the max.
+pub const SINT2: &[&str] = &["0", "fits, negative", "max positive", "most negative", "wider: upper bits dropped"];
+pub const F16: &[&str] = &[
+    "NaN, payload kept",
+    "NaN, payload forced to 1",
+    "-NaN (sign kept)",
+    "+inf",
+    "-inf",
+    "+-0",
+    "f32 denormal -> +-0",
+    "rounding tie (to even)",
+    "finite overflows -> inf",
+    "underflows -> +-0",
+    "f16 denormal result",
+    "max finite result",
+    "+normal",
+    "-normal",
+];
+/// f11 and f10: no sign, NaN tested before the sign.
+pub const F11: &[&str] = &[
+    "NaN, payload kept",
+    "NaN, payload forced to 1",
+    "-NaN -> NaN (NaN before sign)",
+    "+inf",
+    "-inf -> 0",
+    "negative -> 0",
+    "+-0",
+    "f32 denormal -> 0",
+    "rounding tie (to even)",
+    "finite overflows -> inf",
+    "underflows -> 0",
+    "denormal result",
+    "max finite result",
+    "normal",
+];
+
+/// The value classes of a field of `width` bits under a valid `nfmt`.
+pub const fn classes(width: u32, nfmt: u8) -> &'static [&'static str] {
+    if width == 32 {
+        return RAW32;
+    }
+    match nfmt {
+        NFMT_UNORM => UNORM,
+        NFMT_SNORM => SNORM,
+        NFMT_USCALED => USCALED,
+        NFMT_SSCALED if width == 2 => SSCALED2,
+        NFMT_SSCALED => SSCALED,
+        NFMT_UINT => UINT,
+        NFMT_SINT if width == 2 => SINT2,
+        NFMT_SINT => SINT,
+        NFMT_FLOAT if width == 16 => F16,
+        _ => F11,
+    }
+}
+
+/// The bin tables of the `format` and `value` points.
+struct Tables {
+    /// The first `value` bin of (dfmt, nfmt, component).
+    base: [[[u16; 4]; 8]; 16],
+    /// The `format` bin of each valid (dfmt, nfmt).
+    pair: [[u8; 8]; 16],
+    /// Bins of the `value` point.
+    bins: usize,
+}
+
+const fn tables() -> Tables {
+    let (mut base, mut pair) = ([[[0u16; 4]; 8]; 16], [[u8::MAX; 8]; 16]);
+    let (mut next, mut pairs) = (0usize, 0u8);
+    let mut dfmt = 0;
+    while dfmt < 16 {
+        let mut nfmt = 0;
+        while nfmt < 8 {
+            if valid(dfmt, nfmt) {
+                pair[dfmt][nfmt] = pairs;
+                pairs += 1;
+                let mut k = 0;
+                while k < FIELDS[dfmt].len() {
+                    base[dfmt][nfmt][k] = next as u16;
+                    next += classes(FIELDS[dfmt][k].width, nfmt as u8).len();
+                    k += 1;
+                }
+            }
+            nfmt += 1;
+        }
+        dfmt += 1;
+    }
+    Tables { base, pair, bins: next }
+}
+const TABLES: Tables = tables();
+const BASE: [[[u16; 4]; 8]; 16] = TABLES.base;
+const PAIR: [[u8; 8]; 16] = TABLES.pair;
+/// Bins of the `value` point.
+pub const VALUE_BINS: usize = TABLES.bins;
+
+pub fn covergroup() -> Covergroup {
+    let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
+    let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
+    let illegal = illegal_bins();
+    let value = pairs.flat_map(|(d, n)| {
+        FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
+            classes(f.width, n as u8)
+                .iter()
+                .map(move |c| format!("{}/{} {}({}b) {c}", DFMT[d], NFMT[n], COMPONENT[k], f.width))
+        })
+    });
+    Covergroup::new()
+        .point(Point::Format as usize, "format", format)
+        .point(Point::Illegal as usize, "illegal (fmt_valid = 0)", illegal)
+        .point(Point::Value as usize, "value", value)
+}
+
+/// Whether narrowing the finite nonzero f32 `c` to a float of `p` mantissa bits (5-bit
+/// exponent, bias 15, denormals below 2^−14) drops exactly half a unit in the last place.
+#[inline]
+fn tie(c: u32, p: u32) -> bool {
+    let exp = ((c >> 23) & 0xff) as i32 - 127;
+    if exp == -127 {
+        return false;
+    }
+    // Bits of the 24-bit significand below the target's last place.
+    let shift = 23 - p as i32 + (-14 - exp).max(0);
+    if shift > 24 {
+        return false;
+    }
+    let sig = (c & 0x007f_ffff) | 0x0080_0000;
+    sig & ((1 << shift) - 1) == 1 << (shift - 1)
+}
+
+/// `down` when the positive product `x` (below 2^16) rounds down to nearest, `down + 1` when
+/// it rounds up (the fraction by a truncating conversion: no libm `floor` on the hot path).
+#[inline]
+fn rounds_up(x: f64, down: usize) -> usize {
+    down + usize::from(x - (x as u32) as f64 >= 0.5)
+}
+
+/// The class of a float-like component `v` under unorm (`snorm` false) or snorm, for a
+/// field of `max` = 2^w − 1 or 2^(w−1) − 1.
+#[inline]
+fn norm(c: u32, max: f64, snorm: bool) -> usize {
+    let v = f32::from_bits(c);
+    if v.is_nan() {
+        return 0;
+    }
+    let (neg_inf, below) = (1, 2);
+    if !snorm {
+        return if v == f32::NEG_INFINITY {
+            neg_inf
+        } else if v < 0.0 {
+            below
+        } else if v == 0.0 {
+            3
+        } else if v == 0.5 {
+            6
+        } else if v < 1.0 {
+            rounds_up(f64::from(v) * max, 4)
+        } else if v == 1.0 {
+            7
+        } else if v == f32::INFINITY {
+            9
+        } else {
+            8
+        };
+    }
+    if v == f32::NEG_INFINITY {
+        neg_inf
+    } else if v < -1.0 {
+        below
+    } else if v == -1.0 {
+        3
+    } else if v == -0.5 {
+        6
+    } else if v < 0.0 {
+        rounds_up(-f64::from(v) * max, 4)
+    } else if v == 0.0 {
+        7
+    } else if v == 0.5 {
+        10
+    } else if v < 1.0 {
+        rounds_up(f64::from(v) * max, 8)
+    } else if v == 1.0 {
+        11
+    } else if v == f32::INFINITY {
+        13
+    } else {
+        12
+    }
+}
+
+/// The class of a float-like component under uscaled (`min` 0) or sscaled.
+#[inline]
+fn scaled(c: u32, min: f32, max: f32, width: u32) -> usize {
+    let v = f32::from_bits(c);
+    // Only read inside the field's range (|v| <= 65535), where the conversion is exact.
+    let integer = || v == (v as i32) as f32;
+    let signed = min < 0.0;
+    let full = if v.is_nan() {
+        0
+    } else if v == f32::NEG_INFINITY {
+        1
+    } else if v < min {
+        2
+    } else if signed && v == min {
+        3
+    } else if v < 0.0 {
+        if integer() {
+            4
+        } else {
+            5
+        }
+    } else if v == 0.0 {
+        6
+    } else if v < max {
+        if integer() {
+            7
+        } else {
+            8
+        }
+    } else if v == max {
+        9
+    } else if v == f32::INFINITY {
+        11
+    } else {
+        10
+    };
+    if !signed {
+        // USCALED has no "min exactly" and one "negative" class: NaN, −inf, negative, ±0,
+        // integer, fraction, max, above, +inf.
+        [0, 1, 2, 2, 2, 2, 3, 4, 5, 6, 7, 8][full]
+    } else if width == 2 {
+        [0, 1, 2, 3, 4, 5, 6, 7, 7, 8, 9, 10][full]
+    } else {
+        full
+    }
+}
+
+/// The class of an f32 component narrowed into the float field `field` of `width` bits.
+#[inline]
+fn narrow(c: u32, field: u32, width: u32) -> usize {
+    let (exp, man, neg) = ((c >> 23) & 0xff, c & 0x007f_ffff, c >> 31 != 0);
+    let p = if width == 16 { 10 } else { width - 5 };
+    let magnitude = if width == 16 { field & 0x7fff } else { field };
+    let inf = 0x1f << p;
+    let max_finite = inf - 1;
+    if exp == 0xff && man != 0 {
+        return if neg {
+            2
+        } else if man >> (23 - p) == 0 {
+            1
+        } else {
+            0
+        };
+    }
+    if exp == 0xff {
+        return if neg { 4 } else { 3 };
+    }
+    if width != 16 && neg && c & 0x7fff_ffff != 0 {
+        return 5;
+    }
+    let body = if c & 0x7fff_ffff == 0 {
+        5
+    } else if exp == 0 {
+        6
+    } else if tie(c, p) {
+        7
+    } else if magnitude == inf {
+        8
+    } else if magnitude == 0 {
+        9
+    } else if magnitude >> p == 0 {
+        10
+    } else if magnitude == max_finite {
+        11
+    } else if width == 16 && neg {
+        13
+    } else {
+        12
+    };
+    // f11/f10 have "negative -> 0" before "+-0": the rest shift by one.
+    if width == 16 {
+        body
+    } else {
+        body + 1
+    }
+}
+
+/// The class of component `c` packed into `field` (its bits in the output), an index into
+/// [`classes`]`(width, nfmt)`.
+#[inline]
+pub fn classify(c: u32, field: u32, width: u32, nfmt: u8) -> usize {
+    if width == 32 {
+        return match c {
+            0 => 0,
+            u32::MAX => 1,
+            r if r & 0x7f80_0000 == 0x7f80_0000 && r & 0x007f_ffff != 0 => 2,
+            _ => 3,
+        };
+    }
+    let ones = u32::MAX >> (32 - width);
+    let half = 1u32 << (width - 1);
+    match nfmt {
+        NFMT_UNORM => norm(c, f64::from(ones), false),
+        NFMT_SNORM => norm(c, f64::from(half - 1), true),
+        NFMT_USCALED => scaled(c, 0.0, ones as f32, width),
+        NFMT_SSCALED => scaled(c, -(half as f32), (half - 1) as f32, width),
+        NFMT_UINT => match c {
+            0 => 0,
+            c if c == ones => 2,
+            c if c < ones => 1,
+            _ => 3,
+        },
+        NFMT_SINT => {
+            let s = c as i32;
+            let (lo, hi) = (-(half as i32), half as i32 - 1);
+            let full = if s == 0 {
+                0
+            } else if s == hi {
+                3
+            } else if s == lo {
+                4
+            } else if s > 0 && s < hi {
+                1
+            } else if s < 0 && s > lo {
+                2
+            } else {
+                5
+            };
+            if width == 2 {
+                [0, 0, 1, 2, 3, 4][full]
+            } else {
+                full
+            }
+        }
+        _ => narrow(c, field, width),
+    }
+}
+
+#[inline]
+pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
+    let (dfmt, nfmt) = (input.dfmt & 0xf, input.nfmt & 0x7);
+    if !format_valid(dfmt, nfmt) {
+        hits.hit(Point::Illegal as usize, illegal_bin(dfmt, nfmt));
+        return;
+    }
+    let (d, n) = (usize::from(dfmt), usize::from(nfmt));
+    hits.hit(Point::Format as usize, usize::from(PAIR[d][n]));
+    for (k, f) in FIELDS[d].iter().enumerate() {
+        let c = (input.components >> (32 * k)) as u32;
+        let field = (out.data >> f.offset) as u32 & (u32::MAX >> (32 - f.width));
+        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(c, field, f.width, nfmt));
+    }
+}

@@ -1,0 +1,344 @@
+//! Functional coverage (rust/cover.rs): the bins `make cosim` must hit, declared from SPEC §1.2,
+//! §4.2–§4.4 (not from the RTL). Level, size and coordinate bins count only lanes whose verdict
+//! they decide: a bound, legal lane whose level exists.
+
+use super::{group_size, supported, In, Out, FORMAT_TABLE, OP_NAMES};
+use crate::cover::{Covergroup, Hits};
+use crate::tsharp;
+use std::ops::Range;
+
+/// The T# fields the bins read, at `crate::tsharp`'s positions, by plain shifts (cheaper than
+/// a full decode on the lockstep run's hot path).
+struct Fields {
+    base: u64,
+    dfmt: u8,
+    nfmt: u8,
+    width_minus_1: u32,
+    height_minus_1: u32,
+    base_level: u8,
+    last_level: u8,
+    kind: u8,
+    max_mip: u8,
+}
+
+impl Fields {
+    #[inline]
+    fn decode(lo: u128, hi: u128) -> Fields {
+        // Field widths are at most 40 bits: the truncating casts are exact.
+        let f = |r: Range<usize>| -> u64 {
+            let (word, start) = if r.start >= 128 { (hi, r.start - 128) } else { (lo, r.start) };
+            ((word >> start) & ((1u128 << r.len()) - 1)) as u64
+        };
+        Fields {
+            base: f(tsharp::BASE),
+            dfmt: f(tsharp::DFMT) as u8,
+            nfmt: f(tsharp::NFMT) as u8,
+            width_minus_1: f(tsharp::WIDTH) as u32,
+            height_minus_1: f(tsharp::HEIGHT) as u32,
+            base_level: f(tsharp::BASE_LEVEL) as u8,
+            last_level: f(tsharp::LAST_LEVEL) as u8,
+            kind: f(tsharp::TYPE) as u8,
+            max_mip: f(tsharp::MAX_MIP) as u8,
+        }
+    }
+    fn width(&self) -> u32 {
+        self.width_minus_1 + 1
+    }
+    fn height(&self) -> u32 {
+        self.height_minus_1 + 1
+    }
+    /// SPEC §1.2.
+    fn is_bound(&self) -> bool {
+        self.dfmt != 0 && self.kind >= tsharp::TYPE_1D
+    }
+}
+
+/// The coverpoints, in declaration order.
+#[repr(usize)]
+enum Point {
+    OpMipDa,
+    OpOutcome,
+    R128Outcome,
+    Type,
+    Unbound,
+    Illegal,
+    Level,
+    LevelValue,
+    Width,
+    Height,
+    Pitch,
+    X,
+    Y,
+    Fits,
+    Alignment,
+    Address,
+}
+
+const OUTCOMES: &[&str] = &["unbound", "illegal", "level missing", "group out of bounds", "group valid"];
+const SIZE_CLASSES: &[&str] = &[
+    "1 at level 0",
+    "1 clamped ((field + 1) >> L = 0)",
+    "2 or 3",
+    "power of two 4..8192",
+    "not a power of two >= 5",
+    "16384 (largest)",
+];
+
+pub fn covergroup() -> Covergroup {
+    Covergroup::new()
+        .cross(Point::OpMipDa as usize, "op x mip x da", &[OP_NAMES, &["mip=0", "mip=1"], &["da=0", "da=1"]])
+        .cross(Point::OpOutcome as usize, "op x outcome", &[OP_NAMES, OUTCOMES])
+        .cross(Point::R128Outcome as usize, "T# size x outcome", &[&["256-bit", "128-bit (r128)"], OUTCOMES])
+        .point(
+            Point::Type as usize,
+            "type (§1.2)",
+            [
+                "below 8 (unbound)",
+                "1D (8)",
+                "2D (9)",
+                "3D (10)",
+                "cube (11)",
+                "1D array (12)",
+                "2D array (13)",
+                "2D MSAA (14)",
+                "2D MSAA array (15)",
+            ],
+        )
+        .point(
+            Point::Unbound as usize,
+            "unbound reason (§1.2)",
+            [
+                "dfmt 0 (type >= 8)",
+                "type < 8 (dfmt != 0)",
+                "dfmt 0 and type < 8",
+                "unsupported combination on an unbound T#: not illegal",
+            ],
+        )
+        .point(
+            Point::Illegal as usize,
+            "illegal reason (§4.3)",
+            [
+                "type not 2D",
+                "dfmt not R8/R16/RG8",
+                "BY4/PCK4 on R16 or RG8",
+                "DMASK not the row's",
+                "nfmt not in the row",
+                "D16",
+                "TFE",
+                "DA",
+            ],
+        )
+        .point(
+            Point::Level as usize,
+            "mip level (§4.2)",
+            [
+                "exists",
+                "L > last_level",
+                "256-bit: L > max_mip (L <= last_level)",
+                "128-bit: L > max_mip field, ignored (exists)",
+                "L > 15 (mipid)",
+                "L >= 2^32 (base_level + mipid, exact)",
+                "mip=0: mipid != 0 ignored",
+            ],
+        )
+        .cross(Point::LevelValue as usize, "level x mip", &[&["L=0", "L=1..14", "L=15"], &["mip=0", "mip=1"]])
+        .point(Point::Width as usize, "width_L", SIZE_CLASSES)
+        .point(Point::Height as usize, "height_L", SIZE_CLASSES)
+        .point(
+            Point::Pitch as usize,
+            "pitch_L",
+            [
+                "128-bit: pitch = width",
+                "256-bit: pitch = width",
+                "256-bit: pitch > width",
+                "256-bit: pitch < width",
+                "256-bit: pitch 65536 (largest)",
+            ],
+        )
+        .point(
+            Point::X as usize,
+            "x (§4.3, unaligned x)",
+            [
+                "x + n < width",
+                "x + n = width (last group)",
+                "x < width < x + n (group overhangs)",
+                "x >= width",
+                "x + n >= 2^32 (exact, no wrap)",
+            ],
+        )
+        .point(Point::Y as usize, "y", ["y < height - 1", "y = height - 1", "y = height", "y > height"])
+        .cross(Point::Fits as usize, "x fits x y fits", &[&["x fits", "x out"], &["y fits", "y out"]])
+        .point(
+            Point::Alignment as usize,
+            "x alignment",
+            [
+                "n=2: x even",
+                "n=2: x odd",
+                "n=4: x%4=0",
+                "n=4: x%4=1",
+                "n=4: x%4=2",
+                "n=4: x%4=3",
+                "aligned group fits but unaligned x + n > width (invalid)",
+            ],
+        )
+        .point(
+            Point::Address as usize,
+            "address (§4.4)",
+            ["level 0 (no mip_offset)", "level > 0 (mip_offset)", "wraps past 2^48 (below base)"],
+        )
+}
+
+fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
+    match size {
+        1 if field_plus_1 >> level == 0 => 1,
+        1 => 0,
+        2 | 3 => 2,
+        16384 => 5,
+        s if s.is_power_of_two() => 3,
+        _ => 4,
+    }
+}
+
+pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
+    let op = input.op & 0x3;
+    let dmask = input.dmask & 0xf;
+    let t = Fields::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
+    hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
+    hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
+
+    let bound = t.is_bound();
+    let no_modifiers = !input.d16 && !input.tfe && !input.da;
+    if !bound {
+        let bin = match (t.dfmt == 0, t.kind < 8) {
+            (true, false) => 0,
+            (false, true) => 1,
+            _ => 2,
+        };
+        hits.hit(Point::Unbound as usize, bin);
+        if !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers) {
+            hits.hit(Point::Unbound as usize, 3);
+        }
+    } else if out.illegal {
+        if t.kind != tsharp::TYPE_2D {
+            hits.hit(Point::Illegal as usize, 0);
+        }
+        match FORMAT_TABLE.iter().find(|r| r.op == op && r.dfmt == t.dfmt) {
+            None if (1..=3).contains(&t.dfmt) => hits.hit(Point::Illegal as usize, 2),
+            None => hits.hit(Point::Illegal as usize, 1),
+            Some(r) => {
+                if r.dmask != dmask {
+                    hits.hit(Point::Illegal as usize, 3);
+                }
+                if !r.nfmts.contains(&t.nfmt) {
+                    hits.hit(Point::Illegal as usize, 4);
+                }
+            }
+        }
+        for (k, set) in [input.d16, input.tfe, input.da].into_iter().enumerate() {
+            if set {
+                hits.hit(Point::Illegal as usize, 5 + k);
+            }
+        }
+    }
+
+    // §4.2: the level, exact.
+    let level = u64::from(t.base_level) + if input.mip { u64::from(input.mipid) } else { 0 };
+    let fits_x = u64::from(input.x) + u64::from(group_size(op)) <= u64::from(out.width);
+    let fits_y = input.y < u32::from(out.height);
+    let outcome = if !bound {
+        0
+    } else if out.illegal {
+        1
+    } else if !out.level_ok {
+        2
+    } else if !out.group_valid {
+        3
+    } else {
+        4
+    };
+    hits.hit_cross(Point::OpOutcome as usize, &[usize::from(op), outcome]);
+    hits.hit_cross(Point::R128Outcome as usize, &[usize::from(input.r128), outcome]);
+    if outcome < 2 {
+        return;
+    }
+    if !input.mip && input.mipid != 0 {
+        hits.hit(Point::Level as usize, 6);
+    }
+    if !out.level_ok {
+        if level >> 32 != 0 {
+            hits.hit(Point::Level as usize, 5);
+        } else if level > 15 {
+            hits.hit(Point::Level as usize, 4);
+        }
+        if level > u64::from(t.last_level) {
+            hits.hit(Point::Level as usize, 1);
+        } else {
+            hits.hit(Point::Level as usize, 2);
+        }
+        return;
+    }
+    hits.hit(Point::Level as usize, 0);
+    if input.r128 && level > u64::from(t.max_mip) {
+        hits.hit(Point::Level as usize, 3);
+    }
+    let l = u32::from(out.level);
+    let level_class = match l {
+        0 => 0,
+        15 => 2,
+        _ => 1,
+    };
+    hits.hit_cross(Point::LevelValue as usize, &[level_class, usize::from(input.mip)]);
+
+    // §4.2: the level's dimensions.
+    let (width, height, pitch) = (u32::from(out.width), u32::from(out.height), out.pitch);
+    hits.hit(Point::Width as usize, size_class(width, t.width(), l));
+    hits.hit(Point::Height as usize, size_class(height, t.height(), l));
+    let pitch_bin = if input.r128 {
+        0
+    } else if pitch == width {
+        1
+    } else if pitch > width {
+        2
+    } else {
+        3
+    };
+    hits.hit(Point::Pitch as usize, pitch_bin);
+    if pitch == 65536 {
+        hits.hit(Point::Pitch as usize, 4);
+    }
+
+    // §4.3: the group against the level, with the unaligned x.
+    let n = group_size(op);
+    let (x, y) = (u64::from(input.x), input.y);
+    let x_bin = if (x + u64::from(n)) >> 32 != 0 {
+        4
+    } else if x >= u64::from(width) {
+        3
+    } else if x + u64::from(n) > u64::from(width) {
+        2
+    } else if x + u64::from(n) == u64::from(width) {
+        1
+    } else {
+        0
+    };
+    hits.hit(Point::X as usize, x_bin);
+    let y_bin = match y.checked_sub(height) {
+        None if y + 1 == height => 1,
+        None => 0,
+        Some(0) => 2,
+        Some(_) => 3,
+    };
+    hits.hit(Point::Y as usize, y_bin);
+    hits.hit_cross(Point::Fits as usize, &[usize::from(!fits_x), usize::from(!fits_y)]);
+    let alignment = if n == 2 { (x & 1) as usize } else { 2 + (x & 3) as usize };
+    hits.hit(Point::Alignment as usize, alignment);
+    if u64::from(out.xa) + u64::from(n) <= u64::from(width) && !fits_x {
+        hits.hit(Point::Alignment as usize, 6);
+    }
+
+    // §4.4: the address of texel xa.
+    hits.hit(Point::Address as usize, usize::from(l > 0));
+    if out.address < t.base * 256 {
+        hits.hit(Point::Address as usize, 2);
+    }
+}
