@@ -9,9 +9,10 @@
 //! Every unit is a [`unit::Unit`]: a clocked model with the RTL's ports (`In`/`Out` bundles),
 //! latency and reset behaviour. Each also exposes its combinational function for direct use
 //! (e.g. [`buffer_addr::compute`]). Layout: one name per unit everywhere — this crate's
-//! `rust/<unit>.rs`, the RTL `rtl/<unit>.sv`, the binding `cosim/<unit>.{rs,h,cc}`, the tests
-//! `tests/<unit>.rs`; the units are listed once, in `cosim/units.txt` (the harness's build script
-//! checks that every unit listed there is declared below).
+//! `rust/<unit>.rs` (its coverage bins in `rust/<unit>/cover.rs`), the RTL `rtl/<unit>.sv`, the
+//! binding `cosim/<unit>.{rs,h,cc}`, the tests `tests/<unit>.rs`; the units are listed once, in
+//! `cosim/units.txt` (the harness's build script checks that every unit listed there is declared
+//! below). The executor is `rust/exec.rs` with one file per concern under `rust/exec/`.
 //!
 //! ```
 //! use gcn_vmem_model::buffer_addr::{self, ACCESS_NON_FORMAT};
