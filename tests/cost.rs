@@ -9,7 +9,7 @@
 //! count, so a truncated file fails. `cli_cost_matches_library` feeds appendix A to
 //! `gcn-vmem cost` as §13.2 JSON lines.
 
-use gcn_vmem::cost::{cost, Channel, ChannelKind, Cost, Fetch, Filter, Op, TexelFormat};
+use gcn_vmem_model::cost::{cost, Channel, ChannelKind, Cost, Fetch, Filter, Op, TexelFormat};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;

@@ -13,9 +13,9 @@
 mod common;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::d16::Harness;
-use gcn_vmem::d16::{In, Out, D16};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::bindings::d16::Harness;
+use gcn_vmem_model::d16::{In, Out, D16};
+use gcn_vmem_model::unit::{Ports, Unit};
 
 // ---------------------------------------------------------------------------------------------
 // Port helpers (docs/decisions.md "d16").
@@ -743,7 +743,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem::d16::D16>(input, &gcn_vmem::d16::compute(input))
+    common::bins_hit::<gcn_vmem_model::d16::D16>(input, &gcn_vmem_model::d16::compute(input))
 }
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).

@@ -7,10 +7,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gcn_vmem::cosim::buffer_addr::Harness as BufferAddr;
-use gcn_vmem::cosim::equiv::{self, CexStep, Config, Verdict};
-use gcn_vmem::cosim::{run, vectors, RtlOptions, Variant, UNITS};
-use gcn_vmem::unit::Unit;
+use gcn_vmem::bindings::buffer_addr::Harness as BufferAddr;
+use gcn_vmem::bindings::UNITS;
+use gcn_vmem::engine::run;
+use gcn_vmem::engine::vectors;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::Variant;
+use gcn_vmem::tools::equiv::{self, CexStep, Config, Verdict};
+use gcn_vmem_model::unit::Unit;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -183,7 +187,8 @@ fn changed_constant_gives_a_replayable_counterexample() {
     assert!(*cycles >= 2 && *cycles <= report.depth, "{}", report.line());
     assert_eq!(cex, &dir.join("work").join("cex.jsonl"));
 
-    let steps = vectors::read_file::<<gcn_vmem::buffer_addr::BufferAddr as Unit>::In>(cex).expect("cex.jsonl reads");
+    let steps =
+        vectors::read_file::<<gcn_vmem_model::buffer_addr::BufferAddr as Unit>::In>(cex).expect("cex.jsonl reads");
     assert_eq!(steps.len(), *cycles);
     let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
     let replay = run::replay::<BufferAddr>(&steps, &mutant, Some(cex), None).expect("replay on the mutant");

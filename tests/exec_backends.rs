@@ -4,11 +4,16 @@
 
 use std::path::{Path, PathBuf};
 
-use gcn_vmem::cosim::exec::{CheckedBackend, ExecFailure, LockstepBackend, RtlBackend, UnitOptions};
-use gcn_vmem::cosim::lockstep::Step;
-use gcn_vmem::cosim::{buffer_addr::Harness, run, vectors, Binding, RtlOptions, Variant};
-use gcn_vmem::exec::{Backend, Models};
-use gcn_vmem::unit::{valid_of, Unit};
+use gcn_vmem::bindings::buffer_addr::Harness;
+use gcn_vmem::engine::lockstep::Step;
+use gcn_vmem::engine::run;
+use gcn_vmem::engine::vectors;
+use gcn_vmem::engine::Binding;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::Variant;
+use gcn_vmem::exec::backends::{CheckedBackend, ExecFailure, LockstepBackend, RtlBackend, UnitOptions};
+use gcn_vmem_model::exec::{Backend, Models};
+use gcn_vmem_model::unit::{valid_of, Unit};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
@@ -88,7 +93,12 @@ fn models_rtl_and_lockstep_backends_agree_on_every_unit() {
     };
     backends.rtl.log.artifacts = artifacts.clone();
     backends.both.log.artifacts = artifacts;
-    use gcn_vmem::cosim::{d16, format_pack, format_unpack, image_addr, multi_texel, swizzle};
+    use gcn_vmem::bindings::d16;
+    use gcn_vmem::bindings::format_pack;
+    use gcn_vmem::bindings::format_unpack;
+    use gcn_vmem::bindings::image_addr;
+    use gcn_vmem::bindings::multi_texel;
+    use gcn_vmem::bindings::swizzle;
     agree::<Harness>(&mut backends, |b, i| b.buffer_addr(i));
     agree::<format_unpack::Harness>(&mut backends, |b, i| b.format_unpack(i));
     agree::<format_pack::Harness>(&mut backends, |b, i| b.format_pack(i));
@@ -184,7 +194,7 @@ fn lockstep_backend_records_saves_and_traces_a_mutant_buffer_addr_batch() {
 
     // The backend goes on: clean batches record nothing, on this unit and the others.
     assert_eq!(both.buffer_addr(&plain), Models::default().buffer_addr(&plain));
-    let swz = Stimulus::<gcn_vmem::cosim::swizzle::Harness>::new().take(64);
+    let swz = Stimulus::<gcn_vmem::bindings::swizzle::Harness>::new().take(64);
     assert_eq!(both.swizzle(&swz), Models::default().swizzle(&swz));
     assert!(both.take_failures().is_empty());
 

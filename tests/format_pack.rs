@@ -17,12 +17,12 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::format_pack::{Harness, Rtl};
-use gcn_vmem::cosim::lockstep::Lockstep;
-use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::cosim::stimulus::{f32_bits, from_rng, SPECIAL_F32};
-use gcn_vmem::format_pack::{FormatPack, In, Out};
-use gcn_vmem::unit::Unit;
+use gcn_vmem::bindings::format_pack::{Harness, Rtl};
+use gcn_vmem::engine::lockstep::Lockstep;
+use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem::engine::stimulus::{f32_bits, from_rng, SPECIAL_F32};
+use gcn_vmem_model::format_pack::{FormatPack, In, Out};
+use gcn_vmem_model::unit::Unit;
 use proptest::prelude::*;
 use reference::{
     element_bits, fields, format_valid, from_words, valid_pairs, FLOAT, RESERVED, SINT, SNORM, SSCALED, UINT, UNORM,
@@ -767,7 +767,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem::format_pack::FormatPack>(input, &gcn_vmem::format_pack::compute(input))
+    common::bins_hit::<gcn_vmem_model::format_pack::FormatPack>(input, &gcn_vmem_model::format_pack::compute(input))
 }
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
@@ -864,7 +864,7 @@ fn directed_inputs_land_in_their_bins() {
     );
     // Refused pairs; one `format` bin per pair SPEC §1.4 accepts.
     assert_bins(i(15, UINT, [0; 4]), &["illegal (fmt_valid = 0): 15:reserved (any nfmt)"], true);
-    let group = <FormatPack as gcn_vmem::cover::Covered>::covergroup();
+    let group = <FormatPack as gcn_vmem_model::cover::Covered>::covergroup();
     assert_eq!(group.points[0].bins.len(), valid_pairs().len());
     assert_bins(
         i(9, FLOAT, [0; 4]),

@@ -17,11 +17,11 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::format_unpack::{Harness, Rtl};
-use gcn_vmem::cosim::lockstep::Lockstep;
-use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::format_unpack::{FormatUnpack, In, Out};
-use gcn_vmem::unit::Unit;
+use gcn_vmem::bindings::format_unpack::{Harness, Rtl};
+use gcn_vmem::engine::lockstep::Lockstep;
+use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem_model::format_unpack::{FormatUnpack, In, Out};
+use gcn_vmem_model::unit::Unit;
 use proptest::prelude::*;
 use reference::{fields, format_valid, from_words, words, FLOAT, RESERVED, SINT, SNORM, SSCALED, UINT, UNORM, USCALED};
 
@@ -686,12 +686,12 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    use gcn_vmem::cover::{Covered, Hits};
-    let group = <gcn_vmem::format_unpack::FormatUnpack as Covered>::covergroup();
+    use gcn_vmem_model::cover::{Covered, Hits};
+    let group = <gcn_vmem_model::format_unpack::FormatUnpack as Covered>::covergroup();
     let mut hits = Hits::new(&group);
-    <gcn_vmem::format_unpack::FormatUnpack as Covered>::sample(
+    <gcn_vmem_model::format_unpack::FormatUnpack as Covered>::sample(
         input,
-        &gcn_vmem::format_unpack::compute(input),
+        &gcn_vmem_model::format_unpack::compute(input),
         &mut hits,
     );
     let mut names = Vec::new();
@@ -787,8 +787,8 @@ fn directed_inputs_land_in_their_bins() {
 /// that SPEC §1.4 accepts.
 #[test]
 fn every_declared_value_class_is_reachable() {
-    use gcn_vmem::cover::Covered;
-    use gcn_vmem::format_unpack::cover::{classes, classify};
+    use gcn_vmem_model::cover::Covered;
+    use gcn_vmem_model::format_unpack::cover::{classes, classify};
     let integer_like = [UNORM, SNORM, USCALED, SSCALED, UINT, SINT];
     for width in [2u32, 8, 10, 11, 16] {
         let float = if matches!(width, 10 | 11 | 16) { &[FLOAT][..] } else { &[][..] };

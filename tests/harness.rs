@@ -6,14 +6,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use gcn_vmem::buffer_addr::In;
-use gcn_vmem::cosim::buffer_addr::Harness;
-use gcn_vmem::cosim::lockstep::{At, Lockstep, Reset, Step};
-use gcn_vmem::cosim::run::{self, RunConfig};
-use gcn_vmem::cosim::vectors::{self, Strictness};
-use gcn_vmem::cosim::RtlUnit;
-use gcn_vmem::cosim::{RtlOptions, Variant, Wave};
-use gcn_vmem::unit::Unit;
+use gcn_vmem::bindings::buffer_addr::Harness;
+use gcn_vmem::engine::lockstep::{At, Lockstep, Reset, Step};
+use gcn_vmem::engine::run::{self, RunConfig};
+use gcn_vmem::engine::vectors::{self, Strictness};
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::RtlUnit;
+use gcn_vmem::engine::Variant;
+use gcn_vmem::engine::Wave;
+use gcn_vmem_model::buffer_addr::In;
+use gcn_vmem_model::unit::Unit;
 
 /// A fresh folder under cargo's per-test scratch space.
 fn scratch(name: &str) -> PathBuf {
@@ -298,7 +300,7 @@ fn cosim_command_passes_clean_rtl_and_fails_broken_rtl() {
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert!(cols[1].parse::<u64>().unwrap() >= 3000, "{row}");
     assert_eq!(cols[3], "0", "{row}");
-    for unit in gcn_vmem::cosim::UNITS {
+    for unit in gcn_vmem::bindings::UNITS {
         assert!(stdout.lines().any(|l| l.starts_with(unit)), "no row for {unit}: {stdout}");
     }
 
@@ -332,7 +334,7 @@ fn cases(n: usize) -> Vec<Vec<Step<In>>> {
 #[test]
 fn an_assertion_alone_fails_a_run() {
     let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
-    let open = || gcn_vmem::cosim::buffer_addr::Rtl::open(&broken).unwrap();
+    let open = || gcn_vmem::bindings::buffer_addr::Rtl::open(&broken).unwrap();
     let mut l = Lockstep::new(open(), open());
     let mut failed = 0;
     for case in cases(2000) {
@@ -348,13 +350,13 @@ fn an_assertion_alone_fails_a_run() {
 
 /// A model whose `valid` comes out of reset as 1: the wrong reset value a register can have.
 #[derive(Default)]
-struct ValidOutOfReset(gcn_vmem::buffer_addr::BufferAddr, bool);
+struct ValidOutOfReset(gcn_vmem_model::buffer_addr::BufferAddr, bool);
 
 impl Unit for ValidOutOfReset {
     const NAME: &'static str = "buffer_addr";
     const LATENCY: usize = 2;
     type In = In;
-    type Out = gcn_vmem::buffer_addr::Out;
+    type Out = gcn_vmem_model::buffer_addr::Out;
     fn set_reset(&mut self, asserted: bool) -> Self::Out {
         self.1 = true;
         Self::Out { valid: true, ..self.0.set_reset(asserted) }
@@ -375,7 +377,7 @@ impl Unit for ValidOutOfReset {
 /// wrong value is caught even when the first edge would overwrite it.
 #[test]
 fn outputs_are_compared_during_and_right_after_reset() {
-    let rtl = gcn_vmem::cosim::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap();
+    let rtl = gcn_vmem::bindings::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap();
     let mut l = Lockstep::new(ValidOutOfReset::default(), rtl);
     assert!(!l.run(&[]));
     let at: Vec<At> = l.mismatches.iter().map(|m| m.at).collect();
@@ -450,14 +452,14 @@ fn mid_run_resets_replay_from_vector_files_into_both_waveforms() {
 /// model, and the X run is reproducible from its seed.
 #[test]
 fn x_seeded_runs_start_random_and_agree_after_reset() {
-    use gcn_vmem::cosim::buffer_addr::Rtl;
+    use gcn_vmem::bindings::buffer_addr::Rtl;
     let before_reset = |x_seed| {
         let mut rtl = Rtl::open(&RtlOptions { x_seed, ..RtlOptions::default() }).unwrap();
         rtl.set_reset(false)
     };
-    assert_eq!(before_reset(None), gcn_vmem::buffer_addr::Out::default());
+    assert_eq!(before_reset(None), gcn_vmem_model::buffer_addr::Out::default());
     let seeded: Vec<_> = (1..=4).map(|s| before_reset(Some(s))).collect();
-    assert!(seeded.iter().any(|o| *o != gcn_vmem::buffer_addr::Out::default()), "{seeded:?}");
+    assert!(seeded.iter().any(|o| *o != gcn_vmem_model::buffer_addr::Out::default()), "{seeded:?}");
     assert_eq!(before_reset(Some(3)), seeded[2], "the X seed does not reproduce the state");
 
     let config = RunConfig {
@@ -478,11 +480,11 @@ fn x_seeded_runs_start_random_and_agree_after_reset() {
 #[test]
 fn concatenated_cases_replay_each_case_as_run_alone() {
     let cases = cases(40);
-    let latency = gcn_vmem::buffer_addr::BufferAddr::LATENCY;
+    let latency = gcn_vmem_model::buffer_addr::BufferAddr::LATENCY;
     let mut alone = Vec::new();
     let mut l = Lockstep::new(
-        gcn_vmem::buffer_addr::BufferAddr::default(),
-        gcn_vmem::cosim::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap(),
+        gcn_vmem_model::buffer_addr::BufferAddr::default(),
+        gcn_vmem::bindings::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap(),
     )
     .recording();
     for case in &cases {
@@ -633,22 +635,22 @@ fn junit_report_lists_units_and_failures_with_their_files() {
 /// unsharded, or with --require-bins); a unit's runs (random and X) count together.
 #[test]
 fn unhit_bins_are_listed_and_fail_only_when_required() {
-    use gcn_vmem::cover::{Covered, Hits};
+    use gcn_vmem_model::cover::{Covered, Hits};
     let config = RunConfig { vectors: 1, seed: 3, jobs: 1, ..RunConfig::default() };
     let run = run::random::<Harness>(&config).unwrap();
-    let group = <Harness as gcn_vmem::cosim::Binding>::Model::covergroup();
+    let group = <Harness as gcn_vmem::engine::Binding>::Model::covergroup();
     let declared = group.bins();
     // The same run with no hits counted: every bin is a hole.
     let empty = run::Summary { hits: Hits::new(&group), ..run.clone() };
     for required in [false, true] {
-        let rows = gcn_vmem::cosim::cover::report(std::slice::from_ref(&empty), required);
+        let rows = gcn_vmem::report::bins::report(std::slice::from_ref(&empty), required);
         assert_eq!(rows.len(), 1);
         assert_eq!((rows[0].hit, rows[0].declared, rows[0].unhit.len()), (0, declared, declared));
         assert_eq!(rows[0].passed, !required);
         assert!(rows[0].unhit.iter().any(|b| b.starts_with("access: ")), "{:?}", rows[0].unhit);
     }
     // Hits of another run of the unit fill the holes.
-    let rows = gcn_vmem::cosim::cover::report(&[empty, run.clone()], true);
+    let rows = gcn_vmem::report::bins::report(&[empty, run.clone()], true);
     assert_eq!(rows[0].hit, run.hits.hit_bins());
 
     let (code, stdout, _) =

@@ -13,13 +13,13 @@
 mod common;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::image_addr::{generate, Harness};
-use gcn_vmem::cosim::stimulus::from_rng;
-use gcn_vmem::image_addr::{
+use gcn_vmem::bindings::image_addr::{generate, Harness};
+use gcn_vmem::engine::stimulus::from_rng;
+use gcn_vmem_model::image_addr::{
     check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
     OP_PCK2, OP_PCK4,
 };
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem_model::unit::{Ports, Unit};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -1250,7 +1250,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names `input` (with the model's result) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<ImageAddr>(input, &gcn_vmem::image_addr::compute(input))
+    common::bins_hit::<ImageAddr>(input, &gcn_vmem_model::image_addr::compute(input))
 }
 
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {

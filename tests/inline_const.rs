@@ -4,8 +4,8 @@
 
 mod common;
 
-use gcn_vmem::cosim::inline_const::Harness;
-use gcn_vmem::inline_const::In;
+use gcn_vmem::bindings::inline_const::Harness;
+use gcn_vmem_model::inline_const::In;
 
 use common::{outputs, sweep, trace_of};
 
@@ -98,7 +98,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem::inline_const::InlineConst>(input, &gcn_vmem::inline_const::compute(input))
+    common::bins_hit::<gcn_vmem_model::inline_const::InlineConst>(input, &gcn_vmem_model::inline_const::compute(input))
 }
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).

@@ -1,15 +1,15 @@
 //! The instruction codec (gcn_vmem_model::isa) against LLVM's own tool, llvm-mc-14 (Debian
 //! package `llvm-14`; `make deps` installs it): random valid encodings of every opcode llvm-mc
 //! knows, random raw words, and the project's own opcode slots, which llvm-mc must reject.
-//! Fails (never skips) when llvm-mc-14 is missing. The driver is gcn_vmem::cosim::llvm, shared
+//! Fails (never skips) when llvm-mc-14 is missing. The driver is gcn_vmem::tools::llvm, shared
 //! with `gcn-vmem llvm-diff`; the command line's decode and asm are tested here too.
 
 use std::process::Command;
 
-use gcn_vmem::cosim::llvm::{
+use gcn_vmem::tools::llvm::{
     self, own_opcode_encodings, peer_opcodes, random_mimg, random_mtbuf, random_mubuf, LlvmMc, Rng,
 };
-use gcn_vmem::isa::{decode, disassemble, Instruction};
+use gcn_vmem_model::isa::{decode, disassemble, Instruction};
 
 fn mc() -> LlvmMc {
     LlvmMc::find().unwrap_or_else(|e| panic!("{e:#}"))
@@ -69,11 +69,11 @@ fn llvm_mc_rejects_the_own_opcode_slots() {
 #[test]
 fn batches_map_rejected_words() {
     let mc = mc();
-    let valid = Instruction::Mubuf(gcn_vmem::isa::Mubuf {
+    let valid = Instruction::Mubuf(gcn_vmem_model::isa::Mubuf {
         vdata: 5,
         srsrc: 2,
         soffset: 3,
-        ..gcn_vmem::isa::Mubuf::new(gcn_vmem::isa::MubufOp::LoadDword)
+        ..gcn_vmem_model::isa::Mubuf::new(gcn_vmem_model::isa::MubufOp::LoadDword)
     })
     .encode();
     // MIMG op 0x06 (free), whose second dword llvm-mc then reads as a 64-bit VOP3 instruction.

@@ -20,12 +20,12 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::lockstep::{trace, Lockstep};
-use gcn_vmem::cosim::multi_texel::{Harness, Rtl};
-use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
-use gcn_vmem::multi_texel::{In, MultiTexel, Out};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::bindings::multi_texel::{Harness, Rtl};
+use gcn_vmem::engine::lockstep::{trace, Lockstep};
+use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem_model::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
+use gcn_vmem_model::multi_texel::{In, MultiTexel, Out};
+use gcn_vmem_model::unit::{Ports, Unit};
 use proptest::prelude::*;
 use reference::{from_words, words, FLOAT, SINT, SNORM, UINT, UNORM};
 
@@ -422,7 +422,7 @@ fn directed_table_trace() {
 fn codes_and_ports_match_decisions() {
     assert_eq!((OP_BY2, OP_BY4, OP_PCK2, OP_PCK4), (BY2, BY4, PCK2, PCK4));
     assert_eq!((DFMT_R8, DFMT_R16, DFMT_RG8), (R8, R16, RG8));
-    let names = |s: &[gcn_vmem::unit::Signal]| s.iter().map(|s| (s.name, s.width)).collect::<Vec<_>>();
+    let names = |s: &[gcn_vmem_model::unit::Signal]| s.iter().map(|s| (s.name, s.width)).collect::<Vec<_>>();
     assert_eq!(
         names(In::SIGNALS),
         [("valid", 1), ("op", 2), ("dmask", 4), ("dfmt", 6), ("nfmt", 4), ("group_valid", 1), ("texels", 64)]
@@ -785,7 +785,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names `input` (with the model's result) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<MultiTexel>(input, &gcn_vmem::multi_texel::compute(input))
+    common::bins_hit::<MultiTexel>(input, &gcn_vmem_model::multi_texel::compute(input))
 }
 
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {

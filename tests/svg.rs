@@ -5,12 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gcn_vmem::buffer_addr::In;
-use gcn_vmem::cosim::buffer_addr::Harness;
-use gcn_vmem::cosim::lockstep::Step;
-use gcn_vmem::cosim::run::{self, RunConfig};
-use gcn_vmem::cosim::stimulus::Rng;
-use gcn_vmem::cosim::{svg, vectors, RtlOptions, Variant};
+use gcn_vmem::bindings::buffer_addr::Harness;
+use gcn_vmem::engine::lockstep::Step;
+use gcn_vmem::engine::run::{self, RunConfig};
+use gcn_vmem::engine::stimulus::Rng;
+use gcn_vmem::engine::vectors;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::Variant;
+use gcn_vmem::report::svg;
+use gcn_vmem_model::buffer_addr::In;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -9,10 +9,10 @@
 mod common;
 
 use common::{outputs, sweep, trace_of};
-use gcn_vmem::cosim::stimulus::from_rng;
-use gcn_vmem::cosim::swizzle::{generate, Harness};
-use gcn_vmem::swizzle::{In, Out, Swizzle};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::bindings::swizzle::{generate, Harness};
+use gcn_vmem::engine::stimulus::from_rng;
+use gcn_vmem_model::swizzle::{In, Out, Swizzle};
+use gcn_vmem_model::unit::{Ports, Unit};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -450,7 +450,7 @@ fn every_assertion_fires_and_is_reported() {
 
 /// The `point: bin` names one input (with the model's result for it) falls in.
 fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem::swizzle::Swizzle>(input, &gcn_vmem::swizzle::compute(input))
+    common::bins_hit::<gcn_vmem_model::swizzle::Swizzle>(input, &gcn_vmem_model::swizzle::compute(input))
 }
 
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).

@@ -10,8 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gcn_vmem::cosim::synth::{self, Job, Stats};
-use gcn_vmem::cosim::yosys;
+use gcn_vmem::tools::synth::{self, Job, Stats};
+use gcn_vmem::tools::yosys;
 
 fn data(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synth").join(name);

@@ -5,12 +5,16 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use gcn_vmem::buffer_addr::{BufferAddr, In, Out};
-use gcn_vmem::cosim::buffer_addr::Harness;
-use gcn_vmem::cosim::lockstep::{Lockstep, Step};
-use gcn_vmem::cosim::stimulus::Rng;
-use gcn_vmem::cosim::{run, wave, RtlOptions, RtlUnit, Variant};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::bindings::buffer_addr::Harness;
+use gcn_vmem::engine::lockstep::{Lockstep, Step};
+use gcn_vmem::engine::run;
+use gcn_vmem::engine::stimulus::Rng;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::RtlUnit;
+use gcn_vmem::engine::Variant;
+use gcn_vmem::report::wave;
+use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
+use gcn_vmem_model::unit::{Ports, Unit};
 
 /// A fresh folder under cargo's per-test scratch space.
 fn scratch(name: &str) -> PathBuf {
@@ -22,7 +26,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `cycles` random cycles (with the generator's resets and idle cycles) on the mutant build, so
 /// that the record holds mismatches, recorded as `replay` records them.
-fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_vmem::cosim::Binding>::Rtl> {
+fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_vmem::engine::Binding>::Rtl> {
     let mut rng = Rng::new(seed);
     let mut steps: Vec<Step<In>> = Vec::with_capacity(cycles);
     while steps.len() < cycles {
@@ -30,7 +34,7 @@ fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_
     }
     steps.truncate(cycles - BufferAddr::LATENCY);
     let options = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
-    let rtl = <Harness as gcn_vmem::cosim::Binding>::Rtl::open(&options).unwrap();
+    let rtl = <Harness as gcn_vmem::engine::Binding>::Rtl::open(&options).unwrap();
     let mut lockstep = Lockstep::new(BufferAddr::default(), rtl).recording();
     assert!(!lockstep.run_steps(&steps), "the mutant agreed with the model on {cycles} random cycles");
     lockstep

@@ -7,8 +7,7 @@ use std::process::Command;
 
 /// Runtime sources a Verilator 5 model needs (`VM_GLOBAL_FAST`/`SLOW` of a traced, covered
 /// model): `verilated_threads.cpp` is needed even single-threaded.
-const RUNTIME: &[&str] =
-    &["verilated.cpp", "verilated_threads.cpp", "verilated_vcd_c.cpp", "verilated_fst_c.cpp", "verilated_cov.cpp"];
+const RUNTIME: &[&str] = &["verilated.cpp", "verilated_threads.cpp", "verilated_fst_c.cpp", "verilated_cov.cpp"];
 
 fn fail(message: &str) -> ! {
     println!("cargo::error={message}");
@@ -63,7 +62,7 @@ fn main() {
         .define("VM_SC", "0")
         .define("VM_TRACE", "1")
         .define("VM_TRACE_FST", "1")
-        .define("VM_TRACE_VCD", "1")
+        .define("VM_TRACE_VCD", "0")
         .flag_if_supported("-faligned-new")
         .warnings(false);
     for file in RUNTIME {

@@ -6,10 +6,12 @@ pub mod spec43;
 
 use std::cell::RefCell;
 
-use gcn_vmem::cosim::lockstep::{trace, Lockstep};
-use gcn_vmem::cosim::run::case_strategy;
-use gcn_vmem::cosim::{Binding, RtlOptions, RtlUnit};
-use gcn_vmem::unit::{Ports, Unit};
+use gcn_vmem::engine::lockstep::{trace, Lockstep};
+use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem::engine::Binding;
+use gcn_vmem::engine::RtlOptions;
+use gcn_vmem::engine::RtlUnit;
+use gcn_vmem_model::unit::{Ports, Unit};
 use proptest::test_runner::{Config, TestRunner};
 
 pub type In<B> = <<B as Binding>::Model as Unit>::In;
@@ -78,8 +80,8 @@ pub fn random_cases_agree<B: Binding>(cases: u32) {
         if !l.run_steps(&case) {
             // Report the case the harness's shrinker minimises it to (proptest shrinks only
             // the seed it was drawn from).
-            let fails = |s: &[gcn_vmem::cosim::lockstep::Step<In<B>>]| Ok(!lockstep::<B>().run_steps(s));
-            let minimal = gcn_vmem::cosim::shrink::shrink(&case, Default::default(), fails).unwrap().steps;
+            let fails = |s: &[gcn_vmem::engine::lockstep::Step<In<B>>]| Ok(!lockstep::<B>().run_steps(s));
+            let minimal = gcn_vmem::engine::shrink::shrink(&case, Default::default(), fails).unwrap().steps;
             let mut m = lockstep::<B>().recording();
             m.run_steps(&minimal);
             proptest::prop_assert!(
@@ -106,8 +108,8 @@ pub fn random_cases_agree<B: Binding>(cases: u32) {
 /// report it in an `ASSERTION <unit> cycle=… assertion=<name>` line. On the RTL as written the
 /// same cases fire no assertion.
 pub fn assertions_fire<B: Binding>(names: &[&str]) {
-    use gcn_vmem::cosim::run::{self, Case};
-    use gcn_vmem::cosim::Variant;
+    use gcn_vmem::engine::run::{self, Case};
+    use gcn_vmem::engine::Variant;
     use proptest::strategy::{Strategy, ValueTree};
     use std::collections::BTreeMap;
 
@@ -159,8 +161,8 @@ pub fn assertions_fire<B: Binding>(names: &[&str]) {
 }
 
 /// The `point: bin` names one sample of `input` with `out` (the model's result for it) falls in.
-pub fn bins_hit<M: gcn_vmem::cover::Covered>(input: &M::In, out: &M::Out) -> Vec<String> {
-    use gcn_vmem::cover::Hits;
+pub fn bins_hit<M: gcn_vmem_model::cover::Covered>(input: &M::In, out: &M::Out) -> Vec<String> {
+    use gcn_vmem_model::cover::Hits;
     let group = M::covergroup();
     let mut hits = Hits::new(&group);
     M::sample(input, out, &mut hits);
@@ -179,8 +181,8 @@ pub fn bins_hit<M: gcn_vmem::cover::Covered>(input: &M::In, out: &M::Out) -> Vec
 /// vectors of seed 1 (the model alone, the same cases a lockstep run of that seed drives), and
 /// prints the least-hit bin for the margin (`cargo test -- --nocapture`).
 pub fn every_bin_hit<B: Binding>(chunks: u64) {
-    use gcn_vmem::cover::Covered;
-    let (hits, vectors) = gcn_vmem::cosim::cover::model_only::<B>(1, 0..chunks);
+    use gcn_vmem_model::cover::Covered;
+    let (hits, vectors) = gcn_vmem::engine::cover::model_only::<B>(1, 0..chunks);
     let group = B::Model::covergroup();
     let (mut least, mut name) = (u64::MAX, String::new());
     for (p, point) in group.points.iter().enumerate() {

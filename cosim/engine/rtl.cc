@@ -1,0 +1,50 @@
+// The generic cxx bridge to every unit's Verilated RTL (see rtl.h).
+#include "gcn-vmem/cosim/engine/rtl.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "gcn-vmem/cosim/engine/rtl.rs.h"
+
+namespace gcn_vmem {
+namespace {
+
+const gcn_vmem_units::UnitEntry &find(rust::Str unit) {
+  const std::string name(unit);
+  for (size_t i = 0; i < gcn_vmem_units::kUnitCount; ++i) {
+    if (name == gcn_vmem_units::kUnits[i].name) return gcn_vmem_units::kUnits[i];
+  }
+  throw std::invalid_argument("no RTL was built for unit `" + name + "` (cosim/units.txt)");
+}
+
+}  // namespace
+
+uint32_t Rtl::set_reset(bool asserted, rust::Slice<uint32_t> output) { return sim_->set_reset(asserted, output.data()); }
+
+uint32_t Rtl::step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output) {
+  return sim_->step(input.data(), output.data());
+}
+
+rust::Vec<rust::String> Rtl::take_assertions() {
+  rust::Vec<rust::String> names;
+  for (const auto &name : sim_->take_assertions()) names.push_back(rust::String(name));
+  return names;
+}
+
+void Rtl::finish() { sim_->finish(); }
+
+void Rtl::write_coverage(rust::Str path) { sim_->write_coverage(std::string(path)); }
+
+std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust::Str path, bool x_random,
+                              uint64_t x_seed) {
+  const auto &entry = find(unit);
+  return std::make_unique<Rtl>(
+      entry.open(variant, traced ? 1 : 0, verilated_rs::Options{std::string(path), x_random, x_seed}));
+}
+
+uint64_t plain_loop(rust::Str unit, rust::Slice<const uint32_t> inputs, size_t count, uint64_t rounds) {
+  return find(unit).plain_loop(inputs.data(), count, rounds);
+}
+
+}  // namespace gcn_vmem

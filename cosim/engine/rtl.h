@@ -1,0 +1,55 @@
+// The generic cxx bridge to every unit's Verilated RTL (cosim/engine/rtl.rs). A unit is opened
+// by its name in cosim/units.txt; its ports travel as 32-bit words (verilated_rs::Rtl), copied
+// by C++ that build.rs generates from the unit's port list.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "rust/cxx.h"
+#include "verilated_rs.h"
+
+namespace gcn_vmem {
+
+// One simulated instance (own VerilatedContext); see verilated_rs::Rtl for each method.
+class Rtl {
+ public:
+  explicit Rtl(std::unique_ptr<verilated_rs::Rtl> sim) : sim_(std::move(sim)) {}
+  uint32_t set_reset(bool asserted, rust::Slice<uint32_t> output);
+  uint32_t step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output);
+  rust::Vec<rust::String> take_assertions();
+  void finish();
+  void write_coverage(rust::Str path);
+
+ private:
+  std::unique_ptr<verilated_rs::Rtl> sim_;
+};
+
+// Opens unit `unit` (a name of cosim/units.txt). variant: 0 the RTL as written, 1 its
+// assertions broken on purpose (TestBreakAsserts), 2 the test-only mutant (cosim/units.txt
+// `mutant=`); traced: write an FST waveform to `path`; x_random: random initial state and X
+// values from x_seed. Throws (Rust: Err) for an unknown unit, a variant or traced build that does
+// not exist, or a waveform file that cannot be opened.
+std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust::Str path, bool x_random,
+                              uint64_t x_seed);
+
+// The benchmark baseline (verilated_rs::plain_loop): nanoseconds for `rounds` passes over the
+// `count` inputs packed in `inputs`. Throws for an unknown unit.
+uint64_t plain_loop(rust::Str unit, rust::Slice<const uint32_t> inputs, size_t count, uint64_t rounds);
+
+}  // namespace gcn_vmem
+
+namespace gcn_vmem_units {
+
+// One row of the table build.rs generates from cosim/units.txt (OUT_DIR/rtl_units.cc).
+struct UnitEntry {
+  const char *name;
+  std::unique_ptr<verilated_rs::Rtl> (*open)(uint8_t variant, uint8_t wave, const verilated_rs::Options &options);
+  uint64_t (*plain_loop)(const uint32_t *inputs, size_t count, uint64_t rounds);
+};
+
+extern const UnitEntry kUnits[];
+extern const size_t kUnitCount;
+
+}  // namespace gcn_vmem_units

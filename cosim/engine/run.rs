@@ -1,0 +1,689 @@
+//! Random lockstep runs with shrinking, failure artifacts and replay.
+//!
+//! A random *case* is a short sequence of cycles (a valid input or an idle cycle with random
+//! inputs, now and then with the asynchronous reset pulsed or held before the cycle's edge),
+//! drawn by the unit's generator ([`Binding::generate_case`]) straight from a fast RNG. Work is
+//! cut into fixed chunks of cases, each with its own RNG seeded from (seed, chunk), so a run's
+//! vectors depend on `--seed` only, not on the number of threads. A failing case is saved as
+//! found (`<artifacts>/<unit>/<hash>.unshrunk.jsonl`), shrunk field by field by the generic
+//! shrinker ([`crate::engine::shrink`]), saved as `<id>.jsonl` with `id` a hash of the minimal case (so
+//! the same bug found again is one file, counted), then re-run with tracing into `<id>.fst`
+//! (or `.vcd`) plus the Rust-written `<id>.diff.vcd` and its GTKWave save file `<id>.diff.gtkw`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use proptest::strategy::BoxedStrategy;
+
+use crate::engine::cover::InFlight;
+use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
+use crate::engine::stimulus::{hash, Rng};
+use crate::engine::vectors;
+use crate::engine::Binding;
+use crate::engine::RtlOptions;
+use crate::engine::RtlUnit;
+use crate::engine::Variant;
+use crate::engine::Wave;
+use crate::report::wave;
+use gcn_vmem_model::cover::{Covered as _, Hits};
+use gcn_vmem_model::unit::{Ports, Unit};
+
+type In<B> = <<B as Binding>::Model as Unit>::In;
+type Out<B> = <<B as Binding>::Model as Unit>::Out;
+/// One random case: its cycles.
+pub type Case<B> = Vec<Step<In<B>>>;
+
+pub use super::policy::DEFAULT_VECTORS;
+
+/// Valid vectors per chunk of work (one RNG seed each): a chunk draws cases until it holds at
+/// least this many, so the chunks of a run follow from its budget alone (`ceil(vectors /
+/// CHUNK_VECTORS)` of them) and `--shard K/N` can split them without running anything.
+pub const CHUNK_VECTORS: u64 = 4096;
+/// Longest random case, in cycles. Cases average 32 cycles, so that the opening reset of each
+/// (three evaluations) and its drain cost little against its vectors; shrinking shortens them.
+pub const CASE_CYCLES: usize = 64;
+
+/// Settings of one random run.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Valid input vectors to drive (idle cycles not counted).
+    pub vectors: u64,
+    pub seed: u64,
+    pub jobs: usize,
+    /// Stop after this many failing cases (each is shrunk and saved).
+    pub max_failures: usize,
+    /// Which RTL to run against (the unit as written, or one of its test-only broken builds).
+    pub variant: Variant,
+    /// Random initial state and X values in the RTL, from this seed (`make cosim XSEEDS=n`).
+    pub x_seed: Option<u64>,
+    /// Root of the failure artifacts (`<root>/<unit>/…`).
+    pub artifacts: PathBuf,
+    /// Waveform format of re-run failures.
+    pub wave: Wave,
+    pub progress: bool,
+    /// Write each worker's Verilator coverage database into this folder (needs a build with
+    /// `GCN_VMEM_COVERAGE=1`, see [`coverage_built`]).
+    pub coverage: Option<PathBuf>,
+    /// Shrink failing cases (`--no-shrink` saves and reports them as found: quicker triage, and
+    /// every distinct failure stays distinct).
+    pub shrink: bool,
+    /// Run only the chunks of one shard: `(k, n)` takes chunks `k-1, k-1+n, …` (1 <= k <= n), so
+    /// the `n` shards of a run together drive exactly the run's chunks ([`Shard`]).
+    pub shard: Option<Shard>,
+}
+
+/// One slice of a run (`--shard K/N`): shard `index` (1-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let usage = || format!("`{text}` is not a shard: write K/N with 1 <= K <= N, e.g. --shard 3/8");
+        let (k, n) = text.split_once('/').ok_or_else(usage)?;
+        let (index, count) =
+            (k.trim().parse::<u64>().map_err(|_| usage())?, n.trim().parse::<u64>().map_err(|_| usage())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(usage());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The chunks of a run of `vectors` vectors that `shard` drives, in order.
+pub fn shard_chunks(vectors: u64, shard: Option<Shard>) -> impl Iterator<Item = u64> {
+    let total = vectors.div_ceil(CHUNK_VECTORS);
+    let Shard { index, count } = shard.unwrap_or(Shard { index: 1, count: 1 });
+    (index - 1..total).step_by(count as usize)
+}
+
+/// Whether this binary's RTL models were verilated with `--coverage` (`make coverage`).
+pub fn coverage_built() -> bool {
+    env!("GCN_VMEM_COVERAGE_BUILT") == "1"
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            vectors: 10_000,
+            seed: 0,
+            jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            max_failures: 5,
+            variant: Variant::AsWritten,
+            x_seed: None,
+            artifacts: default_artifacts(),
+            wave: Wave::Fst,
+            progress: false,
+            coverage: None,
+            shrink: true,
+            shard: None,
+        }
+    }
+}
+
+/// `target/cosim` of this checkout, unless `GCN_VMEM_ARTIFACTS` names another folder.
+pub fn default_artifacts() -> PathBuf {
+    match std::env::var_os("GCN_VMEM_ARTIFACTS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("cosim"),
+    }
+}
+
+/// A failing case after shrinking, with where its files went.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The minimal case, named by a hash of its contents.
+    pub vector_file: PathBuf,
+    /// Failing cases of the run that shrank to this same minimal case.
+    pub count: u64,
+    /// Each of those cases as found, unshrunk (`<hash>.unshrunk.jsonl`).
+    pub unshrunk_files: Vec<PathBuf>,
+    pub rtl_wave: Option<PathBuf>,
+    pub diff_wave: Option<PathBuf>,
+    /// Whether the saved case is the shrunk one (false: saved as found, see `note`).
+    pub shrunk: bool,
+    /// Cycles of the case before and after shrinking.
+    pub cycles_before: usize,
+    pub cycles_after: usize,
+    /// The mismatch lines of the shrunk case (at most a few).
+    pub lines: Vec<String>,
+    /// Why a waveform could not be written, if it could not (the vector is saved regardless).
+    pub wave_error: Option<String>,
+    /// Why the case was saved unshrunk, when it was (it needs its chunk's earlier cases).
+    pub note: Option<String>,
+}
+
+/// What a random run did.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub unit: &'static str,
+    /// The X seed of an X run (`RunConfig::x_seed`).
+    pub x_seed: Option<u64>,
+    pub vectors: u64,
+    pub cycles: u64,
+    /// Failing cases seen (each one saved).
+    pub failing_cases: u64,
+    pub failures: Vec<Failure>,
+    pub elapsed: Duration,
+    /// The run stopped early at `max_failures`.
+    pub stopped: bool,
+    /// The run's shard, when it ran one.
+    pub shard: Option<Shard>,
+    /// Chunks driven (all of the run's, or the shard's).
+    pub chunks: u64,
+    /// Hits of the unit's functional coverage bins ([`gcn_vmem_model::cover`]).
+    pub hits: Hits,
+}
+
+impl Summary {
+    pub fn vectors_per_second(&self) -> f64 {
+        self.vectors as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The strategy of one random case of unit `B` ([`Binding::case_strategy`]).
+pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
+    B::case_strategy()
+}
+
+/// The default case: 1..=CASE_CYCLES independent cycles, about one in eight idle (an idle
+/// cycle keeps its random data), each with the reset activity of [`generate_reset`].
+pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
+    let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
+    (0..len)
+        .map(|_| {
+            let valid = rng.chance(0.88);
+            let reset = generate_reset(rng);
+            let mut input = B::generate(rng);
+            input.set(0, u128::from(valid));
+            Step { reset, input }
+        })
+        .collect()
+}
+
+/// The reset activity of one random cycle: about one cycle in 40 pulses rst_ni between edges
+/// and one in 40 holds it low across the edge (runs of held cycles arise from neighbours), so
+/// that most cases (four in five) reset somewhere inside or between their bursts of valid inputs.
+pub fn generate_reset(rng: &mut Rng) -> Reset {
+    match rng.below(40) {
+        0 => Reset::Pulse,
+        1 => Reset::Hold,
+        _ => Reset::None,
+    }
+}
+
+/// The RNG of one chunk, seeded from (seed, chunk): the vectors of a run depend on its seed and
+/// not on which worker takes which chunk.
+fn valid_count<P: Ports>(steps: &[Step<P>]) -> u64 {
+    steps.iter().filter(|s| s.input.get(0) & 1 != 0).count() as u64
+}
+
+/// Runs `config.vectors` random vectors through model and RTL in lockstep.
+pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
+    let unit = <B::Model as Unit>::NAME;
+    if let Some(dir) = &config.coverage {
+        anyhow::ensure!(
+            coverage_built(),
+            "this build has no coverage points; run `make coverage` (it builds with GCN_VMEM_COVERAGE=1)"
+        );
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    let start = Instant::now();
+    let chunks: Vec<u64> = shard_chunks(config.vectors, config.shard).collect();
+    let expected_vectors = chunks.len() as u64 * CHUNK_VECTORS;
+    let group = B::Model::covergroup();
+    let hits_total = Mutex::new(Hits::new(&group));
+    let chunks_done = AtomicU64::new(0);
+    let next_chunk = AtomicU64::new(0);
+    let vectors_done = AtomicU64::new(0);
+    let cycles_done = AtomicU64::new(0);
+    let failing = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let failures = Mutex::new(Vec::new());
+    let first_error = Mutex::new(None);
+    let bar = config.progress.then(|| {
+        let bar = indicatif::ProgressBar::new(expected_vectors);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {pos}/{len} vectors {per_sec} eta {eta}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(unit);
+        bar
+    });
+    let jobs = config.jobs.max(1);
+
+    std::thread::scope(|scope| {
+        for worker_index in 0..jobs {
+            let (next_chunk, vectors_done, cycles_done, failing, stop, failures, first_error, bar) =
+                (&next_chunk, &vectors_done, &cycles_done, &failing, &stop, &failures, &first_error, &bar);
+            let (chunks, chunks_done, hits_total, group) = (&chunks, &chunks_done, &hits_total, &group);
+            scope.spawn(move || {
+                let worker = || -> anyhow::Result<()> {
+                    let rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed })?;
+                    let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+                    let mut hits = Hits::new(group);
+                    let mut in_flight = InFlight::default();
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(&chunk) = chunks.get(next_chunk.fetch_add(1, Ordering::Relaxed) as usize) else {
+                            break;
+                        };
+                        let mut rng = Rng::for_chunk(config.seed, chunk);
+                        // X runs: every chunk starts from a fresh RTL instance with its own random
+                        // initial state; its failures replay with that chunk's X seed.
+                        let chunk_config;
+                        let config = match config.x_seed {
+                            Some(x) => {
+                                let x_seed = Some(chunk_x_seed(x, chunk));
+                                lockstep.rtl =
+                                    B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed })?;
+                                chunk_config = RunConfig { x_seed, ..config.clone() };
+                                &chunk_config
+                            }
+                            None => config,
+                        };
+                        // Counted per chunk, not per case: the shared counters stay off the hot path.
+                        let mut chunk_vectors = 0;
+                        let mut chunk_cycles = 0;
+                        // Where the cases since the RTL instance was opened begin in this chunk: a
+                        // failure that needs the state they left behind (a register reset does not
+                        // clear) is saved with them, regenerated from the chunk's seed.
+                        let mut first_case = 0;
+                        let mut index = 0;
+                        while chunk_vectors < CHUNK_VECTORS {
+                            let case = B::generate_case(&mut rng);
+                            in_flight.clear();
+                            let same = lockstep.run_steps_with(&case, |step, out| {
+                                B::cover_cycle(&mut in_flight, step, out, &mut hits);
+                            });
+                            chunk_cycles += lockstep.cycles();
+                            chunk_vectors += valid_count(&case);
+                            if !same {
+                                let n = failing.fetch_add(1, Ordering::Relaxed) + 1;
+                                if n as usize > config.max_failures {
+                                    // Past the budget for shrinking: keep the case, unshrunk.
+                                    save_unshrunk::<B>(&case, config)?;
+                                    stop.store(true, Ordering::Relaxed);
+                                    break;
+                                }
+                                let history = chunk_cases::<B>(config.seed, chunk, first_case..index);
+                                let failure = shrink_and_save::<B>(&history, case, config)?;
+                                // Later cases start from a state nothing else has seen.
+                                let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+                                lockstep.rtl = B::Rtl::open(&options)?;
+                                first_case = index + 1;
+                                record_failure(&mut failures.lock().unwrap(), failure);
+                                if n as usize >= config.max_failures {
+                                    stop.store(true, Ordering::Relaxed);
+                                    break;
+                                }
+                            }
+                            index += 1;
+                        }
+                        chunks_done.fetch_add(1, Ordering::Relaxed);
+                        vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
+                        cycles_done.fetch_add(chunk_cycles, Ordering::Relaxed);
+                        if let Some(bar) = &bar {
+                            bar.inc(chunk_vectors);
+                        }
+                    }
+                    if let Some(dir) = &config.coverage {
+                        let file = dir.join(format!("{unit}-{worker_index}.dat"));
+                        lockstep.rtl.write_coverage(&file.display().to_string());
+                    }
+                    lockstep.rtl.finish();
+                    hits_total.lock().unwrap().merge(&hits);
+                    Ok(())
+                };
+                if let Err(e) = worker() {
+                    stop.store(true, Ordering::Relaxed);
+                    first_error.lock().unwrap().get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    if let Some(e) = first_error.into_inner().unwrap() {
+        return Err(e);
+    }
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort_by(|a, b| a.vector_file.cmp(&b.vector_file));
+    let failing_cases = failing.load(Ordering::Relaxed);
+    Ok(Summary {
+        unit,
+        x_seed: config.x_seed,
+        vectors: vectors_done.load(Ordering::Relaxed),
+        cycles: cycles_done.load(Ordering::Relaxed),
+        failing_cases,
+        stopped: stop.load(Ordering::Relaxed) && failing_cases > 0,
+        failures,
+        elapsed: start.elapsed(),
+        shard: config.shard,
+        chunks: chunks_done.load(Ordering::Relaxed),
+        hits: hits_total.into_inner().unwrap(),
+    })
+}
+
+/// Cases `range` of chunk `chunk` of a run with seed `seed`, generated again: the same cases
+/// whichever worker ran that chunk, with however many workers.
+pub fn chunk_cases<B: Binding>(seed: u64, chunk: u64, range: std::ops::Range<u64>) -> Vec<Case<B>> {
+    let mut rng = Rng::for_chunk(seed, chunk);
+    (0..range.end).map(|_| B::generate_case(&mut rng)).skip(range.start as usize).collect()
+}
+
+/// Adds a shrunk failure to the run's list, or counts it against an earlier one with the same
+/// minimal case (the same bug found again).
+fn record_failure(failures: &mut Vec<Failure>, failure: Failure) {
+    match failures.iter_mut().find(|f| f.vector_file == failure.vector_file) {
+        Some(known) => {
+            known.count += 1;
+            known.unshrunk_files.extend(failure.unshrunk_files);
+        }
+        None => failures.push(failure),
+    }
+}
+
+/// `cases` as one run: each case after the first opens with the reset `Lockstep::run_steps`
+/// gives it (rst_ni held low across one idle edge, released before its first edge), and ends
+/// with the unit's latency of idle cycles.
+pub fn concatenate<I: Ports>(cases: &[Vec<Step<I>>], latency: usize) -> Vec<Step<I>> {
+    let mut steps = Vec::new();
+    for (n, case) in cases.iter().enumerate() {
+        if n > 0 {
+            steps.push(Step { reset: Reset::Hold, input: I::default() });
+        }
+        steps.extend_from_slice(case);
+        steps.extend(std::iter::repeat_n(Step::default(), latency));
+    }
+    steps
+}
+
+/// Saves a failing case and shrinks it, each candidate on a fresh RTL instance of the run's
+/// build and X seed, so that the saved vector fails from reset alone, as its replay does. A case
+/// that fails only after the earlier cases of its chunk (`history`: a register the reset does not
+/// clear kept their values) is saved as the whole sequence, unshrunk, which does fail from reset.
+/// Then re-runs the result with its waveforms.
+fn shrink_and_save<B: Binding>(history: &[Case<B>], original: Case<B>, config: &RunConfig) -> anyhow::Result<Failure> {
+    // Save the unshrunk case first: whatever happens next, it is not lost.
+    let (dir, _, unshrunk_file) = save_unshrunk::<B>(&original, config)?;
+    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+    let fails = |steps: &[Step<In<B>>]| -> anyhow::Result<bool> {
+        let mut fresh = Lockstep::new(B::Model::default(), B::Rtl::open(&options)?);
+        Ok(!fresh.run_steps(steps))
+    };
+
+    let mut best = original.clone();
+    let mut note = None;
+    let shrinkable = config.shrink && fails(&original)?;
+    if !config.shrink {
+        note = Some("saved as found (--no-shrink)".to_string());
+    } else if shrinkable {
+        let shrunk = crate::engine::shrink::shrink(&original, crate::engine::shrink::Budget::default(), fails)?;
+        if shrunk.exhausted {
+            note = Some(format!("the shrinker's budget ran out after {} candidates; smaller may exist", shrunk.tried));
+        }
+        best = shrunk.steps;
+    } else {
+        let mut cases = history.to_vec();
+        cases.push(original.clone());
+        let sequence = concatenate(&cases, <B::Model as Unit>::LATENCY);
+        note = Some(if fails(&sequence)? {
+            best = sequence;
+            format!(
+                "fails only after the {} earlier case(s) of its chunk (state a reset did not clear?): saved them all, unshrunk",
+                history.len()
+            )
+        } else {
+            "does not fail on a fresh RTL instance, even after its chunk's earlier cases; saved unshrunk".to_string()
+        });
+    }
+    // The minimal case names its files, so the same bug found again lands in the same files.
+    let id = format!("{:016x}", hash(vectors::to_text(&best).as_bytes()));
+    let vector_file = dir.join(format!("{id}.jsonl"));
+    std::fs::write(&vector_file, vectors::to_text(&best))
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", vector_file.display()))?;
+    let wave_file = dir.join(format!("{id}.{}", config.wave.extension()));
+    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+    let replay = replay::<B>(&best, &options, Some(&vector_file), Some(&wave_file));
+    let (rtl_wave, diff_wave, wave_error, lines) = match replay {
+        Ok(r) => (r.rtl_wave, r.diff_wave, r.wave_error, r.lines),
+        Err(e) => (None, None, Some(format!("{e:#}")), Vec::new()),
+    };
+
+    Ok(Failure {
+        vector_file,
+        count: 1,
+        unshrunk_files: vec![unshrunk_file],
+        shrunk: shrinkable,
+        rtl_wave,
+        diff_wave,
+        cycles_before: original.len(),
+        cycles_after: best.len(),
+        lines,
+        wave_error,
+        note,
+    })
+}
+
+/// Saves a failing case as `<artifacts>/<unit>/<id>.unshrunk.jsonl`, `id` being a hash of its
+/// contents; returns the folder, the id and the file.
+fn save_unshrunk<B: Binding>(case: &[Step<In<B>>], config: &RunConfig) -> anyhow::Result<(PathBuf, String, PathBuf)> {
+    let dir = config.artifacts.join(<B::Model as Unit>::NAME);
+    std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let text = vectors::to_text(case);
+    let id = format!("{:016x}", hash(text.as_bytes()));
+    let file = dir.join(format!("{id}.unshrunk.jsonl"));
+    std::fs::write(&file, &text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+    Ok((dir, id, file))
+}
+
+/// The X seed of one chunk of an X run (`RunConfig::x_seed`): 31 bits, as Verilator's randSeed
+/// takes them.
+pub fn chunk_x_seed(x_seed: u64, chunk: u64) -> u64 {
+    hash(&[x_seed.to_le_bytes(), chunk.to_le_bytes()].concat()) & 0x7fff_ffff
+}
+
+/// Prints a failure's lines and files to stdout.
+pub fn print_failure(failure: &Failure) {
+    for line in &failure.lines {
+        println!("{line}");
+    }
+    let how = if failure.shrunk {
+        format!("shrunk {} -> {} cycles", failure.cycles_before, failure.cycles_after)
+    } else {
+        format!("{} cycles: not shrunk, see below", failure.cycles_after)
+    };
+    let times = if failure.count > 1 {
+        format!("; {} failing cases shrank to this same vector", failure.count)
+    } else {
+        String::new()
+    };
+    println!("  saved {} ({how}{times})", failure.vector_file.display());
+    let unshrunk: Vec<String> = failure.unshrunk_files.iter().map(|f| f.display().to_string()).collect();
+    println!("  unshrunk, as found: {}", unshrunk.join(" "));
+    if let Some(w) = &failure.rtl_wave {
+        println!("  RTL waveform {}", w.display());
+    }
+    if let Some(w) = &failure.diff_wave {
+        println!("  diff waveform {}", w.display());
+        println!("  GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
+    }
+    if let Some(e) = &failure.wave_error {
+        println!("  waveform not written: {e}");
+    }
+    if let Some(n) = &failure.note {
+        println!("  the case {n}");
+    }
+}
+
+/// The result of replaying a vector file.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub cycles: u64,
+    pub mismatches: Vec<Mismatch>,
+    pub assertions: Vec<AssertionFailure>,
+    /// One line per assertion failure and per mismatch (all of them), as printed.
+    pub lines: Vec<String>,
+    pub trace: String,
+    pub rtl_wave: Option<PathBuf>,
+    pub diff_wave: Option<PathBuf>,
+    pub wave_error: Option<String>,
+}
+
+/// The command that regenerates a vector's waveforms (on the same RTL build and X seed).
+pub fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) -> String {
+    let mut command = format!("make wave UNIT={unit} VECTOR={}", vector_file.display());
+    match rtl.variant {
+        Variant::AsWritten => {}
+        Variant::Mutant => command.push_str(" FLAGS=--mutant"),
+        Variant::BreakAsserts => command.push_str(" FLAGS=--break-asserts"),
+    }
+    if let Some(seed) = rtl.x_seed {
+        command.push_str(&format!(" XSEED={seed}"));
+    }
+    command
+}
+
+/// Where the waveforms of a replay go: the RTL's own (FST or VCD, by Verilator) at `path`, and
+/// the Rust-written diff beside it as `<path without extension>.diff.vcd` (with its GTKWave save
+/// file `<path without extension>.diff.gtkw`).
+pub fn wave_paths(path: &Path) -> (Wave, PathBuf, PathBuf) {
+    let format = match path.extension().and_then(|e| e.to_str()) {
+        Some("vcd") => Wave::Vcd,
+        _ => Wave::Fst,
+    };
+    let diff = PathBuf::from(format!("{}.diff.vcd", path.with_extension("").display()));
+    (format, path.to_path_buf(), diff)
+}
+
+/// Replays `steps` on model and RTL from reset, on the RTL build `rtl` names (its `wave` is
+/// ignored). With `wave`, the RTL run is traced into that file and the diff waveform written
+/// beside it (see [`wave_paths`]); a waveform that cannot be written (or a variant built
+/// untraced) is reported in `wave_error`, never an error of the replay itself.
+pub fn replay<B: Binding>(
+    steps: &[Step<In<B>>],
+    rtl: &RtlOptions,
+    vector_file: Option<&Path>,
+    wave: Option<&Path>,
+) -> anyhow::Result<Replay> {
+    let unit = <B::Model as Unit>::NAME;
+    let paths = wave.map(wave_paths);
+    let mut wave_error = None;
+    let mut options = RtlOptions { wave: None, ..rtl.clone() };
+    if let Some((format, path, _)) = &paths {
+        match path.parent().map(std::fs::create_dir_all) {
+            Some(Err(e)) => wave_error = Some(format!("cannot create the folder of {}: {e}", path.display())),
+            _ => options.wave = Some((*format, path.clone())),
+        }
+    }
+    let rtl = match B::Rtl::open(&options) {
+        Ok(rtl) => rtl,
+        Err(e) if options.wave.is_some() => {
+            wave_error = Some(format!("{e:#}"));
+            options.wave = None;
+            B::Rtl::open(&options)?
+        }
+        Err(e) => return Err(e),
+    };
+    let mut lockstep = Lockstep::new(B::Model::default(), rtl).recording();
+    lockstep.run_steps(steps);
+    lockstep.rtl.finish();
+    let record = lockstep.record.take().unwrap_or_default();
+    let repro = vector_file.map(|f| repro_command(unit, f, &options)).unwrap_or_else(|| "(no vector file)".to_string());
+    let lines = lockstep
+        .assertions
+        .iter()
+        .map(|a| assertion_line::<B>(a, steps, &repro))
+        .chain(lockstep.mismatches.iter().map(|m| mismatch_line::<B>(m, steps, &repro)))
+        .collect();
+    let mut rtl_wave = None;
+    let mut diff_wave = None;
+    if let (Some((_, path, diff)), Some(_)) = (&paths, &options.wave) {
+        rtl_wave = Some(path.clone());
+        // The diff waveform and its GTKWave save file (`wave::gtkw_path`) beside it.
+        let written = wave::write_diff_vcd(diff, unit, &lockstep.opening, &record)
+            .and_then(|()| wave::write_gtkw::<In<B>, Out<B>>(diff, unit));
+        match written {
+            Ok(_) => diff_wave = Some(diff.clone()),
+            Err(e) => wave_error = Some(format!("cannot write {} or its GTKWave save file: {e}", diff.display())),
+        }
+    }
+    Ok(Replay {
+        cycles: lockstep.cycles(),
+        mismatches: lockstep.mismatches.clone(),
+        assertions: lockstep.assertions.clone(),
+        lines,
+        trace: crate::engine::lockstep::trace_with(&record, B::render_input),
+        rtl_wave,
+        diff_wave,
+        wave_error,
+    })
+}
+
+/// The inputs behind the outputs of `cycle`, for a report line: the last valid input that
+/// reached them (data registers hold otherwise), with a field breakdown.
+fn source_text<B: Binding>(cycle: u64, at: At, steps: &[Step<In<B>>]) -> String {
+    if at == At::ResetEdge || (at == At::ResetAsserted && cycle == 0) {
+        return "in: none (the opening reset)".to_string();
+    }
+    let source = source_cycle(cycle, <B::Model as Unit>::LATENCY).and_then(|last| {
+        let last = (last as usize).min(steps.len().checked_sub(1)?);
+        (0..=last).rev().find(|&c| steps[c].input.get(0) & 1 != 0).map(|c| (c, &steps[c].input))
+    });
+    // An assertion on a register inside the pipeline can sample a value younger than the
+    // outputs: then show the last valid input before the edge.
+    let source = source.or_else(|| {
+        let last = (cycle as usize).min(steps.len().checked_sub(1)?);
+        (0..=last).rev().find(|&c| steps[c].input.get(0) & 1 != 0).map(|c| (c, &steps[c].input))
+    });
+    match source {
+        Some((c, i)) => format!("in@{c}: {} [{}]", B::render_input(i), B::describe(i)),
+        None => "in: none valid yet (reset values)".to_string(),
+    }
+}
+
+/// One greppable line: unit, cycle (and when in it, for comparisons at a reset change),
+/// signal, expected and actual (and their XOR), the inputs that produced them with a field
+/// breakdown, and the command that reproduces it.
+pub fn mismatch_line<B: Binding>(m: &Mismatch, steps: &[Step<In<B>>], repro: &str) -> String {
+    let unit = <B::Model as Unit>::NAME;
+    let signal = &<Out<B> as Ports>::SIGNALS[m.signal];
+    let at = if m.at == At::Edge { String::new() } else { format!(" at={}", m.at) };
+    format!(
+        "MISMATCH {unit} cycle={}{at} signal={} expected(model)={} actual(rtl)={} xor={} | {} | repro: {repro}",
+        m.cycle,
+        signal.name,
+        signal.hex(m.expected),
+        signal.hex(m.actual),
+        signal.hex(m.expected ^ m.actual),
+        source_text::<B>(m.cycle, m.at, steps),
+    )
+}
+
+/// One greppable line for a failed RTL assertion: unit, cycle, the assertion's name and where it
+/// is declared, the inputs behind the values it sampled, and the command that reproduces it.
+pub fn assertion_line<B: Binding>(a: &AssertionFailure, steps: &[Step<In<B>>], repro: &str) -> String {
+    let unit = <B::Model as Unit>::NAME;
+    let at = if a.at == At::Edge { String::new() } else { format!(" at={}", a.at) };
+    // A concurrent assertion samples the values from before the edge that evaluates it.
+    let sampled = a.cycle.saturating_sub(1);
+    format!(
+        "ASSERTION {unit} cycle={}{at} assertion={} (rtl/{unit}.sv) | {} | repro: {repro}",
+        a.cycle,
+        a.name,
+        source_text::<B>(sampled, a.at, steps),
+    )
+}

@@ -1,0 +1,9 @@
+//! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]) and formal equivalence
+//! ([`equiv`]), mutation testing of the RTL ([`mutants`]), and LLVM's assembler as the
+//! instruction codec's differential peer ([`llvm`]).
+
+pub mod equiv;
+pub mod llvm;
+pub mod mutants;
+pub mod synth;
+pub mod yosys;
