@@ -18,7 +18,9 @@
 //! units.txt names one, untraced and traced. A VCD is converted from the FST by the harness, so
 //! no VCD build exists. Every build compiles the assertions (`--assert`) and keeps unknown values
 //! randomisable (`--x-assign unique --x-initial unique`; they read 0 unless a run asks for random
-//! ones). Units build in parallel; each model's C++ is one unity file, optimised in every profile.
+//! ones). Units build in parallel; each model's C++ is one unity file, compiled at -O3 for the
+//! untraced build as written (random runs, the benchmark) and -O0 for the others, whatever the
+//! profile.
 //!
 //! The generic cxx bridge (cosim/engine/rtl.rs, rtl.cc) and the table of units it opens are
 //! compiled per profile; they are small.
@@ -508,27 +510,36 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     // never see each other's half-built unit.
     let tmp = root.join(format!(".{name}-{key}.{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
-    let mut build = cc::Build::new();
-    build
-        .cpp(true)
-        .std("c++17")
-        .opt_level(3)
-        .debug(false)
-        .cargo_metadata(false)
-        .out_dir(tmp.join("obj"))
-        .include(&tools.include)
-        .include(Path::new(&tools.include).join("vltstd"))
-        .include(&tools.shim)
-        .define("VM_COVERAGE", if tools.coverage { "1" } else { "0" })
-        .define("VM_SC", "0")
-        .define("VM_TRACE", "1")
-        .define("VM_TRACE_FST", "1")
-        .define("VM_TRACE_VCD", "0")
-        .flag("-faligned-new")
-        .flag("-Wno-unused-parameter")
-        .flag("-Wno-unused-variable")
-        .flag("-Wno-sign-compare")
-        .flag("-Wno-bool-operation");
+    // The build as written, untraced, runs every random vector and the benchmark: -O3, like
+    // the generated glue. The others (traced builds for failing vectors' waveforms, the
+    // break-asserts and mutant builds for short test runs) are compiled at -O0: half the
+    // compile time, and no run of theirs is long.
+    let configure = |opt: u32, obj: &str| {
+        let mut b = cc::Build::new();
+        b.cpp(true)
+            .std("c++17")
+            .opt_level(opt)
+            .debug(false)
+            .cargo_metadata(false)
+            .out_dir(tmp.join(obj))
+            .include(&tools.include)
+            .include(Path::new(&tools.include).join("vltstd"))
+            .include(&tools.shim)
+            .define("VM_COVERAGE", if tools.coverage { "1" } else { "0" })
+            .define("VM_SC", "0")
+            .define("VM_TRACE", "1")
+            .define("VM_TRACE_FST", "1")
+            .define("VM_TRACE_VCD", "0")
+            .flag("-faligned-new")
+            .flag("-Wno-unused-parameter")
+            .flag("-Wno-unused-variable")
+            .flag("-Wno-sign-compare")
+            .flag("-Wno-bool-operation");
+        b
+    };
+    let mut build = configure(3, "obj");
+    let mut slow = configure(0, "obj_slow");
+    let mut slow_files = 0;
     for (code, suffix, param, traced) in variants(unit) {
         for trace in [false, true] {
             if trace && !traced {
@@ -547,8 +558,19 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
             }
             let mdir = tmp.join("vl").join(&prefix);
             run_verilator(&tools.bin, name, &prefix, &args, &mdir)?;
-            build.include(&mdir).file(unity(&mdir, &prefix)?);
+            build.include(&mdir);
+            if code == 0 && !trace {
+                build.file(unity(&mdir, &prefix)?);
+            } else {
+                slow.include(&mdir).file(unity(&mdir, &prefix)?);
+                slow_files += 1;
+            }
         }
+    }
+    if slow_files > 0 {
+        let objects =
+            slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
+        build.objects(objects);
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, &elaborated.ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
@@ -558,6 +580,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
         .map_err(|e| format!("{}: {e}", tmp.display()))?;
     // The objects are in the archive; the generated C++ stays for reading.
     let _ = fs::remove_dir_all(tmp.join("obj"));
+    let _ = fs::remove_dir_all(tmp.join("obj_slow"));
     if fs::rename(&tmp, &dir).is_err() {
         // Another build put the same key in place first: use it.
         let _ = fs::remove_dir_all(&tmp);
