@@ -72,7 +72,7 @@ pub fn model_only<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>) -> (
     for chunk in chunks {
         let mut rng = Rng::for_chunk(seed, chunk);
         let mut chunk_vectors = 0;
-        while chunk_vectors < crate::engine::run::CHUNK_VECTORS {
+        while chunk_vectors < crate::engine::stimulus::CHUNK_VECTORS {
             let case = B::generate_case(&mut rng);
             chunk_vectors += case.iter().filter(|s| valid_of(&s.input)).count() as u64;
             model.reset();

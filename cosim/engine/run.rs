@@ -37,10 +37,7 @@ pub type Case<B> = Vec<Step<In<B>>>;
 
 pub use super::policy::DEFAULT_VECTORS;
 
-/// Valid vectors per chunk of work (one RNG seed each): a chunk draws cases until it holds at
-/// least this many, so the chunks of a run follow from its budget alone (`ceil(vectors /
-/// CHUNK_VECTORS)` of them) and `--shard K/N` can split them without running anything.
-pub const CHUNK_VECTORS: u64 = 4096;
+pub use super::stimulus::CHUNK_VECTORS;
 /// Longest random case, in cycles. Cases average 32 cycles, so that the opening reset of each
 /// (three evaluations) and its drain cost little against its vectors; shrinking shortens them.
 pub const CASE_CYCLES: usize = 64;

@@ -18,6 +18,12 @@ pub fn hash(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
+/// Valid vectors per chunk of work (one RNG seed each, [`Rng::for_chunk`]): a chunk draws cases
+/// until it holds at least this many, so the chunks of a run follow from its budget alone
+/// (`ceil(vectors / CHUNK_VECTORS)` of them) and `--shard K/N` can split them without running
+/// anything.
+pub const CHUNK_VECTORS: u64 = 4096;
+
 /// SplitMix64's increment.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 

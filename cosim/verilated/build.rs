@@ -1,4 +1,5 @@
-//! Compiles Verilator's runtime once, for every model of the build. Tells dependents (through
+//! Compiles Verilator's runtime once for every profile (a content-addressed cache under
+//! target/verilated/), for every model of the build. Tells dependents (through
 //! `links = "verilated"`) where the runtime headers and the `verilator` binary are:
 //! `DEP_VERILATED_INCLUDE`, `DEP_VERILATED_BIN`, `DEP_VERILATED_SHIM`.
 
@@ -8,6 +9,76 @@ use std::process::Command;
 /// Runtime sources a Verilator 5 model needs (`VM_GLOBAL_FAST`/`SLOW` of a traced, covered
 /// model): `verilated_threads.cpp` is needed even single-threaded.
 const RUNTIME: &[&str] = &["verilated.cpp", "verilated_threads.cpp", "verilated_fst_c.cpp", "verilated_cov.cpp"];
+
+/// Compiles Verilator's runtime (RUNTIME) into `<target>/verilated/runtime-<key>/` unless a
+/// build with the same key is there, and returns that directory. The key hashes the runtime's
+/// sources, this script, the compiler and the flags.
+fn runtime_library(include: &std::path::Path) -> PathBuf {
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let root = match std::env::var_os("GCN_VMEM_VERILATED_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => out
+            .ancestors()
+            .find(|d| d.join("CACHEDIR.TAG").is_file())
+            .map_or_else(|| out.join("verilated"), |t| t.join("verilated")),
+    };
+    let compiler = cc::Build::new().cpp(true).get_compiler();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    feed(compiler.path().display().to_string().as_bytes());
+    feed(&Command::new(compiler.path()).arg("--version").output().map(|o| o.stdout).unwrap_or_default());
+    feed(&std::fs::read("build.rs").unwrap_or_default());
+    for file in RUNTIME {
+        let path = include.join(file);
+        feed(path.display().to_string().as_bytes());
+        feed(&std::fs::read(&path).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display()))));
+    }
+    let dir = root.join(format!("runtime-{hash:016x}"));
+    if dir.join("libverilated_runtime.a").is_file() {
+        return dir;
+    }
+    let tmp = root.join(format!(".runtime-{hash:016x}.{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .debug(false)
+        .cargo_metadata(false)
+        .out_dir(&tmp)
+        .include(include)
+        .include(include.join("vltstd"))
+        .define("VM_COVERAGE", "1")
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "1")
+        .define("VM_TRACE_VCD", "0")
+        .flag_if_supported("-faligned-new")
+        .warnings(false);
+    for file in RUNTIME {
+        build.file(include.join(file));
+    }
+    if let Err(e) = build.try_compile("verilated_runtime") {
+        fail(&format!("compiling Verilator's runtime: {e}"));
+    }
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        if entry.path().extension().is_some_and(|e| e == "o") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+        if !dir.join("libverilated_runtime.a").is_file() {
+            fail(&format!("cannot move {} to {}", tmp.display(), dir.display()));
+        }
+    }
+    dir
+}
 
 fn fail(message: &str) -> ! {
     println!("cargo::error={message}");
@@ -50,6 +121,10 @@ fn main() {
         fail("zlib.h not found: FST tracing needs it. Fix: `apt-get install -y zlib1g-dev`.");
     }
 
+    // The runtime is the same for every profile: it is compiled once into a content-addressed
+    // cache beside the units' (target/verilated/, see the harness's build.rs) and linked from
+    // there, so `cargo test`, `cargo clippy` and a release build share one copy.
+    let runtime = runtime_library(&include);
     let mut build = cxx_build::bridge("src/lib.rs");
     build
         .cpp(true)
@@ -65,11 +140,11 @@ fn main() {
         .define("VM_TRACE_VCD", "0")
         .flag_if_supported("-faligned-new")
         .warnings(false);
-    for file in RUNTIME {
-        build.file(include.join(file));
-    }
     build.file("src/shim.cc");
     build.compile("verilated");
+    // After the shim, which calls into it.
+    println!("cargo::rustc-link-search=native={}", runtime.display());
+    println!("cargo::rustc-link-lib=static=verilated_runtime");
     println!("cargo::rerun-if-changed=src/shim.cc");
     println!("cargo::rustc-link-lib=z");
     println!("cargo::rustc-link-lib=pthread");
