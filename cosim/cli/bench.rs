@@ -1,0 +1,177 @@
+//! `gcn-vmem bench`: side-by-side throughput per unit (model, RTL through cxx, plain C++ loop,
+//! lockstep harness, `cosim` on one thread), then the executor's row.
+
+use std::time::{Duration, Instant};
+
+use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
+use gcn_vmem::engine::lockstep::Lockstep;
+use gcn_vmem::engine::policy;
+use gcn_vmem::engine::run::{self, RunConfig};
+use gcn_vmem::engine::{Binding, RtlOptions, RtlUnit};
+use gcn_vmem_model::unit::Unit;
+
+use crate::common::resolve_units;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(long)]
+    unit: Vec<String>,
+    #[arg(long, default_value_t = 2_000_000)]
+    vectors: u64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<bool> {
+    let Args { unit, vectors } = args;
+    let units = resolve_units(&unit)?;
+    println!("gcn-vmem bench: {vectors} vectors per unit, one thread, release build expected (make bench)");
+    println!(
+        "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>8}",
+        "unit",
+        "model v/s",
+        "rtl(cxx) v/s",
+        "C++ loop v/s",
+        "lockstep v/s",
+        "cosim v/s",
+        "ratio",
+        "cosim/ls",
+        "model/rtl"
+    );
+    for name in units {
+        with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))??;
+    }
+    println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, shrinking ready (counts valid vectors only); cosim/ls = cosim / lockstep (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10)");
+    if unit.is_empty() {
+        bench_exec(vectors)?;
+    }
+    Ok(true)
+}
+
+struct BenchRun(u64);
+
+/// Distinct vectors in a bench working set (the set is driven repeatedly).
+const BENCH_SET: usize = 1 << 16;
+
+impl Visit for BenchRun {
+    type Output = anyhow::Result<()>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let set = BENCH_SET.min(self.0.max(1) as usize);
+        let rounds = (self.0 as usize).div_ceil(set) as u64;
+        let n = set as f64 * rounds as f64;
+        let mut rng = gcn_vmem::engine::stimulus::Rng::new(1);
+        let inputs: Vec<_> = (0..set).map(|_| B::generate(&mut rng)).collect();
+        let rate = |elapsed: Duration| n / elapsed.as_secs_f64();
+
+        let mut model = B::Model::default();
+        model.reset();
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for i in &inputs {
+                std::hint::black_box(model.step(std::hint::black_box(i)));
+            }
+        }
+        let model_rate = rate(t.elapsed());
+
+        let mut rtl = B::Rtl::open(&RtlOptions::default())?;
+        rtl.reset();
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for i in &inputs {
+                std::hint::black_box(rtl.step(i));
+            }
+        }
+        let rtl_rate = rate(t.elapsed());
+
+        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds));
+
+        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        lockstep.reset();
+        let t = Instant::now();
+        let mut same = true;
+        for _ in 0..rounds {
+            for i in &inputs {
+                same &= lockstep.step(i);
+            }
+        }
+        let lockstep_rate = rate(t.elapsed());
+        anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
+        lockstep.rtl.finish();
+
+        let config = RunConfig {
+            vectors: self.0 / 8,
+            seed: 1,
+            jobs: 1,
+            artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
+            ..RunConfig::default()
+        };
+        let summary = run::random::<B>(&config)?;
+
+        println!(
+            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
+            <B::Model as Unit>::NAME,
+            model_rate,
+            rtl_rate,
+            cpp_rate,
+            lockstep_rate,
+            summary.vectors_per_second(),
+            lockstep_rate / cpp_rate,
+            summary.vectors_per_second() / lockstep_rate,
+            model_rate / rtl_rate
+        );
+        Ok(())
+    }
+}
+
+/// The executor's row of `bench`: wave-instructions per second on the models and with model
+/// and RTL in lockstep (`--both`), and the share of the lockstep run spent in the units' own
+/// lockstep steps (the rest is the executor's glue: gathering, memory, writing back).
+fn bench_exec(vectors: u64) -> anyhow::Result<()> {
+    use gcn_vmem::exec::backends::LockstepBackend;
+    use gcn_vmem::exec::suite::draw_cases;
+    // About one wave-instruction per 64 lane-vectors of the unit rows.
+    let programs = ((vectors / 64 / 4) as usize).max(100);
+    let cases = draw_cases(programs, policy::PROGRAM_LENGTH, 1);
+    // Only the instructions are timed, not copying each program's initial wave.
+    let run_all =
+        |backend: &mut dyn FnMut(&mut gcn_vmem_model::exec::Wave, &gcn_vmem_model::isa::Instruction) -> bool| {
+            let mut executed = 0u64;
+            let mut elapsed = Duration::ZERO;
+            for case in &cases {
+                let mut wave = case.wave.clone();
+                for inst in &case.program {
+                    let t = Instant::now();
+                    let ok = backend(&mut wave, inst);
+                    elapsed += t.elapsed();
+                    if !ok {
+                        break;
+                    }
+                    executed += 1;
+                }
+            }
+            (executed, elapsed)
+        };
+    let mut models = gcn_vmem_model::exec::Models::default();
+    let (model_count, model_time) = run_all(&mut |w, i| gcn_vmem_model::exec::run(w, i, &mut models).is_ok());
+    let model_rate = model_count as f64 / model_time.as_secs_f64();
+    let mut both = LockstepBackend::open()?;
+    let (both_count, elapsed) = run_all(&mut |w, i| gcn_vmem_model::exec::run(w, i, &mut both).is_ok());
+    anyhow::ensure!(
+        gcn_vmem::exec::backends::CheckedBackend::take_failures(&mut both).is_empty(),
+        "exec: the bench programs mismatched; run make cosim first"
+    );
+    println!(
+        "{:<14} {:>12.0} {:>12} {:>12} {:>12.0} {:>12} {:>8.2}",
+        "exec",
+        model_rate,
+        "",
+        "",
+        both_count as f64 / elapsed.as_secs_f64(),
+        "",
+        both.log.unit_time.as_secs_f64() / elapsed.as_secs_f64()
+    );
+    println!(
+        "exec: wave-instructions/s ({} programs, {both_count} instructions) on the models and with --both (in the lockstep column); ratio = the units' lockstep steps ({} cycles) / the whole --both run (target >= 0.7)",
+        cases.len(),
+        both.log.unit_cycles
+    );
+    Ok(())
+}

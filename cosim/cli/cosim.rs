@@ -1,0 +1,228 @@
+//! `gcn-vmem cosim`: random vectors through model and RTL in lockstep, then the X runs, the
+//! functional-coverage bins and the random programs on the executor.
+
+use std::path::PathBuf;
+
+use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
+use gcn_vmem::engine::policy;
+use gcn_vmem::engine::run::{self, RunConfig, Summary};
+use gcn_vmem::engine::Binding;
+
+use crate::common::{fresh_seed, resolve_units, RtlArgs, WaveArg};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Unit to run (repeatable); all units of cosim/units.txt by default.
+    #[arg(long)]
+    unit: Vec<String>,
+    /// Valid input vectors per unit.
+    #[arg(long, default_value_t = policy::DEFAULT_VECTORS)]
+    vectors: u64,
+    /// RNG seed; a fresh one (printed) when omitted.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (each with its own model and RTL instance).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Stop a unit after this many failing cases (each is shrunk and saved).
+    #[arg(long, default_value_t = policy::DEFAULT_MAX_FAILURES)]
+    max_failures: usize,
+    /// Waveform format of re-run failures.
+    #[arg(long, value_enum, env = "WAVE", default_value = "fst")]
+    wave: WaveArg,
+    /// Folder of failure artifacts (default target/cosim).
+    #[arg(long)]
+    artifacts: Option<PathBuf>,
+    #[command(flatten)]
+    rtl: RtlArgs,
+    /// Then run each unit N more times (stimulus seeds SEED+1 … SEED+N) on RTL instances whose
+    /// initial register values and X assignments are random: X seed k derives from --seed,
+    /// and every chunk (4,096 vectors) starts from a fresh instance with a seed derived from
+    /// it. VECTORS / N vectors each (at least 1,000).
+    #[arg(long, default_value_t = 0)]
+    x_seeds: u64,
+    /// Then run this many random programs of whole MUBUF/MTBUF/MIMG instructions on the
+    /// executor, every unit's model and RTL in lockstep (stops at the first failing program,
+    /// which it shrinks and saves as an exec file). Default: 20,000 when no --unit is given,
+    /// else none.
+    #[arg(long)]
+    programs: Option<u64>,
+    /// Never show a progress bar.
+    #[arg(long)]
+    no_progress: bool,
+    /// Write Verilator coverage databases (<unit>-<worker>.dat) into this folder; needs a
+    /// coverage build (`make coverage`).
+    #[arg(long)]
+    coverage: Option<PathBuf>,
+    /// Save and report failing cases as found, without shrinking them.
+    #[arg(long)]
+    no_shrink: bool,
+    /// Run one slice of the run, K of N (1 <= K <= N): each unit's vector budget is cut into
+    /// chunks of 4,096 vectors and this shard drives chunks K-1, K-1+N, …, so the N shards
+    /// of one seed together drive exactly the unsharded run. Use one seed for all shards.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<run::Shard>,
+    /// Write a JUnit XML report here: a test case per unit and suite (random, X, bins,
+    /// programs), each failing vector a <failure> with its report line and artifact paths.
+    #[arg(long, value_name = "PATH")]
+    junit: Option<PathBuf>,
+    /// Fail on any functional-coverage bin left unhit, whatever the budget (by default a
+    /// hole fails the run only at the default budget or above, unsharded).
+    #[arg(long)]
+    require_bins: bool,
+}
+
+/// Runs below this many vectors per unit show no progress bar.
+const PROGRESS_MIN_VECTORS: u64 = 100_000;
+
+pub fn run(args: Args) -> anyhow::Result<bool> {
+    let Args {
+        unit,
+        vectors,
+        seed,
+        jobs,
+        max_failures,
+        wave,
+        artifacts,
+        rtl,
+        x_seeds,
+        programs,
+        no_progress,
+        coverage,
+        no_shrink,
+        shard,
+        junit,
+        require_bins,
+    } = args;
+    let units = resolve_units(&unit)?;
+    if shard.is_some() && seed.is_none() {
+        anyhow::bail!(
+            "--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)"
+        );
+    }
+    if let Some(path) = &junit {
+        gcn_vmem::report::junit::check_writable(path)?;
+    }
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let variant = rtl.variant();
+    let mut config = RunConfig {
+        vectors,
+        seed,
+        max_failures,
+        variant,
+        wave: wave.into(),
+        coverage,
+        shrink: !no_shrink,
+        shard,
+        ..RunConfig::default()
+    };
+    if let Some(j) = jobs {
+        config.jobs = j.max(1);
+    }
+    if let Some(a) = artifacts {
+        config.artifacts = a;
+    }
+    config.progress =
+        !no_progress && vectors >= PROGRESS_MIN_VECTORS && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    println!(
+        "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}{}",
+        config.jobs,
+        gcn_vmem::verilator_version(),
+        shard.map(|s| format!(", shard {s}")).unwrap_or_default()
+    );
+    let mut summaries = Vec::new();
+    for name in units {
+        let summary = with_unit(name, RandomRun(&config)).ok_or_else(|| unknown_unit(name))??;
+        summaries.push(summary);
+        for k in 1..=x_seeds {
+            let x_config = RunConfig {
+                vectors: policy::x_run_vectors(vectors, x_seeds),
+                seed: seed.wrapping_add(k),
+                x_seed: Some(policy::x_seed_of(seed, k)),
+                progress: false,
+                ..config.clone()
+            };
+            let summary = with_unit(name, RandomRun(&x_config)).ok_or_else(|| unknown_unit(name))??;
+            summaries.push(summary);
+        }
+    }
+    print_summary(&summaries);
+    let mut ok = summaries.iter().all(|s| s.failing_cases == 0);
+    // Holes in the functional coverage fail the run at the default budget (the stimulus
+    // promises to reach every bin there), on the RTL as written, unsharded.
+    let bins_required = policy::bins_required(require_bins, vectors, shard, variant);
+    let bins = gcn_vmem::report::bins::report(&summaries, bins_required);
+    ok &= bins.iter().all(|b| b.passed);
+    let mut suite_result = None;
+    let programs = programs.unwrap_or_else(|| policy::default_programs(unit.is_empty()));
+    if programs > 0 {
+        let suite = gcn_vmem::exec::suite::run_suite(
+            programs,
+            policy::PROGRAM_LENGTH,
+            seed,
+            &config.artifacts,
+            &gcn_vmem::exec::backends::UnitOptions::default(),
+        )?;
+        for f in &suite.failures {
+            println!("{}", f.line);
+            println!("{}", f.unit_failure);
+        }
+        println!(
+            "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}  (programs, instructions; {} executed, {} programs stopped by an executor error)",
+            "exec",
+            suite.programs,
+            suite.instructions,
+            suite.failures.len(),
+            suite.programs as f64 / suite.elapsed.as_secs_f64().max(1e-9),
+            suite.elapsed.as_secs_f64(),
+            suite.executed,
+            suite.errors.values().sum::<u64>()
+        );
+        ok &= suite.failures.is_empty();
+        suite_result = Some(suite);
+    }
+    if let Some(path) = &junit {
+        gcn_vmem::report::junit::write(path, seed, shard, &summaries, &bins, suite_result.as_ref())?;
+        println!("JUnit report {}", path.display());
+    }
+    if !ok {
+        println!(
+            "rerun with: gcn-vmem cosim --seed {seed}; replay a saved vector with: make wave UNIT=<unit> VECTOR=<file>"
+        );
+    }
+    Ok(ok)
+}
+
+fn print_summary(summaries: &[Summary]) {
+    println!("{:<25} {:>12} {:>12} {:>9} {:>12} {:>9}", "unit", "vectors", "cycles", "failing", "vectors/s", "seconds");
+    for s in summaries {
+        let unit = match s.x_seed {
+            Some(x) => format!("{} xseed={x}", s.unit),
+            None => s.unit.to_string(),
+        };
+        println!(
+            "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}{}",
+            unit,
+            s.vectors,
+            s.cycles,
+            s.failing_cases,
+            s.vectors_per_second(),
+            s.elapsed.as_secs_f64(),
+            if s.stopped { "  (stopped at --max-failures)" } else { "" }
+        );
+    }
+}
+
+/// One unit's random run, its failures printed as found.
+struct RandomRun<'a>(&'a RunConfig);
+
+impl Visit for RandomRun<'_> {
+    type Output = anyhow::Result<Summary>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let summary = run::random::<B>(self.0)?;
+        for f in &summary.failures {
+            run::print_failure(f);
+        }
+        Ok(summary)
+    }
+}
