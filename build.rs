@@ -568,8 +568,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
         }
     }
     if slow_files > 0 {
-        let objects =
-            slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
+        let objects = slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
         build.objects(objects);
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
