@@ -346,14 +346,7 @@ impl Unit for Coalescer {
 // Functional coverage bins: rust/coalescer/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for Coalescer {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
+crate::cover::impl_covered!(Coalescer);
 
 #[cfg(test)]
 mod tests {

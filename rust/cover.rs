@@ -170,6 +170,23 @@ pub trait Covered: Unit {
     fn sample(input: &Self::In, out: &Self::Out, hits: &mut Hits);
 }
 
+/// Implements [`Covered`] for a unit's model by forwarding to the `covergroup()` and `sample()`
+/// of its coverage bins, the `cover` module every unit declares next to its model
+/// (`rust/<unit>/cover.rs`, `pub mod cover;`). Invoked in the unit's module, where `cover` is.
+macro_rules! impl_covered {
+    ($model:ty) => {
+        impl $crate::cover::Covered for $model {
+            fn covergroup() -> $crate::cover::Covergroup {
+                cover::covergroup()
+            }
+            fn sample(input: &Self::In, out: &Self::Out, hits: &mut $crate::cover::Hits) {
+                cover::sample(input, out, hits);
+            }
+        }
+    };
+}
+pub(crate) use impl_covered;
+
 #[cfg(test)]
 mod tests {
     use super::*;

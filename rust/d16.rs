@@ -32,7 +32,7 @@
 use crate::float;
 use crate::format::{is_integer, sign_extend, NFMT_RESERVED, NFMT_SINT};
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 /// `op` codes, named as `eval` writes them.
 pub const OP_NAMES: &[&str] =
@@ -153,52 +153,19 @@ pub fn compute(input: &In) -> Out {
     Out { valid: input.valid, result, result_count, illegal }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct D16 {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl D16 {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for D16 {
-    const NAME: &'static str = "d16";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct D16 { NAME: "d16", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/d16/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for D16 {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::{NFMT_FLOAT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use proptest::prelude::*;
 
     fn d16(op: u8, hi: bool, nfmt: u8, count: u8, data: u128, old: u32) -> Out {

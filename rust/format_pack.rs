@@ -36,7 +36,7 @@ use crate::format::{
     NFMT_USCALED,
 };
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `format_pack`, in RTL port order. `components`: component k (X, Y, Z, W) at bits
@@ -114,53 +114,20 @@ pub fn pack_field(component: u32, width: u32, nfmt: u8) -> u32 {
     }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct FormatPack {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl FormatPack {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for FormatPack {
-    const NAME: &'static str = "format_pack";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct FormatPack { NAME: "format_pack", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/format_pack/cover.rs.
 pub mod cover;
-
-impl crate::cover::Covered for FormatPack {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::{element_bytes, sign_extend, NFMT_RESERVED};
     use crate::format_unpack;
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use proptest::prelude::*;
 
     fn pack(dfmt: u8, nfmt: u8, components: [u32; 4]) -> Out {

@@ -30,7 +30,7 @@ use crate::format::{
     NFMT_UNORM, NFMT_USCALED,
 };
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `format_unpack`, in RTL port order. `data`: the element, bit k = element bit k
@@ -108,52 +108,19 @@ pub fn unpack_field(raw: u32, width: u32, nfmt: u8) -> u32 {
     }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct FormatUnpack {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl FormatUnpack {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for FormatUnpack {
-    const NAME: &'static str = "format_unpack";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct FormatUnpack { NAME: "format_unpack", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/format_unpack/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for FormatUnpack {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::{element_bytes, NFMT_RESERVED};
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use proptest::prelude::*;
 
     fn unpack(dfmt: u8, nfmt: u8, data: u128) -> Out {

@@ -32,7 +32,7 @@
 use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 // The executor's helpers (rust/exec/), at the paths they had when they lived here.
 pub use crate::exec::image_vaddr::{decode_vaddr, Coords};
@@ -244,52 +244,19 @@ pub fn compute(input: &In) -> Out {
     }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct ImageAddr {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl ImageAddr {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for ImageAddr {
-    const NAME: &'static str = "image_addr";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct ImageAddr { NAME: "image_addr", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/image_addr/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for ImageAddr {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tsharp::{TYPE_1D, TYPE_2D, TYPE_2D_ARRAY};
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use proptest::prelude::*;
 
     /// A bound 2D R8 unorm T#: width × height, pitch field = width − 1, levels 0..15, max_mip 15.

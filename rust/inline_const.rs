@@ -7,15 +7,15 @@
 //! is `2^−10` rather than zero. Every value is a small integer times a power of two, so the f32
 //! arithmetic below is exact and its bit pattern is the output.
 //!
-//! Timing: `LATENCY = 2`, the shared [`Pipeline`]: stage 1 registers the value with the
-//! input's valid, the output stage registers stage 1; data registers hold when no valid input
-//! reaches them; reset clears every register.
+//! Timing: `LATENCY = 2`, the shared [`Pipeline`](crate::unit::Pipeline): stage 1 registers the
+//! value with the input's valid, the output stage registers stage 1; data registers hold when no
+//! valid input reaches them; reset clears every register.
 
 use bitvec::field::BitField as _;
 use bitvec::prelude::{BitArray, Lsb0};
 
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `inline_const`, in RTL port order.
@@ -65,48 +65,19 @@ pub fn compute(input: &In) -> Out {
     Out { valid: input.valid, bits: value(input.code).to_bits() }
 }
 
-/// The clocked model.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InlineConst {
-    pipe: Pipeline<Out, 2>,
-}
-
-impl InlineConst {
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for InlineConst {
-    const NAME: &'static str = "inline_const";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    #[derive(Copy)]
+    pub struct InlineConst { NAME: "inline_const", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/inline_const/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for InlineConst {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::unit::Unit;
 
     #[test]
     fn fields_split_the_code() {

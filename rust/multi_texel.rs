@@ -27,7 +27,7 @@ use crate::format_pack;
 use crate::format_unpack;
 use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `multi_texel`, in RTL port order. `dfmt`, `nfmt`: the T#'s; `texels`: the
@@ -114,46 +114,13 @@ pub fn compute(input: &In) -> Out {
     Out { valid: input.valid, result, result_count, illegal: false }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct MultiTexel {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl MultiTexel {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for MultiTexel {
-    const NAME: &'static str = "multi_texel";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct MultiTexel { NAME: "multi_texel", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/multi_texel/cover.rs.
 pub mod cover;
-
-impl crate::cover::Covered for MultiTexel {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -162,7 +129,7 @@ mod tests {
     use crate::format_pack::pack_field;
     use crate::format_unpack::unpack_field;
     use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use proptest::prelude::*;
 
     fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {

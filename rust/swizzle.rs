@@ -22,7 +22,7 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{Kind, Pipeline, Unit};
+use crate::unit::{pipelined_unit, Kind};
 use crate::vsharp::{SEL_1, SEL_W, SEL_X};
 
 ports! {
@@ -141,51 +141,18 @@ pub fn compute(input: &In) -> Out {
     Out { valid: input.valid, result, result_count }
 }
 
-/// The cycle-accurate model: two register stages, compute before stage 1.
-#[derive(Clone, Debug, Default)]
-pub struct Swizzle {
-    /// Stage 1 and the output stage, each holding the last valid result to reach it.
-    pipe: Pipeline<Out, 2>,
-}
-
-impl Swizzle {
-    /// A model just out of reset.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl Unit for Swizzle {
-    const NAME: &'static str = "swizzle";
-    const LATENCY: usize = 2;
-    type In = In;
-    type Out = Out;
-
-    fn set_reset(&mut self, asserted: bool) -> Out {
-        self.pipe.set_reset(asserted)
-    }
-
-    fn step(&mut self, input: &In) -> Out {
-        self.pipe.step(input.valid, || compute(input))
-    }
+pipelined_unit! {
+    /// The cycle-accurate model: two register stages, compute before stage 1.
+    pub struct Swizzle { NAME: "swizzle", LATENCY: 2 }
 }
 
 // Functional coverage bins: rust/swizzle/cover.rs.
 pub mod cover;
 
-impl crate::cover::Covered for Swizzle {
-    fn covergroup() -> crate::cover::Covergroup {
-        cover::covergroup()
-    }
-    fn sample(input: &In, out: &Out, hits: &mut crate::cover::Hits) {
-        cover::sample(input, out, hits);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::unit::Ports;
+    use crate::unit::{Ports, Unit};
     use crate::vsharp::{SEL_0, SEL_Y, SEL_Z};
     use proptest::prelude::*;
 

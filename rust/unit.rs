@@ -257,3 +257,61 @@ impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
         self.stages[STAGES - 1]
     }
 }
+
+/// Declares the clocked model of a unit whose whole function is its combinational `compute`,
+/// ahead of `LATENCY` register stages of the output bundle (a [`Pipeline`]): a public struct
+/// with `Clone`, `Debug` and `Default` (the model just out of reset), its `new()`, its [`Unit`]
+/// implementation and its [`Covered`](crate::cover::Covered) one.
+///
+/// It is invoked in the unit's module, which must hold what every pipelined unit's module
+/// holds: the port bundles `In` and `Out` (with `valid` their first port), `fn compute(&In) ->
+/// Out`, and the coverage bins in `pub mod cover` (`rust/<unit>/cover.rs`, see
+/// [`impl_covered!`](crate::cover::impl_covered)). `step` gives `compute` the inputs only when
+/// `valid` is 1 and reset is released ([`Pipeline::step`]); `set_reset` is
+/// [`Pipeline::set_reset`]. Attributes (doc comments, further derives) go on the struct.
+///
+/// ```ignore
+/// pipelined_unit! {
+///     /// The cycle-accurate model: two register stages, compute before stage 1.
+///     pub struct Swizzle { NAME: "swizzle", LATENCY: 2 }
+/// }
+/// ```
+macro_rules! pipelined_unit {
+    (
+        $(#[$meta:meta])*
+        pub struct $model:ident { NAME: $name:literal, LATENCY: $latency:literal }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, Default)]
+        pub struct $model {
+            /// The register stages, the last one the outputs, each holding the last valid
+            /// result to reach it.
+            pipe: $crate::unit::Pipeline<Out, $latency>,
+        }
+
+        impl $model {
+            /// A model just out of reset.
+            pub fn new() -> Self {
+                Self::default()
+            }
+        }
+
+        impl $crate::unit::Unit for $model {
+            const NAME: &'static str = $name;
+            const LATENCY: usize = $latency;
+            type In = In;
+            type Out = Out;
+
+            fn set_reset(&mut self, asserted: bool) -> Out {
+                self.pipe.set_reset(asserted)
+            }
+
+            fn step(&mut self, input: &In) -> Out {
+                self.pipe.step(input.valid, || compute(input))
+            }
+        }
+
+        $crate::cover::impl_covered!($model);
+    };
+}
+pub(crate) use pipelined_unit;
