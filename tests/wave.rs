@@ -1,4 +1,4 @@
-//! The Rust-written diff waveform (cosim/wave.rs) and its GTKWave save file: a long run's VCD
+//! The Rust-written diff waveform (cosim/engine/wave.rs) and its GTKWave save file: a long run's VCD
 //! parses back with every signal and the time base of the RTL waveform, the save file names
 //! exactly the VCD's signals, grouped per output, and what writing a diff VCD costs.
 
@@ -12,7 +12,7 @@ use gcn_vmem::engine::stimulus::Rng;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::Variant;
-use gcn_vmem::report::wave;
+use gcn_vmem::engine::wave;
 use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
 

@@ -9,7 +9,8 @@
 //! - [`run`]: random runs with shrinking, failure artifacts and replay; [`shrink`]: the generic
 //!   shrinker they use; [`stimulus`]: the harness's one RNG and one hash; [`cover`]: functional
 //!   coverage of random runs; [`sweep`]: exhaustive sweeps.
-//! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13).
+//! - [`vectors`]: vector files and `eval` JSON (SPEC §11, §13); [`wave`]: the diff waveform of
+//!   a failing case, its GTKWave save file, and FST-to-VCD conversion.
 //! - [`policy`]: the defaults every front end shares (budgets, when unhit bins fail a run).
 
 pub mod cover;
@@ -21,6 +22,7 @@ pub mod shrink;
 pub mod stimulus;
 pub mod sweep;
 pub mod vectors;
+pub mod wave;
 
 use std::path::PathBuf;
 

@@ -265,7 +265,7 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
         }
         self.sim.pin_mut().finish();
         if let Some((fst, vcd)) = self.vcd.take() {
-            if let Err(e) = crate::report::wave::fst_to_vcd(&fst, &vcd) {
+            if let Err(e) = super::wave::fst_to_vcd(&fst, &vcd) {
                 eprintln!("warning: cannot write {} from {}: {e:#}; the FST is kept", vcd.display(), fst.display());
             } else {
                 let _ = std::fs::remove_file(&fst);

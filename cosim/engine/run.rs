@@ -26,7 +26,7 @@ use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
 use crate::engine::Variant;
 use crate::engine::Wave;
-use crate::report::wave;
+use super::wave;
 use gcn_vmem_model::cover::{Covered as _, Hits};
 use gcn_vmem_model::unit::{Ports, Unit};
 

@@ -58,7 +58,7 @@ fn failure_entry(f: &Failure) -> (String, String) {
     }
     if let Some(w) = &f.diff_wave {
         let _ = write!(text, "\ndiff waveform: {}", w.display());
-        let _ = write!(text, "\nGTKWave save file: {}", crate::report::wave::gtkw_path(w).display());
+        let _ = write!(text, "\nGTKWave save file: {}", crate::engine::wave::gtkw_path(w).display());
     }
     if let Some(e) = &f.wave_error {
         let _ = write!(text, "\nwaveform not written: {e}");

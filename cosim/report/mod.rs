@@ -1,10 +1,9 @@
-//! What a run leaves for people and CI: the Rust-written waveform of expected against actual
-//! values and the FST-to-VCD conversion ([`wave`]), the timing diagram around a mismatch
-//! ([`svg`]), JUnit XML ([`junit`]), the functional-coverage bins table ([`bins`]) and
-//! Verilator's line/toggle coverage ([`coverage`]).
+//! Reports of finished runs for people and CI: the timing diagram around a mismatch ([`svg`]),
+//! JUnit XML ([`junit`]), the functional-coverage verdict ([`bins`]) and Verilator's
+//! line/toggle coverage ([`coverage`]). (The waveforms a failing run writes are the engine's:
+//! [`crate::engine::wave`].)
 
 pub mod bins;
 pub mod coverage;
 pub mod junit;
 pub mod svg;
-pub mod wave;

@@ -10,7 +10,7 @@
 //! marker row is red and names the differing outputs, and a dashed red line crosses the whole
 //! diagram at the first mismatch. Failed RTL assertions are orange marks in the marker row.
 //!
-//! Time runs as in the diff waveform ([`crate::report::wave`]): each cycle is one column, its inputs
+//! Time runs as in the diff waveform ([`crate::engine::wave`]): each cycle is one column, its inputs
 //! applied with `clk` low in the first half, the rising edge in the middle, the outputs after the
 //! edge in the second half (they hold into the next column's first half, unless a change of
 //! `rst_ni` before that column's edge clears them). A column `reset` stands for the run's

@@ -6,7 +6,7 @@
 // reset the way the lockstep contract needs (rust/unit.rs): inputs are set by the caller, then
 // `edge()` evaluates clk_i = 0 and clk_i = 1 and dumps both; `set_reset()` moves rst_ni between
 // edges and dumps once. Every dump advances the time by one unit, so the harness can write its
-// own waveform on the same time base (cosim/report/wave.rs). Every instance has its own context, so
+// own waveform on the same time base (cosim/engine/wave.rs). Every instance has its own context, so
 // instances on different threads do not share simulation state.
 //
 // Assertions: the RTL's VMEM_ASSERT (rtl/vmem_prim_pkg.sv) calls the DPI function
