@@ -7,7 +7,8 @@ use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
 use gcn_vmem::engine::run;
 use gcn_vmem::engine::vectors;
 use gcn_vmem::engine::{Binding, RtlOptions};
-use gcn_vmem::report::{svg, wave};
+use gcn_vmem::engine::wave;
+use gcn_vmem::report::svg;
 use gcn_vmem_model::unit::Unit;
 
 use crate::common::{unit_from_path, RtlArgs};
