@@ -12,6 +12,26 @@ pub const DFMT_INVALID: u8 = 0;
 /// dfmt 15: reserved, treated as invalid.
 pub const DFMT_RESERVED: u8 = 15;
 
+/// The name of each dfmt code as SPEC §1.4 writes it (15 is reserved).
+pub const DFMT_NAMES: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "reserved 15",
+];
+
 /// nfmt codes (SPEC §1.4).
 pub const NFMT_UNORM: u8 = 0;
 pub const NFMT_SNORM: u8 = 1;

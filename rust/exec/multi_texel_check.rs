@@ -63,24 +63,13 @@ pub fn check_multi_texel(a: &MultiTexelAccess) -> Result<(), String> {
 /// The name of a T# dfmt: §4.3's R8, R16, RG8, else §1.4's format name; 15..=63 are not
 /// modelled.
 fn dfmt_name(dfmt: u8) -> &'static str {
-    const NAMES: [&str; 15] = [
-        "INVALID",
-        "R8",
-        "R16",
-        "RG8",
-        "32",
-        "16_16",
-        "10_11_11",
-        "11_11_10",
-        "10_10_10_2",
-        "2_10_10_10",
-        "8_8_8_8",
-        "32_32",
-        "16_16_16_16",
-        "32_32_32",
-        "32_32_32_32",
-    ];
-    NAMES.get(usize::from(dfmt)).copied().unwrap_or("not modelled")
+    match dfmt {
+        1 => "R8",
+        2 => "R16",
+        3 => "RG8",
+        0 | 4..=14 => crate::format::DFMT_NAMES[usize::from(dfmt)],
+        _ => "not modelled",
+    }
 }
 
 /// The name of an nfmt code (SPEC §1.4); 6 and 8..=15 are reserved.

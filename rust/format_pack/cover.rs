@@ -11,10 +11,8 @@
 
 use super::{In, Out};
 use crate::cover::{Covergroup, Hits};
-use crate::format::{
-    format_valid, FIELDS, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
-};
-use crate::format_unpack::cover::{illegal_bin, illegal_bins, valid, COMPONENT, DFMT, NFMT};
+use crate::format::{FIELDS, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED};
+use crate::format_unpack::cover::{format_tables, hit_pair, illegal_bins, pair_and_value_bins, raw32_class, Tables};
 
 /// The coverpoints, in declaration order.
 #[repr(usize)]
@@ -23,9 +21,11 @@ enum Point {
     Illegal,
     Value,
 }
+// `hit_pair` counts the first two points by format_unpack's numbering: the same.
+const _: () = assert!(Point::Format as usize == 0 && Point::Illegal as usize == 1);
 
-/// 32-bit fields: raw copies whatever the nfmt.
-pub const RAW32: &[&str] = &["zero", "all ones", "NaN pattern (copied raw)", "other"];
+/// 32-bit fields: raw copies whatever the nfmt (the classes of format_unpack's).
+pub use crate::format_unpack::cover::RAW32;
 pub const UNORM: &[&str] = &[
     "NaN -> 0",
     "-inf -> 0",
@@ -151,59 +151,16 @@ pub const fn classes(width: u32, nfmt: u8) -> &'static [&'static str] {
     }
 }
 
-/// The bin tables of the `format` and `value` points.
-struct Tables {
-    /// The first `value` bin of (dfmt, nfmt, component).
-    base: [[[u16; 4]; 8]; 16],
-    /// The `format` bin of each valid (dfmt, nfmt).
-    pair: [[u8; 8]; 16],
-    /// Bins of the `value` point.
-    bins: usize,
-}
-
-const fn tables() -> Tables {
-    let (mut base, mut pair) = ([[[0u16; 4]; 8]; 16], [[u8::MAX; 8]; 16]);
-    let (mut next, mut pairs) = (0usize, 0u8);
-    let mut dfmt = 0;
-    while dfmt < 16 {
-        let mut nfmt = 0;
-        while nfmt < 8 {
-            if valid(dfmt, nfmt) {
-                pair[dfmt][nfmt] = pairs;
-                pairs += 1;
-                let mut k = 0;
-                while k < FIELDS[dfmt].len() {
-                    base[dfmt][nfmt][k] = next as u16;
-                    next += classes(FIELDS[dfmt][k].width, nfmt as u8).len();
-                    k += 1;
-                }
-            }
-            nfmt += 1;
-        }
-        dfmt += 1;
-    }
-    Tables { base, pair, bins: next }
-}
-const TABLES: Tables = tables();
+const TABLES: Tables = format_tables!(classes);
 const BASE: [[[u16; 4]; 8]; 16] = TABLES.base;
-const PAIR: [[u8; 8]; 16] = TABLES.pair;
 /// Bins of the `value` point.
 pub const VALUE_BINS: usize = TABLES.bins;
 
 pub fn covergroup() -> Covergroup {
-    let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
-    let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
-    let illegal = illegal_bins();
-    let value = pairs.flat_map(|(d, n)| {
-        FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
-            classes(f.width, n as u8)
-                .iter()
-                .map(move |c| format!("{}/{} {}({}b) {c}", DFMT[d], NFMT[n], COMPONENT[k], f.width))
-        })
-    });
+    let (format, value) = pair_and_value_bins(classes);
     Covergroup::new()
         .point(Point::Format as usize, "format", format)
-        .point(Point::Illegal as usize, "illegal (fmt_valid = 0)", illegal)
+        .point(Point::Illegal as usize, "illegal (fmt_valid = 0)", illegal_bins())
         .point(Point::Value as usize, "value", value)
 }
 
@@ -386,12 +343,7 @@ fn narrow(c: u32, field: u32, width: u32) -> usize {
 #[inline]
 pub fn classify(c: u32, field: u32, width: u32, nfmt: u8) -> usize {
     if width == 32 {
-        return match c {
-            0 => 0,
-            u32::MAX => 1,
-            r if r & 0x7f80_0000 == 0x7f80_0000 && r & 0x007f_ffff != 0 => 2,
-            _ => 3,
-        };
+        return raw32_class(c);
     }
     let ones = u32::MAX >> (32 - width);
     let half = 1u32 << (width - 1);
@@ -434,16 +386,12 @@ pub fn classify(c: u32, field: u32, width: u32, nfmt: u8) -> usize {
 
 #[inline]
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
-    let (dfmt, nfmt) = (input.dfmt & 0xf, input.nfmt & 0x7);
-    if !format_valid(dfmt, nfmt) {
-        hits.hit(Point::Illegal as usize, illegal_bin(dfmt, nfmt));
+    let Some((d, n)) = hit_pair(input.dfmt, input.nfmt, hits) else {
         return;
-    }
-    let (d, n) = (usize::from(dfmt), usize::from(nfmt));
-    hits.hit(Point::Format as usize, usize::from(PAIR[d][n]));
+    };
     for (k, f) in FIELDS[d].iter().enumerate() {
         let c = (input.components >> (32 * k)) as u32;
         let field = (out.data >> f.offset) as u32 & (u32::MAX >> (32 - f.width));
-        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(c, field, f.width, nfmt));
+        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(c, field, f.width, n as u8));
     }
 }

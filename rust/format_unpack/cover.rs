@@ -25,24 +25,7 @@ enum Point {
 }
 
 /// dfmt names of SPEC §1.4.
-pub const DFMT: [&str; 16] = [
-    "INVALID",
-    "8",
-    "16",
-    "8_8",
-    "32",
-    "16_16",
-    "10_11_11",
-    "11_11_10",
-    "10_10_10_2",
-    "2_10_10_10",
-    "8_8_8_8",
-    "32_32",
-    "16_16_16_16",
-    "32_32_32",
-    "32_32_32_32",
-    "reserved 15",
-];
+pub const DFMT: [&str; 16] = crate::format::DFMT_NAMES;
 /// nfmt names of SPEC §1.4.
 pub const NFMT: [&str; 8] = ["unorm", "snorm", "uscaled", "sscaled", "uint", "sint", "reserved 6", "float"];
 /// Component names.
@@ -110,42 +93,48 @@ pub(crate) const fn valid(dfmt: usize, nfmt: usize) -> bool {
     nfmt != 7 || !matches!(dfmt, 1 | 3 | 8 | 9 | 10)
 }
 
-/// The first `value` bin of (dfmt, nfmt, component), and the total in [`VALUE_BINS`];
-/// also the index of each valid pair in `format`.
-/// The bin tables of the `format` and `value` points.
-struct Tables {
+/// The bin tables of the `format` and `value` points of a format unit (this one and
+/// format_pack: the same pairs, each unit with its own value classes).
+pub(crate) struct Tables {
     /// The first `value` bin of (dfmt, nfmt, component).
-    base: [[[u16; 4]; 8]; 16],
+    pub base: [[[u16; 4]; 8]; 16],
     /// The `format` bin of each valid (dfmt, nfmt).
-    pair: [[u8; 8]; 16],
+    pub pair: [[u8; 8]; 16],
     /// Bins of the `value` point.
-    bins: usize,
+    pub bins: usize,
 }
 
-const fn tables() -> Tables {
-    let (mut base, mut pair) = ([[[0u16; 4]; 8]; 16], [[u8::MAX; 8]; 16]);
-    let (mut next, mut pairs) = (0usize, 0u8);
-    let mut dfmt = 0;
-    while dfmt < 16 {
-        let mut nfmt = 0;
-        while nfmt < 8 {
-            if valid(dfmt, nfmt) {
-                pair[dfmt][nfmt] = pairs;
-                pairs += 1;
-                let mut k = 0;
-                while k < FIELDS[dfmt].len() {
-                    base[dfmt][nfmt][k] = next as u16;
-                    next += classes(FIELDS[dfmt][k].width, nfmt as u8).len();
-                    k += 1;
+/// The [`Tables`] of a format unit whose value classes are the `const fn` `$classes(width,
+/// nfmt)`: each valid pair gets the next `format` bin, each of its components the next run of
+/// `value` bins. A macro because a const fn cannot call through a function pointer.
+macro_rules! format_tables {
+    ($classes:path) => {{
+        let (mut base, mut pair) = ([[[0u16; 4]; 8]; 16], [[u8::MAX; 8]; 16]);
+        let (mut next, mut pairs) = (0usize, 0u8);
+        let mut dfmt = 0;
+        while dfmt < 16 {
+            let mut nfmt = 0;
+            while nfmt < 8 {
+                if $crate::format_unpack::cover::valid(dfmt, nfmt) {
+                    pair[dfmt][nfmt] = pairs;
+                    pairs += 1;
+                    let mut k = 0;
+                    while k < $crate::format::FIELDS[dfmt].len() {
+                        base[dfmt][nfmt][k] = next as u16;
+                        next += $classes($crate::format::FIELDS[dfmt][k].width, nfmt as u8).len();
+                        k += 1;
+                    }
                 }
+                nfmt += 1;
             }
-            nfmt += 1;
+            dfmt += 1;
         }
-        dfmt += 1;
-    }
-    Tables { base, pair, bins: next }
+        $crate::format_unpack::cover::Tables { base, pair, bins: next }
+    }};
 }
-const TABLES: Tables = tables();
+pub(crate) use format_tables;
+
+const TABLES: Tables = format_tables!(classes);
 const BASE: [[[u16; 4]; 8]; 16] = TABLES.base;
 const PAIR: [[u8; 8]; 16] = TABLES.pair;
 /// Bins of the `value` point.
@@ -170,23 +159,59 @@ pub(crate) fn illegal_bins() -> Vec<String> {
     illegal
 }
 
-pub fn covergroup() -> Covergroup {
+/// The bins of a format unit's `format` point (`dfmt/nfmt`, each valid pair) and `value` point
+/// (per valid pair, per component of the format, the `classes(width, nfmt)` of its field), in
+/// the order of [`format_tables!`]; shared with format_pack.
+pub(crate) fn pair_and_value_bins(classes: fn(u32, u8) -> &'static [&'static str]) -> (Vec<String>, Vec<String>) {
     let pairs = (0..16).flat_map(|d| (0..8).filter(move |&n| valid(d, n)).map(move |n| (d, n)));
-    let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n]));
-    let illegal = illegal_bins();
-    let junk = ["1-byte", "2-byte", "4-byte", "8-byte", "12-byte"].map(|b| format!("bits above a {b} element"));
-    let value = pairs.flat_map(|(d, n)| {
-        FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
-            classes(f.width, n as u8)
-                .iter()
-                .map(move |c| format!("{}/{} {}({}b) {c}", DFMT[d], NFMT[n], COMPONENT[k], f.width))
+    let format = pairs.clone().map(|(d, n)| format!("{}/{}", DFMT[d], NFMT[n])).collect();
+    let value = pairs
+        .flat_map(|(d, n)| {
+            FIELDS[d].iter().enumerate().flat_map(move |(k, f)| {
+                classes(f.width, n as u8)
+                    .iter()
+                    .map(move |c| format!("{}/{} {}({}b) {c}", DFMT[d], NFMT[n], COMPONENT[k], f.width))
+            })
         })
-    });
+        .collect();
+    (format, value)
+}
+
+pub fn covergroup() -> Covergroup {
+    let (format, value) = pair_and_value_bins(classes);
+    let junk = ["1-byte", "2-byte", "4-byte", "8-byte", "12-byte"].map(|b| format!("bits above a {b} element"));
     Covergroup::new()
         .point(Point::Format as usize, "format", format)
-        .point(Point::Illegal as usize, "illegal (fmt_valid = 0)", illegal)
+        .point(Point::Illegal as usize, "illegal (fmt_valid = 0)", illegal_bins())
         .point(Point::Junk as usize, "junk", junk)
         .point(Point::Value as usize, "value", value)
+}
+
+/// The class of a 32-bit field, copied raw whatever the nfmt: an index into [`RAW32`] (shared
+/// with format_pack).
+#[inline]
+pub(crate) fn raw32_class(raw: u32) -> usize {
+    match raw {
+        0 => 0,
+        u32::MAX => 1,
+        r if r & 0x7f80_0000 == 0x7f80_0000 && r & 0x007f_ffff != 0 => 2,
+        _ => 3,
+    }
+}
+
+/// Counts the `format` hit of a valid (dfmt, nfmt) port pair, or the `illegal` hit of an
+/// invalid one (the first two points of both format units, `format` then `illegal`); returns
+/// the pair as table indices when it is valid.
+#[inline]
+pub(crate) fn hit_pair(dfmt: u8, nfmt: u8, hits: &mut Hits) -> Option<(usize, usize)> {
+    let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
+    if !format_valid(dfmt, nfmt) {
+        hits.hit(Point::Illegal as usize, illegal_bin(dfmt, nfmt));
+        return None;
+    }
+    let (d, n) = (usize::from(dfmt), usize::from(nfmt));
+    hits.hit(Point::Format as usize, usize::from(PAIR[d][n]));
+    Some((d, n))
 }
 
 /// Signed codes of `width` bits: index into [`SIGNED`] (or [`SNORM`], whose fifth class is
@@ -222,12 +247,7 @@ fn signed(raw: u32, width: u32, nfmt: u8) -> usize {
 #[inline]
 pub fn classify(raw: u32, width: u32, nfmt: u8) -> usize {
     if width == 32 {
-        return match raw {
-            0 => 0,
-            u32::MAX => 1,
-            r if r & 0x7f80_0000 == 0x7f80_0000 && r & 0x007f_ffff != 0 => 2,
-            _ => 3,
-        };
+        return raw32_class(raw);
     }
     let ones = u32::MAX >> (32 - width);
     match nfmt {
@@ -274,14 +294,10 @@ pub fn classify(raw: u32, width: u32, nfmt: u8) -> usize {
 
 #[inline]
 pub fn sample(input: &In, _out: &Out, hits: &mut Hits) {
-    let (dfmt, nfmt) = (input.dfmt & 0xf, input.nfmt & 0x7);
-    if !format_valid(dfmt, nfmt) {
-        hits.hit(Point::Illegal as usize, illegal_bin(dfmt, nfmt));
+    let Some((d, n)) = hit_pair(input.dfmt, input.nfmt, hits) else {
         return;
-    }
-    let (d, n) = (usize::from(dfmt), usize::from(nfmt));
-    hits.hit(Point::Format as usize, usize::from(PAIR[d][n]));
-    let bytes = crate::format::element_bytes(dfmt);
+    };
+    let bytes = crate::format::element_bytes(d as u8);
     if bytes < 16 && input.data >> (8 * bytes) != 0 {
         let size = match bytes {
             1 => 0,
@@ -294,6 +310,6 @@ pub fn sample(input: &In, _out: &Out, hits: &mut Hits) {
     }
     for (k, f) in FIELDS[d].iter().enumerate() {
         let raw = (input.data >> f.offset) as u32 & (u32::MAX >> (32 - f.width));
-        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(raw, f.width, nfmt));
+        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(raw, f.width, n as u8));
     }
 }
