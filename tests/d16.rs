@@ -12,10 +12,10 @@
 
 mod common;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::d16::Harness;
 use gcn_vmem_model::d16::{In, Out, D16};
-use gcn_vmem_model::unit::{Ports, Unit};
+use gcn_vmem_model::unit::Ports;
 
 // ---------------------------------------------------------------------------------------------
 // Port helpers (docs/decisions.md "d16").
@@ -357,16 +357,14 @@ fn expected(r: &Row) -> Out {
     Out { valid: true, result: pack(r.result), result_count: r.result_count, illegal: r.illegal }
 }
 
-fn render_diff(r: &Row, got: &Out) -> String {
-    format!("{}:\n  in:   {}\n  spec: {}\n  got:  {}", r.name, r.input.render(), expected(r).render(), got.render())
+/// The table as the helpers of tests/common take it.
+fn rows() -> Vec<common::Row<'static, Harness>> {
+    ROWS.iter().map(|r| (r.name, r.input, expected(r))).collect()
 }
 
 #[test]
 fn directed_table_is_well_formed() {
-    let mut names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), ROWS.len(), "duplicate row names");
+    common::assert_unique_names(ROWS.iter().map(|r| r.name));
     assert!(ROWS.iter().all(|r| r.input.valid));
     // Result dwords at and above result_count are 0 (docs/decisions.md "d16").
     for r in ROWS {
@@ -386,17 +384,7 @@ fn directed_table_is_well_formed() {
 /// All rows back to back through model and RTL in lockstep; both equal the hand-computed rows.
 #[test]
 fn directed_rows_match_spec() {
-    let inputs: Vec<In> = ROWS.iter().map(|r| r.input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> =
-        ROWS.iter().zip(&outs).filter(|(r, o)| **o != expected(r)).map(|(r, o)| render_diff(r, o)).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows differ from the spec:\n{}",
-        failures.len(),
-        ROWS.len(),
-        failures.join("\n")
-    );
+    common::assert_rows_match_spec::<Harness>(&rows());
 }
 
 /// The hand-computed float rows agree with the witnesses used by the exhaustive tests (so a slip
@@ -422,23 +410,12 @@ fn witnesses_match_directed_rows() {
 
 #[test]
 fn directed_table_trace() {
-    let inputs: Vec<In> = ROWS.iter().map(|r| r.input).collect();
-    let lag = D16::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in ROWS.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pipeline: data outputs hold the last valid result through bubbles; reset values are 0.
 // ---------------------------------------------------------------------------------------------
-
-fn named(name: &str) -> &'static Row {
-    ROWS.iter().find(|r| r.name == name).unwrap_or_else(|| panic!("no row {name}"))
-}
 
 /// An invalid cycle whose other inputs would change every output if they were taken.
 fn junk(k: u32) -> In {
@@ -447,20 +424,14 @@ fn junk(k: u32) -> In {
 
 #[test]
 fn pipeline_bubbles_hold_last_result() {
-    let a = named("lf NaN payloads kept");
-    let b = named("reserved op 7");
-    let c = named("sf sint sign-extends");
-    let inputs = [junk(1), a.input, junk(2), b.input, junk(3), junk(4), c.input];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |r: &Row| Out { valid: false, ..expected(r) };
-    let zero = Out::default();
-    let expect = [zero, zero, expected(a), hold(a), expected(b), hold(b), hold(b), expected(c), hold(c)];
-    let record = l.record.as_ref().unwrap();
-    assert_eq!(record.len(), expect.len());
-    for (k, (cy, e)) in record.iter().zip(&expect).enumerate() {
-        assert_eq!(cy.expected, *e, "cycle {k}: {}", cy.expected.render());
-    }
+    let rows = rows();
+    let a = common::named(&rows, "lf NaN payloads kept");
+    let b = common::named(&rows, "reserved op 7");
+    let c = common::named(&rows, "sf sint sign-extends");
+    let inputs = [junk(1), a.1, junk(2), b.1, junk(3), junk(4), c.1];
+    let (zero, hold) = (Out::default(), common::held::<Out>);
+    let expect = [zero, zero, a.2, hold(&a.2), b.2, hold(&b.2), hold(&b.2), c.2, hold(&c.2)];
+    common::assert_cycle_outputs::<Harness>(&inputs, &expect);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -741,14 +712,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage (rust/d16.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names one input (with the model's result for it) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem_model::d16::D16>(input, &gcn_vmem_model::d16::compute(input))
-}
-
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
-    common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
+    let out = gcn_vmem_model::d16::compute(&input);
+    common::assert_input_bins::<D16>(&format!("{input:?}"), &input, &out, expected, exactly);
 }
 
 /// The random stimulus hits every declared bin well within the default budget of `make cosim`

@@ -16,13 +16,12 @@ mod reference;
 use std::cell::RefCell;
 use std::time::Instant;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::format_pack::{Harness, Rtl};
 use gcn_vmem::engine::lockstep::Lockstep;
 use gcn_vmem::engine::run::case_strategy;
 use gcn_vmem::engine::stimulus::{f32_bits, from_rng, SPECIAL_F32};
 use gcn_vmem_model::format_pack::{FormatPack, In, Out};
-use gcn_vmem_model::unit::Unit;
 use proptest::prelude::*;
 use reference::{
     element_bits, fields, format_valid, from_words, valid_pairs, FLOAT, RESERVED, SINT, SNORM, SSCALED, UINT, UNORM,
@@ -286,6 +285,12 @@ fn show(o: &Out) -> String {
     format!("valid={} data={:#034x} fmt_valid={}", o.valid, o.data, o.fmt_valid)
 }
 
+/// The table as the helpers of tests/common take it.
+fn rows() -> Vec<common::Row<'static, Harness>> {
+    ROWS.iter().map(|r| (r.name, input(r), expected(r))).collect()
+}
+
+/// The reference's outputs for a valid input (tests/common/reference.rs).
 fn reference_out(i: &In) -> Out {
     let (data, fmt_valid) = reference::pack(i.dfmt, i.nfmt, reference::words(i.components));
     Out { valid: true, data, fmt_valid }
@@ -293,10 +298,7 @@ fn reference_out(i: &In) -> Out {
 
 #[test]
 fn directed_table_is_well_formed() {
-    let mut names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), ROWS.len(), "duplicate row names");
+    common::assert_unique_names(ROWS.iter().map(|r| r.name));
     for dfmt in 1..=14u8 {
         assert!(ROWS.iter().any(|r| r.dfmt == dfmt && r.fmt_valid), "no valid row for dfmt {dfmt}");
     }
@@ -314,80 +316,29 @@ fn directed_table_is_well_formed() {
 /// The hand-computed rows and the exact-arithmetic reference agree (two independent witnesses).
 #[test]
 fn directed_rows_agree_with_reference() {
-    let failures: Vec<String> = ROWS
-        .iter()
-        .filter_map(|r| {
-            let got = reference_out(&input(r));
-            (got != expected(r)).then(|| format!("{}: hand {} reference {}", r.name, show(&expected(r)), show(&got)))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_reference_matches_rows::<Harness>(&rows(), reference_out);
 }
 
 /// The whole table back to back through model and RTL in lockstep; every result equals its row.
 #[test]
 fn directed_rows_model_and_rtl() {
-    let inputs: Vec<In> = ROWS.iter().map(input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> = ROWS
-        .iter()
-        .zip(&outs)
-        .filter(|(r, o)| **o != expected(r))
-        .map(|(r, o)| {
-            format!(
-                "{} (dfmt {} nfmt {} components {:08x?}):\n  spec: {}\n  got:  {}",
-                r.name,
-                r.dfmt,
-                r.nfmt,
-                r.components,
-                show(&expected(r)),
-                show(o)
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    common::assert_rows_match_spec::<Harness>(&rows());
 }
 
 /// The cycle-by-cycle trace of the table (model and RTL agree), as a reviewed snapshot.
 #[test]
 fn directed_table_trace() {
-    let inputs: Vec<In> = ROWS.iter().map(input).collect();
-    let lag = FormatPack::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in ROWS.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
 }
 
 /// Bubbles (valid = 0 with junk inputs) leave the data outputs holding the last valid result
 /// with valid = 0; after reset the outputs are 0.
 #[test]
 fn pipeline_bubbles_hold_last_result() {
-    let a = &ROWS[0];
-    let b = ROWS.iter().find(|r| r.name == "f16 NaN payloads").unwrap();
-    let junk = |k: u128| In { valid: false, dfmt: 14, nfmt: 4, components: !k };
-    let inputs = [junk(1), input(a), junk(2), junk(3), input(b), junk(4)];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |o: Out| Out { valid: false, ..o };
-    let zero = Out::default();
-    let want = [
-        zero,
-        zero,
-        expected(a),
-        hold(expected(a)),
-        hold(expected(a)),
-        expected(b),
-        hold(expected(b)),
-        hold(expected(b)),
-    ];
-    let got: Vec<Out> = l.record.as_ref().unwrap().iter().map(|c| c.expected).collect();
-    assert_eq!(got.len(), want.len());
-    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g, w, "cycle {k}: got {} want {}", show(g), show(w));
-    }
+    let rows = rows();
+    let junk = |k: u32| In { valid: false, dfmt: 14, nfmt: 4, components: !u128::from(k) };
+    let b = common::named(&rows, "f16 NaN payloads");
+    common::assert_bubbles_hold_last_result::<Harness>(junk, &rows[0], b);
 }
 
 /// Every (dfmt, nfmt) pair, valid or not, on every f32 corner value of the harness's stimulus
@@ -696,23 +647,7 @@ thread_local! {
 /// input's result one step later; an idle cycle's output holds the last valid result with
 /// valid = 0.
 fn check_case(case: &[In]) -> Result<(), TestCaseError> {
-    LOCKSTEP.with(|l| {
-        let mut l = l.borrow_mut();
-        let same = l.run(case);
-        prop_assert!(same, "{} mismatch(es): {:?}", l.mismatches.len(), &l.mismatches[..l.mismatches.len().min(8)]);
-        prop_assert_eq!(l.cycles(), (case.len() + FormatPack::LATENCY) as u64);
-        let record = l.record.as_ref().unwrap();
-        let mut last = Out::default();
-        for (j, inp) in case.iter().enumerate() {
-            if inp.valid {
-                last = reference_out(inp);
-            }
-            let want = Out { valid: inp.valid, ..last };
-            let got = record[j + FormatPack::LATENCY - 1].expected;
-            prop_assert_eq!(got, want, "cycle {} input {:x?}", j, inp);
-        }
-        Ok(())
-    })
+    LOCKSTEP.with(|l| common::case_matches_reference::<Harness>(&mut l.borrow_mut(), case, reference_out))
 }
 
 /// A valid (dfmt, nfmt) pair with four components: mostly the harness's f32 corner patterns.
@@ -765,14 +700,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage (rust/format_pack.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names one input (with the model's result for it) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem_model::format_pack::FormatPack>(input, &gcn_vmem_model::format_pack::compute(input))
-}
-
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
-    common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
+    let out = gcn_vmem_model::format_pack::compute(&input);
+    common::assert_input_bins::<FormatPack>(&format!("{input:?}"), &input, &out, expected, exactly);
 }
 
 /// The random stimulus hits every declared bin well within the default budget of `make cosim`

@@ -16,12 +16,11 @@ mod reference;
 use std::cell::RefCell;
 use std::time::Instant;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::format_unpack::{Harness, Rtl};
 use gcn_vmem::engine::lockstep::Lockstep;
 use gcn_vmem::engine::run::case_strategy;
 use gcn_vmem_model::format_unpack::{FormatUnpack, In, Out};
-use gcn_vmem_model::unit::Unit;
 use proptest::prelude::*;
 use reference::{fields, format_valid, from_words, words, FLOAT, RESERVED, SINT, SNORM, SSCALED, UINT, UNORM, USCALED};
 
@@ -267,12 +266,20 @@ fn show(o: &Out) -> String {
     )
 }
 
+/// The reference's outputs for a valid input (tests/common/reference.rs).
+fn reference_out(i: &In) -> Out {
+    let (c, count, fmt_valid) = reference::unpack(i.dfmt, i.nfmt, i.data);
+    Out { valid: true, components: from_words(c), count, fmt_valid }
+}
+
+/// The table as the helpers of tests/common take it.
+fn rows() -> Vec<common::Row<'static, Harness>> {
+    ROWS.iter().map(|r| (r.name, input(r), expected(r))).collect()
+}
+
 #[test]
 fn directed_table_is_well_formed() {
-    let mut names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), ROWS.len(), "duplicate row names");
+    common::assert_unique_names(ROWS.iter().map(|r| r.name));
     // Every dfmt 1..=14 has a valid row and every valid nfmt has a row on a field narrower than 32.
     for dfmt in 1..=14u8 {
         assert!(ROWS.iter().any(|r| r.dfmt == dfmt && r.fmt_valid), "no valid row for dfmt {dfmt}");
@@ -293,53 +300,19 @@ fn directed_table_is_well_formed() {
 /// The hand-computed rows and the exact-arithmetic reference agree (two independent witnesses).
 #[test]
 fn directed_rows_agree_with_reference() {
-    let failures: Vec<String> = ROWS
-        .iter()
-        .filter_map(|r| {
-            let (c, count, valid) = reference::unpack(r.dfmt, r.nfmt, r.data);
-            let want = (r.expect, r.count, r.fmt_valid);
-            (want != (c, count, valid))
-                .then(|| format!("{}: hand {want:x?} reference {:x?}", r.name, (c, count, valid)))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_reference_matches_rows::<Harness>(&rows(), reference_out);
 }
 
 /// The whole table back to back through model and RTL in lockstep; every result equals its row.
 #[test]
 fn directed_rows_model_and_rtl() {
-    let inputs: Vec<In> = ROWS.iter().map(input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> = ROWS
-        .iter()
-        .zip(&outs)
-        .filter(|(r, o)| **o != expected(r))
-        .map(|(r, o)| {
-            format!(
-                "{} (dfmt {} nfmt {} data {:#x}):\n  spec: {}\n  got:  {}",
-                r.name,
-                r.dfmt,
-                r.nfmt,
-                r.data,
-                show(&expected(r)),
-                show(o)
-            )
-        })
-        .collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    common::assert_rows_match_spec::<Harness>(&rows());
 }
 
 /// The cycle-by-cycle trace of the table (model and RTL agree), as a reviewed snapshot.
 #[test]
 fn directed_table_trace() {
-    let inputs: Vec<In> = ROWS.iter().map(input).collect();
-    let lag = FormatUnpack::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in ROWS.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
 }
 
 /// Bubbles (valid = 0 with junk inputs) leave the data outputs holding the last valid result
@@ -347,29 +320,10 @@ fn directed_table_trace() {
 /// outputs are 0.
 #[test]
 fn pipeline_bubbles_hold_last_result() {
-    let a = &ROWS[0];
-    let b = ROWS.iter().find(|r| r.name == "f16 inf/NaN dfmt 12").unwrap();
-    let junk = |k: u128| In { valid: false, dfmt: 12, nfmt: 7, data: !k };
-    let inputs = [junk(1), input(a), junk(2), junk(3), input(b), junk(4)];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |o: Out| Out { valid: false, ..o };
-    let zero = Out::default();
-    let want = [
-        zero,
-        zero,
-        expected(a),
-        hold(expected(a)),
-        hold(expected(a)),
-        expected(b),
-        hold(expected(b)),
-        hold(expected(b)),
-    ];
-    let got: Vec<Out> = l.record.as_ref().unwrap().iter().map(|c| c.expected).collect();
-    assert_eq!(got.len(), want.len());
-    for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!(g, w, "cycle {k}: got {} want {}", show(g), show(w));
-    }
+    let rows = rows();
+    let junk = |k: u32| In { valid: false, dfmt: 12, nfmt: 7, data: !u128::from(k) };
+    let b = common::named(&rows, "f16 inf/NaN dfmt 12");
+    common::assert_bubbles_hold_last_result::<Harness>(junk, &rows[0], b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -632,21 +586,15 @@ thread_local! {
     static LOCKSTEP: RefCell<Lockstep<FormatUnpack, Rtl>> = RefCell::new(common::lockstep::<Harness>().recording());
 }
 
+/// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on every
+/// output of every cycle (tests/common/mod.rs).
+#[test]
+fn random_cases_agree_in_lockstep() {
+    common::random_cases_agree::<Harness>(1000);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
-
-    /// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on
-    /// every output of every cycle.
-    #[test]
-    fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            let same = l.run_steps(&case);
-            prop_assert!(same, "{} mismatch(es): {:?}, assertions {:?}", l.mismatches.len(), &l.mismatches[..l.mismatches.len().min(8)], l.assertions);
-            prop_assert_eq!(l.cycles(), (case.len() + FormatUnpack::LATENCY) as u64);
-            Ok(())
-        })?;
-    }
 
     /// The same random cases against the reference, cycle by cycle: a valid input's result one
     /// step later; an idle cycle's output holds the last valid result with valid = 0. (Without
@@ -654,22 +602,7 @@ proptest! {
     #[test]
     fn random_cases_match_reference(case in case_strategy::<Harness>()) {
         let case: Vec<In> = case.into_iter().map(|step| step.input).collect();
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            prop_assert!(l.run(&case));
-            let record = l.record.as_ref().unwrap();
-            let mut last = Out::default();
-            for (j, inp) in case.iter().enumerate() {
-                if inp.valid {
-                    let (c, count, fmt_valid) = reference::unpack(inp.dfmt, inp.nfmt, inp.data);
-                    last = Out { valid: true, components: from_words(c), count, fmt_valid };
-                }
-                let want = Out { valid: inp.valid, ..last };
-                let got = record[j + FormatUnpack::LATENCY - 1].expected;
-                prop_assert_eq!(got, want, "cycle {} input {:?}", j, inp);
-            }
-            Ok(())
-        })?;
+        LOCKSTEP.with(|l| common::case_matches_reference::<Harness>(&mut l.borrow_mut(), &case, reference_out))?;
     }
 }
 
@@ -684,30 +617,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage (rust/format_unpack.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names one input (with the model's result for it) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    use gcn_vmem_model::cover::{Covered, Hits};
-    let group = <gcn_vmem_model::format_unpack::FormatUnpack as Covered>::covergroup();
-    let mut hits = Hits::new(&group);
-    <gcn_vmem_model::format_unpack::FormatUnpack as Covered>::sample(
-        input,
-        &gcn_vmem_model::format_unpack::compute(input),
-        &mut hits,
-    );
-    let mut names = Vec::new();
-    for (p, point) in group.points.iter().enumerate() {
-        for (bin, &count) in point.bins.iter().zip(hits.counts(p)) {
-            if count > 0 {
-                names.push(format!("{}: {bin}", point.name));
-            }
-        }
-    }
-    names
-}
-
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
-    common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
+    let out = gcn_vmem_model::format_unpack::compute(&input);
+    common::assert_input_bins::<FormatUnpack>(&format!("{input:?}"), &input, &out, expected, exactly);
 }
 
 /// The random stimulus hits every declared bin well within the default budget of `make cosim`

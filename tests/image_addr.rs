@@ -12,14 +12,14 @@
 
 mod common;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::image_addr::{generate, Harness};
 use gcn_vmem::engine::stimulus::from_rng;
 use gcn_vmem_model::image_addr::{
     check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
     OP_PCK2, OP_PCK4,
 };
-use gcn_vmem_model::unit::{Ports, Unit};
+use gcn_vmem_model::unit::Ports;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -536,17 +536,15 @@ fn rows() -> Vec<Row> {
     rows
 }
 
-fn render_diff(r: &Row, got: &Out) -> String {
-    format!("{}:\n  in:    {}\n  spec:  {}\n  got:   {}", r.name, r.input.render(), r.expect.render(), got.render())
+/// The table as the helpers of tests/common take it.
+fn table(rows: &[Row]) -> Vec<common::Row<'_, Harness>> {
+    rows.iter().map(|r| (r.name.as_str(), r.input, r.expect)).collect()
 }
 
 #[test]
 fn directed_table_is_well_formed() {
     let rows = rows();
-    let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), rows.len(), "duplicate row names");
+    common::assert_unique_names(rows.iter().map(|r| r.name.as_str()));
     assert!(rows.iter().all(|r| r.input.valid && r.expect.valid));
     // 29 legal combinations, plain and _MIP.
     assert_eq!(table_combinations().len(), 29);
@@ -567,42 +565,20 @@ fn directed_table_is_well_formed() {
 /// equal the hand-computed rows, every output field.
 #[test]
 fn directed_rows_match_spec() {
-    let rows = rows();
-    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> =
-        rows.iter().zip(&outs).filter(|(r, o)| **o != r.expect).map(|(r, o)| render_diff(r, o)).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows differ from the spec:\n{}",
-        failures.len(),
-        rows.len(),
-        failures.join("\n")
-    );
+    common::assert_rows_match_spec::<Harness>(&table(&rows()));
 }
 
 /// The hand-written rows and the independent reference agree (so the reference, used on the
 /// exhaustive and random inputs below, is itself checked against hand derivations).
 #[test]
 fn reference_matches_directed_rows() {
-    let rows = rows();
-    let failures: Vec<String> =
-        rows.iter().filter(|r| reference(&r.input) != r.expect).map(|r| render_diff(r, &reference(&r.input))).collect();
-    assert!(failures.is_empty(), "reference and rows differ:\n{}", failures.join("\n"));
+    common::assert_reference_matches_rows::<Harness>(&table(&rows()), reference);
 }
 
 /// The trace of the whole table, row names first so cycles map to rows.
 #[test]
 fn directed_table_trace() {
-    let rows = rows();
-    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
-    let lag = ImageAddr::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in rows.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&table(&rows())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,21 +607,10 @@ fn junk(k: u32) -> In {
 #[test]
 fn pipeline_bubbles_hold_last_result() {
     let rows = rows();
-    let named = |n: &str| rows.iter().find(|r| r.name == n).unwrap_or_else(|| panic!("no row {n}"));
-    let a = named("mips256 L2");
-    let b = named("reject op 1 dmask 0xf dfmt 1: d16");
-    let inputs = [junk(1), a.input, junk(2), junk(3), b.input, junk(4)];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |r: &Row| Out { valid: false, ..r.expect };
-    let zero = Out::default();
-    // Output of step j is the result of input j − 1 (LATENCY 2), else held data with valid 0.
-    let expect = [zero, zero, a.expect, hold(a), hold(a), b.expect, hold(b), hold(b)];
-    let record = l.record.as_ref().unwrap();
-    assert_eq!(record.len(), expect.len());
-    for (k, (c, e)) in record.iter().zip(&expect).enumerate() {
-        assert_eq!(c.expected, *e, "cycle {k}: {}", c.expected.render());
-    }
+    let table = table(&rows);
+    let a = common::named(&table, "mips256 L2");
+    let b = common::named(&table, "reject op 1 dmask 0xf dfmt 1: d16");
+    common::assert_bubbles_hold_last_result::<Harness>(junk, a, b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -785,11 +750,7 @@ proptest! {
     /// (checked by `outputs`) and with the reference.
     #[test]
     fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(generate), 1..=32)) {
-        let outs = outputs::<Harness>(&batch);
-        for (i, o) in batch.iter().zip(&outs) {
-            let want = reference(i);
-            prop_assert_eq!(*o, want, "input {}", i.render());
-        }
+        common::batch_matches_reference::<Harness>(&batch, reference)?;
     }
 }
 
@@ -1248,13 +1209,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage: the declared bins (rust/image_addr.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names `input` (with the model's result) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<ImageAddr>(input, &gcn_vmem_model::image_addr::compute(input))
-}
-
+/// Asserts that `input` (with the model's result) lands in every bin of `expected`.
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {
-    common::assert_in_bins(what, &bins_of(input), expected, false);
+    let out = gcn_vmem_model::image_addr::compute(input);
+    common::assert_input_bins::<ImageAddr>(what, input, &out, expected, false);
 }
 
 /// Hand-chosen lanes land in the bins SPEC §1.2 and §4.2–§4.4 put them in.

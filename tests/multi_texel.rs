@@ -19,9 +19,9 @@ mod reference;
 use std::cell::RefCell;
 use std::time::Instant;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::multi_texel::{Harness, Rtl};
-use gcn_vmem::engine::lockstep::{trace, Lockstep};
+use gcn_vmem::engine::lockstep::Lockstep;
 use gcn_vmem::engine::run::case_strategy;
 use gcn_vmem_model::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
 use gcn_vmem_model::multi_texel::{In, MultiTexel, Out};
@@ -317,17 +317,15 @@ fn show(o: &Out) -> String {
     )
 }
 
-fn render_diff(r: &Row, got: &Out) -> String {
-    format!("{}:\n  in:   {}\n  spec: {}\n  got:  {}", r.name, r.input.render(), show(&expected(r)), show(got))
+/// The table as the helpers of tests/common take it.
+fn table(rows: &[Row]) -> Vec<common::Row<'_, Harness>> {
+    rows.iter().map(|r| (r.name.as_str(), r.input, expected(r))).collect()
 }
 
 #[test]
 fn directed_table_is_well_formed() {
     let rows = rows();
-    let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), rows.len(), "duplicate row names");
+    common::assert_unique_names(rows.iter().map(|r| r.name.as_str()));
     assert_eq!(table_combinations().len(), 29);
     for r in &rows {
         let i = &r.input;
@@ -379,41 +377,20 @@ fn directed_table_is_well_formed() {
 /// checked against hand derivations.
 #[test]
 fn directed_rows_agree_with_reference() {
-    let failures: Vec<String> =
-        rows().iter().filter(|r| spec(&r.input) != expected(r)).map(|r| render_diff(r, &spec(&r.input))).collect();
-    assert!(failures.is_empty(), "reference and rows differ:\n{}", failures.join("\n"));
+    common::assert_reference_matches_rows::<Harness>(&table(&rows()), spec);
 }
 
 /// All rows back to back through model and RTL in lockstep (`outputs` checks they agree); both
 /// equal the hand-computed rows.
 #[test]
 fn directed_rows_match_spec() {
-    let rows = rows();
-    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> =
-        rows.iter().zip(&outs).filter(|(r, o)| **o != expected(r)).map(|(r, o)| render_diff(r, o)).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows differ from the spec:\n{}",
-        failures.len(),
-        rows.len(),
-        failures.join("\n")
-    );
+    common::assert_rows_match_spec::<Harness>(&table(&rows()));
 }
 
 /// The trace of the whole table, row names first so cycles map to rows.
 #[test]
 fn directed_table_trace() {
-    let rows = rows();
-    let inputs: Vec<In> = rows.iter().map(|r| r.input).collect();
-    let lag = MultiTexel::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in rows.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&table(&rows())));
 }
 
 /// The codes this file uses are docs/decisions.md's (op) and SPEC §1.4's (dfmt), and the ports
@@ -443,21 +420,10 @@ fn junk(k: u64) -> In {
 #[test]
 fn pipeline_bubbles_hold_last_result() {
     let rows = rows();
-    let named = |n: &str| rows.iter().find(|r| r.name == n).unwrap_or_else(|| panic!("no row {n}"));
-    let a = named("by4 r8 snorm: 0x80, 0x81, 0x7f, 0x01");
-    let b = named("pck2 r8 sint: 0xff, 0x80; 31:16 zero");
-    let inputs = [junk(1), a.input, junk(2), junk(3), b.input, junk(4)];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |r: &Row| Out { valid: false, ..expected(r) };
-    let zero = Out::default();
-    // Output of step j is the result of input j − 1 (LATENCY 2), else held data with valid 0.
-    let want = [zero, zero, expected(a), hold(a), hold(a), expected(b), hold(b), hold(b)];
-    let record = l.record.as_ref().unwrap();
-    assert_eq!(record.len(), want.len());
-    for (k, (c, w)) in record.iter().zip(&want).enumerate() {
-        assert_eq!(c.expected, *w, "cycle {k}: got {} want {}", show(&c.expected), show(w));
-    }
+    let table = table(&rows);
+    let a = common::named(&table, "by4 r8 snorm: 0x80, 0x81, 0x7f, 0x01");
+    let b = common::named(&table, "pck2 r8 sint: 0xff, 0x80; 31:16 zero");
+    common::assert_bubbles_hold_last_result::<Harness>(|k| junk(u64::from(k)), a, b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -725,28 +691,15 @@ thread_local! {
     static LOCKSTEP: RefCell<Lockstep<MultiTexel, Rtl>> = RefCell::new(common::lockstep::<Harness>().recording());
 }
 
+/// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on every
+/// output of every cycle (tests/common/mod.rs).
+#[test]
+fn random_cases_agree_in_lockstep() {
+    common::random_cases_agree::<Harness>(1000);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
-
-    /// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on
-    /// every output of every cycle.
-    #[test]
-    fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            let same = l.run_steps(&case);
-            prop_assert!(
-                same,
-                "{} mismatch(es): {:?}, assertions {:?}\n{}",
-                l.mismatches.len(),
-                &l.mismatches[..l.mismatches.len().min(8)],
-                l.assertions,
-                trace(l.record.as_ref().unwrap())
-            );
-            prop_assert_eq!(l.cycles(), (case.len() + MultiTexel::LATENCY) as u64);
-            Ok(())
-        })?;
-    }
 
     /// The same random cases against [`spec`], cycle by cycle: a valid input's result one step
     /// later; an idle cycle's output holds the last valid result with valid = 0. (Without the
@@ -754,21 +707,7 @@ proptest! {
     #[test]
     fn random_cases_match_reference(case in case_strategy::<Harness>()) {
         let case: Vec<In> = case.into_iter().map(|step| step.input).collect();
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            prop_assert!(l.run(&case));
-            let record = l.record.as_ref().unwrap();
-            let mut last = Out::default();
-            for (j, inp) in case.iter().enumerate() {
-                if inp.valid {
-                    last = spec(inp);
-                }
-                let want = Out { valid: inp.valid, ..last };
-                let got = record[j + MultiTexel::LATENCY - 1].expected;
-                prop_assert_eq!(got, want, "cycle {} input {}", j, inp.render());
-            }
-            Ok(())
-        })?;
+        LOCKSTEP.with(|l| common::case_matches_reference::<Harness>(&mut l.borrow_mut(), &case, spec))?;
     }
 }
 
@@ -783,13 +722,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage: the declared bins (rust/multi_texel.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names `input` (with the model's result) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<MultiTexel>(input, &gcn_vmem_model::multi_texel::compute(input))
-}
-
+/// Asserts that `input` (with the model's result) lands in every bin of `expected`.
 fn assert_bins(what: &str, input: &In, expected: &[&str]) {
-    common::assert_in_bins(what, &bins_of(input), expected, false);
+    let out = gcn_vmem_model::multi_texel::compute(input);
+    common::assert_input_bins::<MultiTexel>(what, input, &out, expected, false);
 }
 
 fn cover_lane(op: u8, dmask: u8, dfmt: u8, nfmt: u8, group_valid: bool, texels: u64) -> In {

@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::{outputs, sweep, trace_of};
+use common::sweep;
 use gcn_vmem::bindings::swizzle::{generate, Harness};
 use gcn_vmem::engine::stimulus::from_rng;
 use gcn_vmem_model::swizzle::{In, Out, Swizzle};
-use gcn_vmem_model::unit::{Ports, Unit};
+use gcn_vmem_model::unit::Ports;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -224,16 +224,14 @@ fn expected(r: &Row) -> Out {
     Out { valid: true, result: pack(r.result), result_count: r.result_count }
 }
 
-fn render_diff(r: &Row, got: &Out) -> String {
-    format!("{}:\n  in:   {}\n  spec: {}\n  got:  {}", r.name, r.input.render(), expected(r).render(), got.render())
+/// The table as the helpers of tests/common take it.
+fn rows() -> Vec<common::Row<'static, Harness>> {
+    ROWS.iter().map(|r| (r.name, r.input, expected(r))).collect()
 }
 
 #[test]
 fn directed_table_is_well_formed() {
-    let mut names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), ROWS.len(), "duplicate row names");
+    common::assert_unique_names(ROWS.iter().map(|r| r.name));
     assert!(ROWS.iter().all(|r| r.input.valid));
     // Every row's expectation obeys docs/decisions.md: dwords at and above the data count are 0.
     for r in ROWS {
@@ -245,51 +243,25 @@ fn directed_table_is_well_formed() {
 /// All rows back to back through model and RTL in lockstep; both equal the hand-computed rows.
 #[test]
 fn directed_rows_match_spec() {
-    let inputs: Vec<In> = ROWS.iter().map(|r| r.input).collect();
-    let outs = outputs::<Harness>(&inputs);
-    let failures: Vec<String> =
-        ROWS.iter().zip(&outs).filter(|(r, o)| **o != expected(r)).map(|(r, o)| render_diff(r, o)).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows differ from the spec:\n{}",
-        failures.len(),
-        ROWS.len(),
-        failures.join("\n")
-    );
+    common::assert_rows_match_spec::<Harness>(&rows());
 }
 
 /// The hand-written rows and the independent reference agree (so the reference, used on random
 /// and enumerated inputs below, is checked against hand derivations too).
 #[test]
 fn reference_matches_directed_rows() {
-    let failures: Vec<String> = ROWS
-        .iter()
-        .filter(|r| reference(&r.input) != expected(r))
-        .map(|r| render_diff(r, &reference(&r.input)))
-        .collect();
-    assert!(failures.is_empty(), "reference and rows differ:\n{}", failures.join("\n"));
+    common::assert_reference_matches_rows::<Harness>(&rows(), reference);
 }
 
 /// The trace of the whole table, row names first so cycles map to rows.
 #[test]
 fn directed_table_trace() {
-    let inputs: Vec<In> = ROWS.iter().map(|r| r.input).collect();
-    let lag = Swizzle::LATENCY - 1;
-    let mut text = String::new();
-    for (j, r) in ROWS.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + lag, r.name));
-    }
-    text.push_str(&trace_of::<Harness>(&inputs));
-    insta::assert_snapshot!("directed_trace", text);
+    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pipeline: data outputs hold the last valid result through bubbles; reset values are 0.
 // ---------------------------------------------------------------------------------------------
-
-fn named(name: &str) -> &'static Row {
-    ROWS.iter().find(|r| r.name == name).unwrap_or_else(|| panic!("no row {name}"))
-}
 
 /// An invalid cycle whose other inputs would change every output if they were taken.
 fn junk(k: u32) -> In {
@@ -308,20 +280,10 @@ fn junk(k: u32) -> In {
 
 #[test]
 fn pipeline_bubbles_hold_last_result() {
-    let a = named("swizzle WZYX");
-    let b = named("tfe, dmask 0101: count 3");
-    let inputs = [junk(1), a.input, junk(2), junk(3), b.input, junk(4)];
-    let mut l = common::lockstep::<Harness>().recording();
-    assert!(l.run(&inputs), "model and RTL differ: {:?}", l.mismatches);
-    let hold = |r: &Row| Out { valid: false, ..expected(r) };
-    let zero = Out::default();
-    // Output of step j is the result of input j - 1 (LATENCY 2), else held data with valid 0.
-    let expect = [zero, zero, expected(a), hold(a), hold(a), expected(b), hold(b), hold(b)];
-    let record = l.record.as_ref().unwrap();
-    assert_eq!(record.len(), expect.len());
-    for (k, (c, e)) in record.iter().zip(&expect).enumerate() {
-        assert_eq!(c.expected, *e, "cycle {k}: {}", c.expected.render());
-    }
+    let rows = rows();
+    let a = common::named(&rows, "swizzle WZYX");
+    let b = common::named(&rows, "tfe, dmask 0101: count 3");
+    common::assert_bubbles_hold_last_result::<Harness>(junk, a, b);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,11 +335,7 @@ proptest! {
     /// (checked by `outputs`) and with the reference.
     #[test]
     fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(generate), 1..=32)) {
-        let outs = outputs::<Harness>(&batch);
-        for (i, o) in batch.iter().zip(&outs) {
-            let want = reference(i);
-            prop_assert_eq!(*o, want, "input {}", i.render());
-        }
+        common::batch_matches_reference::<Harness>(&batch, reference)?;
     }
 }
 
@@ -448,14 +406,10 @@ fn every_assertion_fires_and_is_reported() {
 // Functional coverage (rust/swizzle.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
-/// The `point: bin` names one input (with the model's result for it) falls in.
-fn bins_of(input: &In) -> Vec<String> {
-    common::bins_hit::<gcn_vmem_model::swizzle::Swizzle>(input, &gcn_vmem_model::swizzle::compute(input))
-}
-
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
-    common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
+    let out = gcn_vmem_model::swizzle::compute(&input);
+    common::assert_input_bins::<Swizzle>(&format!("{input:?}"), &input, &out, expected, exactly);
 }
 
 /// The random stimulus hits every declared bin well within the default budget of `make cosim`

@@ -11,8 +11,9 @@ use gcn_vmem::engine::run::case_strategy;
 use gcn_vmem::engine::Binding;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
-use gcn_vmem_model::unit::{Ports, Unit};
-use proptest::test_runner::{Config, TestRunner};
+use gcn_vmem_model::unit::{valid_of, Ports, Unit};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::{prop_assert, prop_assert_eq};
 
 pub type In<B> = <<B as Binding>::Model as Unit>::In;
 pub type Out<B> = <<B as Binding>::Model as Unit>::Out;
@@ -45,6 +46,156 @@ pub fn trace_of<B: Binding>(inputs: &[In<B>]) -> String {
     let same = ls.run(inputs);
     assert!(same, "model and RTL differ: {:?}", &ls.mismatches[..ls.mismatches.len().min(8)]);
     trace(&ls.record.take().unwrap())
+}
+
+/// A row of a unit's directed table as the helpers below take it: its name, its input (valid)
+/// and the output the spec gives for it.
+pub type Row<'a, B> = (&'a str, In<B>, Out<B>);
+
+/// Asserts that the rows of a directed table have distinct names.
+pub fn assert_unique_names<'a>(names: impl IntoIterator<Item = &'a str>) {
+    let mut names: Vec<&str> = names.into_iter().collect();
+    let rows = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), rows, "duplicate row names");
+}
+
+/// The row named `name`.
+pub fn named<'r, 'a, I, O>(rows: &'r [(&'a str, I, O)], name: &str) -> &'r (&'a str, I, O) {
+    rows.iter().find(|r| r.0 == name).unwrap_or_else(|| panic!("no row {name}"))
+}
+
+/// A row whose output is not the spec's: its name, its input, the spec's output and the one
+/// got, port by port.
+pub fn row_diff<I: Ports, O: Ports>(name: &str, input: &I, spec: &O, got: &O) -> String {
+    format!("{name}:\n  in:   {}\n  spec: {}\n  got:  {}", input.render(), spec.render(), got.render())
+}
+
+/// Drives the rows' inputs back to back from reset through model and RTL ([`outputs`], which
+/// asserts that the two agree) and asserts that each result equals its row's output.
+pub fn assert_rows_match_spec<B: Binding>(rows: &[Row<B>]) {
+    let inputs: Vec<In<B>> = rows.iter().map(|r| r.1).collect();
+    let outs = outputs::<B>(&inputs);
+    let failures: Vec<String> = rows
+        .iter()
+        .zip(&outs)
+        .filter(|((_, _, spec), got)| got != &spec)
+        .map(|((name, input, spec), got)| row_diff(name, input, spec, got))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows differ from the spec:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// Asserts that `reference` gives each row its output: the hand-written rows and an independent
+/// reference (used on inputs no row covers) check each other.
+pub fn assert_reference_matches_rows<B: Binding>(rows: &[Row<B>], reference: impl Fn(&In<B>) -> Out<B>) {
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|(name, input, spec)| {
+            let got = reference(input);
+            (got != *spec).then(|| row_diff(name, input, spec, &got))
+        })
+        .collect();
+    assert!(failures.is_empty(), "reference and rows differ:\n{}", failures.join("\n"));
+}
+
+/// `# <row> -> out <cycle>: <name>` for each row of a directed table driven back to back from
+/// reset (the result of row j is the output of cycle j + LATENCY − 1): the heading of its trace
+/// snapshot, so that a reviewer can map cycles to rows.
+pub fn row_headings<'a, B: Binding>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let lag = <B::Model as Unit>::LATENCY - 1;
+    let mut text = String::new();
+    for (j, name) in names.into_iter().enumerate() {
+        text.push_str(&format!("# {j:04} -> out {:04}: {name}\n", j + lag));
+    }
+    text
+}
+
+/// The snapshot text of a directed table: its [`row_headings`], then the lockstep trace of its
+/// inputs driven back to back from reset ([`trace_of`], which asserts that model and RTL agreed).
+pub fn directed_trace<B: Binding>(rows: &[Row<B>]) -> String {
+    let inputs: Vec<In<B>> = rows.iter().map(|r| r.1).collect();
+    let mut text = row_headings::<B>(rows.iter().map(|r| r.0));
+    text.push_str(&trace_of::<B>(&inputs));
+    text
+}
+
+/// Drives `inputs` from reset, asserts that model and RTL agreed, and that the outputs of the
+/// run's cycles (the reset cycle, one per input, then the drain) are `expect`.
+pub fn assert_cycle_outputs<B: Binding>(inputs: &[In<B>], expect: &[Out<B>]) {
+    let mut l = lockstep::<B>().recording();
+    assert!(l.run(inputs), "model and RTL differ: {:?}", l.mismatches);
+    let record = l.record.as_ref().unwrap();
+    assert_eq!(record.len(), expect.len());
+    for (k, (c, e)) in record.iter().zip(expect).enumerate() {
+        assert_eq!(c.expected, *e, "cycle {k}: got {} want {}", c.expected.render(), e.render());
+    }
+}
+
+/// The outputs `out` as the data registers hold them through a bubble: valid = 0, data kept.
+pub fn held<O: Ports>(out: &O) -> O {
+    let mut held = *out;
+    held.set(0, 0);
+    held
+}
+
+/// Bubbles (valid = 0, the other inputs `junk(k)`, which would change every output if they were
+/// taken) around two valid rows `a` and `b`: the data outputs hold the last valid result with
+/// valid = 0, and after reset the outputs are 0 (docs/decisions.md "Data registers hold when not
+/// valid"). With LATENCY 2 the inputs junk(1), a, junk(2), junk(3), b, junk(4) give the outputs
+/// 0, 0, a, a held, a held, b, b held, b held (the result of input j is the output of step j + 1).
+pub fn assert_bubbles_hold_last_result<B: Binding>(junk: impl Fn(u32) -> In<B>, a: &Row<B>, b: &Row<B>) {
+    assert_eq!(<B::Model as Unit>::LATENCY, 2);
+    let (zero, a_out, b_out) = (Out::<B>::default(), a.2, b.2);
+    assert_cycle_outputs::<B>(
+        &[junk(1), a.1, junk(2), junk(3), b.1, junk(4)],
+        &[zero, zero, a_out, held(&a_out), held(&a_out), b_out, held(&b_out), held(&b_out)],
+    );
+}
+
+/// Runs `case` (a random case's inputs, without its resets) from reset on the recording lockstep
+/// `l` and checks every cycle: model and RTL agree, the run lasts the inputs plus the latency,
+/// and each output is `reference`'s (a valid input's result LATENCY − 1 steps later; an idle
+/// cycle's output holds the last valid result with valid = 0).
+pub fn case_matches_reference<B: Binding>(
+    l: &mut Lockstep<B::Model, B::Rtl>,
+    case: &[In<B>],
+    reference: impl Fn(&In<B>) -> Out<B>,
+) -> Result<(), TestCaseError> {
+    let same = l.run(case);
+    prop_assert!(same, "{} mismatch(es): {:?}", l.mismatches.len(), &l.mismatches[..l.mismatches.len().min(8)]);
+    let lag = <B::Model as Unit>::LATENCY - 1;
+    prop_assert_eq!(l.cycles(), (case.len() + <B::Model as Unit>::LATENCY) as u64);
+    let record = l.record.as_ref().unwrap();
+    let mut last = Out::<B>::default();
+    for (j, input) in case.iter().enumerate() {
+        if valid_of(input) {
+            last = reference(input);
+        }
+        let mut want = last;
+        want.set(0, u128::from(valid_of(input)));
+        let got = record[j + lag].expected;
+        prop_assert_eq!(got, want, "cycle {} input {}", j, input.render());
+    }
+    Ok(())
+}
+
+/// Drives a batch of valid inputs back to back through model and RTL ([`outputs`], which asserts
+/// that the two agree) and checks each result against `reference`.
+pub fn batch_matches_reference<B: Binding>(
+    batch: &[In<B>],
+    reference: impl Fn(&In<B>) -> Out<B>,
+) -> Result<(), TestCaseError> {
+    for (input, got) in batch.iter().zip(outputs::<B>(batch)) {
+        prop_assert_eq!(got, reference(input), "input {}", input.render());
+    }
+    Ok(())
 }
 
 /// Runs many inputs (all valid) through lockstep from one reset, without recording (for
@@ -175,6 +326,19 @@ pub fn bins_hit<M: gcn_vmem_model::cover::Covered>(input: &M::In, out: &M::Out) 
         }
     }
     names
+}
+
+/// Asserts that `input`, sampled with `out` (the model's result for it), lands in every bin of
+/// `expected` and, with `exactly`, in no other ([`bins_hit`], [`assert_in_bins`]); `what` names
+/// the input in the message.
+pub fn assert_input_bins<M: gcn_vmem_model::cover::Covered>(
+    what: &str,
+    input: &M::In,
+    out: &M::Out,
+    expected: &[&str],
+    exactly: bool,
+) {
+    assert_in_bins(what, &bins_hit::<M>(input, out), expected, exactly);
 }
 
 /// Asserts that the random stimulus of `B` hits every declared bin in `chunks` chunks of 4,096
