@@ -1,7 +1,10 @@
 //! Who computes the per-lane work: the [`Backend`] trait (one batch of lanes per unit and call),
 //! [`pipeline`] (a batch through any clocked [`Unit`]) and [`Models`] (the Rust models as the
-//! backend; the harness crate plugs in the Verilated RTL, or both in lockstep).
+//! backend; the harness crate plugs in the Verilated RTL, or both in lockstep); and the D16
+//! format conversions through the d16 unit that the buffer and image paths share.
 
+use super::state::dwords;
+use crate::d16::{OP_LOAD_FORMAT, OP_STORE_FORMAT};
 use crate::unit::Unit;
 use crate::{buffer_addr, d16, format_pack, format_unpack, image_addr, multi_texel, swizzle};
 
@@ -65,4 +68,44 @@ impl Backend for Models {
     fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
         pipeline(&mut self.multi_texel, inputs)
     }
+}
+
+/// SPEC §6, D16 format loads: the d16 unit narrows each lane's swizzled components (`swizzled`,
+/// under `nfmt`) to halves, two to a VGPR; returns each lane's data dwords.
+pub(super) fn d16_narrow(backend: &mut impl Backend, nfmt: u8, swizzled: &[swizzle::Out]) -> Vec<Vec<u32>> {
+    let inputs: Vec<d16::In> = swizzled
+        .iter()
+        .map(|s| d16::In {
+            valid: true,
+            op: OP_LOAD_FORMAT,
+            hi: false,
+            nfmt,
+            count: s.result_count,
+            data: s.result,
+            old: 0,
+        })
+        .collect();
+    backend.d16(&inputs).iter().map(|o| dwords(o.result, o.result_count)).collect()
+}
+
+/// SPEC §6, D16 format stores: the d16 unit widens each lane's `count` halves (from its first two
+/// data VGPRs, of `data`) to the components, under `nfmt`, that format_pack takes.
+pub(super) fn d16_widen(
+    backend: &mut impl Backend,
+    nfmt: u8,
+    count: u8,
+    data: impl Iterator<Item = [u32; 4]>,
+) -> Vec<u128> {
+    let inputs: Vec<d16::In> = data
+        .map(|d| d16::In {
+            valid: true,
+            op: OP_STORE_FORMAT,
+            hi: false,
+            nfmt,
+            count,
+            data: u128::from(d[0]) | u128::from(d[1]) << 32,
+            old: 0,
+        })
+        .collect();
+    backend.d16(&inputs).iter().map(|o| o.result).collect()
 }

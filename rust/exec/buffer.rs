@@ -3,10 +3,11 @@
 //! units, then apply loads (to VGPRs or LDS), stores and atomics lane by lane.
 
 use super::atomics::{atomic_result, AtomicOp};
+use super::backend::{d16_narrow, d16_widen};
 use super::state::{dwords, vgpr, Memory, Wave, LANES, VGPRS};
 use super::{Backend, ExecError};
 use crate::buffer_addr::{self, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NON_FORMAT};
-use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE, OP_STORE_FORMAT};
+use crate::d16::{self, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE};
 use crate::format::{element_bytes, is_integer, NFMT_SINT, NFMT_UINT};
 use crate::vsharp::{self, VSharp};
 use crate::{format_pack, format_unpack, swizzle};
@@ -300,19 +301,7 @@ fn load(
     let swizzled = backend.swizzle(&swizzle_in);
     let mut results: Vec<Vec<u32>> = swizzled.iter().map(|s| dwords(s.result, s.result_count)).collect();
     if inst.d16 == D16::Lo {
-        let inputs: Vec<d16::In> = swizzled
-            .iter()
-            .map(|s| d16::In {
-                valid: true,
-                op: OP_LOAD_FORMAT,
-                hi: false,
-                nfmt,
-                count: s.result_count,
-                data: s.result,
-                old: 0,
-            })
-            .collect();
-        results = backend.d16(&inputs).iter().map(|o| dwords(o.result, o.result_count)).collect();
+        results = d16_narrow(backend, nfmt, &swizzled);
     }
     if inst.tfe {
         // SPEC §3 step 5: one status dword after the data dwords; no PRT here, so 0.
@@ -387,19 +376,7 @@ fn store(
             // Stores ignore dst_sel: VGPR i is component i, components past the count are 0
             // (D16: k halves from VDATA, widened by the d16 unit).
             let components: Vec<u128> = if inst.d16 == D16::Lo {
-                let inputs: Vec<d16::In> = lanes
-                    .iter()
-                    .map(|l| d16::In {
-                        valid: true,
-                        op: OP_STORE_FORMAT,
-                        hi: false,
-                        nfmt,
-                        count,
-                        data: u128::from(l.data[0]) | u128::from(l.data[1]) << 32,
-                        old: 0,
-                    })
-                    .collect();
-                backend.d16(&inputs).iter().map(|o| o.result).collect()
+                d16_widen(backend, nfmt, count, lanes.iter().map(|l| l.data))
             } else {
                 lanes
                     .iter()

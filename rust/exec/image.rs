@@ -3,11 +3,11 @@
 //! (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO.
 
 use super::atomics::{atomic_result, AtomicOp};
+use super::backend::{d16_narrow, d16_widen};
 use super::image_vaddr::{decode_vaddr, Coords};
 use super::multi_texel_check::{check_multi_texel, MultiTexelAccess};
 use super::state::{dwords, vgpr, Wave, ADDRESS_MASK, LANES, VGPRS};
 use super::{Backend, ExecError};
-use crate::d16::{self, OP_LOAD_FORMAT, OP_STORE_FORMAT};
 use crate::format::{element_bytes, is_integer};
 use crate::{format_pack, format_unpack, image_addr, multi_texel, swizzle};
 
@@ -256,19 +256,7 @@ fn image_load(
         let swizzled = backend.swizzle(&inputs);
         if inst.d16 {
             // SPEC §6: each DMASK bit one 16-bit element, two per VGPR.
-            let inputs: Vec<d16::In> = swizzled
-                .iter()
-                .map(|s| d16::In {
-                    valid: true,
-                    op: OP_LOAD_FORMAT,
-                    hi: false,
-                    nfmt: t.nfmt,
-                    count: s.result_count,
-                    data: s.result,
-                    old: 0,
-                })
-                .collect();
-            backend.d16(&inputs).iter().map(|o| dwords(o.result, o.result_count)).collect()
+            d16_narrow(backend, t.nfmt, &swizzled)
         } else {
             swizzled.iter().map(|s| dwords(s.result, s.result_count)).collect()
         }
@@ -293,19 +281,7 @@ fn image_store(
     // SPEC §4.4: components from consecutive VGPRs in DMASK order, disabled ones 0; D16 (§6):
     // k halves go to the first k components, DMASK bit positions ignored.
     let components: Vec<u128> = if inst.d16 {
-        let inputs: Vec<d16::In> = lanes
-            .iter()
-            .map(|l| d16::In {
-                valid: true,
-                op: OP_STORE_FORMAT,
-                hi: false,
-                nfmt: t.nfmt,
-                count: k,
-                data: u128::from(l.data[0]) | u128::from(l.data[1]) << 32,
-                old: 0,
-            })
-            .collect();
-        backend.d16(&inputs).iter().map(|o| o.result).collect()
+        d16_widen(backend, t.nfmt, k, lanes.iter().map(|l| l.data))
     } else {
         lanes
             .iter()
