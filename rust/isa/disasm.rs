@@ -78,6 +78,18 @@ fn buffer_vaddr(offen: bool, idxen: bool, vaddr: u8) -> String {
     }
 }
 
+/// The modifiers MUBUF and MTBUF print alike, in LLVM's order: idxen, offen, offset (when not
+/// 0), glc, slc.
+fn buffer_modifiers(s: &mut String, idxen: bool, offen: bool, offset: u16, glc: bool, slc: bool) {
+    flag(s, idxen, "idxen");
+    flag(s, offen, "offen");
+    if offset != 0 {
+        let _ = write!(s, " offset:{offset}");
+    }
+    flag(s, glc, "glc");
+    flag(s, slc, "slc");
+}
+
 fn mubuf(s: &mut String, m: &Mubuf) {
     let info = m.info();
     s.push_str(info.mnemonic);
@@ -103,13 +115,7 @@ fn mubuf(s: &mut String, m: &Mubuf) {
         vgpr_tuple(m.vdata, u32::from(info.vgprs)),
         buffer_vaddr(m.offen, m.idxen, m.vaddr)
     );
-    flag(s, m.idxen, "idxen");
-    flag(s, m.offen, "offen");
-    if m.offset != 0 {
-        let _ = write!(s, " offset:{}", m.offset);
-    }
-    flag(s, m.glc, "glc");
-    flag(s, m.slc, "slc");
+    buffer_modifiers(s, m.idxen, m.offen, m.offset, m.glc, m.slc);
     flag(s, m.lds, "lds");
     flag(s, m.tfe && !m.lds && info.kind != BufKind::Atomic, "tfe");
 }
@@ -139,13 +145,7 @@ fn mtbuf(s: &mut String, m: &Mtbuf) {
         }
         (false, false) => {}
     }
-    flag(s, m.idxen, "idxen");
-    flag(s, m.offen, "offen");
-    if m.offset != 0 {
-        let _ = write!(s, " offset:{}", m.offset);
-    }
-    flag(s, m.glc, "glc");
-    flag(s, m.slc, "slc");
+    buffer_modifiers(s, m.idxen, m.offen, m.offset, m.glc, m.slc);
     flag(s, m.tfe, "tfe");
 }
 
