@@ -16,17 +16,13 @@ mod common;
 #[path = "common/reference.rs"]
 mod reference;
 
-use std::cell::RefCell;
 use std::time::Instant;
 
 use common::sweep;
-use gcn_vmem::bindings::multi_texel::{Harness, Rtl};
-use gcn_vmem::engine::lockstep::Lockstep;
-use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem::bindings::multi_texel::Harness;
 use gcn_vmem_model::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
 use gcn_vmem_model::multi_texel::{In, MultiTexel, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
-use proptest::prelude::*;
 use reference::{from_words, words, FLOAT, SINT, SNORM, UINT, UNORM};
 
 // ---------------------------------------------------------------------------------------------
@@ -686,11 +682,6 @@ fn exhaustive_legality() {
 // Random lockstep properties.
 // ---------------------------------------------------------------------------------------------
 
-thread_local! {
-    /// One recording lockstep per test thread; `Lockstep::run` resets it before every case.
-    static LOCKSTEP: RefCell<Lockstep<MultiTexel, Rtl>> = RefCell::new(common::lockstep::<Harness>().recording());
-}
-
 /// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on every
 /// output of every cycle (tests/common/mod.rs).
 #[test]
@@ -698,17 +689,12 @@ fn random_cases_agree_in_lockstep() {
     common::random_cases_agree::<Harness>(1000);
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
-
-    /// The same random cases against [`spec`], cycle by cycle: a valid input's result one step
-    /// later; an idle cycle's output holds the last valid result with valid = 0. (Without the
-    /// cases' mid-run resets: the reference is of the packing, not of the registers.)
-    #[test]
-    fn random_cases_match_reference(case in case_strategy::<Harness>()) {
-        let case: Vec<In> = case.into_iter().map(|step| step.input).collect();
-        LOCKSTEP.with(|l| common::case_matches_reference::<Harness>(&mut l.borrow_mut(), &case, spec))?;
-    }
+/// The same random cases against [`spec`], cycle by cycle: a valid input's result one step
+/// later; an idle cycle's output holds the last valid result with valid = 0. (Without the cases'
+/// mid-run resets: the reference is of the packing, not of the registers.)
+#[test]
+fn random_cases_match_reference() {
+    common::random_cases_match_reference::<Harness>(1000, spec);
 }
 
 /// Every assertion of rtl/multi_texel.sv is compiled into the lockstep builds and can fire: on the

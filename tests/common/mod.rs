@@ -186,6 +186,21 @@ pub fn case_matches_reference<B: Binding>(
     Ok(())
 }
 
+/// Random cases of the unit's own stimulus (idle cycles included; their mid-run resets left out:
+/// the reference is of the unit's function, not of its registers), each run from reset and
+/// checked cycle by cycle against `reference` ([`case_matches_reference`]).
+pub fn random_cases_match_reference<B: Binding>(cases: u32, reference: impl Fn(&In<B>) -> Out<B>) {
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let ls = RefCell::new(lockstep::<B>().recording());
+    let result = TestRunner::new(config).run(&case_strategy::<B>(), |case| {
+        let inputs: Vec<In<B>> = case.into_iter().map(|step| step.input).collect();
+        case_matches_reference::<B>(&mut ls.borrow_mut(), &inputs, &reference)
+    });
+    if let Err(e) = result {
+        panic!("{}: {e}", <B::Model as Unit>::NAME);
+    }
+}
+
 /// Drives a batch of valid inputs back to back through model and RTL ([`outputs`], which asserts
 /// that the two agree) and checks each result against `reference`.
 pub fn batch_matches_reference<B: Binding>(
