@@ -8,20 +8,13 @@
 
 mod common;
 
-use std::cell::RefCell;
-
-use gcn_vmem::bindings::buffer_addr::{generate, Harness, Rtl};
+use gcn_vmem::bindings::buffer_addr::{Harness, Rtl};
 use gcn_vmem::engine::lockstep::{trace, Lockstep};
-use gcn_vmem::engine::run::case_strategy;
-use gcn_vmem::engine::stimulus::from_rng;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::Variant;
 use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
-use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 
 // ---------------------------------------------------------------------------------------------
 // V# construction (SPEC §1.1), independent of rust/vsharp.rs.
@@ -677,7 +670,7 @@ const ROWS: &[Row] = &[
 // ---------------------------------------------------------------------------------------------
 
 fn lockstep() -> Lockstep<BufferAddr, Rtl> {
-    Lockstep::new(BufferAddr::default(), Rtl::open(&RtlOptions::default()).expect("open buffer_addr RTL"))
+    common::lockstep::<Harness>()
 }
 
 fn named(name: &str) -> &'static Row {
@@ -742,10 +735,7 @@ fn junk(k: u32) -> In {
 #[test]
 fn directed_table_is_well_formed() {
     // At least 16 swizzle rows, distinct names, every row a valid input.
-    let mut names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(names.len(), ROWS.len(), "duplicate row names");
+    common::assert_unique_names(ROWS.iter().map(|r| r.name));
     assert!(ROWS.iter().all(|r| r.input.valid && r.expect.valid));
     assert_eq!(ROWS.iter().filter(|r| r.name.starts_with("swz E")).count(), 16);
 }
@@ -785,10 +775,7 @@ fn directed_table_back_to_back_trace() {
     }
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
     // Row names beside the trace so a reviewer can map cycles to rows.
-    let mut text = String::new();
-    for (j, r) in ROWS.iter().enumerate() {
-        text.push_str(&format!("# {j:04} -> out {:04}: {}\n", j + BufferAddr::LATENCY - 1, r.name));
-    }
+    let mut text = common::row_headings::<Harness>(ROWS.iter().map(|r| r.name));
     text.push_str(&trace(record));
     insta::assert_snapshot!("directed_trace", text);
 }
@@ -910,24 +897,11 @@ fn pipeline_reset_mid_stream() {
 // 4. Random lockstep property.
 // ---------------------------------------------------------------------------------------------
 
-thread_local! {
-    /// One RTL instance per test thread; `Lockstep::run` resets it before every case.
-    static LOCKSTEP: RefCell<Lockstep<BufferAddr, Rtl>> = RefCell::new(lockstep());
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
-
-    #[test]
-    fn random_cases_agree_in_lockstep(case in case_strategy::<Harness>()) {
-        LOCKSTEP.with(|l| {
-            let mut l = l.borrow_mut();
-            let same = l.run_steps(&case);
-            prop_assert!(same, "{} mismatch(es):\n{}\nassertions: {:?}", l.mismatches.len(), mismatch_text(&l), l.assertions);
-            prop_assert_eq!(l.cycles(), (case.len() + BufferAddr::LATENCY) as u64);
-            Ok(())
-        })?;
-    }
+/// Random cases of the unit's own stimulus (bubbles and mid-run resets included): model and RTL
+/// agree on every output of every cycle (tests/common/mod.rs).
+#[test]
+fn random_cases_agree_in_lockstep() {
+    common::random_cases_agree::<Harness>(2000);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -958,23 +932,16 @@ fn fields(v: u128) -> Fields {
     }
 }
 
-fn pct(hits: u64, of: u64) -> f64 {
-    100.0 * hits as f64 / of.max(1) as f64
-}
-
 #[test]
 fn stimulus_reaches_corners() {
     const SAMPLES: u64 = 20_000;
-    let strategy = from_rng(generate);
-    let mut runner = TestRunner::deterministic();
     let (mut raw, mut raw_edge) = (0u64, 0u64);
     let (mut swz, mut swz_edge) = (0u64, 0u64);
     let (mut lds, mut lds_edge) = (0u64, 0u64);
     let (mut dfmt0, mut unbound) = (0u64, 0u64);
     let (mut structured, mut structured_edge) = (0u64, 0u64);
     let mut pairs = [[0u64; 4]; 4];
-    for _ in 0..SAMPLES {
-        let i = strategy.new_tree(&mut runner).expect("stimulus").current();
+    for i in common::stimulus_samples::<Harness>(SAMPLES as usize) {
         let f = fields(i.vsharp);
         let offset = i64::from((if i.offen { i.vgpr_offset } else { 0 }).wrapping_add(u32::from(i.inst_offset)));
         let non_format_like = i.access != FORMAT;
@@ -1033,25 +1000,25 @@ fn stimulus_reaches_corners() {
         "raw edge {:.1}% of {raw}; swizzled index edge {:.1}% of {swz}; lds window edge {:.1}% of {lds}; \
          dfmt 0 {:.1}%, unbound {:.1}% of {SAMPLES}; structured edge {:.1}% of {structured}; \
          E×S pairs (swizzled) {pairs:?}",
-        pct(raw_edge, raw),
-        pct(swz_edge, swz),
-        pct(lds_edge, lds),
-        pct(dfmt0, SAMPLES),
-        pct(unbound, SAMPLES),
-        pct(structured_edge, structured),
+        common::pct(raw_edge, raw),
+        common::pct(swz_edge, swz),
+        common::pct(lds_edge, lds),
+        common::pct(dfmt0, SAMPLES),
+        common::pct(unbound, SAMPLES),
+        common::pct(structured_edge, structured),
     );
     println!("{report}");
     let mut short = Vec::new();
-    if pct(raw_edge, raw) < 5.0 {
+    if common::pct(raw_edge, raw) < 5.0 {
         short.push("num_records within ±8 of a raw range end < 5% of raw samples");
     }
-    if pct(swz_edge, swz) < 20.0 {
+    if common::pct(swz_edge, swz) < 20.0 {
         short.push("vgpr_index within ±2 of a multiple of index_stride < 20% of swizzled samples");
     }
-    if pct(lds_edge, lds) < 10.0 {
+    if common::pct(lds_edge, lds) < 10.0 {
         short.push("lds_address + 4 within ±128 of the window end < 10% of lds samples");
     }
-    if pct(unbound, SAMPLES) < 5.0 {
+    if common::pct(unbound, SAMPLES) < 5.0 {
         short.push("unbound (dfmt 0, no §2.2 extension) < 5% of samples");
     }
     if pairs.iter().flatten().any(|&n| n == 0) {

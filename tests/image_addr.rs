@@ -21,8 +21,6 @@ use gcn_vmem_model::image_addr::{
 };
 use gcn_vmem_model::unit::Ports;
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 
 // ---------------------------------------------------------------------------------------------
 // Codes (SPEC §1.2, §1.4; docs/decisions.md for `op`).
@@ -1066,21 +1064,14 @@ fn random_cases_agree_in_lockstep() {
 // The random stimulus reaches the corners.
 // ---------------------------------------------------------------------------------------------
 
-fn pct(hits: u64, of: u64) -> f64 {
-    100.0 * hits as f64 / of.max(1) as f64
-}
-
 /// Samples 20,000 stimulus inputs and measures, with this file's own decoding of the inputs
 /// (and [`reference`], never the model), how often each corner happens.
 #[test]
 fn stimulus_reaches_corners() {
     const SAMPLES: u64 = 20_000;
-    let strategy = from_rng(generate);
-    let mut runner = TestRunner::deterministic();
     let mut c = Counts::default();
     let mut combos = std::collections::BTreeMap::new();
-    for _ in 0..SAMPLES {
-        let i = strategy.new_tree(&mut runner).expect("stimulus").current();
+    for i in common::stimulus_samples::<Harness>(SAMPLES as usize) {
         let o = reference(&i);
         let field = |v: u128, at: u32, w: u32| ((v >> at) & ((1u128 << w) - 1)) as u64;
         let dfmt = field(i.tsharp_lo, 52, 6) as u8;
@@ -1126,22 +1117,22 @@ fn stimulus_reaches_corners() {
          _MIP with mipid > 0 and a level {:.1}%, y = height-1 {:.1}%, y = height {:.1}%, \
          pitch_L > width_L {:.1}%, valid groups with unaligned x {:.1}%; legal combinations \
          seen {} of 29 (rarest {rare} samples)",
-        pct(c.valid, SAMPLES),
-        pct(c.invalid, SAMPLES),
-        pct(c.edge, SAMPLES),
-        pct(c.edge_valid, SAMPLES),
-        pct(c.aligned_only, SAMPLES),
-        pct(c.illegal, SAMPLES),
-        pct(c.unbound, SAMPLES),
-        pct(c.beyond_last, SAMPLES),
-        pct(c.beyond_max, SAMPLES),
-        pct(c.r128, SAMPLES),
-        pct(c.r256, SAMPLES),
-        pct(c.mip, SAMPLES),
-        pct(c.last_row, SAMPLES),
-        pct(c.y_is_height, SAMPLES),
-        pct(c.pitch_beyond_width, SAMPLES),
-        pct(c.unaligned_valid, c.valid),
+        common::pct(c.valid, SAMPLES),
+        common::pct(c.invalid, SAMPLES),
+        common::pct(c.edge, SAMPLES),
+        common::pct(c.edge_valid, SAMPLES),
+        common::pct(c.aligned_only, SAMPLES),
+        common::pct(c.illegal, SAMPLES),
+        common::pct(c.unbound, SAMPLES),
+        common::pct(c.beyond_last, SAMPLES),
+        common::pct(c.beyond_max, SAMPLES),
+        common::pct(c.r128, SAMPLES),
+        common::pct(c.r256, SAMPLES),
+        common::pct(c.mip, SAMPLES),
+        common::pct(c.last_row, SAMPLES),
+        common::pct(c.y_is_height, SAMPLES),
+        common::pct(c.pitch_beyond_width, SAMPLES),
+        common::pct(c.unaligned_valid, c.valid),
         29 - missing.len(),
     );
     println!("{report}");
@@ -1151,22 +1142,22 @@ fn stimulus_reaches_corners() {
             short.push(what);
         }
     };
-    need(pct(c.valid, SAMPLES) >= 10.0, "group_valid = 1 < 10%");
-    need(pct(c.invalid, SAMPLES) >= 20.0, "group_valid = 0 < 20%");
-    need(pct(c.edge, SAMPLES) >= 5.0, "x + n == width_L < 5%");
-    need(pct(c.edge_valid, SAMPLES) >= 1.0, "x + n == width_L on a valid group < 1%");
-    need(pct(c.aligned_only, SAMPLES) >= 2.0, "aligned group fits, unaligned does not < 2%");
-    need(pct(c.illegal, SAMPLES) >= 5.0, "illegal < 5%");
-    need(pct(c.unbound, SAMPLES) >= 2.0, "unbound < 2%");
-    need(pct(c.beyond_last, SAMPLES) >= 5.0, "L > last_level < 5%");
-    need(pct(c.beyond_max, SAMPLES) >= 1.0, "L > max_mip on a 256-bit T# < 1%");
-    need(pct(c.r128, SAMPLES) >= 30.0, "128-bit T# < 30%");
-    need(pct(c.r256, SAMPLES) >= 30.0, "256-bit T# < 30%");
-    need(pct(c.mip, SAMPLES) >= 5.0, "_MIP lanes on an existing level > 0 < 5%");
-    need(pct(c.last_row, SAMPLES) >= 5.0, "y = height_L − 1 < 5%");
-    need(pct(c.y_is_height, SAMPLES) >= 3.0, "y = height_L < 3%");
-    need(pct(c.pitch_beyond_width, SAMPLES) >= 5.0, "pitch_L > width_L < 5%");
-    need(pct(c.unaligned_valid, c.valid) >= 20.0, "valid groups with unaligned x < 20% of valid");
+    need(common::pct(c.valid, SAMPLES) >= 10.0, "group_valid = 1 < 10%");
+    need(common::pct(c.invalid, SAMPLES) >= 20.0, "group_valid = 0 < 20%");
+    need(common::pct(c.edge, SAMPLES) >= 5.0, "x + n == width_L < 5%");
+    need(common::pct(c.edge_valid, SAMPLES) >= 1.0, "x + n == width_L on a valid group < 1%");
+    need(common::pct(c.aligned_only, SAMPLES) >= 2.0, "aligned group fits, unaligned does not < 2%");
+    need(common::pct(c.illegal, SAMPLES) >= 5.0, "illegal < 5%");
+    need(common::pct(c.unbound, SAMPLES) >= 2.0, "unbound < 2%");
+    need(common::pct(c.beyond_last, SAMPLES) >= 5.0, "L > last_level < 5%");
+    need(common::pct(c.beyond_max, SAMPLES) >= 1.0, "L > max_mip on a 256-bit T# < 1%");
+    need(common::pct(c.r128, SAMPLES) >= 30.0, "128-bit T# < 30%");
+    need(common::pct(c.r256, SAMPLES) >= 30.0, "256-bit T# < 30%");
+    need(common::pct(c.mip, SAMPLES) >= 5.0, "_MIP lanes on an existing level > 0 < 5%");
+    need(common::pct(c.last_row, SAMPLES) >= 5.0, "y = height_L − 1 < 5%");
+    need(common::pct(c.y_is_height, SAMPLES) >= 3.0, "y = height_L < 3%");
+    need(common::pct(c.pitch_beyond_width, SAMPLES) >= 5.0, "pitch_L > width_L < 5%");
+    need(common::pct(c.unaligned_valid, c.valid) >= 20.0, "valid groups with unaligned x < 20% of valid");
     need(missing.is_empty(), "a legal table combination never sampled");
     need(rare >= 20, "a legal table combination sampled fewer than 20 times");
     assert!(short.is_empty(), "under-reached corners: {short:?}\n{report}\nmissing combinations: {missing:?}");

@@ -213,6 +213,20 @@ pub fn batch_matches_reference<B: Binding>(
     Ok(())
 }
 
+/// `n` inputs of the unit's own stimulus ([`Binding::stimulus`]), the same ones on every run: for
+/// measuring how often the stimulus reaches a corner.
+pub fn stimulus_samples<B: Binding>(n: usize) -> Vec<In<B>> {
+    use proptest::strategy::{Strategy, ValueTree};
+    let strategy = B::stimulus();
+    let mut runner = TestRunner::deterministic();
+    (0..n).map(|_| strategy.new_tree(&mut runner).expect("stimulus").current()).collect()
+}
+
+/// `hits` as a percentage of `of` (of 1 when `of` is 0).
+pub fn pct(hits: u64, of: u64) -> f64 {
+    100.0 * hits as f64 / of.max(1) as f64
+}
+
 /// Runs many inputs (all valid) through lockstep from one reset, without recording (for
 /// exhaustive tests); panics with the first mismatches if model and RTL part. Returns the
 /// output each input produced.
