@@ -257,6 +257,13 @@ fn elaborate(bin: &str, unit: &str, mdir: &Path) -> Result<Elaborated, String> {
             ("clk_i", "input") => clk = true,
             ("rst_ni", "input") => rst = true,
             (_, "input") | (_, "output") => {
+                if elems > 1 && width / elems > 96 {
+                    return Err(format!(
+                        "rtl/{unit}.sv port `{rtl}`: packed array elements of {} bits; the harness copies \
+                         elements of at most 96 bits (cosim/engine/rtl.rs PortField)",
+                        width / elems
+                    ));
+                }
                 let input = dir == "input";
                 let suffix = if input { "_i" } else { "_o" };
                 let Some(name) = rtl.strip_suffix(suffix) else {

@@ -20,12 +20,6 @@ const gcn_vmem_units::UnitEntry &find(rust::Str unit) {
 
 }  // namespace
 
-uint32_t Rtl::set_reset(bool asserted, rust::Slice<uint32_t> output) { return sim_->set_reset(asserted, output.data()); }
-
-uint32_t Rtl::step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output) {
-  return sim_->step(input.data(), output.data());
-}
-
 rust::Vec<rust::String> Rtl::take_assertions() {
   rust::Vec<rust::String> names;
   for (const auto &name : sim_->take_assertions()) names.push_back(rust::String(name));

@@ -12,12 +12,15 @@
 
 namespace gcn_vmem {
 
-// One simulated instance (own VerilatedContext); see verilated_rs::Rtl for each method.
+// One simulated instance (own VerilatedContext); see verilated_rs::Rtl for each method. The
+// per-cycle calls are defined here so that cxx's generated wrappers inline them.
 class Rtl {
  public:
   explicit Rtl(std::unique_ptr<verilated_rs::Rtl> sim) : sim_(std::move(sim)) {}
-  uint32_t set_reset(bool asserted, rust::Slice<uint32_t> output);
-  uint32_t step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output);
+  uint32_t set_reset(bool asserted, rust::Slice<uint32_t> output) { return sim_->set_reset(asserted, output.data()); }
+  uint32_t step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output) {
+    return sim_->step(input.data(), output.data());
+  }
   rust::Vec<rust::String> take_assertions();
   void finish();
   void write_coverage(rust::Str path);

@@ -99,34 +99,48 @@ macro_rules! scalar_port_field {
 }
 scalar_port_field!(bool, u8, u16, u32, u64, u128);
 
+/// Elements of a packed array port are at most this wide (so that an element and the bits of
+/// the word being filled fit one u128).
+const MAX_ELEM_WIDTH: usize = 96;
+
 impl<T: Bits + Default, const N: usize> PortField for [T; N] {
+    /// Streams the elements through a 128-bit accumulator, a word out whenever 32 bits are in.
     #[inline]
     fn put(&self, w: &mut [u32], elem_width: u32) {
-        w.fill(0);
-        let mask = if elem_width >= 128 { u128::MAX } else { (1u128 << elem_width) - 1 };
-        for (k, elem) in self.iter().enumerate() {
-            let (mut lsb, mut value, mut left) = (k * elem_width as usize, elem.to_bits() & mask, elem_width as usize);
-            while left > 0 {
-                let (word, shift) = (lsb / 32, lsb % 32);
-                let take = left.min(32 - shift);
-                w[word] |= ((value as u32) & (u32::MAX >> (32 - take))) << shift;
-                value >>= take;
-                lsb += take;
-                left -= take;
+        let width = elem_width as usize;
+        assert!(width <= MAX_ELEM_WIDTH, "packed array elements wider than {MAX_ELEM_WIDTH} bits");
+        let mask = (1u128 << width) - 1;
+        let (mut acc, mut bits, mut k) = (0u128, 0usize, 0usize);
+        for elem in self {
+            acc |= (elem.to_bits() & mask) << bits;
+            bits += width;
+            while bits >= 32 {
+                w[k] = acc as u32;
+                acc >>= 32;
+                bits -= 32;
+                k += 1;
             }
         }
+        if bits > 0 {
+            w[k] = acc as u32;
+        }
     }
+    /// Streams the words through a 128-bit accumulator, an element out whenever it is whole.
     #[inline]
     fn take(w: &[u32], elem_width: u32) -> Self {
-        std::array::from_fn(|k| {
-            let (mut lsb, mut got, mut value) = (k * elem_width as usize, 0usize, 0u128);
-            while got < elem_width as usize {
-                let (word, shift) = (lsb / 32, lsb % 32);
-                let take = (elem_width as usize - got).min(32 - shift);
-                value |= u128::from((w[word] >> shift) & (u32::MAX >> (32 - take))) << got;
-                got += take;
-                lsb += take;
+        let width = elem_width as usize;
+        assert!(width <= MAX_ELEM_WIDTH, "packed array elements wider than {MAX_ELEM_WIDTH} bits");
+        let mask = (1u128 << width) - 1;
+        let (mut acc, mut bits) = (0u128, 0usize);
+        let mut words = w.iter();
+        std::array::from_fn(|_| {
+            while bits < width {
+                acc |= u128::from(words.next().copied().unwrap_or(0)) << bits;
+                bits += 32;
             }
+            let value = acc & mask;
+            acc >>= width;
+            bits -= width;
             T::from_bits(value)
         })
     }
@@ -302,4 +316,69 @@ impl<P: RtlPorts> Drop for Rtl<P> {
 /// Where a VCD's FST recording lives while the run is going (beside the VCD).
 pub fn vcd_recording(vcd: &Path) -> PathBuf {
     vcd.with_extension("vcd.fst")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bit `b` of a port's words, read one bit at a time (the layout's definition).
+    fn bit(w: &[u32], b: usize) -> bool {
+        w[b / 32] >> (b % 32) & 1 != 0
+    }
+
+    #[test]
+    fn a_packed_array_port_puts_element_k_at_bits_k_times_its_width() {
+        // 64 elements of 48 bits, as the coalescer's addr_i: 3072 bits in 96 words.
+        let elems: [u64; 64] = std::array::from_fn(|k| (0x9e37_79b9_7f4a_7c15u64.wrapping_mul(k as u64 + 1)) >> 16);
+        let mut w = vec![0xdead_beefu32; 96];
+        elems.put(&mut w, 48);
+        for (k, e) in elems.iter().enumerate() {
+            for b in 0..48 {
+                assert_eq!(bit(&w, 48 * k + b), e >> b & 1 != 0, "element {k} bit {b}");
+            }
+        }
+        assert_eq!(<[u64; 64]>::take(&w, 48), elems);
+    }
+
+    #[test]
+    fn odd_widths_round_trip_and_leave_no_stray_bits() {
+        // Three elements of 5 bits: 15 bits in one word, the rest of the word zero.
+        let elems: [u8; 3] = [0b10101, 0b00011, 0b11111];
+        let mut w = vec![u32::MAX; 1];
+        elems.put(&mut w, 5);
+        assert_eq!(w[0], 0b11111_00011_10101);
+        assert_eq!(<[u8; 3]>::take(&w, 5), elems);
+    }
+
+    #[test]
+    fn a_scalar_fills_its_words_least_significant_first() {
+        let v: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let mut w = [0u32; 4];
+        v.put(&mut w, 128);
+        assert_eq!(w, [0x7654_3210, 0xfedc_ba98, 0x89ab_cdef, 0x0123_4567]);
+        assert_eq!(u128::take(&w, 128), v);
+        let mut w = [0u32; 2];
+        0x0000_abcd_1234_5678u64.put(&mut w, 48);
+        assert_eq!(w, [0x1234_5678, 0xabcd]);
+    }
+
+    #[test]
+    fn the_port_check_names_the_first_difference() {
+        use gcn_vmem_model::unit::Kind;
+        let model = [
+            Signal { name: "valid", width: 1, kind: Kind::Bool },
+            Signal { name: "addr0", width: 48, kind: Kind::Hex },
+            Signal { name: "addr1", width: 48, kind: Kind::Hex },
+        ];
+        let rtl = |width| [
+            RtlPort { rtl: "valid_i", name: "valid", width: 1, elems: 1 },
+            RtlPort { rtl: "addr_i", name: "addr", width, elems: 2 },
+        ];
+        assert_eq!(check_ports_of("t", &model, &rtl(96)), Ok(()));
+        let e = check_ports_of("t", &model, &rtl(94)).unwrap_err();
+        assert!(e.contains("`addr0` of 47 bits") && e.contains("`addr0` of 48 bits"), "{e}");
+        let e = check_ports_of("t", &model[..2], &rtl(96)).unwrap_err();
+        assert!(e.contains("lacks the RTL port `addr1`"), "{e}");
+    }
 }
