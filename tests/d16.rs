@@ -12,10 +12,8 @@
 
 mod common;
 
-use common::sweep;
 use gcn_vmem::bindings::d16::Harness;
 use gcn_vmem_model::d16::{In, Out, D16};
-use gcn_vmem_model::unit::Ports;
 
 // ---------------------------------------------------------------------------------------------
 // Port helpers (docs/decisions.md "d16").
@@ -551,22 +549,6 @@ fn half_witness_rounds_to_nearest_even() {
 // Exhaustive sweeps (model vs RTL in `sweep`, both vs the witnesses here).
 // ---------------------------------------------------------------------------------------------
 
-/// Runs `inputs` through model and RTL and compares them with `want`; reports up to 8 misses.
-fn sweep_against(inputs: &[In], want: impl Fn(&In) -> Out) -> usize {
-    let mut misses = Vec::new();
-    for chunk in inputs.chunks(1 << 18) {
-        let outs = sweep::<Harness>(chunk);
-        for (i, o) in chunk.iter().zip(&outs) {
-            let w = want(i);
-            if *o != w && misses.len() < 8 {
-                misses.push(format!("in: {}\n  spec: {}\n  got:  {}", i.render(), w.render(), o.render()));
-            }
-        }
-    }
-    assert!(misses.is_empty(), "model+RTL differ from the spec:\n{}", misses.join("\n"));
-    inputs.len()
-}
-
 /// Widening of half `h` under `nfmt` (SPEC §6 stores): float-like → f32, uint/sint → extension.
 fn widen(h: u16, nfmt: u8) -> u32 {
     match nfmt {
@@ -586,7 +568,7 @@ fn store_all_halves(nfmt: u8) -> usize {
             In { valid: true, op: STORE_FORMAT, hi: j & 1 == 1, nfmt, count: 4, data: low | !low << 64, old: j }
         })
         .collect();
-    sweep_against(&inputs, |i| {
+    common::assert_sweep_matches::<Harness>(&inputs, |i| {
         let c = [0, 1, 2, 3].map(|k| widen((i.data >> (16 * k)) as u16, nfmt));
         Out { valid: true, result: pack(c), result_count: 4, illegal: nfmt == NFMT_RESERVED }
     })
@@ -639,7 +621,7 @@ fn exhaustive_load_format_f32_sample() {
             }
         })
         .collect();
-    let n = sweep_against(&inputs, |i| {
+    let n = common::assert_sweep_matches::<Harness>(&inputs, |i| {
         let k = usize::from(i.count);
         let mut r = [0u32; 4];
         for c in 0..k {
@@ -673,7 +655,7 @@ fn exhaustive_byte_short_ops() {
             }
         }
     }
-    let n = sweep_against(&inputs, |i| {
+    let n = common::assert_sweep_matches::<Harness>(&inputs, |i| {
         let d0 = i.data as u32;
         let merge =
             |v: u16| if i.hi { u32::from(v) << 16 | (i.old & 0xFFFF) } else { (i.old & 0xFFFF_0000) | u32::from(v) };

@@ -12,14 +12,12 @@
 
 mod common;
 
-use common::sweep;
 use gcn_vmem::bindings::image_addr::{generate, Harness};
 use gcn_vmem::engine::stimulus::from_rng;
 use gcn_vmem_model::image_addr::{
     check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
     OP_PCK2, OP_PCK4,
 };
-use gcn_vmem_model::unit::Ports;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -688,18 +686,12 @@ fn reference(i: &In) -> Out {
 /// reference. Coordinates and levels vary with a hash of the index.
 #[test]
 fn legality_exhaustive_matches_reference() {
-    let mix = |n: u64| {
-        let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
     let mut inputs = Vec::new();
     for op in 0..4 {
         for dmask in 0..16 {
             for dfmt in 0..64 {
                 for nfmt in 0..16 {
-                    let h = mix(inputs.len() as u64);
+                    let h = common::mix(inputs.len() as u64);
                     let t = Tsh { dfmt, nfmt, ..IMG };
                     inputs.push(lane(t, op, dmask, (h % 16) as u32, ((h >> 8) % 9) as u32));
                 }
@@ -710,7 +702,7 @@ fn legality_exhaustive_matches_reference() {
         for ty in 0..16 {
             for modifiers in 0..8u8 {
                 for (mipped, wide) in [(false, false), (false, true), (true, false), (true, true)] {
-                    let h = mix(inputs.len() as u64);
+                    let h = common::mix(inputs.len() as u64);
                     let t = Tsh { dfmt, nfmt, ty, max_mip: (h >> 20) as u8 & 0xf, ..MIPS };
                     let mut i = lane(t, op, dmask, (h % 40) as u32, ((h >> 8) % 12) as u32);
                     i.d16 = modifiers & 1 != 0;
@@ -725,17 +717,14 @@ fn legality_exhaustive_matches_reference() {
         }
     }
     assert_eq!(inputs.len(), 65_536 + 29 * 16 * 8 * 4);
-    let outs = sweep::<Harness>(&inputs);
-    let mut failures = Vec::new();
-    let mut legal = 0;
-    for (i, o) in inputs.iter().zip(&outs) {
-        let want = reference(i);
-        legal += usize::from(want.valid && !want.illegal && i.tsharp_lo >> 52 & 0x3f != 0 && i.tsharp_lo >> 124 >= 8);
-        if *o != want && failures.len() < 8 {
-            failures.push(format!("in: {}\n  spec: {}\n  got:  {}", i.render(), want.render(), o.render()));
-        }
-    }
-    assert!(failures.is_empty(), "model+RTL differ from the reference:\n{}", failures.join("\n"));
+    common::assert_sweep_matches::<Harness>(&inputs, reference);
+    let legal = inputs
+        .iter()
+        .filter(|i| {
+            let want = reference(i);
+            want.valid && !want.illegal && i.tsharp_lo >> 52 & 0x3f != 0 && i.tsharp_lo >> 124 >= 8
+        })
+        .count();
     // Bound and legal: the 29 combinations in the first part; type 9 without modifiers in the
     // second (29 × 4).
     assert_eq!(legal, 29 + 29 * 4);

@@ -8,11 +8,9 @@
 
 mod common;
 
-use common::sweep;
 use gcn_vmem::bindings::swizzle::{generate, Harness};
 use gcn_vmem::engine::stimulus::from_rng;
 use gcn_vmem_model::swizzle::{In, Out, Swizzle};
-use gcn_vmem_model::unit::Ports;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -344,18 +342,12 @@ proptest! {
 /// (`sweep` checks they agree) and against the reference.
 #[test]
 fn exhaustive_selection_matches_reference() {
-    let mix = |n: u64| {
-        let mut z = n.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
     let mut inputs = Vec::with_capacity(1 << 20);
     for count in 0..8u8 {
         for dst_sel in 0..4096u16 {
             for oor in 0..16u8 {
                 for integer in [false, true] {
-                    let h = mix(inputs.len() as u64);
+                    let h = common::mix(inputs.len() as u64);
                     let c = |k: u32| (h >> (16 * k)) as u32 | 0x0101_0000; // never 0, 1 or 1.0f
                     inputs.push(In {
                         valid: true,
@@ -373,15 +365,7 @@ fn exhaustive_selection_matches_reference() {
         }
     }
     assert_eq!(inputs.len(), 8 * 4096 * 16 * 2);
-    let outs = sweep::<Harness>(&inputs);
-    let mut failures = Vec::new();
-    for (i, o) in inputs.iter().zip(&outs) {
-        let want = reference(i);
-        if *o != want && failures.len() < 8 {
-            failures.push(format!("in: {}\n  spec: {}\n  got:  {}", i.render(), want.render(), o.render()));
-        }
-    }
-    assert!(failures.is_empty(), "model+RTL differ from SPEC §3:\n{}", failures.join("\n"));
+    common::assert_sweep_matches::<Harness>(&inputs, reference);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -213,6 +213,29 @@ pub fn batch_matches_reference<B: Binding>(
     Ok(())
 }
 
+/// Runs `inputs` (all valid) through model and RTL ([`sweep`], which asserts that the two agree;
+/// in chunks of 2^18 inputs) and asserts that each output is `want` of its input, listing the
+/// first 8 that are not. Returns the number of inputs.
+pub fn assert_sweep_matches<B: Binding>(inputs: &[In<B>], want: impl Fn(&In<B>) -> Out<B>) -> usize {
+    let mut misses = Vec::new();
+    for chunk in inputs.chunks(1 << 18) {
+        for (input, got) in chunk.iter().zip(sweep::<B>(chunk)) {
+            let w = want(input);
+            if got != w && misses.len() < 8 {
+                misses.push(format!("in: {}\n  spec: {}\n  got:  {}", input.render(), w.render(), got.render()));
+            }
+        }
+    }
+    assert!(misses.is_empty(), "model+RTL differ from the spec:\n{}", misses.join("\n"));
+    inputs.len()
+}
+
+/// A hash of `n` (SplitMix64's first draw from seed `n`), to vary the fields an exhaustive sweep
+/// does not enumerate.
+pub fn mix(n: u64) -> u64 {
+    gcn_vmem::engine::stimulus::Rng::new(n).next_u64()
+}
+
 /// `n` inputs of the unit's own stimulus ([`Binding::stimulus`]), the same ones on every run: for
 /// measuring how often the stimulus reaches a corner.
 pub fn stimulus_samples<B: Binding>(n: usize) -> Vec<In<B>> {
