@@ -2,7 +2,7 @@
 //! give the same outputs for every unit; a batch the RTL gets wrong is recorded with its lane,
 //! unit and signal, saved as the unit's vector file and replayed into both waveforms.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::Step;
@@ -19,14 +19,6 @@ use proptest::test_runner::TestRunner;
 
 type In<B> = <<B as Binding>::Model as Unit>::In;
 type Out<B> = <<B as Binding>::Model as Unit>::Out;
-
-/// A fresh folder under cargo's per-test scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Random inputs of the unit's own stimulus (valid = 1), one after another.
 struct Stimulus<B: Binding> {
@@ -85,7 +77,7 @@ fn agree<B: Binding>(backends: &mut Backends, call: Call<B>) {
 
 #[test]
 fn models_rtl_and_lockstep_backends_agree_on_every_unit() {
-    let artifacts = scratch("exec_agree");
+    let artifacts = common::scratch("exec_agree");
     let mut backends = Backends {
         models: Models::default(),
         rtl: RtlBackend::open().unwrap(),
@@ -144,7 +136,7 @@ fn split_stimulus(
 
 #[test]
 fn lockstep_backend_records_saves_and_traces_a_mutant_buffer_addr_batch() {
-    let artifacts = scratch("exec_mutant");
+    let artifacts = common::scratch("exec_mutant");
     let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
     // The mutant drops the index_lsb * element_size term of the swizzled address: swizzled
     // inputs it gets wrong, behind inputs it gets right.
@@ -207,7 +199,7 @@ fn lockstep_backend_records_saves_and_traces_a_mutant_buffer_addr_batch() {
 /// batch is the one that fails it (its output registers are checked on the edge after the batch).
 #[test]
 fn rtl_backend_records_an_assertion_failure_with_its_lane() {
-    let artifacts = scratch("exec_assert");
+    let artifacts = common::scratch("exec_assert");
     let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
     let (quiet, firing) = split_stimulus(&broken, true, (6, 1), |_| true);
     let batch: Vec<In<Harness>> = [&quiet[..], &firing[..]].concat();

@@ -2,8 +2,10 @@
 //! and `eval` reject bad input with errors that name the problem; that the command line's exit
 //! statuses mean what the README says.
 
+mod common;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use gcn_vmem::bindings::buffer_addr::Harness;
@@ -16,14 +18,6 @@ use gcn_vmem::engine::Variant;
 use gcn_vmem::engine::Wave;
 use gcn_vmem_model::buffer_addr::In;
 use gcn_vmem_model::unit::Unit;
-
-/// A fresh folder under cargo's per-test scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Every (time, value) change of the first variable whose full name ends with `suffix`.
 fn changes(wave: &mut wellen::simple::Waveform, suffix: &str) -> Vec<(u64, String)> {
@@ -52,7 +46,7 @@ fn value_at(changes: &[(u64, String)], time: u64) -> u128 {
 
 #[test]
 fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
-    let artifacts = scratch("mutant");
+    let artifacts = common::scratch("mutant");
     let config = RunConfig {
         vectors: 50_000,
         seed: 11,
@@ -120,7 +114,7 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
 /// once, with the count, and every case as found is kept beside it.
 #[test]
 fn one_bug_is_reported_once_with_a_count() {
-    let artifacts = scratch("dedup");
+    let artifacts = common::scratch("dedup");
     let config = RunConfig {
         vectors: 200_000,
         seed: 5,
@@ -147,7 +141,7 @@ fn one_bug_is_reported_once_with_a_count() {
 
 #[test]
 fn replay_writes_vcd_on_request_and_fst_by_default() {
-    let dir = scratch("replay_vcd");
+    let dir = common::scratch("replay_vcd");
     let file = dir.join("one.jsonl");
     std::fs::write(
         &file,
@@ -176,7 +170,7 @@ fn replay_writes_vcd_on_request_and_fst_by_default() {
 
 #[test]
 fn vector_files_reject_bad_input_with_line_and_field() {
-    let dir = scratch("bad_vectors");
+    let dir = common::scratch("bad_vectors");
     let good = r#"{"vsharp":"0x0","inst_offset":0,"offen":false,"idxen":false,"access":"format","bytes":4,"lds":false,"sgpr_offset":0,"vgpr_index":0,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}"#;
     let cases: &[(&str, String, &str)] = &[
         ("malformed", format!("{good}\n{{\"vsharp\": "), "2: malformed JSON"),
@@ -210,7 +204,7 @@ fn vector_files_reject_bad_input_with_line_and_field() {
 fn gcn_vmem(args: &[&str], stdin: &str) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
         .args(args)
-        .env("GCN_VMEM_ARTIFACTS", scratch(&format!("cli_{}", args.join("_").replace(['/', ' '], "_"))))
+        .env("GCN_VMEM_ARTIFACTS", common::scratch(&format!("cli_{}", args.join("_").replace(['/', ' '], "_"))))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -399,7 +393,7 @@ fn outputs_are_compared_during_and_right_after_reset() {
 /// Mid-run resets travel through vector files, the trace, both waveforms and the mismatch lines.
 #[test]
 fn mid_run_resets_replay_from_vector_files_into_both_waveforms() {
-    let dir = scratch("resets");
+    let dir = common::scratch("resets");
     let file = dir.join("resets.jsonl");
     let line = r#""vsharp":"0x00020000000001008010000000001000","inst_offset":6,"offen":false,"idxen":true,"access":"non_format","bytes":2,"lds":false,"sgpr_offset":0,"vgpr_index":10,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0"#;
     std::fs::write(
@@ -467,7 +461,7 @@ fn x_seeded_runs_start_random_and_agree_after_reset() {
         seed: 5,
         jobs: 1,
         x_seed: Some(9),
-        artifacts: scratch("xseed"),
+        artifacts: common::scratch("xseed"),
         ..RunConfig::default()
     };
     let summary = run::random::<Harness>(&config).unwrap();
@@ -568,11 +562,11 @@ fn the_shards_of_a_run_together_are_the_unsharded_run() {
         names.sort();
         names
     };
-    let whole_dir = scratch("shard_whole");
+    let whole_dir = common::scratch("shard_whole");
     let whole = run::random::<Harness>(&RunConfig { artifacts: whole_dir.clone(), ..base.clone() }).unwrap();
     assert!(whole.failing_cases > 0, "the mutant run found nothing to compare: {whole:?}");
     assert_eq!(whole.chunks, 3);
-    let shard_dir = scratch("shard_parts");
+    let shard_dir = common::scratch("shard_parts");
     let parts: Vec<_> = (1..=2)
         .map(|k| {
             let shard = Some(run::Shard { index: k, count: 2 });
@@ -593,7 +587,7 @@ fn the_shards_of_a_run_together_are_the_unsharded_run() {
 /// its report line and the paths of its files.
 #[test]
 fn junit_report_lists_units_and_failures_with_their_files() {
-    let dir = scratch("junit");
+    let dir = common::scratch("junit");
     let report = dir.join("reports").join("cosim.xml");
     let report_arg = report.to_str().unwrap();
     let args = ["cosim", "--unit", "buffer_addr", "--unit", "d16", "--vectors", "5000", "--seed", "5", "--no-progress"];

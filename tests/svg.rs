@@ -2,7 +2,9 @@
 //! mismatch (or assertion) at its cycle, windows long runs, escapes what it quotes, and the
 //! README's picture is what `make picture` draws today.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
@@ -16,14 +18,6 @@ use gcn_vmem::report::svg;
 use gcn_vmem_model::buffer_addr::In;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// A fresh folder under cargo's per-test scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn mutant() -> RtlOptions {
     RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() }
@@ -142,7 +136,7 @@ fn a_long_run_is_windowed_around_the_first_mismatch() {
 
 #[test]
 fn a_failed_assertion_is_marked_when_nothing_mismatches() {
-    let artifacts = scratch("svg_asserts");
+    let artifacts = common::scratch("svg_asserts");
     let config = RunConfig {
         vectors: 20_000,
         seed: 3,
@@ -171,7 +165,7 @@ fn a_failed_assertion_is_marked_when_nothing_mismatches() {
 
 #[test]
 fn text_from_outside_is_escaped() {
-    let dir = scratch("svg_escape");
+    let dir = common::scratch("svg_escape");
     let odd = dir.join("a&b <c> \"d\" 'e'.jsonl");
     std::fs::write(&odd, vectors::to_text(&minimal())).unwrap();
     let text = svg::replay_svg::<Harness>(&minimal(), &mutant(), &odd).unwrap();
@@ -183,7 +177,7 @@ fn text_from_outside_is_escaped() {
 
 #[test]
 fn replay_svg_errors_name_the_problem() {
-    let dir = scratch("svg_errors");
+    let dir = common::scratch("svg_errors");
     let (code, _, err) = gcn_vmem(&["replay", "no/such/file.jsonl", "--unit", "buffer_addr", "--svg", "x.svg"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no/such/file.jsonl"), "{err}");
@@ -208,7 +202,7 @@ fn replay_svg_errors_name_the_problem() {
 #[test]
 fn the_readme_picture_is_what_make_picture_draws() {
     let stale = "docs/img/buffer_addr_mutant.{jsonl,svg} are stale: run `make picture` and commit docs/img/";
-    let artifacts = scratch("svg_picture");
+    let artifacts = common::scratch("svg_picture");
     let config = RunConfig {
         vectors: make_variable("PICTURE_VECTORS").parse().unwrap(),
         seed: make_variable("PICTURE_SEED").parse().unwrap(),
@@ -224,7 +218,7 @@ fn the_readme_picture_is_what_make_picture_draws() {
     let committed = std::fs::read_to_string(Path::new(ROOT).join("docs/img/buffer_addr_mutant.jsonl")).unwrap();
     assert_eq!(saved, committed, "{stale}");
 
-    let out = scratch("svg_picture_out").join("picture.svg");
+    let out = common::scratch("svg_picture_out").join("picture.svg");
     let (code, _, err) = replay_picture_vector(&out, true);
     assert_eq!(code, 1, "{err}");
     let drawn = std::fs::read_to_string(&out).unwrap();

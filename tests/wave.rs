@@ -2,27 +2,20 @@
 //! parses back with every signal and the time base of the RTL waveform, the save file names
 //! exactly the VCD's signals, grouped per output, and what writing a diff VCD costs.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Instant;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::{Lockstep, Step};
 use gcn_vmem::engine::run;
 use gcn_vmem::engine::stimulus::Rng;
+use gcn_vmem::engine::wave;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::Variant;
-use gcn_vmem::engine::wave;
 use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
-
-/// A fresh folder under cargo's per-test scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// `cycles` random cycles (with the generator's resets and idle cycles) on the mutant build, so
 /// that the record holds mismatches, recorded as `replay` records them.
@@ -49,7 +42,7 @@ fn var_names(wave: &wellen::simple::Waveform) -> Vec<String> {
 #[test]
 fn a_long_diff_vcd_parses_back_and_its_cost_is_measured() {
     const CYCLES: usize = 10_000;
-    let dir = scratch("wave_long");
+    let dir = common::scratch("wave_long");
     let lockstep = mutant_run(CYCLES, 7);
     let record = lockstep.record.as_ref().unwrap();
     assert_eq!(record.len(), CYCLES);
@@ -119,7 +112,7 @@ fn gtkw_traces(text: &str) -> Vec<(Option<String>, String, String)> {
 
 #[test]
 fn the_gtkw_save_file_names_every_signal_of_the_diff_vcd_grouped_per_output() {
-    let dir = scratch("wave_gtkw");
+    let dir = common::scratch("wave_gtkw");
     let lockstep = mutant_run(200, 3);
     let vcd_path = dir.join("run.diff.vcd");
     wave::write_diff_vcd(&vcd_path, "buffer_addr", &lockstep.opening, lockstep.record.as_ref().unwrap()).unwrap();
@@ -187,7 +180,7 @@ fn the_gtkw_save_file_names_every_signal_of_the_diff_vcd_grouped_per_output() {
 /// `replay` with a waveform writes the save file beside the diff waveform.
 #[test]
 fn replay_writes_the_save_file_beside_the_diff_waveform() {
-    let dir = scratch("wave_replay_gtkw");
+    let dir = common::scratch("wave_replay_gtkw");
     let mut rng = Rng::new(1);
     let steps = run::generate_cycles::<Harness>(&mut rng);
     let wave_path = dir.join("case.vcd");

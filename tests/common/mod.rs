@@ -18,6 +18,14 @@ use proptest::{prop_assert, prop_assert_eq};
 pub type In<B> = <<B as Binding>::Model as Unit>::In;
 pub type Out<B> = <<B as Binding>::Model as Unit>::Out;
 
+/// A fresh folder `name` under cargo's per-test scratch space (emptied if a previous run left it).
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A model and a fresh untraced RTL instance of the unit, side by side.
 pub fn lockstep<B: Binding>() -> Lockstep<B::Model, B::Rtl> {
     let rtl = B::Rtl::open(&RtlOptions::default()).expect("open the Verilated RTL");
