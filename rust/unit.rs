@@ -94,9 +94,11 @@ pub trait Bits: Copy {
 }
 
 impl Bits for bool {
+    #[inline]
     fn to_bits(self) -> u128 {
         u128::from(self)
     }
+    #[inline]
     fn from_bits(bits: u128) -> Self {
         bits & 1 != 0
     }
@@ -105,9 +107,11 @@ impl Bits for bool {
 macro_rules! bits_for_uint {
     ($($t:ty),*) => {$(
         impl Bits for $t {
+            #[inline]
             fn to_bits(self) -> u128 {
                 self as u128
             }
+            #[inline]
             fn from_bits(bits: u128) -> Self {
                 // Truncation to the field is the point: callers mask to the port width first.
                 bits as $t
@@ -147,6 +151,7 @@ macro_rules! ports {
                 $( $crate::unit::Signal { name: stringify!($field), width: $width, kind: $kind }, )*
             ];
 
+            #[inline]
             fn get(&self, index: usize) -> u128 {
                 let mut i = 0usize;
                 $(
@@ -159,6 +164,7 @@ macro_rules! ports {
                 0
             }
 
+            #[inline]
             fn set(&mut self, index: usize, value: u128) {
                 let mut i = 0usize;
                 $(
