@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
 use gcn_vmem::engine::run;
 use gcn_vmem::engine::vectors;
-use gcn_vmem::engine::{Binding, RtlOptions};
 use gcn_vmem::engine::wave;
+use gcn_vmem::engine::{Binding, RtlOptions};
 use gcn_vmem::report::svg;
 use gcn_vmem_model::unit::Unit;
 

@@ -371,10 +371,12 @@ mod tests {
             Signal { name: "addr0", width: 48, kind: Kind::Hex },
             Signal { name: "addr1", width: 48, kind: Kind::Hex },
         ];
-        let rtl = |width| [
-            RtlPort { rtl: "valid_i", name: "valid", width: 1, elems: 1 },
-            RtlPort { rtl: "addr_i", name: "addr", width, elems: 2 },
-        ];
+        let rtl = |width| {
+            [
+                RtlPort { rtl: "valid_i", name: "valid", width: 1, elems: 1 },
+                RtlPort { rtl: "addr_i", name: "addr", width, elems: 2 },
+            ]
+        };
         assert_eq!(check_ports_of("t", &model, &rtl(96)), Ok(()));
         let e = check_ports_of("t", &model, &rtl(94)).unwrap_err();
         assert!(e.contains("`addr0` of 47 bits") && e.contains("`addr0` of 48 bits"), "{e}");

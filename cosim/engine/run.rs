@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use proptest::strategy::BoxedStrategy;
 
+use super::wave;
 use crate::engine::cover::InFlight;
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
 use crate::engine::stimulus::{hash, Rng};
@@ -26,7 +27,6 @@ use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
 use crate::engine::Variant;
 use crate::engine::Wave;
-use super::wave;
 use gcn_vmem_model::cover::{Covered as _, Hits};
 use gcn_vmem_model::unit::{Ports, Unit};
 
