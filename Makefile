@@ -142,9 +142,10 @@ cost: build
 	$(BIN) cost < tests/data/cost/examples.jsonl
 
 # Tests and clippy run on the release profile: they reuse the dependencies, the Verilated units
-# (target/verilated, shared by every profile anyway) and the library that `make cosim` built.
+# (target/verilated, shared by every profile anyway) and the library that `make cosim` built. The
+# model crate's tests ran in test-model (with its own dependency features), so not again here.
 test: deps test-model
-	$(CARGO) test --release --workspace
+	$(CARGO) test --release --workspace --exclude gcn-vmem-model
 	$(MAKE) --no-print-directory lint
 
 # The model crate (rust/, gcn-vmem-model) must build and pass its tests with no simulator: a

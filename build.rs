@@ -404,6 +404,12 @@ fn rust_binding(unit: &str, ports: &[Port]) -> String {
          // cosim/bindings/{unit}.rs.\n\n\
          /// The ports of rtl/{unit}.sv and how the model's `In`/`Out` travel to and from them.\n\
          pub struct Ports;\n\n\
+         /// `{unit}` in the harness: its types here, its own part in its `Binding` impl.\n\
+         pub struct Harness;\n\n\
+         impl crate::engine::UnitTypes for Harness {{\n\
+         \x20   type Model = gcn_vmem_model::{unit}::{model};\n\
+         \x20   type Rtl = Rtl;\n\
+         }}\n\n\
          /// The Verilated RTL of `{unit}`; every instance has its own simulation context.\n\
          pub type Rtl = crate::engine::rtl::Rtl<Ports>;\n\n\
          impl crate::engine::rtl::RtlPorts for Ports {{\n\

@@ -6,7 +6,7 @@
 //! in the comment of each row); none comes from the model. V#s are built by [`vsharp`], written
 //! here from §1.1's bit table so the test does not depend on `rust/vsharp.rs`.
 
-mod common;
+use crate::common;
 
 use gcn_vmem::bindings::buffer_addr::{Harness, Rtl};
 use gcn_vmem::engine::lockstep::{trace, Lockstep};

@@ -4,7 +4,7 @@
 //! middle of a wave); the random lockstep property; `gcn-vmem eval coalescer` (SPEC §13); and
 //! every RTL assertion firing.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;

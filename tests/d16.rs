@@ -10,7 +10,7 @@
 //! search ([`nearest_even_f16`]); NaNs follow SPEC §5's rule written here ([`f32_to_f16`],
 //! [`f16_to_f32`]), since `half` quiets them.
 
-mod common;
+use crate::common;
 
 use gcn_vmem::bindings::d16::Harness;
 use gcn_vmem_model::d16::{In, Out, D16};

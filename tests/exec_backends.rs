@@ -2,23 +2,23 @@
 //! give the same outputs for every unit; a batch the RTL gets wrong is recorded with its lane,
 //! unit and signal, saved as the unit's vector file and replayed into both waveforms.
 
-mod common;
+use crate::common;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::Step;
 use gcn_vmem::engine::run;
 use gcn_vmem::engine::vectors;
-use gcn_vmem::engine::Binding;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::Variant;
+use gcn_vmem::engine::{Binding, UnitTypes};
 use gcn_vmem::exec::backends::{CheckedBackend, ExecFailure, LockstepBackend, RtlBackend, UnitOptions};
 use gcn_vmem_model::exec::{Backend, Models};
 use gcn_vmem_model::unit::{valid_of, Unit};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-type In<B> = <<B as Binding>::Model as Unit>::In;
-type Out<B> = <<B as Binding>::Model as Unit>::Out;
+type In<B> = <<B as UnitTypes>::Model as Unit>::In;
+type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
 
 /// Random inputs of the unit's own stimulus (valid = 1), one after another.
 struct Stimulus<B: Binding> {

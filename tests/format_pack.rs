@@ -9,9 +9,8 @@
 //! against each other, and the reference against `half` and f64 witnesses. Nothing here calls
 //! rust/float.rs, rust/format.rs or the model's `compute`.
 
-mod common;
-#[path = "common/reference.rs"]
-mod reference;
+use crate::common;
+use crate::common::reference;
 
 use std::cell::RefCell;
 use std::time::Instant;

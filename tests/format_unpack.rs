@@ -9,9 +9,8 @@
 //! checked against each other. Nothing here calls rust/float.rs, rust/format.rs or the model's
 //! `compute`: the model and the RTL are only observed through the lockstep harness.
 
-mod common;
-#[path = "common/reference.rs"]
-mod reference;
+use crate::common;
+use crate::common::reference;
 
 use std::time::Instant;
 

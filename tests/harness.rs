@@ -2,7 +2,7 @@
 //! and `eval` reject bad input with errors that name the problem; that the command line's exit
 //! statuses mean what the README says.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;
@@ -632,7 +632,7 @@ fn unhit_bins_are_listed_and_fail_only_when_required() {
     use gcn_vmem_model::cover::{Covered, Hits};
     let config = RunConfig { vectors: 1, seed: 3, jobs: 1, ..RunConfig::default() };
     let run = run::random::<Harness>(&config).unwrap();
-    let group = <Harness as gcn_vmem::engine::Binding>::Model::covergroup();
+    let group = <Harness as gcn_vmem::engine::UnitTypes>::Model::covergroup();
     let declared = group.bins();
     // The same run with no hits counted: every bin is a hole.
     let empty = run::Summary { hits: Hits::new(&group), ..run.clone() };

@@ -10,10 +10,11 @@
 //! comment above the loop), T#s are packed by [`Tsh::lo`]/[`Tsh::hi`] from §1.2's bit table
 //! (not by rust/tsharp.rs), and [`reference`] and [`TABLE`] are written here from the spec.
 
-mod common;
+use crate::common;
 
-use gcn_vmem::bindings::image_addr::{generate, Harness};
+use gcn_vmem::bindings::image_addr::Harness;
 use gcn_vmem::engine::stimulus::from_rng;
+use gcn_vmem::engine::Binding;
 use gcn_vmem_model::image_addr::{
     check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
     OP_PCK2, OP_PCK4,
@@ -736,7 +737,7 @@ proptest! {
     /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
     /// (checked by `outputs`) and with the reference.
     #[test]
-    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(generate), 1..=32)) {
+    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(<Harness as Binding>::generate), 1..=32)) {
         common::batch_matches_reference::<Harness>(&batch, reference)?;
     }
 }

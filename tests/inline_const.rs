@@ -2,7 +2,7 @@
 //! with exact integer arithmetic (not from the model), seed 004's table rows by name, a snapshot
 //! of the whole table's lockstep trace, the random lockstep property and the assertions.
 
-mod common;
+use crate::common;
 
 use gcn_vmem::bindings::inline_const::Harness;
 use gcn_vmem_model::inline_const::In;

@@ -12,9 +12,8 @@
 //! rust/float.rs, rust/format*.rs or the models' `compute`: the model and the RTL are only
 //! observed through the lockstep harness.
 
-mod common;
-#[path = "common/reference.rs"]
-mod reference;
+use crate::common;
+use crate::common::reference;
 
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! mismatch (or assertion) at its cycle, windows long runs, escapes what it quotes, and the
 //! README's picture is what `make picture` draws today.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

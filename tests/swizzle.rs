@@ -6,10 +6,11 @@
 //! No expected value comes from the model: the rows are written by hand from the spec (the
 //! derivation is the row's name and comment), and [`reference`] is written here from SPEC §3.
 
-mod common;
+use crate::common;
 
-use gcn_vmem::bindings::swizzle::{generate, Harness};
+use gcn_vmem::bindings::swizzle::Harness;
 use gcn_vmem::engine::stimulus::from_rng;
+use gcn_vmem::engine::Binding;
 use gcn_vmem_model::swizzle::{In, Out, Swizzle};
 use proptest::prelude::*;
 
@@ -332,7 +333,7 @@ proptest! {
     /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
     /// (checked by `outputs`) and with the reference.
     #[test]
-    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(generate), 1..=32)) {
+    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(<Harness as Binding>::generate), 1..=32)) {
         common::batch_matches_reference::<Harness>(&batch, reference)?;
     }
 }

@@ -2,7 +2,7 @@
 //! parses back with every signal and the time base of the RTL waveform, the save file names
 //! exactly the VCD's signals, grouped per output, and what writing a diff VCD costs.
 
-mod common;
+use crate::common;
 
 use std::time::Instant;
 
@@ -19,7 +19,7 @@ use gcn_vmem_model::unit::{Ports, Unit};
 
 /// `cycles` random cycles (with the generator's resets and idle cycles) on the mutant build, so
 /// that the record holds mismatches, recorded as `replay` records them.
-fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_vmem::engine::Binding>::Rtl> {
+fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_vmem::engine::UnitTypes>::Rtl> {
     let mut rng = Rng::new(seed);
     let mut steps: Vec<Step<In>> = Vec::with_capacity(cycles);
     while steps.len() < cycles {
@@ -27,7 +27,7 @@ fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_
     }
     steps.truncate(cycles - BufferAddr::LATENCY);
     let options = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
-    let rtl = <Harness as gcn_vmem::engine::Binding>::Rtl::open(&options).unwrap();
+    let rtl = <Harness as gcn_vmem::engine::UnitTypes>::Rtl::open(&options).unwrap();
     let mut lockstep = Lockstep::new(BufferAddr::default(), rtl).recording();
     assert!(!lockstep.run_steps(&steps), "the mutant agreed with the model on {cycles} random cycles");
     lockstep

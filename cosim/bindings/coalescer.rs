@@ -27,15 +27,53 @@ pub const EVAL_BYTES: &[u32] = &[1, 2, 4, 8, 12, 16];
 /// Cycles a wave can take to drain: its beats plus slack.
 const DRAIN_LIMIT: usize = 2 * LANES + 8;
 
-/// The unit's place in the harness.
-pub struct Harness;
-
 impl Binding for Harness {
-    type Model = Coalescer;
-    type Rtl = Rtl;
-
+    /// One random wave (valid = 1), biased to SPEC §7's corners: fully coalesced consecutive
+    /// elements, one lane or quad straddling a 16-byte boundary, EXEC holes and empty waves, the
+    /// one active lane, the access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
     fn generate(rng: &mut Rng) -> In {
-        generate(rng)
+        const MASK48: u64 = (1 << 48) - 1;
+        let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3, 7, 11, 15]), 1 => rng.below(16) as u8);
+        let base = one_of!(rng;
+            3 => rng.below(1 << 20) & !0xf,
+            2 => rng.next_u64() & MASK48,
+            1 => 0x1000 + rng.below(16),
+            2 => (1u64 << 48) - rng.range(1..512),
+        );
+        let layout = one_of!(rng;
+            4 => Layout::Consecutive,
+            1 => Layout::Stride(0),
+            1 => Layout::Stride(rng.pick(&[1u64, 2, 4, 8, 12, 16, 32, 64])),
+            2 => Layout::Window(rng.pick(&[16u64, 32, 64, 256])),
+            1 => Layout::Scattered,
+        );
+        let active = one_of!(rng;
+            4 => u64::MAX,
+            3 => rng.next_u64(),
+            1 => 0u64,
+            2 => !(1u64 << rng.below(64)) & !(1u64 << rng.below(64)),
+            1 => 0xf << (4 * rng.below(16)),
+            1 => 0xffff << (16 * rng.below(4)),
+            1 => 1u64 << rng.below(64),
+        );
+        // A lane moved to the last bytes of its block so that its access straddles (when it can).
+        let straddle = one_of!(rng; 3 => None, 1 => Some((rng.below(LANES as u64) as usize, rng.below(4))));
+        let single = rng.chance(0.6);
+        let bytes = u64::from(size) + 1;
+        let mut input = In { valid: true, active, size, single, ..In::default() };
+        for (k, a) in input.addr.iter_mut().enumerate() {
+            let k = k as u64;
+            *a = match layout {
+                Layout::Consecutive => base.wrapping_add(k * bytes),
+                Layout::Stride(s) => base.wrapping_add(k * s),
+                Layout::Window(w) => base.wrapping_add(rng.below(w)),
+                Layout::Scattered => rng.next_u64(),
+            } & MASK48;
+        }
+        if let Some((lane, back)) = straddle {
+            input.addr[lane] = (input.addr[lane] | 0xf).wrapping_sub(back) & MASK48;
+        }
+        input
     }
 
     fn describe(input: &In) -> String {
@@ -231,53 +269,6 @@ enum Layout {
     Scattered,
 }
 
-/// One random wave (valid = 1), biased to SPEC §7's corners: fully coalesced consecutive
-/// elements, one lane or quad straddling a 16-byte boundary, EXEC holes and empty waves, the
-/// one active lane, the access sizes of ubyte..dwordx4, lanes sharing a block, and the 2^48 wrap.
-pub fn generate(rng: &mut Rng) -> In {
-    const MASK48: u64 = (1 << 48) - 1;
-    let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3, 7, 11, 15]), 1 => rng.below(16) as u8);
-    let base = one_of!(rng;
-        3 => rng.below(1 << 20) & !0xf,
-        2 => rng.next_u64() & MASK48,
-        1 => 0x1000 + rng.below(16),
-        2 => (1u64 << 48) - rng.range(1..512),
-    );
-    let layout = one_of!(rng;
-        4 => Layout::Consecutive,
-        1 => Layout::Stride(0),
-        1 => Layout::Stride(rng.pick(&[1u64, 2, 4, 8, 12, 16, 32, 64])),
-        2 => Layout::Window(rng.pick(&[16u64, 32, 64, 256])),
-        1 => Layout::Scattered,
-    );
-    let active = one_of!(rng;
-        4 => u64::MAX,
-        3 => rng.next_u64(),
-        1 => 0u64,
-        2 => !(1u64 << rng.below(64)) & !(1u64 << rng.below(64)),
-        1 => 0xf << (4 * rng.below(16)),
-        1 => 0xffff << (16 * rng.below(4)),
-        1 => 1u64 << rng.below(64),
-    );
-    // A lane moved to the last bytes of its block so that its access straddles (when it can).
-    let straddle = one_of!(rng; 3 => None, 1 => Some((rng.below(LANES as u64) as usize, rng.below(4))));
-    let single = rng.chance(0.6);
-    let bytes = u64::from(size) + 1;
-    let mut input = In { valid: true, active, size, single, ..In::default() };
-    for (k, a) in input.addr.iter_mut().enumerate() {
-        let k = k as u64;
-        *a = match layout {
-            Layout::Consecutive => base.wrapping_add(k * bytes),
-            Layout::Stride(s) => base.wrapping_add(k * s),
-            Layout::Window(w) => base.wrapping_add(rng.below(w)),
-            Layout::Scattered => rng.next_u64(),
-        } & MASK48;
-    }
-    if let Some((lane, back)) = straddle {
-        input.addr[lane] = (input.addr[lane] | 0xf).wrapping_sub(back) & MASK48;
-    }
-    input
-}
 
 /// One handshake of a random case: what the sender does around one wave.
 #[derive(Clone, Debug)]
@@ -304,8 +295,8 @@ pub fn transaction(rng: &mut Rng) -> Transaction {
         reset: generate_reset(rng),
         gap: one_of!(rng; 3 => 0u8, 2 => rng.range(1..4) as u8),
         withdraw: one_of!(rng; 2 => None, 1 => Some(rng.next_u32())),
-        wave: generate(rng),
-        decoy: generate(rng),
+        wave: Harness::generate(rng),
+        decoy: Harness::generate(rng),
         stream_reset: one_of!(rng; 24 => None, 1 => Some((rng.below(40) as u8, generate_reset(rng)))),
         offer_in_reset: rng.chance(0.25),
     }

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::Rng;
 use crate::engine::Binding;
-use gcn_vmem_model::image_addr::{check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, OP_NAMES};
+use gcn_vmem_model::image_addr::{check_multi_texel, In, MultiTexelAccess, Out, OP_NAMES};
 use crate::one_of;
 use gcn_vmem_model::tsharp::TSharp;
 
@@ -30,15 +30,106 @@ fn access(input: &In) -> MultiTexelAccess {
     }
 }
 
-/// The unit's place in the harness.
-pub struct Harness;
-
 impl Binding for Harness {
-    type Model = ImageAddr;
-    type Rtl = Rtl;
-
+    /// T#s of the table's formats on 2D images mostly, with mip chains, odd sizes and pitches, both
+    /// descriptor sizes; the format and nfmt picked to suit the op most of the time (so that most
+    /// lanes are legal), coordinates on and beside the right and bottom edges of the level (x + n
+    /// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
+    /// combination illegal now and then; a pitch below the width now and then.
     fn generate(rng: &mut Rng) -> In {
-        generate(rng)
+        let tsharp = (
+            one_of!(rng; 2 => 0u64, 1 => rng.range((1u64 << 40) - 64..(1u64 << 40)), 3 => rng.below(1u64 << 40)),
+            // None: a format of the op's rows (below); Some: exactly this dfmt.
+            one_of!(rng; 8 => None, 2 => Some(rng.range(1..4) as u8), 1 => Some(0u8), 1 => Some(rng.range(4..64) as u8)),
+            one_of!(rng; 8 => None, 2 => Some(rng.below(16) as u8)),
+            size_field(rng),
+            size_field(rng),
+            one_of!(rng; 3 => 0u8, 2 => rng.below(4) as u8, 1 => rng.below(16) as u8), // base_level
+            one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // last_level
+            one_of!(rng; 20 => 9u8, 2 => rng.range(8..16) as u8, 1 => rng.below(8) as u8), // type
+            one_of!(rng; 3 => 0u16, 2 => rng.below(40) as u16, 1 => rng.next_u32() as u16), // pitch beyond width
+            one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // max_mip
+            rng.next_u128(),                                                           // noise for unused fields
+        );
+        let instruction = (
+            rng.below(4) as u8,
+            rng.bool(),
+            one_of!(rng; 12 => None, 1 => Some(rng.below(16) as u8)), // dmask override
+            rng.chance(0.03),
+            rng.chance(0.03),
+            rng.chance(0.03),
+            rng.bool(),     // r128
+            rng.next_u32(), // picks the format and nfmt among the op's rows
+        );
+        let coords = (
+            one_of!(rng; 6 => rng.range_i64(-1..=1), 1 => rng.range_i64(-4..=7)),
+            one_of!(rng; 4 => 0u8, 3 => 1u8, 3 => 2u8, 1 => 3u8, 1 => 4u8),
+            rng.range_i64(-1..=1),
+            one_of!(rng; 3 => 0u8, 4 => 1u8, 1 => 2u8),
+            one_of!(rng; 6 => rng.below(4) as u32, 1 => rng.next_u32(), 1 => u32::MAX - rng.below(17) as u32), // L past 2^32
+            rng.next_u32(),
+            rng.next_u32(),
+        );
+        let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = tsharp;
+        let (op, mip, dmask_override, d16, tfe, da, r128, pick) = instruction;
+        let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
+        // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
+        let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
+        // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
+        let nfmt = nfmt.unwrap_or({
+            let choices: &[u8] = match (op, dfmt) {
+                (0, 2) => &[0, 1, 4, 5, 7],
+                (0 | 1, _) => &[0, 1, 4, 5],
+                _ => &[0, 4, 5],
+            };
+            choices[(pick >> 8) as usize % choices.len()]
+        });
+        // Now and then a pitch below the width (SPEC §1.2 does not forbid it; §4.4 still applies).
+        let pitch_short = one_of!(rng; 19 => None, 1 => Some(1 + rng.below(8) as u32));
+        let pitch = match pitch_short {
+            Some(short) => u32::from(w).saturating_sub(short),
+            None => u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
+        };
+        // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
+        let dmask = dmask_override.unwrap_or(match (op, dfmt) {
+            (0, 3) | (1, _) => 0xf,
+            (0, _) => 0x3,
+            _ => 0x1,
+        });
+        // Coordinates against the level the lane will address.
+        let n = if op & 1 == 1 { 4 } else { 2 };
+        let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
+        let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
+        let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
+        let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
+        let x = match x_mode {
+            0 => near(width_l, -(n + dx)), // x + n = width + dx
+            1 => x_any % width_l,
+            2 => (dx.unsigned_abs() as u32 + x_any) & 7,
+            3 => u32::MAX - (x_any & 7), // x + n past 2^32
+            _ => x_any,
+        };
+        let y = match y_mode {
+            0 => near(height_l, dy - 1), // height - 2, height - 1, height
+            1 => y_any % height_l,
+            _ => y_any,
+        };
+        // The fields set here replace the noise; every other T# bit (min_lod, the perf and
+        // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
+        let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
+        let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
+        let lo = (noise & !lo_set)
+            | u128::from(base)
+            | u128::from(dfmt) << 52
+            | u128::from(nfmt) << 58
+            | u128::from(w) << 64
+            | u128::from(h) << 78
+            | u128::from(base_level) << 108
+            | u128::from(last_level) << 112
+            | u128::from(kind) << 124;
+        let hi =
+            (noise.rotate_left(64) & !(field(13, 16) | field(60, 4))) | u128::from(pitch) << 13 | u128::from(max_mip) << 60;
+        In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
     }
 
     fn describe(input: &In) -> String {
@@ -85,103 +176,3 @@ fn size_field(rng: &mut Rng) -> u16 {
     )
 }
 
-/// T#s of the table's formats on 2D images mostly, with mip chains, odd sizes and pitches, both
-/// descriptor sizes; the format and nfmt picked to suit the op most of the time (so that most
-/// lanes are legal), coordinates on and beside the right and bottom edges of the level (x + n
-/// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
-/// combination illegal now and then; a pitch below the width now and then.
-pub fn generate(rng: &mut Rng) -> In {
-    let tsharp = (
-        one_of!(rng; 2 => 0u64, 1 => rng.range((1u64 << 40) - 64..(1u64 << 40)), 3 => rng.below(1u64 << 40)),
-        // None: a format of the op's rows (below); Some: exactly this dfmt.
-        one_of!(rng; 8 => None, 2 => Some(rng.range(1..4) as u8), 1 => Some(0u8), 1 => Some(rng.range(4..64) as u8)),
-        one_of!(rng; 8 => None, 2 => Some(rng.below(16) as u8)),
-        size_field(rng),
-        size_field(rng),
-        one_of!(rng; 3 => 0u8, 2 => rng.below(4) as u8, 1 => rng.below(16) as u8), // base_level
-        one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // last_level
-        one_of!(rng; 20 => 9u8, 2 => rng.range(8..16) as u8, 1 => rng.below(8) as u8), // type
-        one_of!(rng; 3 => 0u16, 2 => rng.below(40) as u16, 1 => rng.next_u32() as u16), // pitch beyond width
-        one_of!(rng; 2 => rng.below(6) as u8, 1 => rng.below(16) as u8),           // max_mip
-        rng.next_u128(),                                                           // noise for unused fields
-    );
-    let instruction = (
-        rng.below(4) as u8,
-        rng.bool(),
-        one_of!(rng; 12 => None, 1 => Some(rng.below(16) as u8)), // dmask override
-        rng.chance(0.03),
-        rng.chance(0.03),
-        rng.chance(0.03),
-        rng.bool(),     // r128
-        rng.next_u32(), // picks the format and nfmt among the op's rows
-    );
-    let coords = (
-        one_of!(rng; 6 => rng.range_i64(-1..=1), 1 => rng.range_i64(-4..=7)),
-        one_of!(rng; 4 => 0u8, 3 => 1u8, 3 => 2u8, 1 => 3u8, 1 => 4u8),
-        rng.range_i64(-1..=1),
-        one_of!(rng; 3 => 0u8, 4 => 1u8, 1 => 2u8),
-        one_of!(rng; 6 => rng.below(4) as u32, 1 => rng.next_u32(), 1 => u32::MAX - rng.below(17) as u32), // L past 2^32
-        rng.next_u32(),
-        rng.next_u32(),
-    );
-    let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = tsharp;
-    let (op, mip, dmask_override, d16, tfe, da, r128, pick) = instruction;
-    let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
-    // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
-    let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
-    // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
-    let nfmt = nfmt.unwrap_or({
-        let choices: &[u8] = match (op, dfmt) {
-            (0, 2) => &[0, 1, 4, 5, 7],
-            (0 | 1, _) => &[0, 1, 4, 5],
-            _ => &[0, 4, 5],
-        };
-        choices[(pick >> 8) as usize % choices.len()]
-    });
-    // Now and then a pitch below the width (SPEC §1.2 does not forbid it; §4.4 still applies).
-    let pitch_short = one_of!(rng; 19 => None, 1 => Some(1 + rng.below(8) as u32));
-    let pitch = match pitch_short {
-        Some(short) => u32::from(w).saturating_sub(short),
-        None => u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
-    };
-    // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
-    let dmask = dmask_override.unwrap_or(match (op, dfmt) {
-        (0, 3) | (1, _) => 0xf,
-        (0, _) => 0x3,
-        _ => 0x1,
-    });
-    // Coordinates against the level the lane will address.
-    let n = if op & 1 == 1 { 4 } else { 2 };
-    let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
-    let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
-    let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
-    let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
-    let x = match x_mode {
-        0 => near(width_l, -(n + dx)), // x + n = width + dx
-        1 => x_any % width_l,
-        2 => (dx.unsigned_abs() as u32 + x_any) & 7,
-        3 => u32::MAX - (x_any & 7), // x + n past 2^32
-        _ => x_any,
-    };
-    let y = match y_mode {
-        0 => near(height_l, dy - 1), // height - 2, height - 1, height
-        1 => y_any % height_l,
-        _ => y_any,
-    };
-    // The fields set here replace the noise; every other T# bit (min_lod, the perf and
-    // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
-    let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
-    let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
-    let lo = (noise & !lo_set)
-        | u128::from(base)
-        | u128::from(dfmt) << 52
-        | u128::from(nfmt) << 58
-        | u128::from(w) << 64
-        | u128::from(h) << 78
-        | u128::from(base_level) << 108
-        | u128::from(last_level) << 112
-        | u128::from(kind) << 124;
-    let hi =
-        (noise.rotate_left(64) & !(field(13, 16) | field(60, 4))) | u128::from(pitch) << 13 | u128::from(max_mip) << 60;
-    In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
-}

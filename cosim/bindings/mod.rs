@@ -5,8 +5,8 @@
 
 use crate::engine::Binding;
 
-// `pub mod <unit>;` (cosim/bindings/<unit>.rs) for every unit of cosim/units.txt; each defines
-// `pub struct Harness: Binding`.
+// `pub mod <unit>;` (cosim/bindings/<unit>.rs) for every unit of cosim/units.txt; each
+// implements `Binding` for its generated `Harness`.
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
 
 /// Something to do with one unit's binding; see [`with_unit`].

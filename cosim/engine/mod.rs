@@ -97,11 +97,15 @@ pub trait RtlUnit: Unit + Sized + Send {
     fn plain_loop(inputs: &[Self::In], rounds: u64) -> std::time::Duration;
 }
 
-/// How a unit plugs into the harness.
-pub trait Binding: 'static {
+/// A unit's model and RTL types. build.rs generates the unit's `Harness` and this impl from
+/// its port list (`OUT_DIR/ports/<unit>.rs`); the unit's own part is [`Binding`].
+pub trait UnitTypes: 'static {
     type Model: Unit + Covered + Default + Send;
     type Rtl: RtlUnit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>;
+}
 
+/// How a unit plugs into the harness: what only a person can write (cosim/bindings/<unit>.rs).
+pub trait Binding: UnitTypes {
     /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`
     /// (no proptest value tree: see [`stimulus`]).
     fn generate(rng: &mut stimulus::Rng) -> <Self::Model as Unit>::In;

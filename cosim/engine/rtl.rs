@@ -197,6 +197,8 @@ pub fn check_ports<P: RtlPorts>() -> Result<(), String> {
 /// The Verilated RTL of a unit; every instance has its own simulation context.
 pub struct Rtl<P: RtlPorts> {
     sim: cxx::UniquePtr<ffi::Rtl>,
+    /// `sim`'s object, for the per-cycle calls without `UniquePtr`'s null check and call.
+    raw: *mut ffi::Rtl,
     input: Vec<u32>,
     output: Vec<u32>,
     /// Assertion failures not yet taken, as the last call into the simulation reported.
@@ -225,7 +227,10 @@ impl<P: RtlPorts> Unit for Rtl<P> {
     #[inline]
     fn step(&mut self, input: &Self::In) -> Self::Out {
         P::pack(input, &mut self.input);
-        self.failed = self.sim.pin_mut().step(&self.input, &mut self.output);
+        // SAFETY: `raw` is the object `sim` owns (checked non-null in `open`), which lives on the
+        // C++ heap as long as `self` and never moves; `&mut self` makes this the only access.
+        let sim = unsafe { std::pin::Pin::new_unchecked(&mut *self.raw) };
+        self.failed = sim.step(&self.input, &mut self.output);
         P::unpack(&self.output)
     }
 }
@@ -252,7 +257,9 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
             options.x_seed.unwrap_or(0),
         )
         .map_err(|e| anyhow::anyhow!("{name} RTL: {}", e.what()))?;
+        anyhow::ensure!(!sim.is_null(), "{name} RTL: the simulation did not open");
         Ok(Rtl {
+            raw: sim.as_mut_ptr(),
             sim,
             input: vec![0; P::IN_WORDS],
             output: vec![0; P::OUT_WORDS],

@@ -22,16 +22,16 @@ use crate::engine::cover::InFlight;
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
 use crate::engine::stimulus::{hash, Rng};
 use crate::engine::vectors;
-use crate::engine::Binding;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
 use crate::engine::Variant;
 use crate::engine::Wave;
+use crate::engine::{Binding, UnitTypes};
 use gcn_vmem_model::cover::{Covered as _, Hits};
 use gcn_vmem_model::unit::{Ports, Unit};
 
-type In<B> = <<B as Binding>::Model as Unit>::In;
-type Out<B> = <<B as Binding>::Model as Unit>::Out;
+type In<B> = <<B as UnitTypes>::Model as Unit>::In;
+type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
 /// One random case: its cycles.
 pub type Case<B> = Vec<Step<In<B>>>;
 

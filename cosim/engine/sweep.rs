@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use crate::engine::lockstep::{Lockstep, Step};
 use crate::engine::vectors;
-use crate::engine::Binding;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
+use crate::engine::{Binding, UnitTypes};
 use gcn_vmem_model::unit::Unit;
 
-type In<B> = <<B as Binding>::Model as Unit>::In;
+type In<B> = <<B as UnitTypes>::Model as Unit>::In;
 
 /// Indices per chunk of work.
 const CHUNK: u64 = 1 << 16;

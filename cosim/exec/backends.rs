@@ -28,10 +28,10 @@ use std::path::PathBuf;
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Step};
 use crate::engine::run;
 use crate::engine::vectors;
-use crate::engine::Binding;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
 use crate::engine::Wave;
+use crate::engine::{Binding, UnitTypes};
 use gcn_vmem_model::exec::{pipeline, Backend, Models};
 use gcn_vmem_model::unit::{valid_of, Ports, Unit};
 // The models' modules (port bundles); the harness's bindings are `super::<unit>`.
@@ -43,8 +43,8 @@ use gcn_vmem_model::image_addr;
 use gcn_vmem_model::multi_texel;
 use gcn_vmem_model::swizzle;
 
-type In<B> = <<B as Binding>::Model as Unit>::In;
-type Out<B> = <<B as Binding>::Model as Unit>::Out;
+type In<B> = <<B as UnitTypes>::Model as Unit>::In;
+type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
 
 /// One batch that went wrong on the RTL: the first thing that did, and where its files are.
 #[derive(Clone, Debug)]

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 
 use crate::bindings::buffer_addr;
 use crate::bindings::image_addr;
+use crate::engine::Binding;
 use crate::exec::backends::{CheckedBackend, ExecFailure, LockstepBackend, UnitOptions};
 use gcn_vmem_model::exec::{self, Wave, LANES};
 use gcn_vmem_model::isa::{self, ImageKind, Instruction, MimgOp, MtbufOp, MubufOp};
@@ -60,8 +61,8 @@ const TSHARP_SGPR: usize = 8;
 /// Draws a case: descriptors from the units' stimulus, random state, `len` instructions.
 pub fn draw(rng: &mut Rng, units: &mut crate::engine::stimulus::Rng, len: usize) -> Case {
     let mut wave = Wave::default();
-    let mut vsharp = buffer_addr::generate(units).vsharp;
-    let image = Some(image_addr::generate(units));
+    let mut vsharp = <buffer_addr::Harness as Binding>::generate(units).vsharp;
+    let image = Some(<image_addr::Harness as Binding>::generate(units));
     let (mut tlo, thi) = image.map_or((0, 0), |i| (i.tsharp_lo, i.tsharp_hi));
     // Half the waves get descriptors whose accesses mostly land in range, on bound formats, in
     // the memory filled below: the corners alone leave most loads out of range or unbound.

@@ -1,22 +1,22 @@
 //! Helpers shared by the unit test files: run inputs through model and RTL in lockstep and hand
 //! back the (agreed) outputs, or the text trace for a snapshot.
-#![allow(dead_code)] // each test file uses a subset
 
+pub mod reference;
 pub mod spec43;
 
 use std::cell::RefCell;
 
 use gcn_vmem::engine::lockstep::{trace, Lockstep};
 use gcn_vmem::engine::run::case_strategy;
-use gcn_vmem::engine::Binding;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
+use gcn_vmem::engine::{Binding, UnitTypes};
 use gcn_vmem_model::unit::{valid_of, Ports, Unit};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use proptest::{prop_assert, prop_assert_eq};
 
-pub type In<B> = <<B as Binding>::Model as Unit>::In;
-pub type Out<B> = <<B as Binding>::Model as Unit>::Out;
+pub type In<B> = <<B as UnitTypes>::Model as Unit>::In;
+pub type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
 
 /// A fresh folder `name` under cargo's per-test scratch space (emptied if a previous run left it).
 pub fn scratch(name: &str) -> std::path::PathBuf {

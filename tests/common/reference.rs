@@ -17,7 +17,6 @@
 //!   f32's integer mantissa and exponent (no f64 anywhere).
 //!
 //! Nothing here reads rust/float.rs, rust/format.rs or the models.
-#![allow(dead_code)] // each test file uses a subset
 
 use std::cmp::Ordering;
 
