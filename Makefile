@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
 
 all: build
 
@@ -54,8 +54,8 @@ help:
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
-# Installs Verilator 5 and zlib (for FST) through apt when they are missing, and LLVM 14 (its
-# llvm-mc-14 is the differential peer of the instruction codec: tests/isa_llvm.rs, make llvm-diff).
+# Installs Verilator 5 and zlib (for FST) through apt when they are missing: all that building
+# and `make cosim` need.
 deps:
 	@if ! command -v $(VERILATOR) >/dev/null 2>&1 || ! [ -f /usr/include/zlib.h ]; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
@@ -66,6 +66,11 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator zlib1g-dev; \
 	fi
+
+# LLVM 14 (its llvm-mc-14 is the differential peer of the instruction codec: tests/isa_llvm.rs,
+# make llvm-diff), installed when missing. Only the tests and llvm-diff need it (185 MB), so
+# `make cosim` does not wait for it.
+deps-llvm:
 	@if ! command -v $(LLVM_MC) >/dev/null 2>&1; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
 	    echo "error: $(LLVM_MC) (LLVM 14's assembler) is needed and apt-get is not available;" \
@@ -144,7 +149,7 @@ cost: build
 # Tests and clippy run on the release profile: they reuse the dependencies, the Verilated units
 # (target/verilated, shared by every profile anyway) and the library that `make cosim` built. The
 # model crate's tests ran in test-model (with its own dependency features), so not again here.
-test: deps test-model
+test: deps deps-llvm test-model
 	$(CARGO) test --release --workspace --exclude gcn-vmem-model
 	$(MAKE) --no-print-directory lint
 
@@ -225,7 +230,7 @@ bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))
 
 # The instruction codec (rust/isa/) against llvm-mc-14 on N random valid encodings of every opcode.
-llvm-diff: build
+llvm-diff: build deps-llvm
 	$(BIN) llvm-diff --count $(N) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS))
 
 clean:
