@@ -250,26 +250,22 @@ pub fn write_gtkw<I: Ports, O: Ports>(diff_vcd: &Path, unit: &str) -> io::Result
 /// (cosim/engine/rtl.rs), so a unit needs no VCD-traced build.
 pub fn fst_to_vcd(fst: &Path, vcd: &Path) -> anyhow::Result<()> {
     use anyhow::Context as _;
-    use wellen::{Hierarchy, ItemRef, SignalRef};
+    use fst_reader::{FstFilter, FstHierarchyEntry, FstReader, FstSignalValue};
 
-    let mut wave = wellen::simple::read(fst).with_context(|| format!("cannot read {}", fst.display()))?;
-    let h = wave.hierarchy();
+    let file = File::open(fst).with_context(|| format!("cannot read {}", fst.display()))?;
+    let mut reader = FstReader::open(io::BufReader::new(file))
+        .map_err(|e| anyhow::anyhow!("{} is not a readable FST: {e:?}", fst.display()))?;
+    let exponent = reader.get_header().timescale_exponent;
+    let unit = [(-15, "fs"), (-12, "ps"), (-9, "ns"), (-6, "us"), (-3, "ms"), (0, "s")]
+        .iter()
+        .rev()
+        .find(|(e, _)| *e <= exponent)
+        .map_or((-15, "fs"), |&(e, u)| (e, u));
     let mut out = String::from("$comment converted from an FST written by Verilator (gcn-vmem) $end\n");
-    let scale = h.timescale().map_or((1, "ps"), |t| {
-        let unit = match t.unit {
-            wellen::TimescaleUnit::FemtoSeconds => "fs",
-            wellen::TimescaleUnit::NanoSeconds => "ns",
-            wellen::TimescaleUnit::MicroSeconds => "us",
-            wellen::TimescaleUnit::MilliSeconds => "ms",
-            wellen::TimescaleUnit::Seconds => "s",
-            _ => "ps",
-        };
-        (t.factor, unit)
-    });
-    writeln!(out, "$timescale {}{} $end", scale.0, scale.1)?;
-    // One identifier per signal (several variables may alias one signal).
-    let mut ids: Vec<(SignalRef, String, u32)> = Vec::new();
-    fn id_code(n: usize) -> String {
+    writeln!(out, "$timescale {}{} $end", 10u64.pow((exponent - unit.0) as u32), unit.1)?;
+    // Every signal handle gets one identifier (several variables may alias one signal).
+    let mut ids: Vec<Option<(String, u32)>> = Vec::new();
+    let id_code = |n: usize| {
         let (mut n, mut s) = (n, String::new());
         loop {
             s.push((b'!' + (n % 94) as u8) as char);
@@ -278,69 +274,49 @@ pub fn fst_to_vcd(fst: &Path, vcd: &Path) -> anyhow::Result<()> {
                 return s;
             }
         }
-    }
-    fn declare(
-        h: &Hierarchy,
-        item: ItemRef,
-        out: &mut String,
-        ids: &mut Vec<(SignalRef, String, u32)>,
-    ) -> std::fmt::Result {
-        match item {
-            ItemRef::Scope(s) => {
-                writeln!(out, "$scope module {} $end", h[s].name(h))?;
-                for child in h[s].items(h) {
-                    declare(h, child, out, ids)?;
-                }
-                writeln!(out, "$upscope $end")
-            }
-            ItemRef::Var(v) => {
-                let var = &h[v];
-                let width = var.length(h).unwrap_or(1);
-                let signal = var.signal_ref();
-                let id = match ids.iter().find(|(s, _, _)| *s == signal) {
-                    Some((_, id, _)) => id.clone(),
-                    None => {
-                        let id = id_code(ids.len());
-                        ids.push((signal, id.clone(), width));
-                        id
+    };
+    reader
+        .read_hierarchy(|entry| {
+            let _ = match entry {
+                FstHierarchyEntry::Scope { name, .. } => writeln!(out, "$scope module {name} $end"),
+                FstHierarchyEntry::UpScope => writeln!(out, "$upscope $end"),
+                FstHierarchyEntry::Var { name, length, handle, .. } => {
+                    let k = handle.get_index();
+                    if ids.len() <= k {
+                        ids.resize(k + 1, None);
                     }
-                };
-                let range = if width > 1 { format!(" [{}:0]", width - 1) } else { String::new() };
-                writeln!(out, "$var wire {width} {id} {}{range} $end", var.name(h))
-            }
-        }
-    }
-    let top: Vec<ItemRef> = h.items().collect();
-    for item in top {
-        declare(h, item, &mut out, &mut ids)?;
-    }
+                    let id = ids[k].get_or_insert_with(|| (id_code(k), length)).0.clone();
+                    // Verilator names a vector `name [msb:lsb]` already; a bare vector gets its range.
+                    let range =
+                        if length > 1 && !name.contains('[') { format!(" [{}:0]", length - 1) } else { String::new() };
+                    writeln!(out, "$var wire {length} {id} {name}{range} $end")
+                }
+                _ => Ok(()),
+            };
+        })
+        .map_err(|e| anyhow::anyhow!("{}: cannot read the hierarchy: {e:?}", fst.display()))?;
     out.push_str("$enddefinitions $end\n");
-    let signals: Vec<SignalRef> = ids.iter().map(|(s, _, _)| *s).collect();
-    wave.load_signals(&signals);
-    let times = wave.time_table().to_vec();
-    let mut changes: Vec<Vec<(usize, String)>> = vec![Vec::new(); times.len()];
-    for (k, (signal, _, _)) in ids.iter().enumerate() {
-        let Some(sig) = wave.get_signal(*signal) else { continue };
-        for (t, value) in sig.iter_changes() {
-            if let Some(bits) = value.to_bit_string() {
-                changes[t as usize].push((k, bits));
+    let mut last = None;
+    reader
+        .read_signals(&FstFilter::all(), |time, handle, value| {
+            let Some(Some((id, width))) = ids.get(handle.get_index()) else { return Ok(()) };
+            if last != Some(time) {
+                writeln!(out, "#{time}")?;
+                last = Some(time);
             }
-        }
-    }
-    for (t, at) in times.iter().zip(&changes) {
-        if at.is_empty() {
-            continue;
-        }
-        writeln!(out, "#{t}")?;
-        for (k, bits) in at {
-            let (_, id, width) = &ids[*k];
-            if *width == 1 {
-                writeln!(out, "{bits}{id}")?;
-            } else {
-                writeln!(out, "b{bits} {id}")?;
+            match value {
+                FstSignalValue::String(bits) => {
+                    let bits = String::from_utf8_lossy(bits);
+                    if *width == 1 {
+                        writeln!(out, "{bits}{id}")
+                    } else {
+                        writeln!(out, "b{bits} {id}")
+                    }
+                }
+                FstSignalValue::Real(r) => writeln!(out, "r{r} {id}"),
             }
-        }
-    }
+        })
+        .map_err(|e| anyhow::anyhow!("{}: cannot read the value changes: {e:?}", fst.display()))?;
     std::fs::write(vcd, out).with_context(|| format!("cannot write {}", vcd.display()))?;
     Ok(())
 }
