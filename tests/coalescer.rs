@@ -459,7 +459,7 @@ fn eval_follows_spec_13() {
 }
 
 /// Every assertion of rtl/coalescer.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (README "Checks in every run").
+/// break-asserts build each one fails and is reported by name (docs/checks.md).
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&[
@@ -474,7 +474,7 @@ fn every_assertion_fires_and_is_reported() {
 
 // ---------------------------------------------------------------------------------------------
 // Functional coverage: the declared bins (rust/coalescer.rs `cover`, paired by
-// cosim/coalescer.rs `cover_cycle`).
+// cosim/bindings/coalescer.rs `cover_cycle`).
 // ---------------------------------------------------------------------------------------------
 
 /// Drives `steps` through the model from reset, pairing every cycle as the lockstep run does;

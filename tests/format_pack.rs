@@ -687,7 +687,7 @@ proptest! {
 }
 
 /// Every assertion of rtl/format_pack.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["FieldInElement_A", "InvalidZero_A"]);

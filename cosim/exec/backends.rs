@@ -11,7 +11,7 @@
 //! last call was clean). The outputs of a failing batch are still returned — the model's from
 //! [`LockstepBackend`], the RTL's from [`RtlBackend`] — so the caller decides what to do.
 //!
-//! A failure is saved exactly as a failing random case of `make cosim` is (README "When a
+//! A failure is saved exactly as a failing random case of `make cosim` is (docs/checks.md "When a
 //! vector fails"): the batch's inputs, one valid input per cycle, become the unit's vector file
 //! `<artifacts>/<unit>/exec-<hash>.jsonl` (`hash`: FNV-1a of its text, so an identical batch
 //! reuses the file), which is then replayed from reset on model and RTL of the same RTL build with

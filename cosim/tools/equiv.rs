@@ -222,7 +222,7 @@ fn correspondence_script(unit: &str, gold: &[String], gate: &[String], correspon
         )
     };
     let mut s = String::new();
-    s.push_str("# gcn-vmem equiv, phase 1 (cosim/equiv.rs)\n");
+    s.push_str("# gcn-vmem equiv, phase 1 (cosim/tools/equiv.rs)\n");
     s.push_str(&read("gold", gold));
     s.push_str("design -stash gold\n");
     s.push_str(&read("gate", gate));
@@ -240,7 +240,7 @@ fn correspondence_script(unit: &str, gold: &[String], gate: &[String], correspon
 /// Phase 2: the miter of pair.il, bounded proof and induction.
 fn miter_script(depth: usize, induction: bool) -> String {
     let mut s = String::new();
-    s.push_str("# gcn-vmem equiv, phase 2 (cosim/equiv.rs)\n");
+    s.push_str("# gcn-vmem equiv, phase 2 (cosim/tools/equiv.rs)\n");
     s.push_str("read_rtlil pair.il\n");
     s.push_str("miter -equiv -flatten -make_assert gold gate miter\n");
     s.push_str("hierarchy -top miter\n");

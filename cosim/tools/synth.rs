@@ -92,7 +92,7 @@ pub struct Report {
 /// The Yosys script of [`Job`] (module documentation).
 pub fn script(top: &str, files: &[String]) -> String {
     format!(
-        "# gcn-vmem synth (cosim/synth.rs): {top} to generic gates\n\
+        "# gcn-vmem synth (cosim/tools/synth.rs): {top} to generic gates\n\
          read_slang -j 1 --single-unit -D SYNTHESIS {} --top {top}\n\
          hierarchy -check -top {top}\n\
          synth -flatten -top {top}\n\

@@ -1,7 +1,7 @@
 //! Functional coverage (rust/cover.rs): the bins `make cosim` must hit, declared from SPEC §7 and
 //! the handshake of docs/decisions.md "coalescer" (not from the RTL).
 //!
-//! A wave is a result of many beats, so the harness pairs it itself (cosim/coalescer.rs
+//! A wave is a result of many beats, so the harness pairs it itself (cosim/bindings/coalescer.rs
 //! `cover_cycle`): [`Covered::sample`](crate::cover::Covered::sample) takes the wave with its
 //! last beat (per-wave bins), [`sample_beat`] each beat with the one before it, [`sample_requests`]
 //! the wave's request count, and [`sample_handshake`] the handshake events of each cycle.
