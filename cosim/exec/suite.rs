@@ -74,6 +74,12 @@ pub fn draw(rng: &mut Rng, units: &mut crate::engine::stimulus::Rng, len: usize)
         vsharp = (vsharp & !(0xffff_ffffu128 << 64)) | u128::from(0x1000 + rng.below(0x1000)) << 64;
         vsharp = (vsharp & !(0xfu128 << 111) & !(1u128 << 119)) | dfmt << 111;
     }
+    // Swizzled V#s (bit 63) make most drawn accesses illegal (SPEC §2.3: an access may not cross
+    // an element), which stops the program (§13.1); one wave in eight keeps its swizzle_en so
+    // the error path and the legal swizzled accesses still run.
+    if rng.below(8) != 0 {
+        vsharp &= !(1u128 << 63);
+    }
     if rng.bit() {
         // A bound 2D T# (type 9) of a modelled format, near the V#'s memory; half of them in the
         // multi-texel table's formats (R8, R16, RG8).

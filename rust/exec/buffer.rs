@@ -196,6 +196,12 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
         })
         .collect();
 
+    // SPEC §13.1: a swizzled access that §2.3 marks illegal, on an active lane of a bound V#,
+    // cannot run; nothing of the instruction is applied.
+    if let Some((l, input)) = gathered.iter().zip(&addr_in).find(|(l, _)| l.addr.illegal && !l.addr.unbound) {
+        return Err(swizzle_illegal(l.lane, input, &vsharp));
+    }
+
     match inst.kind {
         BufferKind::Load => load(wave, inst, &gathered, (dfmt, nfmt), &vsharp, backend),
         BufferKind::Store => store(wave, inst, &gathered, (dfmt, nfmt), backend),
@@ -204,6 +210,26 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
             Ok(())
         }
     }
+}
+
+/// The error of a swizzled access that SPEC §2.3 marks illegal on `lane`, naming which of the
+/// three conditions holds (an access may not cross an element; the stride must be a multiple of
+/// the element size).
+fn swizzle_illegal(lane: usize, input: &buffer_addr::In, vsharp: &VSharp) -> ExecError {
+    let e = vsharp.element_bytes();
+    let offset = u32::from(input.inst_offset).wrapping_add(if input.offen { input.vgpr_offset } else { 0 });
+    let bytes = u32::from(input.bytes);
+    let reason = if bytes > e {
+        format!("the access is {bytes} bytes, more than the element size E = {e}")
+    } else if offset % e + bytes > e {
+        format!(
+            "at offset {offset:#x} the {bytes} bytes start at byte {} of a {e}-byte element and cross it",
+            offset % e
+        )
+    } else {
+        format!("stride {} is not a multiple of the element size E = {e}", vsharp.stride)
+    };
+    ExecError(format!("lane {lane}: swizzled access is illegal (SPEC §2.3): {reason}"))
 }
 
 /// The element bytes a lane reads, each dword 0 where it is out of range (SPEC §2.4).

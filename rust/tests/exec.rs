@@ -493,3 +493,42 @@ fn format_stores_ignore_dst_sel_and_addresses_wrap_at_2_pow_48() {
     w.memory.write((1 << 48) - 2, 4, 0xaabb_ccdd);
     assert_eq!(w.memory.read(0, 2), 0xaabb, "a write across the top wraps to address 0");
 }
+
+/// `v` with swizzle_en (bit 63), element_size code `es` (bits 116:115) and index_stride code
+/// `is` (bits 118:117) set, per the SPEC §1.1 bit table.
+fn swizzled(v: [u32; 4], es: u32, is: u32) -> [u32; 4] {
+    [v[0], v[1] | 1 << 31, v[2], v[3] | (es & 3) << 19 | (is & 3) << 21]
+}
+
+#[test]
+fn a_swizzled_access_that_spec_2_3_marks_illegal_is_an_error_and_applies_nothing() {
+    // E = 4 bytes (code 1), S = 8 (code 0), stride 16 (a multiple of E), 1 KiB of records.
+    let v = swizzled(vsharp(0x1000, 16, 1024, XYZW, 4, 4), 1, 0);
+    let dwordx2 = Access::Sized { bytes: 8, signed: false };
+    let run_with = |v: [u32; 4], access: Access, offset: u32, exec: u64| {
+        let mut w = wave(v);
+        w.exec = exec;
+        w.vgprs[1] = [offset; LANES];
+        let before = w.clone();
+        let r = run(&mut w, &inst(BufferKind::Load, access));
+        (r, w.vgprs == before.vgprs)
+    };
+    // bytes 8 > E = 4.
+    let (r, unchanged) = run_with(v, dwordx2, 0, 1);
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("SPEC §2.3") && e.contains("8 bytes, more than the element size E = 4"), "{e}");
+    assert!(unchanged, "the failing load wrote VGPRs");
+    // offset 2: offset mod E (2) + 4 bytes > E; on lane 3 only (exec bit 3), so lane 3 is named.
+    let (r, _) = run_with(v, DWORD, 2, 1 << 3);
+    let e = r.unwrap_err().to_string();
+    assert!(e.starts_with("lane 3:") && e.contains("start at byte 2 of a 4-byte element"), "{e}");
+    // Stride 6 is not a multiple of E = 4, whatever the access.
+    let (r, _) = run_with(swizzled(vsharp(0x1000, 6, 1024, XYZW, 4, 4), 1, 0), DWORD, 0, 1);
+    assert!(r.unwrap_err().to_string().contains("stride 6 is not a multiple of the element size E = 4"));
+    // Not errors: the same illegal access with no active lane, on an unbound V# (dfmt 0), and a
+    // legal one (a dword at offset 4 of E = 4, or E = 16 holding the dwordx2).
+    assert!(run_with(v, dwordx2, 0, 0).0.is_ok());
+    assert!(run_with(swizzled(vsharp(0x1000, 16, 1024, XYZW, 4, 0), 1, 0), dwordx2, 0, 1).0.is_ok());
+    assert!(run_with(v, DWORD, 4, u64::MAX).0.is_ok());
+    assert!(run_with(swizzled(vsharp(0x1000, 16, 1024, XYZW, 4, 4), 3, 0), dwordx2, 8, u64::MAX).0.is_ok());
+}
