@@ -44,22 +44,7 @@ fn runtime_library(include: &std::path::Path) -> PathBuf {
     let tmp = root.join(format!(".runtime-{hash:016x}.{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let mut build = cc::Build::new();
-    build
-        .cpp(true)
-        .std("c++17")
-        .opt_level(2)
-        .debug(false)
-        .cargo_metadata(false)
-        .out_dir(&tmp)
-        .include(include)
-        .include(include.join("vltstd"))
-        .define("VM_COVERAGE", "1")
-        .define("VM_SC", "0")
-        .define("VM_TRACE", "1")
-        .define("VM_TRACE_FST", "1")
-        .define("VM_TRACE_VCD", "0")
-        .flag_if_supported("-faligned-new")
-        .warnings(false);
+    runtime_flags(&mut build, include).debug(false).cargo_metadata(false).out_dir(&tmp);
     for file in RUNTIME {
         build.file(include.join(file));
     }
@@ -78,6 +63,24 @@ fn runtime_library(include: &std::path::Path) -> PathBuf {
         }
     }
     dir
+}
+
+/// The flags every C++ file of this crate is compiled with: the runtime's, and the shim's, which
+/// includes the runtime's headers.
+fn runtime_flags<'a>(build: &'a mut cc::Build, include: &std::path::Path) -> &'a mut cc::Build {
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(2)
+        .include(include)
+        .include(include.join("vltstd"))
+        .define("VM_COVERAGE", "1")
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "1")
+        .define("VM_TRACE_VCD", "0")
+        .flag_if_supported("-faligned-new")
+        .warnings(false)
 }
 
 fn fail(message: &str) -> ! {
@@ -126,21 +129,7 @@ fn main() {
     // there, so `cargo test`, `cargo clippy` and a release build share one copy.
     let runtime = runtime_library(&include);
     let mut build = cxx_build::bridge("src/lib.rs");
-    build
-        .cpp(true)
-        .std("c++17")
-        .opt_level(2)
-        .include(&include)
-        .include(include.join("vltstd"))
-        .include("include")
-        .define("VM_COVERAGE", "1")
-        .define("VM_SC", "0")
-        .define("VM_TRACE", "1")
-        .define("VM_TRACE_FST", "1")
-        .define("VM_TRACE_VCD", "0")
-        .flag_if_supported("-faligned-new")
-        .warnings(false);
-    build.file("src/shim.cc");
+    runtime_flags(&mut build, &include).include("include").file("src/shim.cc");
     build.compile("verilated");
     // After the shim, which calls into it.
     println!("cargo::rustc-link-search=native={}", runtime.display());
