@@ -81,7 +81,7 @@ impl Visit for BenchRun {
         }
         let rtl_rate = rate(t.elapsed());
 
-        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds));
+        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds)?);
 
         let mut lockstep = Lockstep::new(B::Model::default(), rtl);
         lockstep.reset();

@@ -94,7 +94,7 @@ pub trait RtlUnit: Unit + Sized + Send {
     fn write_coverage(&mut self, path: &str);
     /// Benchmark baseline: drives `inputs` `rounds` times from a plain C++ loop on a fresh
     /// untraced instance; returns the time the loop took.
-    fn plain_loop(inputs: &[Self::In], rounds: u64) -> std::time::Duration;
+    fn plain_loop(inputs: &[Self::In], rounds: u64) -> anyhow::Result<std::time::Duration>;
 }
 
 /// A unit's model and RTL types. build.rs generates the unit's `Harness` and this impl from

@@ -298,15 +298,15 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
         self.sim.pin_mut().write_coverage(path);
     }
 
-    fn plain_loop(inputs: &[Self::In], rounds: u64) -> Duration {
+    fn plain_loop(inputs: &[Self::In], rounds: u64) -> anyhow::Result<Duration> {
         let mut words = vec![0u32; inputs.len() * P::IN_WORDS];
         for (input, w) in inputs.iter().zip(words.chunks_exact_mut(P::IN_WORDS.max(1))) {
             P::pack(input, w);
         }
-        match ffi::plain_loop(<P::Model as Unit>::NAME, &words, inputs.len(), rounds) {
-            Ok(ns) => Duration::from_nanos(ns),
-            Err(e) => panic!("plain C++ loop of {}: {}", <P::Model as Unit>::NAME, e.what()),
-        }
+        let name = <P::Model as Unit>::NAME;
+        ffi::plain_loop(name, &words, inputs.len(), rounds)
+            .map(Duration::from_nanos)
+            .map_err(|e| anyhow::anyhow!("plain C++ loop of {name}: {}", e.what()))
     }
 }
 
