@@ -43,10 +43,12 @@ pub use image::{run_image, ImageInst, ImageKind};
 pub use lower::{lower_buffer, lower_image};
 pub use state::{Lds, Memory, Wave, LANES, VGPRS};
 
-/// Runs one decoded instruction on `wave`. On error nothing is applied.
+/// Runs one decoded instruction on `wave`. On error nothing is applied. `s_waitcnt` does nothing
+/// here: every instruction completes before the next (SPEC §14.1; the pipeline of §14 waits on it).
 pub fn run(wave: &mut Wave, inst: &crate::isa::Instruction, backend: &mut impl Backend) -> Result<(), ExecError> {
     match inst {
         crate::isa::Instruction::Mimg(m) => run_image(wave, &lower_image(m)?, backend),
+        crate::isa::Instruction::Waitcnt(_) => Ok(()),
         _ => match lower_buffer(inst)? {
             Some(b) => run_buffer(wave, &b, backend),
             None => Ok(()),

@@ -9,7 +9,7 @@ use std::process::Command;
 use gcn_vmem::tools::llvm::{
     self, own_opcode_encodings, peer_opcodes, random_mimg, random_mtbuf, random_mubuf, LlvmMc, Rng,
 };
-use gcn_vmem_model::isa::{decode, disassemble, Instruction};
+use gcn_vmem_model::isa::{assemble, decode, disassemble, encode, Instruction};
 
 fn mc() -> LlvmMc {
     LlvmMc::find().unwrap_or_else(|e| panic!("{e:#}"))
@@ -85,6 +85,58 @@ fn batches_map_rejected_words() {
     assert_eq!(texts, [load, None, load, None, None, load]);
 }
 
+/// Runs llvm-mc over `input` (one line each) with `args`; its lines without `.text`.
+fn llvm_mc_lines(mc: &LlvmMc, args: &[&str], input: &str) -> Vec<String> {
+    use std::io::Write as _;
+    let mut child = Command::new(&mc.path)
+        .args(["-arch=amdgcn", "-mcpu=gfx900", "-show-encoding"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start llvm-mc");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).expect("write to llvm-mc");
+    let out = child.wait_with_output().expect("llvm-mc runs");
+    assert!(out.status.success(), "llvm-mc failed on {input}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with(".text"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `s_waitcnt` (SPEC §14.1; one SOPP dword, so outside the two-dword batches above): the
+/// codec's text for assorted dwords (every counter value, the unused SIMM16 bits set) is what
+/// llvm-mc disassembles them to, and llvm-mc assembles that text to the codec's encoding of it.
+#[test]
+fn s_waitcnt_agrees_with_llvm_mc() {
+    let mc = mc();
+    let mut rng = Rng::new(0x5a17_c0de);
+    let mut dwords: Vec<u32> = vec![0xbf8c_0f70, 0xbf8c_0073, 0xbf8c_cf7f, 0xbf8c_3f70, 0xbf8c_ffff, 0xbf8c_0000];
+    dwords.extend((0..64u32).map(|vm| 0xbf8c_0f70 | (vm & 15) | (vm >> 4) << 14));
+    dwords.extend((0..64).map(|_| 0xbf8c_0000 | rng.next_u64() as u32 & 0xffff));
+    let le_bytes = |w: u32| w.to_le_bytes().iter().map(|b| format!("{b:#04x}")).collect::<Vec<_>>().join(",");
+    let bytes: String = dwords.iter().map(|&w| le_bytes(w) + "\n").collect();
+    let peer = llvm_mc_lines(&mc, &["-disassemble"], &bytes);
+    assert_eq!(peer.len(), dwords.len(), "{peer:?}");
+    let mut texts = Vec::new();
+    for (w, line) in dwords.iter().zip(&peer) {
+        let (inst, used) = decode(&[*w]).unwrap_or_else(|e| panic!("{w:#010x}: {e}"));
+        assert_eq!(used, 1);
+        let (peer_text, _) = line.split_once(" ;").unwrap_or((line, ""));
+        assert_eq!(disassemble(&inst), peer_text.trim(), "{w:#010x}");
+        texts.push(disassemble(&inst));
+    }
+    let peer = llvm_mc_lines(&mc, &[], &(texts.join("\n") + "\n"));
+    assert_eq!(peer.len(), texts.len(), "{peer:?}");
+    for (text, line) in texts.iter().zip(&peer) {
+        let words = encode(&assemble(text).unwrap());
+        assert_eq!(words.len(), 1);
+        assert!(line.ends_with(&format!("; encoding: [{}]", le_bytes(words[0]))), "`{text}`: llvm-mc says `{line}`");
+    }
+}
+
 fn gcn_vmem(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem")).args(args).output().expect("run gcn-vmem");
     (
@@ -121,6 +173,8 @@ fn cli_decode_and_asm() {
     let (code, _, err) = gcn_vmem(&["decode", "0xe0505004"]);
     assert_eq!(code, 1);
     assert!(err.contains("2 dwords"), "{err}");
+    assert_eq!(gcn_vmem(&["asm", "s_waitcnt", "vmcnt(0)"]), (0, "0xbf8c0f70\n".to_string(), String::new()));
+    assert_eq!(gcn_vmem(&["decode", "0xbf8c0073"]), (0, "s_waitcnt vmcnt(3) lgkmcnt(0)\n".to_string(), String::new()));
     let (code, out, err) = gcn_vmem(&["asm", "buffer_load_dword v[1:2], v2, s[4:7], s1 offen"]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("vdata"), "{err}");

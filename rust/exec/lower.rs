@@ -32,7 +32,7 @@ fn d16_of(d: crate::isa::D16) -> D16 {
 }
 
 /// A decoded MUBUF or MTBUF instruction in executor terms; `Ok(None)` for the cache
-/// invalidations, which change no state here.
+/// invalidations and `s_waitcnt`, which change no state here.
 pub fn lower_buffer(inst: &crate::isa::Instruction) -> Result<Option<BufferInst>, ExecError> {
     use crate::isa::{BufKind, Instruction};
     let b = match inst {
@@ -93,6 +93,7 @@ pub fn lower_buffer(inst: &crate::isa::Instruction) -> Result<Option<BufferInst>
             }
         }
         Instruction::Mimg(_) => return Err(ExecError("not a buffer instruction".into())),
+        Instruction::Waitcnt(_) => return Ok(None),
     };
     Ok(Some(b))
 }

@@ -10,6 +10,11 @@
 //! (`buffer_load_dword v[1:2], … tfe`), and a load into LDS without VDATA
 //! (`buffer_load_dword off, s[8:11], s3 lds`). A trailing `;` or `//` comment is ignored.
 //!
+//! `s_waitcnt` takes LLVM's counters, `vmcnt(N)`, `expcnt(N)`, `lgkmcnt(N)` (and their `_sat`
+//! forms, which clamp to the maximum), separated by spaces, `&` or `,`, the counters not named at
+//! their maximum (a later one wins over an earlier one of the same name), or a bare 16-bit
+//! immediate (SIMM16; −32768..65535).
+//!
 //! Stricter than llvm-mc-14 where it silently truncates: `offset:` above 4095 and `dmask:` above
 //! 0xf are errors. `r128` is an error (GFX9 has no R128 bit; bit 15 is A16).
 
@@ -17,7 +22,7 @@ use std::fmt;
 
 use super::disasm::{mimg_vdata_print, DFMT_NAMES, NFMT_NAMES};
 use super::operand::{inline_constant_code, parse_int, parse_reg_tuple, scalar_source_code, sgpr_tuple_field, RegFile};
-use super::{BufKind, Instruction, Mimg, MimgOp, Mtbuf, MtbufOp, Mubuf, MubufOp};
+use super::{BufKind, Instruction, Mimg, MimgOp, Mtbuf, MtbufOp, Mubuf, MubufOp, Waitcnt};
 
 /// Why a line of assembly is not a valid instruction: the operand or field at fault (e.g.
 /// "mnemonic", "vdata", "vaddr", "srsrc", "ssamp", "soffset", "offset", "format", "dmask", a
@@ -51,6 +56,9 @@ pub fn assemble(text: &str) -> Result<Instruction, AsmError> {
         return Err(err("mnemonic", "empty instruction".to_string()));
     }
     let mnemonic = mnemonic.to_ascii_lowercase();
+    if mnemonic == "s_waitcnt" {
+        return waitcnt(&rest.to_ascii_lowercase());
+    }
     let tokens = split_tokens(&rest.to_ascii_lowercase())?;
     let mut positional = Vec::new();
     let mut modifiers = Vec::new();
@@ -72,7 +80,7 @@ pub fn assemble(text: &str) -> Result<Instruction, AsmError> {
     } else {
         return Err(err(
             "mnemonic",
-            format!("unknown mnemonic `{mnemonic}`: not a GFX9 MUBUF, MTBUF or MIMG instruction"),
+            format!("unknown mnemonic `{mnemonic}`: not a GFX9 MUBUF, MTBUF or MIMG instruction, nor s_waitcnt"),
         ));
     };
     inst.validate().map_err(|e| err(&e.field.to_ascii_lowercase(), e.message))?;
@@ -433,4 +441,72 @@ fn mimg(op: MimgOp, positional: &[String], modifiers: &[String]) -> Result<Instr
         None => return Err(err("vdata", format!("vdata `{vdata}`: the data registers of {mn} run past v255"))),
     }
     Ok(Instruction::Mimg(m))
+}
+
+/// `s_waitcnt`'s operand: counters (`vmcnt(N) & lgkmcnt(N)`, …) or a bare SIMM16.
+fn waitcnt(rest: &str) -> Result<Instruction, AsmError> {
+    let text = rest.trim();
+    if text.is_empty() {
+        return Err(err(
+            "operands",
+            "s_waitcnt takes counters (vmcnt(N) expcnt(N) lgkmcnt(N)) or a 16-bit immediate; none given".to_string(),
+        ));
+    }
+    if let Some(n) = parse_int(text) {
+        if !(-0x8000..=0xffff).contains(&n) {
+            return Err(err("simm16", format!("s_waitcnt {text} does not fit SIMM16's 16 bits (-32768..65535)")));
+        }
+        return Ok(Instruction::Waitcnt(Waitcnt::from_simm16(n as u16)));
+    }
+    let mut w = Waitcnt::new();
+    let mut s = text;
+    let mut first = true;
+    while !s.is_empty() {
+        if !first {
+            if let Some(r) = s.strip_prefix(['&', ',']) {
+                s = r.trim_start();
+            }
+        }
+        first = false;
+        let end = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+        let name = &s[..end];
+        let open = s[end..].trim_start().strip_prefix('(');
+        let Some((value, after)) = open.and_then(|o| o.split_once(')')) else {
+            let what = s.split_whitespace().next().unwrap_or(s);
+            return Err(err(
+                "counter",
+                format!(
+                    "s_waitcnt: `{what}` is not a counter `name(N)` (vmcnt, expcnt, lgkmcnt) or a 16-bit immediate"
+                ),
+            ));
+        };
+        let (field, sat) = match name.strip_suffix("_sat") {
+            Some(base) => (base, true),
+            None => (name, false),
+        };
+        let max = match field {
+            "vmcnt" => Waitcnt::VMCNT_MAX,
+            "expcnt" => Waitcnt::EXPCNT_MAX,
+            "lgkmcnt" => Waitcnt::LGKMCNT_MAX,
+            _ => {
+                return Err(err(
+                    "counter",
+                    format!("s_waitcnt: unknown counter `{name}` (vmcnt, expcnt, lgkmcnt, or their _sat forms)"),
+                ))
+            }
+        };
+        let value = value.trim();
+        let n = parse_int(value).ok_or_else(|| err(field, format!("s_waitcnt: {name}({value}): not an integer")))?;
+        let n = if sat && n > i64::from(max) { i64::from(max) } else { n };
+        if !(0..=i64::from(max)).contains(&n) {
+            return Err(err(field, format!("s_waitcnt: {name}({value}) is out of range: {field} is 0..{max}")));
+        }
+        match field {
+            "vmcnt" => w.vmcnt = n as u8,
+            "expcnt" => w.expcnt = n as u8,
+            _ => w.lgkmcnt = n as u8,
+        }
+        s = after.trim_start();
+    }
+    Ok(Instruction::Waitcnt(w))
 }

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::operand::{scalar_source_name, sgpr_tuple4_name, sgpr_tuple8_name, vgpr_tuple};
-use super::{BufKind, ImageKind, Instruction, Mimg, Mtbuf, Mubuf};
+use super::{BufKind, ImageKind, Instruction, Mimg, Mtbuf, Mubuf, Waitcnt};
 
 /// LLVM's data format names (MTBUF DFMT), indexed by code.
 pub const DFMT_NAMES: [&str; 16] = [
@@ -54,8 +54,25 @@ pub fn disassemble(inst: &Instruction) -> String {
         Instruction::Mubuf(m) => mubuf(&mut s, m),
         Instruction::Mtbuf(m) => mtbuf(&mut s, m),
         Instruction::Mimg(m) => mimg(&mut s, m),
+        Instruction::Waitcnt(w) => waitcnt(&mut s, w),
     }
     s
+}
+
+/// LLVM's printWaitFlag: the counters below their maximum, all three when none is.
+fn waitcnt(s: &mut String, w: &Waitcnt) {
+    s.push_str("s_waitcnt");
+    let counters = [
+        ("vmcnt", w.vmcnt, Waitcnt::VMCNT_MAX),
+        ("expcnt", w.expcnt, Waitcnt::EXPCNT_MAX),
+        ("lgkmcnt", w.lgkmcnt, Waitcnt::LGKMCNT_MAX),
+    ];
+    let all = counters.iter().all(|&(_, value, max)| value == max);
+    for (name, value, max) in counters {
+        if all || value != max {
+            let _ = write!(s, " {name}({value})");
+        }
+    }
 }
 
 fn flag(s: &mut String, on: bool, name: &str) {

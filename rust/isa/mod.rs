@@ -1,4 +1,4 @@
-//! GFX9 (gfx900, Vega) vector-memory instructions in three equivalent forms: decoded fields
+//! GFX9 (gfx900, Vega) vector-memory instructions (and `s_waitcnt`, [`Waitcnt`]) in three equivalent forms: decoded fields
 //! ([`Instruction`]), raw encodings ([`decode`], [`encode`]) and LLVM assembly ([`disassemble`],
 //! [`assemble`]).
 //!
@@ -28,6 +28,11 @@
 //! Bit 15 of MIMG is A16 on GFX9 (it was R128 on GFX8; GFX9 has no R128, the T# is always eight
 //! SGPRs in its encoding). The reserved bits are rejected by [`decode`] (LLVM ignores most of
 //! them; docs/decisions.md "Instruction encodings").
+//!
+//! `s_waitcnt` (SPEC §14.1) is the one scalar instruction: SOPP (bits 31:23 = 0b1_0111_1111),
+//! OP (22:16) = 12, SIMM16 (15:0) with vmcnt in bits 3:0 and 15:14 (its high bits), expcnt in
+//! 6:4 and lgkmcnt in 11:8; one dword. Bits 7, 12 and 13 of SIMM16 belong to no counter: a bare
+//! immediate (`s_waitcnt 0x3f70`) keeps them, the text drops them.
 //!
 //! Which encodings are valid follows LLVM's gfx900 disassembler (llvm-mc-14): an opcode GFX9 has,
 //! register tuples that exist, SSAMP = 0 without a sampler, D16 only where the opcode allows it,
@@ -64,13 +69,72 @@ pub use ops::*;
 pub const ENCODING_MUBUF: u32 = 0b11_1000;
 pub const ENCODING_MTBUF: u32 = 0b11_1010;
 pub const ENCODING_MIMG: u32 = 0b11_1100;
+/// SOPP's ENCODING (bits 31:23 of the dword) and S_WAITCNT's OP (bits 22:16).
+pub const ENCODING_SOPP: u32 = 0b1_0111_1111;
+pub const SOPP_OP_WAITCNT: u32 = 12;
 
-/// A decoded GFX9 vector-memory instruction.
+/// A decoded GFX9 vector-memory instruction, or `s_waitcnt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
     Mubuf(Mubuf),
     Mtbuf(Mtbuf),
     Mimg(Mimg),
+    Waitcnt(Waitcnt),
+}
+
+/// `s_waitcnt` (SOPP op 12): wait until at most this many operations of each kind are
+/// outstanding. A counter at its maximum does not wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Waitcnt {
+    /// VM_CNT (6 bits: SIMM16 bits 3:0 and 15:14): vector-memory operations.
+    pub vmcnt: u8,
+    /// EXP_CNT (3 bits: SIMM16 6:4): exports and GDS.
+    pub expcnt: u8,
+    /// LGKM_CNT (4 bits: SIMM16 11:8): LDS, GDS, constant and message operations.
+    pub lgkmcnt: u8,
+    /// SIMM16 bits 7, 12 and 13, which no counter uses, in place ([`Waitcnt::UNUSED_BITS`]):
+    /// kept by [`decode`], [`encode`] and a bare immediate; the text drops them.
+    pub unused: u16,
+}
+
+impl Waitcnt {
+    pub const VMCNT_MAX: u8 = 63;
+    pub const EXPCNT_MAX: u8 = 7;
+    pub const LGKMCNT_MAX: u8 = 15;
+    /// The SIMM16 bits no counter uses.
+    pub const UNUSED_BITS: u16 = 0x3080;
+
+    /// Every counter at its maximum (waits for nothing): what the counters not named in the
+    /// text are.
+    pub fn new() -> Waitcnt {
+        Waitcnt { vmcnt: Self::VMCNT_MAX, expcnt: Self::EXPCNT_MAX, lgkmcnt: Self::LGKMCNT_MAX, unused: 0 }
+    }
+
+    /// The fields of SIMM16.
+    pub fn from_simm16(simm16: u16) -> Waitcnt {
+        Waitcnt {
+            vmcnt: (simm16 & 0xf | (simm16 >> 14 & 3) << 4) as u8,
+            expcnt: (simm16 >> 4 & 7) as u8,
+            lgkmcnt: (simm16 >> 8 & 0xf) as u8,
+            unused: simm16 & Self::UNUSED_BITS,
+        }
+    }
+
+    /// SIMM16 (wider field values are masked).
+    pub fn simm16(&self) -> u16 {
+        let vm = u16::from(self.vmcnt);
+        vm & 0xf
+            | u16::from(self.expcnt & 7) << 4
+            | u16::from(self.lgkmcnt & 0xf) << 8
+            | (vm >> 4 & 3) << 14
+            | self.unused & Self::UNUSED_BITS
+    }
+}
+
+impl Default for Waitcnt {
+    fn default() -> Waitcnt {
+        Waitcnt::new()
+    }
 }
 
 /// An untyped buffer instruction (seed 000 table 26). Every field holds its encoded value; the
@@ -269,12 +333,23 @@ impl Instruction {
             Instruction::Mubuf(m) => m.op.mnemonic(),
             Instruction::Mtbuf(m) => m.op.mnemonic(),
             Instruction::Mimg(m) => m.op.mnemonic(),
+            Instruction::Waitcnt(_) => "s_waitcnt",
         }
     }
 
-    /// The dwords of the encoding.
+    /// The dwords the encoding takes: 2 for MUBUF, MTBUF and MIMG, 1 for `s_waitcnt`.
+    pub fn dwords(&self) -> usize {
+        match self {
+            Instruction::Waitcnt(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// The dwords of the encoding; the first [`Instruction::dwords`] of them are the
+    /// instruction (a one-dword `s_waitcnt` has 0 after it; [`encode`] gives the exact length).
     pub fn encode(&self) -> [u32; 2] {
         match self {
+            Instruction::Waitcnt(w) => [ENCODING_SOPP << 23 | SOPP_OP_WAITCNT << 16 | u32::from(w.simm16()), 0],
             Instruction::Mubuf(m) => {
                 let w0 = u32::from(m.offset & 0xfff)
                     | u32::from(m.offen) << 12
@@ -359,6 +434,7 @@ impl Instruction {
                 Instruction::Mtbuf(m)
             }
             Instruction::Mimg(m) => Instruction::Mimg(m),
+            Instruction::Waitcnt(w) => Instruction::Waitcnt(Waitcnt { unused: 0, ..w }),
         }
     }
 
@@ -369,6 +445,7 @@ impl Instruction {
             Instruction::Mubuf(m) => validate_mubuf(m),
             Instruction::Mtbuf(m) => validate_mtbuf(m),
             Instruction::Mimg(m) => validate_mimg(m),
+            Instruction::Waitcnt(w) => validate_waitcnt(w),
         }
     }
 }
@@ -394,28 +471,38 @@ fn err(field: &'static str, message: String) -> DecodeError {
     DecodeError { field, message }
 }
 
-/// The dwords of `inst` (always 2 for these formats).
+/// The dwords of `inst` (2 for MUBUF, MTBUF and MIMG, 1 for `s_waitcnt`).
 pub fn encode(inst: &Instruction) -> Vec<u32> {
-    inst.encode().to_vec()
+    inst.encode()[..inst.dwords()].to_vec()
 }
 
-/// Decodes the instruction at the start of `words`; returns it and the dwords it takes (2).
+/// Decodes the instruction at the start of `words`; returns it and the dwords it takes (2, or 1
+/// for `s_waitcnt`).
 pub fn decode(words: &[u32]) -> Result<(Instruction, usize), DecodeError> {
     let Some(&w0) = words.first() else {
         return Err(err("dwords", "no dword to decode".to_string()));
     };
+    let sopp = w0 >> 23 == ENCODING_SOPP;
+    if sopp && w0 >> 16 & 0x7f == SOPP_OP_WAITCNT {
+        return Ok((Instruction::Waitcnt(Waitcnt::from_simm16(w0 as u16)), 1));
+    }
     let encoding = w0 >> 26;
     let format = match encoding {
         ENCODING_MUBUF => "MUBUF",
         ENCODING_MTBUF => "MTBUF",
         ENCODING_MIMG => "MIMG",
         _ => {
+            let sopp = if sopp {
+                format!("; a SOPP instruction (op {}), of which only S_WAITCNT (op 12) is decoded", w0 >> 16 & 0x7f)
+            } else {
+                String::new()
+            };
             return Err(err(
                 "ENCODING",
                 format!(
-                    "not a MUBUF/MTBUF/MIMG encoding: bits 31:26 = 0b{encoding:06b} (MUBUF 0b111000, MTBUF 0b111010, MIMG 0b111100)"
+                    "not a MUBUF/MTBUF/MIMG encoding: bits 31:26 = 0b{encoding:06b} (MUBUF 0b111000, MTBUF 0b111010, MIMG 0b111100){sopp}"
                 ),
-            ))
+            ));
         }
     };
     let Some(&w1) = words.get(1) else {
@@ -516,6 +603,25 @@ pub fn decode(words: &[u32]) -> Result<(Instruction, usize), DecodeError> {
     };
     inst.validate()?;
     Ok((inst, 2))
+}
+
+fn validate_waitcnt(w: &Waitcnt) -> Result<(), DecodeError> {
+    for (field, value, max) in [
+        ("vmcnt", w.vmcnt, Waitcnt::VMCNT_MAX),
+        ("expcnt", w.expcnt, Waitcnt::EXPCNT_MAX),
+        ("lgkmcnt", w.lgkmcnt, Waitcnt::LGKMCNT_MAX),
+    ] {
+        if value > max {
+            return Err(err(field, format!("s_waitcnt: {field} {value} is out of range (0..{max})")));
+        }
+    }
+    if w.unused & !Waitcnt::UNUSED_BITS != 0 {
+        return Err(err(
+            "SIMM16",
+            format!("s_waitcnt: unused {:#06x} has bits outside SIMM16's unused bits 7, 12, 13", w.unused),
+        ));
+    }
+    Ok(())
 }
 
 fn check_soffset(format: &str, soffset: u8) -> Result<(), DecodeError> {

@@ -532,3 +532,47 @@ fn a_swizzled_access_that_spec_2_3_marks_illegal_is_an_error_and_applies_nothing
     assert!(run_with(v, DWORD, 4, u64::MAX).0.is_ok());
     assert!(run_with(swizzled(vsharp(0x1000, 16, 1024, XYZW, 4, 4), 3, 0), dwordx2, 8, u64::MAX).0.is_ok());
 }
+
+#[test]
+fn s_waitcnt_between_a_store_and_a_load_changes_nothing() {
+    use gcn_vmem_model::isa::{assemble, decode, Instruction};
+    // SPEC §14.1: the executor completes every instruction before the next, so `s_waitcnt` (text
+    // or its SOPP dword 0xbf8c0f70, `s_waitcnt vmcnt(0)`) does nothing.
+    let store = assemble("buffer_store_dword v5, v1, s[4:7], s1 offen").unwrap();
+    let load = assemble("buffer_load_dword v6, v1, s[4:7], s1 offen offset:4").unwrap();
+    let wait_text = assemble("s_waitcnt vmcnt(0) & lgkmcnt(0)").unwrap();
+    let (wait_dword, used) = decode(&[0xbf8c_0f70]).unwrap();
+    assert_eq!(used, 1);
+    assert!(matches!(wait_text, Instruction::Waitcnt(_)) && matches!(wait_dword, Instruction::Waitcnt(_)));
+    // Raw buffer of 256 bytes at 0x2000, bound (dfmt 4, nfmt 4); v1 = lane * 4; v5 = 0x5000 + lane.
+    let mut start = wave(vsharp(0x2000, 0, 256, XYZW, 4, 4));
+    start.exec = 0xffff_ffff_ffff_ffff;
+    for l in 0..LANES {
+        start.vgprs[1][l] = 4 * l as u32;
+        start.vgprs[5][l] = 0x5000 + l as u32;
+    }
+    let program = |between: &[Instruction]| {
+        let mut w = start.clone();
+        let mut models = Models::default();
+        let mut all = vec![store];
+        all.extend_from_slice(between);
+        all.push(load);
+        for i in &all {
+            gcn_vmem_model::exec::run(&mut w, i, &mut models).unwrap();
+        }
+        w
+    };
+    let plain = program(&[]);
+    // The load reads lane + 1's stored dword (offset:4) for lanes 0..62; lane 63 reads bytes
+    // 256..259, past num_records = 256: 0.
+    for l in 0..63 {
+        assert_eq!(plain.vgprs[6][l], 0x5000 + l as u32 + 1, "lane {l}");
+    }
+    assert_eq!(plain.vgprs[6][63], 0);
+    assert_eq!(program(&[wait_text]), plain);
+    assert_eq!(program(&[wait_dword, wait_text]), plain);
+    // Alone, on the starting wave: nothing changes.
+    let mut w = start.clone();
+    gcn_vmem_model::exec::run(&mut w, &wait_dword, &mut Models::default()).unwrap();
+    assert_eq!(w, start);
+}

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use gcn_vmem_model::isa::{
     self, assemble, decode, disassemble, encode, ImageKind, Instruction, Mimg, MimgOp, Mtbuf, MtbufOp, Mubuf, MubufOp,
-    MIMG_OPCODES, MTBUF_OPCODES, MUBUF_OPCODES, OWN_MIMG_OPCODES,
+    Waitcnt, MIMG_OPCODES, MTBUF_OPCODES, MUBUF_OPCODES, OWN_MIMG_OPCODES,
 };
 use proptest::prelude::*;
 
@@ -362,6 +362,90 @@ fn dropped_fields_survive_the_encoding_not_the_text() {
     assert_eq!(disassemble(&t), "tbuffer_load_format_x v0, off, s[0:3], s0");
 }
 
+/// `s_waitcnt` (SPEC §14.1): (source text, llvm-mc's text, its dword). Produced by
+/// `echo SOURCE | llvm-mc-14 -arch=amdgcn -mcpu=gfx900 -show-encoding` (Debian LLVM 14.0.6); the
+/// text is also what `llvm-mc-14 … -disassemble` prints for the dword.
+const WAITCNT_LLVM: &[(&str, &str, u32)] = &[
+    ("s_waitcnt vmcnt(0)", "s_waitcnt vmcnt(0)", 0xbf8c_0f70),
+    ("s_waitcnt vmcnt(3) lgkmcnt(0)", "s_waitcnt vmcnt(3) lgkmcnt(0)", 0xbf8c_0073),
+    ("s_waitcnt vmcnt(0) & lgkmcnt(0)", "s_waitcnt vmcnt(0) lgkmcnt(0)", 0xbf8c_0070),
+    ("s_waitcnt vmcnt(0),lgkmcnt(0)", "s_waitcnt vmcnt(0) lgkmcnt(0)", 0xbf8c_0070),
+    ("s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)", "s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)", 0xbf8c_0321),
+    ("s_waitcnt expcnt(0)", "s_waitcnt expcnt(0)", 0xbf8c_cf0f),
+    ("s_waitcnt lgkmcnt(0)", "s_waitcnt lgkmcnt(0)", 0xbf8c_c07f),
+    ("s_waitcnt vmcnt(15)", "s_waitcnt vmcnt(15)", 0xbf8c_0f7f),
+    ("s_waitcnt vmcnt(16)", "s_waitcnt vmcnt(16)", 0xbf8c_4f70),
+    ("s_waitcnt vmcnt(63)", "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", 0xbf8c_cf7f),
+    ("s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", 0xbf8c_cf7f),
+    ("s_waitcnt vmcnt(0) vmcnt(1)", "s_waitcnt vmcnt(1)", 0xbf8c_0f71),
+    ("s_waitcnt vmcnt_sat(70)", "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", 0xbf8c_cf7f),
+    ("s_waitcnt 0", "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)", 0xbf8c_0000),
+    ("s_waitcnt 0x3f70", "s_waitcnt vmcnt(0)", 0xbf8c_3f70),
+    ("s_waitcnt 16240", "s_waitcnt vmcnt(0)", 0xbf8c_3f70),
+    ("s_waitcnt 0xffff", "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", 0xbf8c_ffff),
+    ("s_waitcnt -1", "s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)", 0xbf8c_ffff),
+];
+
+/// Dwords llvm-mc-14 only disassembles (`echo BYTES | llvm-mc-14 -arch=amdgcn -mcpu=gfx900
+/// -disassemble -show-encoding`): bit 7 and vmcnt's high bits.
+const WAITCNT_LLVM_DISASM: &[(u32, &str)] =
+    &[(0xbf8c_0ff0, "s_waitcnt vmcnt(0)"), (0xbf8c_8f7f, "s_waitcnt vmcnt(47)"), (0xbf8c_3f7f, "s_waitcnt vmcnt(15)")];
+
+#[test]
+fn s_waitcnt_matches_llvm_mc() {
+    for &(source, text, dword) in WAITCNT_LLVM {
+        let inst = assemble(source).unwrap_or_else(|e| panic!("`{source}`: {e}"));
+        assert_eq!(inst.mnemonic(), "s_waitcnt");
+        let words = encode(&inst);
+        assert_eq!(words, [dword], "`{source}` encodes to {words:08x?}");
+        assert_eq!(decode(&words), Ok((inst, 1)), "`{source}`");
+        // A trailing dword is the next instruction's, not this one's.
+        assert_eq!(decode(&[dword, 0xe050_5004]), Ok((inst, 1)));
+        assert_eq!(disassemble(&inst), text, "`{source}`");
+        // The text assembles back to the instruction without the unused SIMM16 bits.
+        assert_eq!(assemble(text), Ok(inst.canonical()), "`{text}`");
+    }
+    for &(dword, text) in WAITCNT_LLVM_DISASM {
+        let (inst, 1) = decode(&[dword]).unwrap() else { panic!("{dword:#x}: not one dword") };
+        assert_eq!(disassemble(&inst), text, "{dword:#x}");
+        assert_eq!(encode(&inst), [dword]);
+    }
+    let Instruction::Waitcnt(w) = assemble("s_waitcnt vmcnt(3) lgkmcnt(0)").unwrap() else { panic!("not a waitcnt") };
+    assert_eq!(w, Waitcnt { vmcnt: 3, lgkmcnt: 0, ..Waitcnt::new() });
+    assert_eq!(Waitcnt::new(), Waitcnt { vmcnt: 63, expcnt: 7, lgkmcnt: 15, unused: 0 });
+}
+
+#[test]
+fn s_waitcnt_errors_name_the_counter() {
+    // llvm-mc-14 says "too large value for vmcnt" and "invalid counter name foo".
+    let cases: &[(&str, &str, &str)] = &[
+        ("s_waitcnt vmcnt(64)", "vmcnt", "vmcnt is 0..63"),
+        ("s_waitcnt expcnt(8)", "expcnt", "expcnt is 0..7"),
+        ("s_waitcnt vmcnt(0) lgkmcnt(16)", "lgkmcnt", "lgkmcnt is 0..15"),
+        ("s_waitcnt vmcnt(-1)", "vmcnt", "vmcnt is 0..63"),
+        ("s_waitcnt vmcnt(x)", "vmcnt", "not an integer"),
+        ("s_waitcnt foo(1)", "counter", "unknown counter `foo`"),
+        ("s_waitcnt vmcnt(0) bar", "counter", "`bar` is not a counter"),
+        ("s_waitcnt vmcnt(0", "counter", "is not a counter"),
+        ("s_waitcnt", "operands", "none given"),
+        ("s_waitcnt 0x10000", "simm16", "16 bits"),
+    ];
+    for &(text, field, message) in cases {
+        let e = assemble(text).expect_err(text);
+        assert_eq!(e.field, field, "`{text}`: {e}");
+        assert!(e.message.contains(message), "`{text}`: `{}` should contain `{message}`", e.message);
+    }
+    // Out-of-range fields built by hand are rejected by validate, naming the counter.
+    let e = Instruction::Waitcnt(Waitcnt { vmcnt: 64, ..Waitcnt::new() }).validate().unwrap_err();
+    assert_eq!(e.field, "vmcnt");
+    // Other SOPP instructions stay unknown (s_nop 0, s_sethalt).
+    for w in [0xbf80_0000, 0xbf8d_cf7f] {
+        let e = decode(&[w]).unwrap_err();
+        assert_eq!(e.field, "ENCODING");
+        assert!(e.message.contains("only S_WAITCNT (op 12)"), "{}", e.message);
+    }
+}
+
 fn any_instruction() -> impl Strategy<Value = Instruction> {
     let mubuf = (0..MUBUF_OPCODES.len(), any::<[u8; 8]>(), 0u16..4096).prop_map(|(k, b, offset)| {
         Instruction::Mubuf(Mubuf {
@@ -414,7 +498,8 @@ fn any_instruction() -> impl Strategy<Value = Instruction> {
             ssamp: if MIMG_OPCODES[k].sampler { b[4] & 31 } else { 0 },
         })
     });
-    prop_oneof![mubuf, mtbuf, mimg]
+    let waitcnt = any::<u16>().prop_map(|simm16| Instruction::Waitcnt(Waitcnt::from_simm16(simm16)));
+    prop_oneof![mubuf, mtbuf, mimg, waitcnt]
 }
 
 proptest! {
@@ -427,7 +512,8 @@ proptest! {
         let words = encode(&inst);
         match inst.validate() {
             Ok(()) => {
-                prop_assert_eq!(decode(&words), Ok((inst, 2)));
+                prop_assert_eq!(words.len(), inst.dwords());
+                prop_assert_eq!(decode(&words), Ok((inst, inst.dwords())));
                 let text = disassemble(&inst);
                 prop_assert_eq!(assemble(&text), Ok(inst.canonical()), "{}", text);
                 prop_assert_eq!(disassemble(&inst.canonical()), text);
