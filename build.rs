@@ -25,44 +25,20 @@
 //! The generic cxx bridge (cosim/engine/rtl.rs, rtl.cc) and the table of units it opens are
 //! compiled per profile; they are small.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+// The port list of a unit from Verilator's XML: shared with the library's tests
+// (cosim/engine/port_list.rs), which try it on malformed and unusual port lists.
+#[path = "cosim/engine/port_list.rs"]
+mod port_list;
+use port_list::{Elaborated, Port};
+
 struct UnitLine {
     name: String,
     mutant: Option<String>,
-}
-
-/// One port of a unit's RTL top, as Verilator elaborated it.
-#[derive(Clone, Debug)]
-struct Port {
-    /// The RTL name (`valid_i`).
-    rtl: String,
-    /// The name without its `_i`/`_o` suffix, as the model's port table spells it.
-    name: String,
-    input: bool,
-    /// Total width in bits.
-    width: u32,
-    /// Elements of a packed array port (`logic [63:0][47:0]` has 64 of 48 bits); 1 otherwise.
-    elems: u32,
-}
-
-impl Port {
-    fn words(&self) -> u32 {
-        self.width.div_ceil(32)
-    }
-    fn elem_width(&self) -> u32 {
-        self.width / self.elems
-    }
-}
-
-/// What `--xml-only` says of a unit: its ports (clk_i and rst_ni left out) and the files read.
-struct Elaborated {
-    ports: Vec<Port>,
-    files: Vec<PathBuf>,
 }
 
 /// A unit ready to link: its cache directory (with `libcosim_<unit>.a`) and its ports.
@@ -151,136 +127,14 @@ fn run_verilator(bin: &str, unit: &str, prefix: &str, extra: &[String], mdir: &P
     }
 }
 
-/// Reads a Verilator constant such as `32'sh3f` or `32'd5`.
-fn parse_const(text: &str) -> Option<i64> {
-    let digits = text.split_once('\'').map_or(text, |(_, v)| v).trim_start_matches('s');
-    let (radix, rest) = match digits.chars().next()? {
-        'h' => (16, &digits[1..]),
-        'd' => (10, &digits[1..]),
-        'b' => (2, &digits[1..]),
-        'o' => (8, &digits[1..]),
-        _ => (10, digits),
-    };
-    i64::from_str_radix(&rest.replace('_', ""), radix).ok()
-}
-
-/// The width and element count of a data type of the XML type table.
-fn dtype_shape(types: &HashMap<&str, roxmltree::Node>, id: &str, depth: u32) -> Result<(u32, u32), String> {
-    let node = types.get(id).ok_or_else(|| format!("dtype {id} missing from Verilator's type table"))?;
-    if depth > 32 {
-        return Err(format!("dtype {id}: type references nest too deep"));
-    }
-    let sub = |n: &roxmltree::Node| n.attribute("sub_dtype_id").map(str::to_string);
-    match node.tag_name().name() {
-        "basicdtype" => {
-            let bound = |a| node.attribute(a).and_then(|v: &str| v.parse::<i64>().ok());
-            match (bound("left"), bound("right")) {
-                (Some(l), Some(r)) => Ok(((l - r).unsigned_abs() as u32 + 1, 1)),
-                _ if node.attribute("name") == Some("int") => Ok((32, 1)),
-                _ => Ok((1, 1)),
-            }
-        }
-        "refdtype" | "enumdtype" => {
-            let s = sub(node).ok_or_else(|| format!("dtype {id} has no sub_dtype_id"))?;
-            let (w, _) = dtype_shape(types, &s, depth + 1)?;
-            Ok((w, 1))
-        }
-        "packarraydtype" => {
-            let s = sub(node).ok_or_else(|| format!("dtype {id} has no sub_dtype_id"))?;
-            let (elem, _) = dtype_shape(types, &s, depth + 1)?;
-            let consts: Vec<i64> = node
-                .descendants()
-                .filter(|n| n.tag_name().name() == "range")
-                .take(1)
-                .flat_map(|r| r.children().filter(|c| c.tag_name().name() == "const"))
-                .filter_map(|c| c.attribute("name").and_then(parse_const))
-                .collect();
-            let [left, right] = consts[..] else {
-                return Err(format!("packed array dtype {id}: cannot read its range"));
-            };
-            let count = (left - right).unsigned_abs() as u32 + 1;
-            Ok((elem * count, count))
-        }
-        "structdtype" | "uniondtype" => {
-            let widths: Result<Vec<u32>, String> = node
-                .children()
-                .filter(|c| c.tag_name().name() == "memberdtype")
-                .map(|m| dtype_shape(types, m.attribute("sub_dtype_id").unwrap_or(""), depth + 1).map(|s| s.0))
-                .collect();
-            let widths = widths?;
-            let width = if node.tag_name().name() == "structdtype" {
-                widths.iter().sum()
-            } else {
-                widths.iter().copied().max().unwrap_or(0)
-            };
-            Ok((width, 1))
-        }
-        other => Err(format!(
-            "dtype {id} is a `{other}`: a unit's ports must be logic vectors, packed arrays or packed structs"
-        )),
-    }
-}
-
 /// Runs `verilator --xml-only` on the unit and reads its top's ports and the files it read.
 fn elaborate(bin: &str, unit: &str, mdir: &Path) -> Result<Elaborated, String> {
     run_verilator(bin, unit, &format!("V{unit}"), &["--xml-only".to_string()], mdir)?;
     let path = mdir.join(format!("V{unit}.xml"));
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let doc = roxmltree::Document::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let files = doc
-        .descendants()
-        .filter(|n| n.tag_name().name() == "file")
-        .filter_map(|n| n.attribute("filename"))
-        .filter(|f| !f.starts_with('<') && Path::new(f).is_file())
-        .map(PathBuf::from)
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let types: HashMap<&str, roxmltree::Node> = doc
-        .descendants()
-        .filter(|n| n.tag_name().name() == "typetable")
-        .flat_map(|t| t.children())
-        .filter_map(|n| n.attribute("id").map(|id| (id, n)))
-        .collect();
-    let top = doc
-        .descendants()
-        .find(|n| n.tag_name().name() == "module" && n.attribute("topModule") == Some("1"))
-        .ok_or_else(|| format!("{}: no top module", path.display()))?;
-    let mut ports = Vec::new();
-    let (mut clk, mut rst) = (false, false);
-    for var in top.children().filter(|n| n.tag_name().name() == "var" && n.attribute("dir").is_some()) {
-        let rtl = var.attribute("name").unwrap_or_default().to_string();
-        let dir = var.attribute("dir").unwrap_or_default();
-        let (width, elems) = dtype_shape(&types, var.attribute("dtype_id").unwrap_or(""), 0)
-            .map_err(|e| format!("rtl/{unit}.sv port `{rtl}`: {e}"))?;
-        match (rtl.as_str(), dir) {
-            ("clk_i", "input") => clk = true,
-            ("rst_ni", "input") => rst = true,
-            (_, "input") | (_, "output") => {
-                if elems > 1 && width / elems > 96 {
-                    return Err(format!(
-                        "rtl/{unit}.sv port `{rtl}`: packed array elements of {} bits; the harness copies \
-                         elements of at most 96 bits (cosim/engine/rtl.rs PortField)",
-                        width / elems
-                    ));
-                }
-                let input = dir == "input";
-                let suffix = if input { "_i" } else { "_o" };
-                let Some(name) = rtl.strip_suffix(suffix) else {
-                    return Err(format!("rtl/{unit}.sv port `{rtl}`: an {dir} port's name must end in `{suffix}`"));
-                };
-                ports.push(Port { name: name.to_string(), rtl, input, width, elems });
-            }
-            _ => return Err(format!("rtl/{unit}.sv port `{rtl}`: direction `{dir}` is not supported")),
-        }
-    }
-    if !clk || !rst {
-        return Err(format!("rtl/{unit}.sv must have the ports clk_i and rst_ni (rust/unit.rs's clocking contract)"));
-    }
-    if ports.first().map(|p| (p.rtl.as_str(), p.width)) != Some(("valid_i", 1)) {
-        return Err(format!("rtl/{unit}.sv: the first port after clk_i and rst_ni must be `valid_i`, one bit"));
-    }
-    Ok(Elaborated { ports, files })
+    let mut elaborated = port_list::read(&text, unit).map_err(|e| format!("{}: {e}", path.display()))?;
+    elaborated.files.retain(|f| f.is_file());
+    Ok(elaborated)
 }
 
 /// 64-bit FNV-1a of `bytes`, folded into `hash`.
@@ -504,6 +358,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     let mut inputs = elaborated.files.clone();
     inputs.push(PathBuf::from("rtl/lint/verilator.vlt"));
     inputs.push(PathBuf::from("build.rs"));
+    inputs.push(PathBuf::from("cosim/engine/port_list.rs"));
     inputs.extend(files_in(Path::new(&tools.shim)));
     let key = build_key(
         &inputs,
