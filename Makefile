@@ -38,7 +38,7 @@ all: build
 
 help:
 	@echo "make cosim  [VECTORS=n] [SEED=s] [UNIT=u] [JOBS=j] [WAVE=fst|vcd] [XSEEDS=n] [SHARD=k/n] [JUNIT=path]  random lockstep run of every unit"
-	@echo "make test                          tests, then lints (clippy, fmt, verilator -Wall)"
+	@echo "make test                          LLVM 14 if missing, tests (release profile), then lints (clippy, fmt, verilator -Wall)"
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms and the GTKWave save file"
 	@echo "make picture                       regenerate the README's timing diagram from the buffer_addr mutant"
