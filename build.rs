@@ -46,7 +46,6 @@ struct Built {
     dir: PathBuf,
     ports: Vec<Port>,
     files: Vec<PathBuf>,
-    mutant: bool,
 }
 
 /// The variants of a unit: (code, name suffix, `-G` parameter set to 1, FST-traced build too).
@@ -369,8 +368,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     )?;
     let dir = root.join(format!("{name}-{key}"));
     let library = dir.join(format!("libcosim_{name}.a"));
-    let built =
-        Built { dir: dir.clone(), ports: elaborated.ports.clone(), files: inputs, mutant: unit.mutant.is_some() };
+    let built = Built { dir: dir.clone(), ports: elaborated.ports.clone(), files: inputs };
     if library.is_file() {
         return Ok(built);
     }
@@ -637,7 +635,7 @@ fn main() {
         for file in &b.files {
             println!("cargo::rerun-if-changed={}", file.display());
         }
-        writeln!(list, "    {name}{},", if b.mutant { " mutant" } else { "" }).unwrap();
+        writeln!(list, "    {name},").unwrap();
         writeln!(
             bindings,
             "#[path = {:?}]\npub mod {name};",

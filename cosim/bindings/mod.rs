@@ -17,12 +17,9 @@ pub trait Visit {
 
 // The name -> binding dispatch over cosim/units.txt.
 macro_rules! units {
-    ($($unit:ident $($mutant:ident)?),* $(,)?) => {
+    ($($unit:ident),* $(,)?) => {
         /// Every unit of cosim/units.txt, in its order.
         pub const UNITS: &[&str] = &[$(stringify!($unit)),*];
-
-        /// The units that have a test-only mutant build (cosim/units.txt `mutant=`).
-        pub const MUTANT_UNITS: &[&str] = &[$($(units!(@name $unit $mutant),)?)*];
 
         /// Runs `visitor` on the binding of the unit called `name`; `None` for an unknown name.
         pub fn with_unit<V: Visit>(name: &str, visitor: V) -> Option<V::Output> {
@@ -34,7 +31,6 @@ macro_rules! units {
             None
         }
     };
-    (@name $unit:ident $mutant:ident) => { stringify!($unit) };
 }
 
 include!(concat!(env!("OUT_DIR"), "/units.rs"));

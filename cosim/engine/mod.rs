@@ -73,13 +73,6 @@ pub struct RtlOptions {
     pub x_seed: Option<u64>,
 }
 
-impl RtlOptions {
-    /// Whether the run records a waveform (both formats come from the FST-traced build).
-    pub fn traced(&self) -> bool {
-        self.wave.is_some()
-    }
-}
-
 /// The Verilated side of a unit.
 pub trait RtlUnit: Unit + Sized + Send {
     /// Opens a fresh simulation (own context). Fails when the variant was not built or the

@@ -266,9 +266,14 @@ fn assemble_errors_name_the_operand() {
         ("image_sample v1, v2, s[8:15], s[124:127] dmask:0x1", "ssamp", "not a tuple GFX9 can encode"),
         ("buffer_wbinvl1 v1", "operands", "takes no operand"),
     ];
-    for (text, field, part) in cases {
+    assert_assembly_errors(cases);
+}
+
+/// Each `(text, field, part)`: assembling `text` fails on `field` with a message containing `part`.
+fn assert_assembly_errors(cases: &[(&str, &str, &str)]) {
+    for &(text, field, part) in cases {
         let e = assemble(text).expect_err(text);
-        assert_eq!(e.field, *field, "`{text}`: {e}");
+        assert_eq!(e.field, field, "`{text}`: {e}");
         assert!(e.message.contains(part), "`{text}`: `{}` should contain `{part}`", e.message);
     }
 }
@@ -430,11 +435,7 @@ fn s_waitcnt_errors_name_the_counter() {
         ("s_waitcnt", "operands", "none given"),
         ("s_waitcnt 0x10000", "simm16", "16 bits"),
     ];
-    for &(text, field, message) in cases {
-        let e = assemble(text).expect_err(text);
-        assert_eq!(e.field, field, "`{text}`: {e}");
-        assert!(e.message.contains(message), "`{text}`: `{}` should contain `{message}`", e.message);
-    }
+    assert_assembly_errors(cases);
     // Out-of-range fields built by hand are rejected by validate, naming the counter.
     let e = Instruction::Waitcnt(Waitcnt { vmcnt: 64, ..Waitcnt::new() }).validate().unwrap_err();
     assert_eq!(e.field, "vmcnt");
