@@ -55,6 +55,7 @@ pub mod cover;
 // The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
 pub mod coalescer;
+pub mod vmem_pipe;
 pub mod d16;
 pub mod format_pack;
 pub mod format_unpack;

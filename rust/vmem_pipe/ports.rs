@@ -1,0 +1,305 @@
+//! The ports of `vmem_pipe` (docs/decisions.md "vmem_pipe", its port declaration), in RTL order:
+//! [`In`] and [`Out`]. Shared by the model, the testbench and the harness.
+//!
+//! Three shapes of field: a scalar (one port), a *packed* array (one port whose element k sits at
+//! bits `w·k ..`, e.g. the four banks' 3-bit tags), and a *split* array (one port per element,
+//! named `<field><k>`, e.g. the 64 dwords of the four banks' lines: the harness compares at most
+//! 128 bits per port).
+
+use crate::unit::{Kind, Ports, Signal};
+
+/// Lanes per issue beat and per VGPR write (one group).
+pub const GROUP_LANES: usize = 16;
+/// TCP banks, and L2 channels.
+pub const BANKS: usize = 4;
+/// Dwords of a 64-byte line.
+pub const LINE_DWORDS: usize = 16;
+
+/// `"<prefix>0" .. "<prefix>{n-1}"` as a static table.
+macro_rules! element_names {
+    ($prefix:literal; $($k:literal)*) => { [$(concat!($prefix, stringify!($k))),*] };
+}
+macro_rules! names4 {
+    ($prefix:literal) => { element_names!($prefix; 0 1 2 3) };
+}
+macro_rules! names16 {
+    ($prefix:literal) => { element_names!($prefix; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15) };
+}
+macro_rules! names64 {
+    ($prefix:literal) => {
+        element_names!($prefix;
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60
+            61 62 63)
+    };
+}
+
+/// All-ones in the low `width` bits (1..=128).
+const fn width_mask(width: u32) -> u128 {
+    u128::MAX >> (128 - width)
+}
+
+/// Declares a port bundle with scalar, packed-array and split-array fields, its `Default` (all
+/// zero) and its [`Ports`] table.
+macro_rules! pipe_ports {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty = $shape:ident $width:literal $(x $n:literal)? $(, $names:expr)?; )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                // Every field type is a number, a bool or an array of numbers.
+                $name { $( $field: pipe_ports!(@zero $shape $ty $(; $n)?), )* }
+            }
+        }
+
+        impl $name {
+            const TABLE: &'static [Signal] = &{
+                const N: usize = 0 $( + pipe_ports!(@count $shape $($n)?) )*;
+                let mut table = [Signal { name: "", width: 0, kind: Kind::Hex }; N];
+                let mut i = 0;
+                $(
+                    pipe_ports!(@push table i $field $shape $width $($n)? $(, $names)?);
+                )*
+                let _ = i;
+                table
+            };
+        }
+
+        impl Ports for $name {
+            const SIGNALS: &'static [Signal] = Self::TABLE;
+
+            #[inline]
+            fn get(&self, index: usize) -> u128 {
+                let mut base = 0usize;
+                $(
+                    let n = pipe_ports!(@count $shape $($n)?);
+                    if index < base + n {
+                        return pipe_ports!(@get self.$field, $shape $width, index - base);
+                    }
+                    base += n;
+                )*
+                let _ = base;
+                0
+            }
+
+            #[inline]
+            fn set(&mut self, index: usize, value: u128) {
+                let mut base = 0usize;
+                $(
+                    let n = pipe_ports!(@count $shape $($n)?);
+                    if index < base + n {
+                        pipe_ports!(@set self.$field, $shape $width, index - base, value);
+                        return;
+                    }
+                    base += n;
+                )*
+                let _ = base;
+            }
+        }
+    };
+
+    (@zero scalar $ty:ty) => { <$ty>::default() };
+    (@zero packed $ty:ty; $n:literal) => { <$ty>::default() };
+    (@zero split $ty:ty; $n:literal) => { [0; $n] };
+
+    (@count scalar) => { 1 };
+    (@count packed $n:literal) => { 1 };
+    (@count split $n:literal) => { $n };
+
+    (@push $t:ident $i:ident $field:ident scalar $width:literal) => {
+        $t[$i] = Signal { name: stringify!($field), width: $width, kind: if $width == 1 { Kind::Bool } else { Kind::Hex } };
+        $i += 1;
+    };
+    (@push $t:ident $i:ident $field:ident packed $width:literal $n:literal) => {
+        $t[$i] = Signal { name: stringify!($field), width: $width * $n, kind: Kind::Hex };
+        $i += 1;
+    };
+    (@push $t:ident $i:ident $field:ident split $width:literal $n:literal, $names:expr) => {
+        let names: [&str; $n] = $names;
+        let mut k = 0;
+        while k < $n {
+            $t[$i] = Signal { name: names[k], width: $width, kind: Kind::Hex };
+            $i += 1;
+            k += 1;
+        }
+    };
+
+    (@get $f:expr, scalar $width:literal, $k:expr) => { $crate::unit::Bits::to_bits($f) };
+    (@get $f:expr, packed $width:literal, $k:expr) => {{
+        let _ = $k;
+        $f.iter().enumerate().fold(0u128, |acc, (e, &v)| acc | (u128::from(v) & width_mask($width)) << ($width * e))
+    }};
+    (@get $f:expr, split $width:literal, $k:expr) => { u128::from($f[$k]) & width_mask($width) };
+
+    (@set $f:expr, scalar $width:literal, $k:expr, $v:expr) => {{
+        let _ = $k;
+        $f = $crate::unit::Bits::from_bits($v & width_mask($width));
+    }};
+    (@set $f:expr, packed $width:literal, $k:expr, $v:expr) => {{
+        let _ = $k;
+        for (e, slot) in $f.iter_mut().enumerate() {
+            // Truncation to the element's width is the point of the cast.
+            *slot = ($v >> ($width * e) & width_mask($width)) as _;
+        }
+    }};
+    (@set $f:expr, split $width:literal, $k:expr, $v:expr) => {{
+        // Truncation to the element's width is the point of the cast.
+        $f[$k] = ($v & width_mask($width)) as _;
+    }};
+}
+
+pipe_ports! {
+    /// Inputs of `vmem_pipe`: the issue port (one beat per cycle), the L2 channels' ready and
+    /// responses, the VGPR port's ready.
+    pub struct In {
+        /// A beat is offered.
+        iss_valid: bool = scalar 1;
+        /// The instruction's last beat.
+        iss_last: bool = scalar 1;
+        /// 0 load, 1 store, 2 atomic.
+        iss_kind: u8 = scalar 2;
+        /// Atomics: the `AtomicOp` index (rust/exec/atomics.rs).
+        iss_op: u8 = scalar 5;
+        /// 64-bit atomic.
+        iss_wide: bool = scalar 1;
+        /// 1: sized access (and atomics); 0: FORMAT access.
+        iss_sized: bool = scalar 1;
+        /// buffer_addr's `access`.
+        iss_access: u8 = scalar 2;
+        /// buffer_addr's `bytes`: the element size.
+        iss_bytes: u8 = scalar 5;
+        /// Components the opcode moves.
+        iss_count: u8 = scalar 3;
+        /// Effective data format.
+        iss_dfmt: u8 = scalar 4;
+        /// Effective numeric format.
+        iss_nfmt: u8 = scalar 3;
+        /// Effective dst_sel (swizzle's encoding).
+        iss_dst_sel: u16 = scalar 12;
+        /// 0 none, 1 D16, 2 D16_HI.
+        iss_d16: u8 = scalar 2;
+        iss_offen: bool = scalar 1;
+        iss_idxen: bool = scalar 1;
+        iss_glc: bool = scalar 1;
+        iss_tfe: bool = scalar 1;
+        /// The instruction's OFFSET (12 bits).
+        iss_offset: u16 = scalar 12;
+        /// VDATA.
+        iss_vdata: u8 = scalar 8;
+        /// The SOFFSET operand's value.
+        iss_soffset: u32 = scalar 32;
+        /// The V#.
+        iss_vsharp: u128 = scalar 128;
+        /// EXEC.
+        iss_exec: u64 = scalar 64;
+        /// This beat's address dwords, lane 16g+j at j.
+        iss_addr: [u32; GROUP_LANES] = split 32 x 16, names16!("iss_addr");
+        /// This beat's data dwords, lane 16g+j at j.
+        iss_data: [u32; GROUP_LANES] = split 32 x 16, names16!("iss_data");
+        /// Bit b: the L2 accepts bank b's request.
+        l2_req_ready: u8 = scalar 4;
+        /// Bit b: a response on bank b's channel.
+        l2_rsp_valid: u8 = scalar 4;
+        /// Bank b's response tag.
+        l2_rsp_tag: [u8; BANKS] = packed 3 x 4;
+        /// Bank b's response dword i at 16b+i.
+        l2_rsp_data: [u32; BANKS * LINE_DWORDS] = split 32 x 64, names64!("l2_rsp_data");
+        /// The VGPR port accepts this cycle's write.
+        vgpr_ready: bool = scalar 1;
+    }
+}
+
+pipe_ports! {
+    /// Outputs of `vmem_pipe`: issue ready, the four L2 channels' requests, the VGPR write
+    /// port, and one `done` per instruction with its counters.
+    pub struct Out {
+        /// A beat offered this cycle is accepted.
+        iss_ready: bool = scalar 1;
+        /// Bit b: bank b presents a request.
+        l2_req_valid: u8 = scalar 4;
+        /// 0 line read, 1 masked line write, 2 atomic.
+        l2_req_kind: [u8; BANKS] = packed 2 x 4;
+        l2_req_tag: [u8; BANKS] = packed 3 x 4;
+        /// Line address (reads, writes) or byte address (atomics).
+        l2_req_addr: [u64; BANKS] = split 48 x 4, names4!("l2_req_addr");
+        /// Writes: bit i = byte i of the line.
+        l2_req_mask: [u64; BANKS] = split 64 x 4, names4!("l2_req_mask");
+        /// Bank b's dword i at 16b+i.
+        l2_req_data: [u32; BANKS * LINE_DWORDS] = split 32 x 64, names64!("l2_req_data");
+        l2_req_op: [u8; BANKS] = packed 5 x 4;
+        /// Bit b: 64-bit atomic.
+        l2_req_wide: u8 = scalar 4;
+        /// Bit b: the atomic returns its pre-op value.
+        l2_req_return: u8 = scalar 4;
+        vgpr_valid: bool = scalar 1;
+        vgpr_addr: u8 = scalar 8;
+        vgpr_group: u8 = scalar 2;
+        vgpr_mask: u16 = scalar 16;
+        vgpr_data: [u32; GROUP_LANES] = split 32 x 16, names16!("vgpr_data");
+        done_valid: bool = scalar 1;
+        done_issue: u16 = scalar 16;
+        done_ta: u16 = scalar 16;
+        done_tcp: u16 = scalar 16;
+        done_l2: u16 = scalar 16;
+        done_td: u16 = scalar 16;
+        done_total: u16 = scalar 16;
+        done_requests: u16 = scalar 16;
+        done_hits: u16 = scalar 16;
+        done_misses: u16 = scalar 16;
+        done_conflicts: u16 = scalar 16;
+    }
+}
+
+/// `iss_kind` codes.
+pub const KIND_LOAD: u8 = 0;
+pub const KIND_STORE: u8 = 1;
+pub const KIND_ATOMIC: u8 = 2;
+/// `iss_d16` codes.
+pub const D16_NONE: u8 = 0;
+pub const D16_LO: u8 = 1;
+pub const D16_HI: u8 = 2;
+/// `l2_req_kind` codes.
+pub const L2_READ: u8 = 0;
+pub const L2_WRITE: u8 = 1;
+pub const L2_ATOMIC: u8 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_have_the_declared_ports() {
+        assert_eq!(In::SIGNALS.len(), 22 + 16 + 16 + 3 + 64 + 1);
+        assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 11);
+        assert_eq!(In::SIGNALS[0].name, "iss_valid");
+        assert_eq!(In::SIGNALS[22].name, "iss_addr0");
+        assert_eq!(Out::SIGNALS[8].name, "l2_req_mask0");
+        assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "l2_req_tag").map(|s| s.width), Some(12));
+    }
+
+    #[test]
+    fn get_and_set_round_trip_every_port() {
+        let mut input = In::default();
+        for (i, s) in In::SIGNALS.iter().enumerate() {
+            let value = 0x5a5a_5a5a_5a5a_5a5a_5a5a_5a5a_5a5a_5a5a_u128.rotate_left(i as u32) & s.mask();
+            input.set(i, value);
+            assert_eq!(input.get(i), value, "{}", s.name);
+        }
+        let mut out = Out::default();
+        out.l2_req_tag = [1, 2, 3, 7];
+        let i = Out::SIGNALS.iter().position(|s| s.name == "l2_req_tag").unwrap();
+        assert_eq!(out.get(i), 1 | 2 << 3 | 3 << 6 | 7 << 9);
+        out.l2_req_data[17] = 0xdead_beef;
+        let d = Out::SIGNALS.iter().position(|s| s.name == "l2_req_data17").unwrap();
+        assert_eq!(out.get(d), 0xdead_beef);
+    }
+}
