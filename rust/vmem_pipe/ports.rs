@@ -294,8 +294,7 @@ mod tests {
             input.set(i, value);
             assert_eq!(input.get(i), value, "{}", s.name);
         }
-        let mut out = Out::default();
-        out.l2_req_tag = [1, 2, 3, 7];
+        let mut out = Out { l2_req_tag: [1, 2, 3, 7], ..Out::default() };
         let i = Out::SIGNALS.iter().position(|s| s.name == "l2_req_tag").unwrap();
         assert_eq!(out.get(i), 1 | 2 << 3 | 3 << 6 | 7 << 9);
         out.l2_req_data[17] = 0xdead_beef;
