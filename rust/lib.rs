@@ -55,7 +55,6 @@ pub mod cover;
 // The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
 pub mod coalescer;
-pub mod vmem_pipe;
 pub mod d16;
 pub mod format_pack;
 pub mod format_unpack;
@@ -63,3 +62,4 @@ pub mod image_addr;
 pub mod inline_const;
 pub mod multi_texel;
 pub mod swizzle;
+pub mod vmem_pipe;
