@@ -23,6 +23,35 @@ pub enum AtomicOp {
     Fmax,
 }
 
+impl AtomicOp {
+    /// Every operation, in declaration order: `ALL[op as usize] == op` (the pipeline's L2 port
+    /// carries the index).
+    pub const ALL: [AtomicOp; 17] = [
+        AtomicOp::Swap,
+        AtomicOp::Cmpswap,
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Rsub,
+        AtomicOp::Smin,
+        AtomicOp::Umin,
+        AtomicOp::Smax,
+        AtomicOp::Umax,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Fcmpswap,
+        AtomicOp::Fmin,
+        AtomicOp::Fmax,
+    ];
+
+    /// The compare-swaps, which take a second operand.
+    pub fn compares(self) -> bool {
+        matches!(self, AtomicOp::Cmpswap | AtomicOp::Fcmpswap)
+    }
+}
+
 /// §10.1's result of one atomic on `tmp` with operand `data` (and `cmp` for the compare-swaps),
 /// at 32 or 64 bits.
 pub fn atomic_result(op: AtomicOp, wide: bool, tmp: u64, data: u64, cmp: u64) -> u64 {
@@ -96,5 +125,17 @@ fn pick_num(tmp: u64, data: u64, float: impl Fn(u64) -> f64, better: impl Fn(f64
         (_, true) => tmp,
         _ if better(d, t) => data,
         _ => tmp,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AtomicOp;
+
+    #[test]
+    fn all_is_in_declaration_order() {
+        for (i, op) in AtomicOp::ALL.iter().enumerate() {
+            assert_eq!(*op as usize, i, "{op:?}");
+        }
     }
 }

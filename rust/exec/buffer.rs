@@ -98,8 +98,44 @@ struct Lane {
 }
 
 impl BufferInst {
+    /// The effective element format (SPEC §2.6): `(dfmt, nfmt, buffer_addr's access, element
+    /// bytes)`; FORMAT accesses take it from the instruction (TBUFFER) or the V#.
+    pub fn element_format(&self, vsharp: &VSharp) -> (u8, u8, u8, u8) {
+        match (self.kind, self.access) {
+            (BufferKind::Atomic(_), _) => (4, NFMT_UINT, ACCESS_ATOMIC, if self.wide { 8 } else { 4 }),
+            (_, Access::Sized { bytes, signed }) => {
+                let (d, n) = implied_format(bytes, signed);
+                (d, n, ACCESS_NON_FORMAT, bytes)
+            }
+            (_, Access::Format { format, .. }) => {
+                let (d, n) = format.unwrap_or((vsharp.dfmt, vsharp.nfmt));
+                // An invalid effective format is caught by format_unpack/format_pack; its size
+                // then does not matter (the access behaves as unbound).
+                let b = match element_bytes(d) {
+                    0 => 4,
+                    b => b as u8,
+                };
+                (d, n, ACCESS_FORMAT, b)
+            }
+        }
+    }
+
+    /// The dst_sel a load's swizzle takes: the V#'s for BUFFER_*_FORMAT_*, else the identity
+    /// for the components of `dfmt` (format_unpack's count; 4 for an invalid format).
+    pub fn load_dst_sel(&self, vsharp: &VSharp, dfmt: u8, nfmt: u8) -> u16 {
+        match self.access {
+            Access::Format { format: None, .. } => {
+                vsharp.dst_sel.iter().enumerate().fold(0u16, |acc, (c, &s)| acc | u16::from(s) << (3 * c))
+            }
+            _ => {
+                let unpacked = format_unpack::compute(&format_unpack::In { valid: true, dfmt, nfmt, data: 0 });
+                identity_dst_sel(unpacked.count.max(1))
+            }
+        }
+    }
+
     /// The component count the instruction moves (buffers have no DMASK: SPEC §3 step 4).
-    fn components(&self) -> u8 {
+    pub fn components(&self) -> u8 {
         match self.access {
             Access::Format { count, .. } => count,
             Access::Sized { bytes, .. } => bytes.div_ceil(4).max(1),
@@ -138,23 +174,7 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
     let vsharp_bits = wave.descriptor(inst.srsrc).map_err(ExecError)?;
     let vsharp = VSharp::decode(vsharp_bits);
     let sgpr_offset = wave.scalar(inst.soffset).map_err(ExecError)?;
-    let (dfmt, nfmt, access, bytes) = match (inst.kind, inst.access) {
-        (BufferKind::Atomic(_), _) => (4, NFMT_UINT, ACCESS_ATOMIC, if inst.wide { 8 } else { 4 }),
-        (_, Access::Sized { bytes, signed }) => {
-            let (d, n) = implied_format(bytes, signed);
-            (d, n, ACCESS_NON_FORMAT, bytes)
-        }
-        (_, Access::Format { format, .. }) => {
-            let (d, n) = format.unwrap_or((vsharp.dfmt, vsharp.nfmt));
-            // An invalid effective format is caught by format_unpack/format_pack; its size
-            // then does not matter (the access behaves as unbound).
-            let b = match element_bytes(d) {
-                0 => 4,
-                b => b as u8,
-            };
-            (d, n, ACCESS_FORMAT, b)
-        }
-    };
+    let (dfmt, nfmt, access, bytes) = inst.element_format(&vsharp);
 
     // 1. Gather: addresses and data from the state, for every active lane.
     let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
@@ -293,12 +313,7 @@ fn load(
         &data.iter().map(|&d| format_unpack::In { valid: true, dfmt, nfmt, data: d }).collect::<Vec<_>>(),
     );
     let per_dword = matches!(inst.access, Access::Sized { bytes, .. } if bytes > 4);
-    let dst_sel = match inst.access {
-        Access::Format { format: None, .. } => {
-            vsharp.dst_sel.iter().enumerate().fold(0u16, |acc, (c, &s)| acc | u16::from(s) << (3 * c))
-        }
-        _ => identity_dst_sel(unpacked.first().map_or(4, |u| u.count.max(1))),
-    };
+    let dst_sel = inst.load_dst_sel(vsharp, dfmt, nfmt);
     let n = inst.components();
     let swizzle_in: Vec<swizzle::In> = lanes
         .iter()
