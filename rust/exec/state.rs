@@ -159,7 +159,7 @@ impl Wave {
     }
 
     /// Four consecutive SGPRs from `first` as a 128-bit descriptor, the first in bits 31:0.
-    pub(super) fn descriptor(&self, first: u8) -> Result<u128, String> {
+    pub fn descriptor(&self, first: u8) -> Result<u128, String> {
         if first % 4 != 0 || usize::from(first) + 4 > 124 {
             return Err(format!("srsrc s{first} is not an aligned group of four SGPRs"));
         }
