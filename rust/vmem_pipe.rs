@@ -3,4 +3,3 @@
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe.rs  Tests: tests/vmem_pipe.rs
 
 pub mod ports;
-pub mod tb;
