@@ -41,33 +41,33 @@ pub const ACCESS_RESERVED: u8 = 3;
 ports! {
     /// Inputs of `buffer_addr`, in RTL port order.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
-        vsharp: u128 = 128, Kind::Hex;
-        inst_offset: u16 = 12, Kind::Int;
-        offen: bool = 1, Kind::Bool;
-        idxen: bool = 1, Kind::Bool;
+        valid: bool;
+        vsharp: u128, Kind::Hex;
+        inst_offset: u16 = 12;
+        offen: bool;
+        idxen: bool;
         access: u8 = 2, Kind::Enum(ACCESS_NAMES);
         bytes: u8 = 5, Kind::OneOf(BYTES_LEGAL);
-        lds: bool = 1, Kind::Bool;
-        sgpr_offset: u32 = 32, Kind::Int;
-        vgpr_index: u32 = 32, Kind::Int;
-        vgpr_offset: u32 = 32, Kind::Int;
-        tid: u8 = 6, Kind::Int;
-        m0: u32 = 32, Kind::Int;
-        lds_base: u16 = 9, Kind::Int;
-        lds_size: u16 = 9, Kind::Int;
+        lds: bool;
+        sgpr_offset: u32;
+        vgpr_index: u32;
+        vgpr_offset: u32;
+        tid: u8 = 6;
+        m0: u32;
+        lds_base: u16 = 9;
+        lds_size: u16 = 9;
     }
 }
 ports! {
     /// Outputs of `buffer_addr`, in RTL port order.
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        address: u64 = 48, Kind::Int;
-        in_range: u8 = 4, Kind::Int;
-        unbound: bool = 1, Kind::Bool;
-        illegal: bool = 1, Kind::Bool;
-        lds_address: u32 = 18, Kind::Int;
-        lds_in_range: bool = 1, Kind::Bool;
+        valid: bool;
+        address: u64 = 48;
+        in_range: u8 = 4;
+        unbound: bool;
+        illegal: bool;
+        lds_address: u32 = 18;
+        lds_in_range: bool;
     }
 }
 

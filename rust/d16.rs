@@ -60,13 +60,13 @@ ports! {
     /// destination VGPR before a byte/short load; `count`: components (loads) or halves (stores)
     /// of the format ops.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
+        valid: bool;
         op: u8 = 3, Kind::Enum(OP_NAMES);
-        hi: bool = 1, Kind::Bool;
-        nfmt: u8 = 3, Kind::Int;
-        count: u8 = 3, Kind::Int;
-        data: u128 = 128, Kind::Hex;
-        old: u32 = 32, Kind::Hex;
+        hi: bool;
+        nfmt: u8 = 3;
+        count: u8 = 3;
+        data: u128, Kind::Hex;
+        old: u32, Kind::Hex;
     }
 }
 ports! {
@@ -74,10 +74,10 @@ ports! {
     /// loads, components for store_format, the store data for byte/short stores), 0 at and above
     /// `result_count`; `illegal`: a reserved op, or a format op's count outside 1..4 or nfmt 6.
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        result: u128 = 128, Kind::Hex;
-        result_count: u8 = 3, Kind::Int;
-        illegal: bool = 1, Kind::Bool;
+        valid: bool;
+        result: u128, Kind::Hex;
+        result_count: u8 = 3;
+        illegal: bool;
     }
 }
 

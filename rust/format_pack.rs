@@ -42,19 +42,19 @@ ports! {
     /// Inputs of `format_pack`, in RTL port order. `components`: component k (X, Y, Z, W) at bits
     /// 32k+31:32k; those the format lacks are ignored.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
-        dfmt: u8 = 4, Kind::Int;
-        nfmt: u8 = 3, Kind::Int;
-        components: u128 = 128, Kind::List { width: 32, len: 4 };
+        valid: bool;
+        dfmt: u8 = 4;
+        nfmt: u8 = 3;
+        components: u128, Kind::List { width: 32, len: 4 };
     }
 }
 ports! {
     /// Outputs of `format_pack`, in RTL port order. `data`: the element's bits (bit k = element
     /// bit k; 0 above its size, and all 0 when invalid); `fmt_valid`: format_valid(dfmt, nfmt).
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        data: u128 = 128, Kind::Hex;
-        fmt_valid: bool = 1, Kind::Bool;
+        valid: bool;
+        data: u128, Kind::Hex;
+        fmt_valid: bool;
     }
 }
 

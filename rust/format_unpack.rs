@@ -36,10 +36,10 @@ ports! {
     /// Inputs of `format_unpack`, in RTL port order. `data`: the element, bit k = element bit k
     /// (bits above the element's size are ignored).
     pub struct In {
-        valid: bool = 1, Kind::Bool;
-        dfmt: u8 = 4, Kind::Int;
-        nfmt: u8 = 3, Kind::Int;
-        data: u128 = 128, Kind::Hex;
+        valid: bool;
+        dfmt: u8 = 4;
+        nfmt: u8 = 3;
+        data: u128, Kind::Hex;
     }
 }
 ports! {
@@ -47,10 +47,10 @@ ports! {
     /// bits 32k+31:32k, 0 beyond `count`; `count`: the format's component count, 0 when invalid;
     /// `fmt_valid`: format_valid(dfmt, nfmt).
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        components: u128 = 128, Kind::List { width: 32, len: 4 };
-        count: u8 = 3, Kind::Int;
-        fmt_valid: bool = 1, Kind::Bool;
+        valid: bool;
+        components: u128, Kind::List { width: 32, len: 4 };
+        count: u8 = 3;
+        fmt_valid: bool;
     }
 }
 

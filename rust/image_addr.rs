@@ -54,19 +54,19 @@ ports! {
     /// Inputs of `image_addr`, in RTL port order. `tsharp_hi` (T# bits 255:128) is read only
     /// when `r128` = 0; `mipid` only when `mip` = 1.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
-        tsharp_lo: u128 = 128, Kind::Hex;
-        tsharp_hi: u128 = 128, Kind::Hex;
-        r128: bool = 1, Kind::Bool;
+        valid: bool;
+        tsharp_lo: u128, Kind::Hex;
+        tsharp_hi: u128, Kind::Hex;
+        r128: bool;
         op: u8 = 2, Kind::Enum(OP_NAMES);
-        mip: bool = 1, Kind::Bool;
-        dmask: u8 = 4, Kind::Int;
-        d16: bool = 1, Kind::Bool;
-        tfe: bool = 1, Kind::Bool;
-        da: bool = 1, Kind::Bool;
-        x: u32 = 32, Kind::Int;
-        y: u32 = 32, Kind::Int;
-        mipid: u32 = 32, Kind::Int;
+        mip: bool;
+        dmask: u8 = 4;
+        d16: bool;
+        tfe: bool;
+        da: bool;
+        x: u32;
+        y: u32;
+        mipid: u32;
     }
 }
 ports! {
@@ -74,16 +74,16 @@ ports! {
     /// `address` are 0 when `level_ok` = 0; `address` is texel `xa`'s (texel t of the group is at
     /// `address + t·bpp`).
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        level_ok: bool = 1, Kind::Bool;
-        level: u8 = 4, Kind::Int;
-        width: u16 = 15, Kind::Int;
-        height: u16 = 15, Kind::Int;
-        pitch: u32 = 17, Kind::Int;
-        xa: u32 = 32, Kind::Int;
-        group_valid: bool = 1, Kind::Bool;
-        address: u64 = 48, Kind::Int;
-        illegal: bool = 1, Kind::Bool;
+        valid: bool;
+        level_ok: bool;
+        level: u8 = 4;
+        width: u16 = 15;
+        height: u16 = 15;
+        pitch: u32 = 17;
+        xa: u32;
+        group_valid: bool;
+        address: u64 = 48;
+        illegal: bool;
     }
 }
 

@@ -15,20 +15,20 @@ use bitvec::field::BitField as _;
 use bitvec::prelude::{BitArray, Lsb0};
 
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::pipelined_unit;
 
 ports! {
     /// Inputs of `inline_const`, in RTL port order.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
-        code: u8 = 7, Kind::Int;
+        valid: bool;
+        code: u8 = 7;
     }
 }
 ports! {
     /// Outputs of `inline_const`, in RTL port order: the constant's f32 bit pattern.
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        bits: u32 = 32, Kind::Int;
+        valid: bool;
+        bits: u32;
     }
 }
 

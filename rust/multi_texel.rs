@@ -33,23 +33,23 @@ ports! {
     /// Inputs of `multi_texel`, in RTL port order. `dfmt`, `nfmt`: the T#'s; `texels`: the
     /// group's bytes as fetched, texel t at bits 8·bpp·t upward.
     pub struct In {
-        valid: bool = 1, Kind::Bool;
+        valid: bool;
         op: u8 = 2, Kind::Enum(OP_NAMES);
-        dmask: u8 = 4, Kind::Int;
-        dfmt: u8 = 6, Kind::Int;
-        nfmt: u8 = 4, Kind::Int;
-        group_valid: bool = 1, Kind::Bool;
-        texels: u64 = 64, Kind::Hex;
+        dmask: u8 = 4;
+        dfmt: u8 = 6;
+        nfmt: u8 = 4;
+        group_valid: bool;
+        texels: u64, Kind::Hex;
     }
 }
 ports! {
     /// Outputs of `multi_texel`, in RTL port order. `result`: dword i at bits 32i+31:32i, 0 at
     /// and above `result_count`.
     pub struct Out {
-        valid: bool = 1, Kind::Bool;
-        result: u128 = 128, Kind::List { width: 32, len: 4 };
-        result_count: u8 = 3, Kind::Int;
-        illegal: bool = 1, Kind::Bool;
+        valid: bool;
+        result: u128, Kind::List { width: 32, len: 4 };
+        result_count: u8 = 3;
+        illegal: bool;
     }
 }
 

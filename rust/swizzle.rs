@@ -29,36 +29,36 @@ ports! {
     /// Inputs of `swizzle`, in RTL port order.
     pub struct In {
         /// The element is present this cycle.
-        valid: bool = 1, Kind::Bool;
+        valid: bool;
         /// Canonical components X, Y, Z, W (component k at bits 32k+31:32k), as `format_unpack`
         /// outputs them.
-        components: u128 = 128, Kind::List { width: 32, len: 4 };
+        components: u128, Kind::List { width: 32, len: 4 };
         /// Components the format has (0..4; 5..7 read as 4).
-        count: u8 = 3, Kind::Int;
+        count: u8 = 3;
         /// dst_sel of channels R, G, B, A (channel c at bits 3c+2:3c), codes as SPEC §1.1.
         dst_sel: u16 = 12, Kind::List { width: 3, len: 4 };
         /// 1 for uint/sint nfmts (SEL_1 = 0x00000001), 0 for float-like ones (SEL_1 = 1.0f).
-        integer: bool = 1, Kind::Bool;
+        integer: bool;
         /// Enabled channels, bit c for channel c; 0 behaves as 0b0001.
-        dmask: u8 = 4, Kind::Int;
+        dmask: u8 = 4;
         /// Out-of-range components, bit k for component k (X, Y, Z, W).
-        oor: u8 = 4, Kind::Int;
+        oor: u8 = 4;
         /// The resource is unbound (SPEC §1.1): every channel reads 0, SEL_1 included.
-        unbound: bool = 1, Kind::Bool;
+        unbound: bool;
         /// Append the (always 0) TFE status dword after the data dwords.
-        tfe: bool = 1, Kind::Bool;
+        tfe: bool;
     }
 }
 ports! {
     /// Outputs of `swizzle`, in RTL port order.
     pub struct Out {
         /// `valid` of the input that produced the outputs.
-        valid: bool = 1, Kind::Bool;
+        valid: bool;
         /// Result dwords 0..3 (dword i at bits 32i+31:32i); dwords at and above the data count
         /// are 0.
-        result: u128 = 128, Kind::List { width: 32, len: 4 };
+        result: u128, Kind::List { width: 32, len: 4 };
         /// Result dwords written: popcount(dmask, 0 read as 0b0001) + tfe, 1..5.
-        result_count: u8 = 3, Kind::Int;
+        result_count: u8 = 3;
     }
 }
 

@@ -87,13 +87,20 @@ pub trait Ports: Copy + Default + PartialEq + Debug + Send + 'static {
     }
 }
 
-/// Conversion of a port field to and from raw bits.
+/// Conversion of a port field to and from raw bits, and the port a field of the type is when
+/// [`ports!`](crate::ports) names no width or kind for it.
 pub trait Bits: Copy {
+    /// The type's bits: the port's width unless one is given.
+    const WIDTH: u32;
+    /// [`Kind::Bool`] for `bool`, [`Kind::Int`] for the integers, unless a kind is given.
+    const KIND: Kind;
     fn to_bits(self) -> u128;
     fn from_bits(bits: u128) -> Self;
 }
 
 impl Bits for bool {
+    const WIDTH: u32 = 1;
+    const KIND: Kind = Kind::Bool;
     #[inline]
     fn to_bits(self) -> u128 {
         u128::from(self)
@@ -107,6 +114,8 @@ impl Bits for bool {
 macro_rules! bits_for_uint {
     ($($t:ty),*) => {$(
         impl Bits for $t {
+            const WIDTH: u32 = <$t>::BITS;
+            const KIND: Kind = Kind::Int;
             #[inline]
             fn to_bits(self) -> u128 {
                 self as u128
@@ -123,21 +132,31 @@ bits_for_uint!(u8, u16, u32, u64, u128);
 
 /// Declares a port bundle: a plain struct plus its [`Ports`] table.
 ///
+/// A port is `name: type`, then its width (`= width`) where it is narrower than the type, then
+/// its kind (`, kind`) where it is not the type's: a `bool` is a 1-bit [`Kind::Bool`] port, an
+/// integer an [`Kind::Int`] one as wide as the type ([`Bits::WIDTH`], [`Bits::KIND`]).
+///
 /// ```ignore
 /// ports! {
 ///     /// Inputs of `foo`.
 ///     pub struct In {
-///         valid: bool = 1, Bool;
-///         data: u32 = 32, Hex;
+///         valid: bool;                    // 1 bit, Kind::Bool
+///         op: u8 = 2, Kind::Enum(OPS);
+///         count: u8 = 3;                  // Kind::Int
+///         data: u32, Kind::Hex;           // 32 bits
 ///     }
 /// }
 /// ```
 #[macro_export]
 macro_rules! ports {
+    (@width $ty:ty) => { <$ty as $crate::unit::Bits>::WIDTH };
+    (@width $ty:ty, $width:expr) => { $width };
+    (@kind $ty:ty) => { <$ty as $crate::unit::Bits>::KIND };
+    (@kind $ty:ty, $kind:expr) => { $kind };
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
-            $( $(#[$fmeta:meta])* $field:ident : $ty:ty = $width:expr, $kind:expr; )*
+            $( $(#[$fmeta:meta])* $field:ident : $ty:ty $(= $width:expr)? $(, $kind:expr)?; )*
         }
     ) => {
         $(#[$meta])*
@@ -148,7 +167,13 @@ macro_rules! ports {
 
         impl $crate::unit::Ports for $name {
             const SIGNALS: &'static [$crate::unit::Signal] = &[
-                $( $crate::unit::Signal { name: stringify!($field), width: $width, kind: $kind }, )*
+                $(
+                    $crate::unit::Signal {
+                        name: stringify!($field),
+                        width: $crate::ports!(@width $ty $(, $width)?),
+                        kind: $crate::ports!(@kind $ty $(, $kind)?),
+                    },
+                )*
             ];
 
             #[inline]
