@@ -164,14 +164,20 @@ fn byte_mask(from: u32, to: u32) -> u16 {
     (upper & !((1u32 << from) - 1)) as u16
 }
 
-/// The one or two (block, bytes) pairs lane `lane`'s access touches: `bytes` bytes from its
-/// address, modulo 2^48.
+// The SPEC §7 grouping, shared by this unit and the TA of `vmem_pipe` (rust/vmem_pipe/ta.rs):
+// a lane's blocks, a group's quad merging, the per-lane requests. Addresses are indexed by lane
+// (`addr[k]` = lane k's byte address) and `active` has bit k for lane k.
+
+/// The one or two (block, bytes) pairs an access of `bytes` bytes (1..=16) from `address`
+/// touches, modulo 2^48 (docs/decisions.md "coalescer", *Requests of a wave*): the first block
+/// `address[47:4]` with bytes `o .. min(o + bytes, 16)`, and when `o + bytes > 16` the next block
+/// (modulo 2^44) with bytes `0 .. o + bytes − 16`, `o` being `address[3:0]`.
 #[inline]
-fn lane_blocks(wave: &Wave, lane: usize) -> [Option<(u64, u16)>; 2] {
-    let address = wave.addr[lane] & ADDRESS_MASK;
+pub fn lane_blocks(address: u64, bytes: u8) -> [Option<(u64, u16)>; 2] {
+    let address = address & ADDRESS_MASK;
     let block = address >> 4;
     let offset = (address & 0xf) as u32;
-    let end = offset + u32::from(wave.bytes);
+    let end = offset + u32::from(bytes);
     if end <= 16 {
         [Some((block, byte_mask(offset, end))), None]
     } else {
@@ -185,27 +191,47 @@ fn active_lanes(active: u64, lanes: std::ops::Range<usize>) -> impl Iterator<Ite
     bits.into_iter().enumerate().skip(lanes.start).take(lanes.len()).filter(|&(_, on)| on).map(|(k, _)| k)
 }
 
-/// Per-lane requests of the active lanes among `lanes`, appended to `out`.
-fn per_lane(wave: &Wave, lanes: std::ops::Range<usize>, out: &mut Vec<Request>) {
-    for lane in active_lanes(wave.active, lanes) {
-        for (block, bytes) in lane_blocks(wave, lane).into_iter().flatten() {
-            out.push(Request { block, bytes, lanes: 1 << lane });
+/// One per-lane request (SPEC §7): lane `lane`'s `second` (false: first) block `block`, the
+/// `bytes` of it that the lane's access covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneRequest {
+    pub lane: usize,
+    pub second: bool,
+    pub block: u64,
+    pub bytes: u16,
+}
+
+/// The per-lane requests of the active lanes among `lanes`, in order (each active lane
+/// ascending, its first block, then its second when the access straddles), passed to `emit`.
+#[inline]
+pub fn per_lane_requests(
+    addr: &[u64; LANES],
+    active: u64,
+    bytes: u8,
+    lanes: std::ops::Range<usize>,
+    mut emit: impl FnMut(LaneRequest),
+) {
+    for lane in active_lanes(active, lanes) {
+        for (k, blk) in lane_blocks(addr[lane], bytes).into_iter().enumerate() {
+            if let Some((block, mask)) = blk {
+                emit(LaneRequest { lane, second: k == 1, block, bytes: mask });
+            }
         }
     }
 }
 
 /// Quad `first..first + 4` as one request, or `None` when it has no active lane; `Err(())` when
 /// it is not mergeable (an active lane touches two blocks, or two active lanes different ones).
-fn merged_quad(wave: &Wave, first: usize) -> Result<Option<Request>, ()> {
+fn merged_quad(addr: &[u64; LANES], active: u64, bytes: u8, first: usize) -> Result<Option<Request>, ()> {
     let mut merged: Option<Request> = None;
-    for lane in active_lanes(wave.active, first..first + 4) {
-        let [Some((block, bytes)), None] = lane_blocks(wave, lane) else {
+    for lane in active_lanes(active, first..first + 4) {
+        let [Some((block, mask)), None] = lane_blocks(addr[lane], bytes) else {
             return Err(());
         };
         match &mut merged {
-            None => merged = Some(Request { block, bytes, lanes: 1 << lane }),
+            None => merged = Some(Request { block, bytes: mask, lanes: 1 << lane }),
             Some(r) if r.block == block => {
-                r.bytes |= bytes;
+                r.bytes |= mask;
                 r.lanes |= 1 << lane;
             }
             Some(_) => return Err(()),
@@ -214,26 +240,40 @@ fn merged_quad(wave: &Wave, first: usize) -> Result<Option<Request>, ()> {
     Ok(merged)
 }
 
+/// Group `group` (lanes 16·group .. 16·group + 15) of a single-component access: when all four of
+/// its quads are mergeable (SPEC §7), quad q's merged request at element q (`None` for a quad with
+/// no active lane); `None` when some quad is not mergeable (the group is then per-lane).
+#[inline]
+pub fn merged_group(addr: &[u64; LANES], active: u64, bytes: u8, group: usize) -> Option<[Option<Request>; 4]> {
+    let mut quads = [None; 4];
+    for (q, slot) in quads.iter_mut().enumerate() {
+        *slot = merged_quad(addr, active, bytes, 16 * group + 4 * q).ok()?;
+    }
+    Some(quads)
+}
+
 /// SPEC §7: the requests of `wave` in issue order and its cycle count.
 pub fn coalesce(wave: &Wave) -> Coalesced {
     let mut requests = Vec::with_capacity(MAX_REQUESTS);
+    let request = |r: LaneRequest| Request { block: r.block, bytes: r.bytes, lanes: 1 << r.lane };
     if !wave.single {
         // Four lanes per cycle, one request per block each active lane touches.
-        per_lane(wave, 0..LANES, &mut requests);
+        per_lane_requests(&wave.addr, wave.active, wave.bytes, 0..LANES, |r| requests.push(request(r)));
         return Coalesced { requests, cycles: 16 };
     }
     let mut cycles = 0;
     for group in 0..LANES / 16 {
-        let first = 16 * group;
-        let quads: Result<Vec<Option<Request>>, ()> = (0..4).map(|q| merged_quad(wave, first + 4 * q)).collect();
-        match quads {
-            Ok(quads) => {
+        match merged_group(&wave.addr, wave.active, wave.bytes, group) {
+            Some(quads) => {
                 cycles += 1;
                 requests.extend(quads.into_iter().flatten());
             }
-            Err(()) => {
+            None => {
                 cycles += 4;
-                per_lane(wave, first..first + 16, &mut requests);
+                let first = 16 * group;
+                per_lane_requests(&wave.addr, wave.active, wave.bytes, first..first + 16, |r| {
+                    requests.push(request(r))
+                });
             }
         }
     }
