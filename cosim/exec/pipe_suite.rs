@@ -9,7 +9,8 @@ use gcn_vmem_model::exec::{self, Models, Wave, LANES};
 use gcn_vmem_model::isa::{self, Instruction, MtbufOp, MubufOp, Waitcnt};
 
 use crate::engine::stimulus::Rng;
-use crate::exec::pipeline::Config;
+use crate::exec::pipeline::{first_difference, run_both, Config, PipeRun};
+use gcn_vmem_model::vmem_pipe::ports::{In, Out};
 
 /// One random program for the pipeline: its wave, its instructions and its testbench.
 #[derive(Clone, Debug)]
@@ -214,4 +215,87 @@ pub fn draw_cases(n: u64, length: usize, seed: u64) -> Vec<PipeCase> {
             draw(&mut rng, len)
         })
         .collect()
+}
+
+/// A program with the text of each instruction (for errors and timings).
+pub fn with_text(program: &[Instruction]) -> Vec<(Instruction, String)> {
+    program.iter().map(|i| (*i, isa::disassemble(i))).collect()
+}
+
+/// The executor's result of `program` on `wave` (SPEC §10): the reference every pipeline run
+/// must equal. `Err`: the executor's error, naming the instruction (SPEC §13.1).
+pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave, String> {
+    let mut w = wave.clone();
+    let mut models = Models::default();
+    for (n, (inst, text)) in program.iter().enumerate() {
+        exec::run(&mut w, inst, &mut models).map_err(|e| format!("instruction {n} (`{text}`): {e}"))?;
+    }
+    Ok(w)
+}
+
+/// Runs a case in lockstep and checks the final state against the executor's.
+pub fn check_case<M, R>(
+    ls: &mut crate::engine::lockstep::Lockstep<M, R>,
+    case: &PipeCase,
+    observe: impl FnMut(&M, &In, &Out),
+) -> Result<PipeRun, String>
+where
+    M: gcn_vmem_model::unit::Unit<In = In, Out = Out>,
+    R: crate::engine::RtlUnit<In = In, Out = Out>,
+{
+    let program = with_text(&case.program);
+    let expected = reference(&program, &case.wave)?;
+    let run = run_both(ls, &program, &case.wave, case.config, observe)?;
+    match first_difference(&run.wave, &expected) {
+        Some(d) => Err(format!("the pipeline's result differs from the executor's: {d}")),
+        None => Ok(run),
+    }
+}
+
+/// Shrinks a failing case: drops every instruction it can (waits included), then tries the
+/// plainest testbench (fixed latency 50, no back-pressure) and fewer active lanes.
+pub fn shrink_case(mut case: PipeCase, fails: &mut impl FnMut(&PipeCase) -> bool) -> PipeCase {
+    let mut i = 0;
+    while i < case.program.len() {
+        let mut candidate = case.clone();
+        candidate.program.remove(i);
+        if !candidate.program.is_empty() && fails(&candidate) {
+            case = candidate;
+        } else {
+            i += 1;
+        }
+    }
+    for plain in [
+        Config { latency: (50, 50), ..case.config },
+        Config { l2_stall: 0.0, ..case.config },
+        Config { vgpr_stall: 0.0, ..case.config },
+    ] {
+        let candidate = PipeCase { config: plain, ..case.clone() };
+        if plain != case.config && fails(&candidate) {
+            case = candidate;
+        }
+    }
+    for lane in 0..LANES {
+        if case.wave.exec >> lane & 1 != 0 && case.wave.exec.count_ones() > 1 {
+            let mut candidate = case.clone();
+            candidate.wave.exec &= !(1 << lane);
+            if fails(&candidate) {
+                case = candidate;
+            }
+        }
+    }
+    case
+}
+
+/// The `gcn-vmem exec` flags that replay a case's testbench.
+pub fn replay_flags(config: &Config) -> String {
+    format!(
+        "--pipeline --both --l2-latency {}:{} --l2-seed {} --l2-stall {} --vgpr-stall {}",
+        config.latency.0, config.latency.1, config.seed, config.l2_stall, config.vgpr_stall
+    )
+}
+
+/// The case as an exec file (SPEC §13.1), the registers the programs use.
+pub fn to_exec_file(case: &PipeCase) -> String {
+    crate::exec::suite::to_exec_file(&crate::exec::suite::Case { wave: case.wave.clone(), program: case.program.clone() })
 }

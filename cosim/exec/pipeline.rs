@@ -564,3 +564,77 @@ pub fn hang_message(tb: &Testbench) -> String {
         tb.items.len()
     )
 }
+
+/// Runs `program` on the model and the RTL in lockstep (`ls`, reset here), every output compared
+/// every cycle; the testbench follows the model's outputs. `observe` sees the model after each
+/// cycle with that cycle's inputs and the model's outputs (functional coverage). `Err` names the
+/// first cycle and signal where they parted (or the RTL assertion that failed), or the hang.
+pub fn run_both<M, R>(
+    ls: &mut crate::engine::lockstep::Lockstep<M, R>,
+    program: &[(Instruction, String)],
+    wave: &Wave,
+    config: Config,
+    mut observe: impl FnMut(&M, &In, &Out),
+) -> Result<PipeRun, String>
+where
+    M: Unit<In = In, Out = Out>,
+    R: crate::engine::RtlUnit<In = In, Out = Out>,
+{
+    use crate::engine::lockstep::Step;
+    use gcn_vmem_model::unit::Ports as _;
+    let mut tb = Testbench::new(program, wave, config)?;
+    ls.reset();
+    let mut out = ls.opening[2].0;
+    loop {
+        if !ls.clean() {
+            if let Some(a) = ls.assertions.first() {
+                return Err(format!("cycle {}: RTL assertion {} failed", a.cycle, a.name));
+            }
+            let m = ls.mismatches[0];
+            let signal = Out::SIGNALS[m.signal];
+            return Err(format!(
+                "cycle {} ({}): model and RTL differ on {}: model {}, RTL {} ({} signal(s) differ that cycle)",
+                m.cycle,
+                m.at,
+                signal.name,
+                signal.hex(m.expected),
+                signal.hex(m.actual),
+                ls.mismatches.iter().filter(|x| x.cycle == m.cycle).count()
+            ));
+        }
+        if tb.finished() {
+            break;
+        }
+        if tb.cycle() >= config.max_cycles {
+            return Err(hang_message(&tb));
+        }
+        let input = tb.input(&out);
+        out = ls.drive(&Step::from(input)).1;
+        observe(&ls.model, &input, &out);
+    }
+    Ok(PipeRun { wave: tb.final_wave(), timings: tb.timings, cycles: tb.cycle })
+}
+
+/// The first difference between the pipeline's final state and the executor's: a VGPR lane or
+/// a memory byte; `None` when they agree.
+pub fn first_difference(pipe: &Wave, executor: &Wave) -> Option<String> {
+    for (v, (p, e)) in pipe.vgprs.iter().zip(&executor.vgprs).enumerate() {
+        if let Some(l) = (0..LANES).find(|&l| p[l] != e[l]) {
+            return Some(format!("v{v} lane {l}: pipeline {:#010x}, executor {:#010x}", p[l], e[l]));
+        }
+    }
+    let changed = |w: &Wave| w.memory.changes_since(&Memory::default());
+    let (pm, em) = (changed(pipe), changed(executor));
+    if pm != em {
+        let bytes = |runs: &[(u64, Vec<u8>)]| -> Vec<(u64, u8)> {
+            runs.iter().flat_map(|(a, d)| d.iter().enumerate().map(move |(i, &b)| (a + i as u64, b))).collect()
+        };
+        let (p, e) = (bytes(&pm), bytes(&em));
+        let at = p.iter().zip(&e).find(|(x, y)| x != y).map_or_else(
+            || format!("{} changed bytes against {}", p.len(), e.len()),
+            |(x, y)| format!("byte {:#x}: pipeline {:#04x}, executor at {:#x} {:#04x}", x.0, x.1, y.0, y.1),
+        );
+        return Some(format!("memory differs: {at}"));
+    }
+    None
+}
