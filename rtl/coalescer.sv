@@ -61,7 +61,8 @@
 // Implementation (choices invisible at the ports):
 //   - Mergeability is decided once, at the accepting edge, from the inputs: per lane a 4-bit
 //     add (straddle) and a 44-bit compare with the block of its quad's lowest active lane, ANDed
-//     per quad and per group. The wave register holds the addresses, the active mask, the size,
+//     per quad and per group (vmem_pkg's blk_straddles and quad_mergeable: the one definition
+//     of SPEC §7's grouping, which vmem_pipe's TA uses too). The wave register holds the addresses, the active mask, the size,
 //     single and the four group-merged bits; the beats and cycles_o are computed from it.
 //   - Position: `pending_q`, one bit per lane that still starts a request (every active lane of a
 //     per-lane group; the lowest active lane of each quad of a merged group), loaded at the
@@ -78,6 +79,8 @@
 
 module coalescer
   import vmem_pkg::AddrW;
+  import vmem_pkg::blk_straddles;
+  import vmem_pkg::quad_mergeable;
 #(
   parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
 ) (
@@ -163,7 +166,7 @@ module coalescer
   lane_addr_t [Lanes-1:0]       in_addr;
   logic [Lanes-1:0]             in_straddle;     // lane k's access touches two blocks
   logic [Lanes-1:0]             in_leader;       // lane k is its quad's lowest active lane
-  logic [Quads-1:0][BlockW-1:0] in_quad_block;   // block of quad q's lowest active lane
+  logic [Lanes-1:0][BlockW-1:0] in_block;        // lane k's first block
   logic [Quads-1:0]             in_quad_ok;      // quad q is mergeable
   logic [Groups-1:0]            in_merged;       // group g: all four quads mergeable
   logic [Lanes-1:0]             in_pending;      // lanes that start a request
@@ -171,32 +174,29 @@ module coalescer
   assign in_addr = addr_i;
 
   always_comb begin
-    // Per lane: offset + size >= 16 means the last byte lies in the next block.
+    // Per lane: offset + size >= 16 means the last byte lies in the next block
+    // (vmem_pkg::blk_straddles, shared with vmem_pipe's TA).
     for (int unsigned k = 0; k < Lanes; k++) begin
-      in_straddle[k] = ({1'b0, in_addr[k].offset} + {1'b0, size_i}) >= (OffW+1)'(BlockBytes);
+      in_straddle[k] = blk_straddles(in_addr[k].offset, size_i);
+      in_block[k]    = in_addr[k].block;
     end
 
-    // Per quad: its lowest active lane and that lane's block (lane 4q's when none is active).
-    in_leader     = '0;
-    in_quad_block = '0;
+    // Per quad: its lowest active lane.
+    in_leader = '0;
     for (int unsigned q = 0; q < Quads; q++) begin
-      in_quad_block[q] = in_addr[QuadLanes*q].block;
       for (int j = QuadLanes - 1; j >= 0; j--) begin
         if (active_i[QuadLanes*q + j]) begin
           in_leader[QuadLanes*q +: QuadLanes] = QuadLanes'(1) << j;
-          in_quad_block[q] = in_addr[QuadLanes*q + j].block;
         end
       end
     end
 
     // A quad is mergeable when each active lane stays in one block, the block of the quad's
-    // lowest active lane (one 44-bit compare per lane).
-    in_quad_ok = '1;
-    for (int unsigned k = 0; k < Lanes; k++) begin
-      if (active_i[k] &&
-          (in_straddle[k] || (in_addr[k].block != in_quad_block[k / QuadLanes]))) begin
-        in_quad_ok[k / QuadLanes] = 1'b0;
-      end
+    // lowest active lane (vmem_pkg::quad_mergeable, shared with vmem_pipe's TA).
+    for (int unsigned q = 0; q < Quads; q++) begin
+      in_quad_ok[q] = quad_mergeable(in_block[QuadLanes*q +: QuadLanes],
+                                     in_straddle[QuadLanes*q +: QuadLanes],
+                                     active_i[QuadLanes*q +: QuadLanes]);
     end
     for (int unsigned g = 0; g < Groups; g++) begin
       in_merged[g] = &in_quad_ok[GroupQuads*g +: GroupQuads];

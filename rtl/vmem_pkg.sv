@@ -126,5 +126,149 @@ package vmem_pkg;
     endcase
   endfunction
 
+  // ---------------------------------------------------------------------------------------------
+  // SPEC §7 grouping: one definition shared by the coalescer and vmem_pipe's TA step stage
+  // (docs/decisions.md "coalescer": lane blocks, straddle, mergeable quads).
+  // ---------------------------------------------------------------------------------------------
+
+  localparam int unsigned BlkOffW = 4;               // byte offset in a 16-byte block
+  localparam int unsigned BlkW    = AddrW - BlkOffW;  // 44: a block is address bits 47:4
+
+  // A lane's access of size + 1 bytes (size 0..15) starting at byte `offset` of its first block
+  // touches the next block too: offset + size >= 16.
+  function automatic logic blk_straddles(logic [BlkOffW-1:0] offset, logic [3:0] size);
+    return ({1'b0, offset} + {1'b0, size}) >= 5'd16;
+  endfunction
+
+  // A quad (four consecutive lanes, element j = lane j of the quad) is mergeable when none of
+  // its active lanes straddles and every active lane has the first block of its lowest active
+  // lane. A quad with no active lane is mergeable.
+  function automatic logic quad_mergeable(logic [3:0][BlkW-1:0] block, logic [3:0] straddle,
+                                          logic [3:0] active);
+    logic [BlkW-1:0] lead;
+    logic            ok;
+    lead = block[0];
+    for (int j = 3; j >= 0; j--) begin
+      if (active[j]) begin
+        lead = block[j];
+      end
+    end
+    ok = 1'b1;
+    for (int j = 0; j < 4; j++) begin
+      if (active[j] && (straddle[j] || (block[j] != lead))) begin
+        ok = 1'b0;
+      end
+    end
+    return ok;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // vmem_pipe (docs/spec.md §14, docs/decisions.md "vmem_pipe"): what its sub-blocks
+  // (rtl/vmem_pipe_ta.sv, _tcp.sv, _td.sv) exchange. Ids 0..3 name the instructions in flight;
+  // cycle stamps and counters are 16 bits and wrap.
+  // ---------------------------------------------------------------------------------------------
+
+  localparam logic [1:0] PipeLoad   = 2'd0;   // iss_kind 0 (and 3, treated as a load)
+  localparam logic [1:0] PipeStore  = 2'd1;
+  localparam logic [1:0] PipeAtomic = 2'd2;
+
+  // The header fields of an instruction, as its first beat carries them (kind normalised).
+  typedef struct packed {
+    logic [1:0]   kind;
+    logic [4:0]   op;
+    logic         wide;
+    logic         sized;
+    logic [1:0]   access;
+    logic [4:0]   bytes;
+    logic [2:0]   count;
+    logic [3:0]   dfmt;
+    logic [2:0]   nfmt;
+    logic [11:0]  dst_sel;
+    logic [1:0]   d16;
+    logic         offen;
+    logic         idxen;
+    logic         glc;
+    logic         tfe;
+    logic [11:0]  offset;
+    logic [7:0]   vdata;
+    logic [31:0]  soffset;
+    logic [127:0] vsharp;
+    logic [63:0]  exec;
+  } pipe_hdr_t;
+
+  // What the TD keeps of an instruction from its take to its done.
+  typedef struct packed {
+    logic [1:0]  kind;
+    logic        glc;
+    logic        tfe;
+    logic        wide;
+    logic        sized;
+    logic [1:0]  d16;
+    logic [4:0]  bytes;
+    logic [2:0]  count;
+    logic [3:0]  dfmt;
+    logic [2:0]  nfmt;
+    logic [11:0] dst_sel;
+    logic [7:0]  vdata;
+    logic [63:0] exec;
+    logic [15:0] t_first;   // cycle of the first beat
+    logic [15:0] t_last;    // cycle of the last beat
+  } pipe_info_t;
+
+  // What the TD keeps per lane (from the address stage).
+  typedef struct packed {
+    logic        part;      // takes part in the coalescing (sent requests)
+    logic        unbound;
+    logic [3:0]  in_range;
+    logic [3:0]  offset;    // address bits 3:0
+    logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value
+  } pipe_tdlane_t;
+
+  // One TA -> TCP request.
+  typedef struct packed {
+    logic         valid;
+    logic [47:0]  addr;     // the block's address (bits 3:0 = 0); atomics: the lane's byte address
+    logic [15:0]  mask;     // bytes of the block (bit b = byte b)
+    logic [127:0] data;     // stores: byte b at 8b+7:8b; atomics: data (dwords 0-1), compare (2-3)
+    logic [3:0]   quad;     // the lanes served are 4*quad + j for the set bits j of `lanes`
+    logic [3:0]   lanes;
+    logic         second;   // the lanes' second block
+  } pipe_req_t;
+
+  // One bundle: up to four consecutive requests of one step of one instruction.
+  typedef struct packed {
+    logic [1:0]      id;
+    logic [1:0]      kind;
+    logic            glc;
+    logic [4:0]      op;
+    logic            wide;
+    pipe_req_t [3:0] req;   // valid ones first
+  } pipe_bundle_t;
+
+  // One request completing in the TCP (hit, fill, GLC read, acknowledgement, atomic response).
+  typedef struct packed {
+    logic         valid;
+    logic         data_en;  // carries the request's block (or an atomic's pre-op value)
+    logic [1:0]   id;
+    logic [3:0]   quad;
+    logic [3:0]   lanes;
+    logic         second;
+    logic [127:0] data;
+  } pipe_ret_t;
+
+  // The TCP's counters of one instruction.
+  typedef struct packed {
+    logic [15:0] requests;
+    logic [15:0] hits;
+    logic [15:0] misses;
+    logic [15:0] conflicts;
+    logic        tcp_any;    // a bundle was taken
+    logic [15:0] tcp_first;  // first lookup cycle of its first bundle
+    logic [15:0] tcp_last;   // completing cycle of its last bundle
+    logic        l2_any;     // an L2 request was accepted
+    logic [15:0] l2_first;   // first accepting edge
+    logic [15:0] l2_last;    // last response edge
+  } pipe_ctr_t;
+
 endpackage : vmem_pkg
 /* verilator lint_on UNUSEDPARAM */
