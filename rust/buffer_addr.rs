@@ -222,7 +222,7 @@ pub mod cover;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use crate::vsharp::VSharp;
     use proptest::prelude::*;
 
@@ -237,11 +237,9 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
-        assert_eq!(names(In::SIGNALS).len(), 15);
+        assert_eq!(testing::port_widths::<In>().len(), 15);
         assert_eq!(
-            names(Out::SIGNALS),
+            testing::port_widths::<Out>(),
             [
                 ("valid", 1),
                 ("address", 48),
@@ -492,10 +490,7 @@ mod tests {
         let mut m = BufferAddr::new();
         let a = In { inst_offset: 0x20, lds: true, lds_size: 4, ..input(vsharp(0x1000, 0, 0x100)) };
         m.step(&a);
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&In::default()), Out::default());
-        assert_eq!(m.step(&In::default()), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &In::default());
     }
 
     fn any_in() -> impl Strategy<Value = In> {
@@ -533,9 +528,7 @@ mod tests {
         #[test]
         fn outputs_fit_ports(i in any_in()) {
             let o = compute(&i);
-            for (k, s) in Out::SIGNALS.iter().enumerate() {
-                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
-            }
+            testing::fits_ports(&o)?;
             let dwords = u32::from(i.bytes).div_ceil(4).clamp(1, 4);
             prop_assert_eq!(u32::from(o.in_range) >> dwords, 0);
             if i.bytes >= 4 {
@@ -546,13 +539,7 @@ mod tests {
         /// The two-stage model equals "compute, delayed one call, holding on invalid".
         #[test]
         fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
-            let mut m = BufferAddr::new();
-            let mut expect = Out::default();
-            for i in &inputs {
-                let o = m.step(i);
-                prop_assert_eq!(o, expect);
-                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
-            }
+            testing::matches_delayed_compute::<BufferAddr>(&inputs, compute)?;
         }
     }
 }

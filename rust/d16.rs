@@ -165,7 +165,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::format::{NFMT_FLOAT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use proptest::prelude::*;
 
     fn d16(op: u8, hi: bool, nfmt: u8, count: u8, data: u128, old: u32) -> Out {
@@ -184,13 +184,11 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
         assert_eq!(
-            names(In::SIGNALS),
+            testing::port_widths::<In>(),
             [("valid", 1), ("op", 3), ("hi", 1), ("nfmt", 3), ("count", 3), ("data", 128), ("old", 32)]
         );
-        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("result", 128), ("result_count", 3), ("illegal", 1)]);
+        assert_eq!(testing::port_widths::<Out>(), [("valid", 1), ("result", 128), ("result_count", 3), ("illegal", 1)]);
         assert_eq!(OP_NAMES[usize::from(OP_RESERVED)], "reserved");
     }
 
@@ -289,10 +287,7 @@ mod tests {
         m.step(&a);
         assert_eq!(m.step(&b).result, 0x1234);
         assert_eq!(m.step(&junk), Out { valid: true, result: 0x5678, result_count: 1, illegal: false });
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&junk), Out::default());
-        assert_eq!(m.step(&junk), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &junk);
     }
 
     fn any_in() -> impl Strategy<Value = In> {
@@ -336,12 +331,7 @@ mod tests {
         /// The two-stage model equals "compute, delayed one call, holding on invalid".
         #[test]
         fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
-            let mut m = D16::new();
-            let mut expect = Out::default();
-            for i in &inputs {
-                prop_assert_eq!(m.step(i), expect);
-                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
-            }
+            testing::matches_delayed_compute::<D16>(&inputs, compute)?;
         }
     }
 }

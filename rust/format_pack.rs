@@ -127,7 +127,7 @@ mod tests {
     use super::*;
     use crate::format::{element_bytes, sign_extend, NFMT_RESERVED};
     use crate::format_unpack;
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use proptest::prelude::*;
 
     fn pack(dfmt: u8, nfmt: u8, components: [u32; 4]) -> Out {
@@ -146,10 +146,8 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
-        assert_eq!(names(In::SIGNALS), [("valid", 1), ("dfmt", 4), ("nfmt", 3), ("components", 128)]);
-        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("data", 128), ("fmt_valid", 1)]);
+        assert_eq!(testing::port_widths::<In>(), [("valid", 1), ("dfmt", 4), ("nfmt", 3), ("components", 128)]);
+        assert_eq!(testing::port_widths::<Out>(), [("valid", 1), ("data", 128), ("fmt_valid", 1)]);
     }
 
     /// unorm8: 0.5 × 255 = 127.5, a tie → even 128 = 0x80; 1.0 → 0xff; 2.0 clamps to 0xff;
@@ -272,10 +270,7 @@ mod tests {
         m.step(&a);
         assert_eq!(m.step(&b).data, 0x5a);
         assert_eq!(m.step(&junk), Out { valid: true, data: 0x5b, fmt_valid: true });
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&junk), Out::default());
-        assert_eq!(m.step(&junk), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &junk);
     }
 
     /// What pack(unpack(x)) gives back: x itself, except that a snorm field's most negative code

@@ -120,7 +120,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::format::{element_bytes, NFMT_RESERVED};
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use proptest::prelude::*;
 
     fn unpack(dfmt: u8, nfmt: u8, data: u128) -> Out {
@@ -134,10 +134,8 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
-        assert_eq!(names(In::SIGNALS), [("valid", 1), ("dfmt", 4), ("nfmt", 3), ("data", 128)]);
-        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("components", 128), ("count", 3), ("fmt_valid", 1)]);
+        assert_eq!(testing::port_widths::<In>(), [("valid", 1), ("dfmt", 4), ("nfmt", 3), ("data", 128)]);
+        assert_eq!(testing::port_widths::<Out>(), [("valid", 1), ("components", 128), ("count", 3), ("fmt_valid", 1)]);
     }
 
     /// unorm8: code 3 → 3/255 = 0x3c40_c0c1 (SPEC §5's example; see float.rs for the binary
@@ -244,10 +242,7 @@ mod tests {
         assert_eq!(m.step(&b).components, 0x5a);
         assert_eq!(m.step(&junk), Out { valid: true, components: 0x5b, count: 1, fmt_valid: true });
         // Reset clears both stages.
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&junk), Out::default());
-        assert_eq!(m.step(&junk), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &junk);
     }
 
     /// Every unorm and snorm code of every width 2..16 (the table's 2, 8, 10, 11, 16 and the
@@ -306,13 +301,9 @@ mod tests {
         fn model_matches_delayed_compute(
             inputs in prop::collection::vec((any::<bool>(), 0u8..16, 0u8..8, any::<u128>()), 1..40)
         ) {
-            let mut m = FormatUnpack::new();
-            let mut expect = Out::default();
-            for &(valid, dfmt, nfmt, data) in &inputs {
-                let i = In { valid, dfmt, nfmt, data };
-                prop_assert_eq!(m.step(&i), expect);
-                expect = if valid { compute(&i) } else { Out { valid: false, ..expect } };
-            }
+            let inputs: Vec<In> =
+                inputs.into_iter().map(|(valid, dfmt, nfmt, data)| In { valid, dfmt, nfmt, data }).collect();
+            testing::matches_delayed_compute::<FormatUnpack>(&inputs, compute)?;
         }
     }
 }

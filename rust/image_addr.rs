@@ -256,7 +256,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::tsharp::{TYPE_1D, TYPE_2D, TYPE_2D_ARRAY};
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use proptest::prelude::*;
 
     /// A bound 2D R8 unorm T#: width × height, pitch field = width − 1, levels 0..15, max_mip 15.
@@ -288,10 +288,8 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
         assert_eq!(
-            names(In::SIGNALS),
+            testing::port_widths::<In>(),
             [
                 ("valid", 1),
                 ("tsharp_lo", 128),
@@ -309,7 +307,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            names(Out::SIGNALS),
+            testing::port_widths::<Out>(),
             [
                 ("valid", 1),
                 ("level_ok", 1),
@@ -556,10 +554,7 @@ mod tests {
         assert_eq!(m.step(&junk), Out { valid: true, ..compute(&b) });
         assert_eq!(m.step(&junk), Out { valid: false, ..compute(&b) });
         // Reset clears both stages.
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&junk), Out::default());
-        assert_eq!(m.step(&junk), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &junk);
     }
 
     fn any_in() -> impl Strategy<Value = In> {
@@ -591,9 +586,7 @@ mod tests {
         #[test]
         fn outputs_are_consistent(i in any_in()) {
             let o = compute(&i);
-            for (k, s) in Out::SIGNALS.iter().enumerate() {
-                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
-            }
+            testing::fits_ports(&o)?;
             let n = group_size(i.op);
             prop_assert_eq!(o.xa % n, 0);
             prop_assert!(o.xa <= i.x && i.x - o.xa < n);
@@ -609,12 +602,7 @@ mod tests {
         /// The two-stage model equals "compute, delayed one call, holding on invalid".
         #[test]
         fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
-            let mut m = ImageAddr::new();
-            let mut expect = Out::default();
-            for i in &inputs {
-                prop_assert_eq!(m.step(i), expect);
-                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
-            }
+            testing::matches_delayed_compute::<ImageAddr>(&inputs, compute)?;
         }
     }
 }

@@ -129,7 +129,7 @@ mod tests {
     use crate::format_pack::pack_field;
     use crate::format_unpack::unpack_field;
     use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use proptest::prelude::*;
 
     fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {
@@ -151,13 +151,11 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
         assert_eq!(
-            names(In::SIGNALS),
+            testing::port_widths::<In>(),
             [("valid", 1), ("op", 2), ("dmask", 4), ("dfmt", 6), ("nfmt", 4), ("group_valid", 1), ("texels", 64)]
         );
-        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("result", 128), ("result_count", 3), ("illegal", 1)]);
+        assert_eq!(testing::port_widths::<Out>(), [("valid", 1), ("result", 128), ("result_count", 3), ("illegal", 1)]);
     }
 
     /// BY2 DMASK 0x3, R8: texel 0 = bits 7:0, texel 1 = bits 15:8, one dword each; bits above
@@ -363,10 +361,7 @@ mod tests {
         assert_eq!(m.step(&junk), Out { valid: true, ..compute(&b) });
         assert_eq!(m.step(&junk), Out { valid: false, ..compute(&b) });
         // Reset clears both stages.
-        m.step(&a);
-        m.reset();
-        assert_eq!(m.step(&junk), Out::default());
-        assert_eq!(m.step(&junk), Out::default());
+        testing::assert_reset_clears(&mut m, &a, &junk);
     }
 
     fn any_in() -> impl Strategy<Value = In> {
@@ -390,9 +385,7 @@ mod tests {
         #[test]
         fn outputs_are_shaped(i in any_in()) {
             let o = compute(&i);
-            for (k, s) in Out::SIGNALS.iter().enumerate() {
-                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
-            }
+            testing::fits_ports(&o)?;
             prop_assert!(o.result_count <= 4);
             if o.result_count < 4 {
                 prop_assert_eq!(o.result >> (32 * u32::from(o.result_count)), 0);
@@ -406,12 +399,7 @@ mod tests {
         /// The two-stage model equals "compute, delayed one call, holding on invalid".
         #[test]
         fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
-            let mut m = MultiTexel::new();
-            let mut expect = Out::default();
-            for i in &inputs {
-                prop_assert_eq!(m.step(i), expect);
-                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
-            }
+            testing::matches_delayed_compute::<MultiTexel>(&inputs, compute)?;
         }
     }
 }

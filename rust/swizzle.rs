@@ -152,7 +152,7 @@ pub mod cover;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::unit::{Ports, Unit};
+    use crate::unit::{testing, Unit};
     use crate::vsharp::{SEL_0, SEL_Y, SEL_Z};
     use proptest::prelude::*;
 
@@ -186,10 +186,8 @@ mod tests {
 
     #[test]
     fn port_tables_match_the_rtl() {
-        let names =
-            |s: &[crate::unit::Signal]| -> Vec<(&'static str, u32)> { s.iter().map(|s| (s.name, s.width)).collect() };
         assert_eq!(
-            names(In::SIGNALS),
+            testing::port_widths::<In>(),
             [
                 ("valid", 1),
                 ("components", 128),
@@ -202,7 +200,7 @@ mod tests {
                 ("tfe", 1),
             ]
         );
-        assert_eq!(names(Out::SIGNALS), [("valid", 1), ("result", 128), ("result_count", 3)]);
+        assert_eq!(testing::port_widths::<Out>(), [("valid", 1), ("result", 128), ("result_count", 3)]);
     }
 
     /// Identity: count 4, XYZW, DMASK 1111 → the components unchanged, 4 dwords.
@@ -388,10 +386,7 @@ mod tests {
     fn reset_clears_everything() {
         let mut m = Swizzle::new();
         m.step(&input());
-        m.step(&input());
-        m.reset();
-        assert_eq!(m.step(&In::default()), Out::default());
-        assert_eq!(m.step(&In::default()), Out::default());
+        testing::assert_reset_clears(&mut m, &input(), &In::default());
     }
 
     fn any_in() -> impl Strategy<Value = In> {
@@ -426,9 +421,7 @@ mod tests {
         #[test]
         fn count_and_zero_tail(i in any_in()) {
             let o = compute(&i);
-            for (k, s) in Out::SIGNALS.iter().enumerate() {
-                prop_assert_eq!(o.get(k) & !s.mask(), 0, "{}", s.name);
-            }
+            testing::fits_ports(&o)?;
             let data = if i.dmask == 0 { 1 } else { i.dmask.count_ones() };
             prop_assert_eq!(u32::from(o.result_count), data + u32::from(i.tfe));
             for d in data..4 {
@@ -462,13 +455,7 @@ mod tests {
         /// The two-stage model equals "compute, delayed one call, holding on invalid".
         #[test]
         fn model_matches_delayed_compute(inputs in prop::collection::vec(any_in(), 1..40)) {
-            let mut m = Swizzle::new();
-            let mut expect = Out::default();
-            for i in &inputs {
-                let o = m.step(i);
-                prop_assert_eq!(o, expect);
-                expect = if i.valid { compute(i) } else { Out { valid: false, ..expect } };
-            }
+            testing::matches_delayed_compute::<Swizzle>(&inputs, compute)?;
         }
     }
 }

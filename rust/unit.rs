@@ -11,6 +11,9 @@
 
 use std::fmt::Debug;
 
+#[cfg(test)]
+pub(crate) mod testing;
+
 /// How a port is written in vector files and `eval` (SPEC §13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

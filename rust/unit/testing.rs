@@ -1,0 +1,49 @@
+//! Checks that the unit models' own tests (`mod tests` of rust/<unit>.rs) share: port tables,
+//! port widths, the two-stage timing and reset. The properties return proptest's
+//! `Result<(), TestCaseError>`, so a `proptest!` body ends with one of them and `?`.
+
+use proptest::prelude::*;
+
+use super::{valid_of, Ports, Unit};
+
+/// `(name, width)` of every port of `P`, in port order.
+pub fn port_widths<P: Ports>() -> Vec<(&'static str, u32)> {
+    P::SIGNALS.iter().map(|s| (s.name, s.width)).collect()
+}
+
+/// Every port of `ports` fits its width (no bit above it is set).
+pub fn fits_ports<P: Ports>(ports: &P) -> Result<(), TestCaseError> {
+    for (k, s) in P::SIGNALS.iter().enumerate() {
+        prop_assert_eq!(ports.get(k) & !s.mask(), 0, "{}", s.name);
+    }
+    Ok(())
+}
+
+/// The two-stage model `U` equals "`compute`, delayed one call, holding on invalid" over
+/// `inputs`, from a model just out of reset.
+pub fn matches_delayed_compute<U: Unit + Default>(
+    inputs: &[U::In],
+    compute: impl Fn(&U::In) -> U::Out,
+) -> Result<(), TestCaseError> {
+    assert_eq!(U::LATENCY, 2, "{}: a two-stage model", U::NAME);
+    let mut m = U::default();
+    let mut expect = U::Out::default();
+    for i in inputs {
+        prop_assert_eq!(m.step(i), expect);
+        if valid_of(i) {
+            expect = compute(i);
+        } else {
+            expect.set(0, 0);
+        }
+    }
+    Ok(())
+}
+
+/// After `input` (which fills the first stage), reset clears both stages: the next two calls
+/// with `idle` return all-zero outputs.
+pub fn assert_reset_clears<U: Unit>(m: &mut U, input: &U::In, idle: &U::In) {
+    m.step(input);
+    m.reset();
+    assert_eq!(m.step(idle), U::Out::default());
+    assert_eq!(m.step(idle), U::Out::default());
+}
