@@ -1,0 +1,274 @@
+//! The records the stages of `vmem_pipe` share: an instruction's [`Header`] (its first beat's
+//! fields), its [`Request`]s and [`Step`]s as the TA builds them, and its in-flight [`Slot`]
+//! (docs/decisions.md "vmem_pipe": "Ids", at most 4 in flight, slot = id).
+
+use super::ports::{In, D16_HI, D16_LO, KIND_ATOMIC, KIND_STORE};
+use crate::coalescer::LANES;
+
+/// Requests an instruction can make: every lane touching two blocks.
+pub(super) const MAX_REQUESTS: usize = 2 * LANES;
+/// Steps an instruction can take: four groups of at most four (quad) steps.
+pub(super) const MAX_STEPS: usize = 16;
+/// Requests per bundle (SPEC §14: "at most four requests per cycle").
+pub(super) const BUNDLE: usize = 4;
+/// Instructions in flight, and slots.
+pub(super) const SLOTS: usize = 4;
+/// Addresses are modulo 2^48.
+pub(super) const ADDRESS_MASK: u64 = (1 << 48) - 1;
+
+/// What the instruction does (`iss_kind_i`; 3 is treated as a load).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Op {
+    #[default]
+    Load,
+    Store,
+    Atomic,
+}
+
+/// The header fields of an instruction, from its first beat, masked to their port widths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Header {
+    pub kind: Op,
+    pub op: u8,
+    pub wide: bool,
+    pub sized: bool,
+    pub access: u8,
+    pub bytes: u8,
+    pub count: u8,
+    pub dfmt: u8,
+    pub nfmt: u8,
+    pub dst_sel: u16,
+    pub d16: u8,
+    pub offen: bool,
+    pub idxen: bool,
+    pub glc: bool,
+    pub tfe: bool,
+    pub offset: u16,
+    pub vdata: u8,
+    pub soffset: u32,
+    pub vsharp: u128,
+    pub exec: u64,
+}
+
+impl Header {
+    /// The header of a first beat.
+    pub fn of(i: &In) -> Header {
+        let kind = match i.iss_kind & 0x3 {
+            KIND_STORE => Op::Store,
+            KIND_ATOMIC => Op::Atomic,
+            _ => Op::Load,
+        };
+        Header {
+            kind,
+            op: i.iss_op & 0x1f,
+            wide: i.iss_wide,
+            sized: i.iss_sized,
+            access: i.iss_access & 0x3,
+            bytes: i.iss_bytes & 0x1f,
+            count: i.iss_count & 0x7,
+            dfmt: i.iss_dfmt & 0xf,
+            nfmt: i.iss_nfmt & 0x7,
+            dst_sel: i.iss_dst_sel & 0xfff,
+            d16: i.iss_d16 & 0x3,
+            offen: i.iss_offen,
+            idxen: i.iss_idxen,
+            glc: i.iss_glc,
+            tfe: i.iss_tfe,
+            offset: i.iss_offset & 0xfff,
+            vdata: i.iss_vdata,
+            soffset: i.iss_soffset,
+            vsharp: i.iss_vsharp,
+            exec: i.iss_exec,
+        }
+    }
+
+    /// SPEC §7's single-component access: sized loads/stores of at most 4 bytes, FORMAT accesses
+    /// with `count` = 1 and an element of at most 4 bytes; never atomics.
+    pub fn single(&self) -> bool {
+        self.kind != Op::Atomic && self.bytes <= 4 && (self.sized || self.count == 1)
+    }
+
+    /// D16 (low half) as the executor's `D16::Lo`.
+    pub fn d16_lo(&self) -> bool {
+        self.d16 == D16_LO
+    }
+
+    /// D16_HI as the executor's `D16::Hi`.
+    pub fn d16_hi(&self) -> bool {
+        self.d16 == D16_HI
+    }
+
+    /// A D16 byte/short load (BUFFER_LOAD_{UBYTE,SBYTE,SHORT}_D16(_HI)): the d16 unit alone, with
+    /// the old VGPR value.
+    pub fn d16_byte_short_load(&self) -> bool {
+        self.kind == Op::Load && self.sized && matches!(self.bytes, 1 | 2) && (self.d16_lo() || self.d16_hi())
+    }
+
+    /// A compare-swap atomic (two operands): Cmpswap (1) or Fcmpswap (14) of `AtomicOp`.
+    pub fn compare_swap(&self) -> bool {
+        matches!(self.op, 1 | 14)
+    }
+
+    /// A *writing instruction* (loads; atomics with GLC).
+    pub fn returns_data(&self) -> bool {
+        match self.kind {
+            Op::Load => true,
+            Op::Store => false,
+            Op::Atomic => self.glc,
+        }
+    }
+}
+
+/// One request from the TA to the TCP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Request {
+    /// Address bits 47:4 of the block; atomics: the lane's byte address (48 bits).
+    pub block: u64,
+    /// Bit k = byte k of the block (atomics: unused).
+    pub bytes: u16,
+    /// The lanes served, bit k = lane k.
+    pub lanes: u64,
+    /// Which block of its lanes it is: false the first, true the second (straddling lanes).
+    pub second: bool,
+    /// Stores: the block's bytes at the masked positions (byte k at bits 8k+7:8k, 0 elsewhere);
+    /// atomics: `l2_req_data` dwords 0–3 (data operand, compare operand); loads: 0.
+    pub data: u128,
+}
+
+impl Request {
+    /// The TCP bank (address bits 7:6) and line (bits 47:6) of the request.
+    pub fn bank_line(&self, atomic: bool) -> (usize, u64) {
+        let line = if atomic { (self.block & ADDRESS_MASK) >> 6 } else { self.block >> 2 };
+        ((line & 0x3) as usize, line)
+    }
+}
+
+/// One step of the step stage: requests `start..end` of the instruction, for group `group`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Step {
+    pub group: u8,
+    pub start: u8,
+    pub end: u8,
+}
+
+/// One instruction from the address stage taking it to its done: what the TA computed, the
+/// element bytes gathered for the TD, and the counters.
+#[derive(Clone, Debug)]
+pub(super) struct Slot {
+    pub hdr: Header,
+    /// Cycles of the accepting edges of its first and last beats.
+    pub first_beat: u64,
+    pub last_beat: u64,
+    /// The cycle `a` in which the address stage took it (group g available from a + g + 3).
+    pub taken: u64,
+    /// buffer_addr's results per lane.
+    pub addr: [u64; LANES],
+    pub in_range: [u8; LANES],
+    /// Bit k: lane k's V# is unbound.
+    pub unbound: u64,
+    /// Bit k: lane k takes part in the coalescing.
+    pub part: u64,
+    /// Data dword 0 per lane (D16 byte/short loads: the VDATA VGPR's old value).
+    pub old: [u32; LANES],
+    pub reqs: [Request; MAX_REQUESTS],
+    pub n_reqs: usize,
+    pub steps: [Step; MAX_STEPS],
+    pub n_steps: usize,
+    /// Per lane, the element bytes gathered so far (byte j at bits 8j+7:8j); atomics: the
+    /// returned value.
+    pub elem: [u128; LANES],
+    /// Requests completed (hit, fill or GLC data, acknowledgement, atomic response).
+    pub completed: usize,
+    /// The step stage has stepped it to the end.
+    pub step_ended: bool,
+    // Counters (cycles are those of the model's cycle count).
+    pub ta_first: u64,
+    pub ta_last: u64,
+    pub tcp_first: Option<u64>,
+    pub tcp_last: u64,
+    pub l2_first: Option<u64>,
+    pub l2_last: u64,
+    pub hits: u64,
+    pub misses: u64,
+    pub conflicts: u64,
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot {
+            hdr: Header::default(),
+            first_beat: 0,
+            last_beat: 0,
+            taken: 0,
+            addr: [0; LANES],
+            in_range: [0; LANES],
+            unbound: 0,
+            part: 0,
+            old: [0; LANES],
+            reqs: [Request::default(); MAX_REQUESTS],
+            n_reqs: 0,
+            steps: [Step::default(); MAX_STEPS],
+            n_steps: 0,
+            elem: [0; LANES],
+            completed: 0,
+            step_ended: false,
+            ta_first: 0,
+            ta_last: 0,
+            tcp_first: None,
+            tcp_last: 0,
+            l2_first: None,
+            l2_last: 0,
+            hits: 0,
+            misses: 0,
+            conflicts: 0,
+        }
+    }
+}
+
+impl Slot {
+    /// Complete: its step stage has ended and every request of it has completed.
+    pub fn complete(&self) -> bool {
+        self.step_ended && self.completed == self.n_reqs
+    }
+
+    /// A request's block data (16 bytes, byte k at bits 8k+7:8k) goes to the TD: each lane it
+    /// serves takes its element's bytes from it (its first block: block bytes o .. 16 to element
+    /// bytes 0 ..; its second: block bytes 0 .. to element bytes 16 − o ..; o = address[3:0]).
+    pub fn gather(&mut self, req: &Request, block: u128) {
+        let n = u32::from(self.hdr.bytes.min(16));
+        let mut lanes = req.lanes;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let o = (self.addr[lane] & 0xf) as u32;
+            if req.second {
+                let take = (o + n).saturating_sub(16);
+                self.elem[lane] |= (block & byte_mask(take)) << (8 * (16 - o) % 128);
+            } else {
+                let take = n.min(16 - o);
+                self.elem[lane] |= (block >> (8 * o)) & byte_mask(take);
+            }
+        }
+    }
+}
+
+/// The low `n` bytes (0..=16) set.
+pub(super) fn byte_mask(n: u32) -> u128 {
+    if n >= 16 {
+        u128::MAX
+    } else {
+        (1u128 << (8 * n)) - 1
+    }
+}
+
+/// A 16-bit byte mask expanded to a 128-bit bit mask (byte k → bits 8k+7:8k).
+pub(super) fn expand(mask: u16) -> u128 {
+    let mut bits = 0u128;
+    let mut m = mask;
+    while m != 0 {
+        let k = m.trailing_zeros();
+        m &= m - 1;
+        bits |= 0xffu128 << (8 * k);
+    }
+    bits
+}

@@ -1,0 +1,371 @@
+//! The TA side of `vmem_pipe` (docs/decisions.md "vmem_pipe": *Issue receiver*, *TA: address
+//! stage*, *TA: step stage*): the two instruction buffers the issue port fills ([`Receiver`]),
+//! what the address stage computes for an instruction it takes ([`take`]: buffer_addr per lane,
+//! the store element through d16/format_pack, which lanes take part, their byte masks, then the
+//! SPEC §7 requests and steps through the coalescer's grouping), and the step stage's position
+//! ([`Cursor`]). The cycle-by-cycle sequencing is in rust/vmem_pipe.rs.
+
+use super::inst::{expand, Header, Op, Request, Slot, Step, ADDRESS_MASK, BUNDLE};
+use super::ports::{In, GROUP_LANES};
+use crate::coalescer::{self, LaneRequest, LANES};
+use crate::{buffer_addr, d16, format_pack};
+
+/// Beats a buffer keeps: B = max(4, 4A, 4D) ≤ 16 (A ≤ 2, D ≤ 4).
+const BEATS: usize = 16;
+/// Address or data dwords per lane a buffer keeps (beat k carries dword ⌊k/4⌋).
+const DWORDS: usize = BEATS / 4;
+
+/// One instruction buffer of the issue receiver.
+#[derive(Clone, Debug)]
+pub(super) struct IssueBuffer {
+    /// Beats accepted so far.
+    pub beats: usize,
+    /// Holding a complete instruction (its last beat accepted), until the address stage frees it.
+    pub complete: bool,
+    pub hdr: Header,
+    /// Address dword d of lane l at `addr[d][l]`; data likewise.
+    pub addr: [[u32; LANES]; DWORDS],
+    pub data: [[u32; LANES]; DWORDS],
+    /// Cycles of the accepting edges of the first and last beats.
+    pub first_beat: u64,
+    pub last_beat: u64,
+}
+
+impl Default for IssueBuffer {
+    fn default() -> Self {
+        IssueBuffer {
+            beats: 0,
+            complete: false,
+            hdr: Header::default(),
+            addr: [[0; LANES]; DWORDS],
+            data: [[0; LANES]; DWORDS],
+            first_beat: 0,
+            last_beat: 0,
+        }
+    }
+}
+
+/// The issue receiver: two buffers written alternately (`w`) and read by the address stage in
+/// the same order (`r`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Receiver {
+    pub bufs: [IssueBuffer; 2],
+    pub w: usize,
+    pub r: usize,
+}
+
+impl Receiver {
+    /// `iss_ready_o` from the state: buffer w is not holding a complete instruction.
+    pub fn ready(&self) -> bool {
+        !self.bufs[self.w].complete
+    }
+
+    /// Accepts a beat at the edge ending cycle `t` (the caller checked valid & ready).
+    pub fn accept(&mut self, input: &In, t: u64) {
+        let buf = &mut self.bufs[self.w];
+        let k = buf.beats;
+        if k == 0 {
+            buf.hdr = Header::of(input);
+            buf.first_beat = t;
+            // A fresh instruction: dwords its beats do not carry read 0.
+            buf.addr = [[0; LANES]; DWORDS];
+            buf.data = [[0; LANES]; DWORDS];
+        }
+        if k < BEATS {
+            // Beat k: dword ⌊k/4⌋ of lanes 16(k mod 4) .. +15.
+            let (d, first) = (k / 4, GROUP_LANES * (k % 4));
+            buf.addr[d][first..first + GROUP_LANES].copy_from_slice(&input.iss_addr);
+            buf.data[d][first..first + GROUP_LANES].copy_from_slice(&input.iss_data);
+        }
+        buf.beats = k + 1;
+        if input.iss_last {
+            buf.complete = true;
+            buf.last_beat = t;
+            self.w ^= 1;
+        }
+    }
+
+    /// The oldest complete buffer, the one the address stage takes next.
+    pub fn oldest(&self) -> Option<&IssueBuffer> {
+        let buf = &self.bufs[self.r];
+        buf.complete.then_some(buf)
+    }
+
+    /// Frees buffer r (the address stage's last cycle on it ends) and moves r on.
+    pub fn free(&mut self) {
+        let buf = &mut self.bufs[self.r];
+        buf.beats = 0;
+        buf.complete = false;
+        self.r ^= 1;
+    }
+}
+
+/// The address stage's work on an instruction taken in cycle `a` from `buf`, all of it at once
+/// (its timing is fixed: group g's results are available from a + g + 3, which the step stage
+/// checks): per lane buffer_addr, participation, byte mask and store element, then the
+/// instruction's requests and steps, into `slot`.
+pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
+    let hdr = buf.hdr;
+    slot.hdr = hdr;
+    slot.first_beat = buf.first_beat;
+    slot.last_beat = buf.last_beat;
+    slot.taken = a;
+    slot.elem = [0; LANES];
+    slot.completed = 0;
+    slot.step_ended = false;
+    slot.ta_first = 0;
+    slot.ta_last = 0;
+    slot.tcp_first = None;
+    slot.tcp_last = 0;
+    slot.l2_first = None;
+    slot.l2_last = 0;
+    slot.hits = 0;
+    slot.misses = 0;
+    slot.conflicts = 0;
+
+    let bytes = hdr.bytes;
+    let mut part = 0u64;
+    let mut unbound = 0u64;
+    // Per lane: the element's byte mask (element byte j = bit j) and, for stores, its value
+    // (byte j at bits 8j+7:8j); atomics: the operand dwords as the L2 request carries them.
+    let mut mask = [0u16; LANES];
+    let mut value = [0u128; LANES];
+    for lane in 0..LANES {
+        let dword = |d: usize| buf.addr[d][lane];
+        let (index, offset) = match (hdr.idxen, hdr.offen) {
+            (true, true) => (dword(0), dword(1)),
+            (true, false) => (dword(0), 0),
+            (false, true) => (0, dword(0)),
+            (false, false) => (0, 0),
+        };
+        let out = buffer_addr::compute(&buffer_addr::In {
+            valid: true,
+            vsharp: hdr.vsharp,
+            inst_offset: hdr.offset,
+            offen: hdr.offen,
+            idxen: hdr.idxen,
+            access: hdr.access,
+            bytes,
+            lds: false,
+            sgpr_offset: hdr.soffset,
+            vgpr_index: index,
+            vgpr_offset: offset,
+            tid: lane as u8,
+            m0: 0,
+            lds_base: 0,
+            lds_size: 0,
+        });
+        slot.addr[lane] = out.address & ADDRESS_MASK;
+        slot.in_range[lane] = out.in_range;
+        slot.old[lane] = buf.data[0][lane];
+        unbound |= u64::from(out.unbound) << lane;
+
+        let data: [u32; 4] = std::array::from_fn(|d| buf.data[d][lane]);
+        let exec = hdr.exec >> lane & 1 != 0;
+        let bound = !out.unbound;
+        // Elements of at most 4 bytes: in_range[0]; larger: any dword in range.
+        let in_range = if bytes <= 4 || hdr.kind == Op::Atomic { out.in_range & 1 != 0 } else { out.in_range != 0 };
+        let full = element_mask(u32::from(bytes));
+        let takes_part = match hdr.kind {
+            Op::Load => {
+                mask[lane] = full;
+                exec && bound && in_range
+            }
+            Op::Atomic => {
+                mask[lane] = full;
+                value[lane] = atomic_operands(&hdr, data);
+                exec && bound && in_range
+            }
+            Op::Store => {
+                let (v, fmt_valid) = store_element(&hdr, data);
+                value[lane] = v;
+                mask[lane] = if bytes <= 4 {
+                    full
+                } else {
+                    // Only the bytes of the dwords in range.
+                    (0..u32::from(bytes).div_ceil(4).min(4))
+                        .filter(|&i| out.in_range >> i & 1 != 0)
+                        .fold(0, |m, i| m | (0xf << (4 * i)))
+                        & full
+                };
+                exec && bound && in_range && fmt_valid && mask[lane] != 0
+            }
+        };
+        part |= u64::from(takes_part) << lane;
+    }
+    slot.part = part;
+    slot.unbound = unbound;
+
+    build_requests(slot, &mask, &value);
+}
+
+/// Bits 0 .. n − 1 (n ≤ 16) of a 16-bit mask.
+fn element_mask(n: u32) -> u16 {
+    if n >= 16 {
+        u16::MAX
+    } else {
+        (1u16 << n) - 1
+    }
+}
+
+/// A store lane's element value exactly as the executor's `store` builds it (sized: the data
+/// dwords, or the d16 unit's OP_STORE_BYTE/SHORT with `hi` for D16_HI byte/short; format: the
+/// d16 unit's OP_STORE_FORMAT widening when D16, then format_pack), and whether it is written
+/// (format_pack's `fmt_valid`; sized: always).
+fn store_element(hdr: &Header, data: [u32; 4]) -> (u128, bool) {
+    let dwords = |n: usize| data.iter().take(n).rev().fold(0u128, |acc, &d| acc << 32 | u128::from(d));
+    if hdr.sized {
+        if hdr.bytes <= 2 && hdr.d16_hi() {
+            let op = if hdr.bytes == 1 { d16::OP_STORE_BYTE } else { d16::OP_STORE_SHORT };
+            let out = d16::compute(&d16::In {
+                valid: true,
+                op,
+                hi: true,
+                nfmt: 0,
+                count: 0,
+                data: u128::from(data[0]),
+                old: 0,
+            });
+            (out.result, true)
+        } else {
+            (dwords(4), true)
+        }
+    } else {
+        let components = if hdr.d16_lo() {
+            d16::compute(&d16::In {
+                valid: true,
+                op: d16::OP_STORE_FORMAT,
+                hi: false,
+                nfmt: hdr.nfmt,
+                count: hdr.count,
+                data: u128::from(data[0]) | u128::from(data[1]) << 32,
+                old: 0,
+            })
+            .result
+        } else {
+            dwords(usize::from(hdr.count.min(4)))
+        };
+        let out = format_pack::compute(&format_pack::In { valid: true, dfmt: hdr.dfmt, nfmt: hdr.nfmt, components });
+        (out.data, out.fmt_valid)
+    }
+}
+
+/// An atomic lane's `l2_req_data` dwords 0–3: the data operand (1 or 2 dwords from the first data
+/// dwords), then for the compare-swaps the compare operand (the next 1 or 2); 0 elsewhere.
+fn atomic_operands(hdr: &Header, data: [u32; 4]) -> u128 {
+    let width = if hdr.wide { 2 } else { 1 };
+    let operand = |first: usize| {
+        if hdr.wide {
+            u128::from(data[first]) | u128::from(data[first + 1]) << 32
+        } else {
+            u128::from(data[first])
+        }
+    };
+    let cmp = if hdr.compare_swap() { operand(width) } else { 0 };
+    operand(0) | cmp << 64
+}
+
+/// A lane's element (`value`, element-relative byte `mask`) placed in its first or second block:
+/// the block's byte mask and bytes.
+fn place(address: u64, value: u128, mask: u16, second: bool) -> (u16, u128) {
+    let o = (address & 0xf) as u32;
+    let shifted = u32::from(mask) << o;
+    if second {
+        let m = (shifted >> 16) as u16;
+        let v = value.checked_shr(8 * (16 - o)).unwrap_or(0);
+        (m, v & expand(m))
+    } else {
+        let m = shifted as u16;
+        (m, (value << (8 * o)) & expand(m))
+    }
+}
+
+/// The instruction's requests and steps (docs/decisions.md "TA: step stage"), for groups 0..3:
+/// a single-component group whose four quads are mergeable is one step of one request per quad
+/// with a lane taking part; otherwise four steps, one per quad, of per-lane requests (atomics:
+/// one per lane, never split). Store data is placed with lanes in ascending order, so the highest
+/// lane wins where lanes overlap.
+fn build_requests(slot: &mut Slot, mask: &[u16; LANES], value: &[u128; LANES]) {
+    let hdr = slot.hdr;
+    let (bytes, part, addr) = (hdr.bytes.min(16), slot.part, slot.addr);
+    let store = hdr.kind == Op::Store;
+    let mut n = 0usize;
+    let mut steps = 0usize;
+    fn push(slot: &mut Slot, n: &mut usize, r: Request) {
+        slot.reqs[*n] = r;
+        *n += 1;
+    }
+    for group in 0..LANES / GROUP_LANES {
+        let first = GROUP_LANES * group;
+        let merged = if hdr.single() { coalescer::merged_group(&addr, part, bytes, group) } else { None };
+        if let Some(quads) = merged {
+            let start = n;
+            for q in quads.into_iter().flatten() {
+                let mut r = Request { block: q.block, bytes: 0, lanes: q.lanes, second: false, data: 0 };
+                let mut lanes = q.lanes;
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let (m, v) = place(addr[lane], value[lane], mask[lane], false);
+                    r.bytes |= m;
+                    if store {
+                        r.data = (r.data & !expand(m)) | v;
+                    }
+                }
+                push(slot, &mut n, r);
+            }
+            slot.steps[steps] = Step { group: group as u8, start: start as u8, end: n as u8 };
+            steps += 1;
+            continue;
+        }
+        for quad in 0..4 {
+            let start = n;
+            let lanes = first + 4 * quad..first + 4 * quad + 4;
+            if hdr.kind == Op::Atomic {
+                for lane in lanes.filter(|&l| part >> l & 1 != 0) {
+                    let (m, _) = place(addr[lane], 0, mask[lane], false);
+                    push(
+                        slot,
+                        &mut n,
+                        Request { block: addr[lane], bytes: m, lanes: 1 << lane, second: false, data: value[lane] },
+                    );
+                }
+            } else {
+                coalescer::per_lane_requests(
+                    &addr,
+                    part,
+                    bytes,
+                    lanes,
+                    |LaneRequest { lane, second, block, .. }| {
+                        let (m, v) = place(addr[lane], value[lane], mask[lane], second);
+                        let data = if store { v } else { 0 };
+                        push(slot, &mut n, Request { block, bytes: m, lanes: 1 << lane, second, data });
+                    },
+                );
+            }
+            slot.steps[steps] = Step { group: group as u8, start: start as u8, end: n as u8 };
+            steps += 1;
+        }
+    }
+    slot.n_reqs = n;
+    slot.n_steps = steps;
+}
+
+/// The step stage's position on the instruction it works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Cursor {
+    pub id: usize,
+    /// The current step.
+    pub step: usize,
+    /// The current bundle of the step.
+    pub bundle: usize,
+}
+
+impl Cursor {
+    /// The requests of the current bundle (empty for a step with no request).
+    pub fn bundle_range(&self, slot: &Slot) -> std::ops::Range<usize> {
+        let s = slot.steps[self.step];
+        let start = usize::from(s.start) + BUNDLE * self.bundle;
+        start.min(usize::from(s.end))..(start + BUNDLE).min(usize::from(s.end))
+    }
+}

@@ -1,0 +1,167 @@
+//! The TD of `vmem_pipe` (docs/decisions.md "vmem_pipe": *TD and completion*): a writing
+//! instruction's per-lane result dwords exactly as the executor computes them from the gathered
+//! element bytes (format_unpack → swizzle → d16, the d16 unit alone for D16 byte/short loads,
+//! TFE's 0 dword; atomics the returned value), and its VGPR writes in order, group-major.
+
+use super::inst::{byte_mask, Op, Slot};
+use super::ports::GROUP_LANES;
+use crate::coalescer::LANES;
+use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE};
+use crate::format::{is_integer, NFMT_SINT};
+use crate::{format_unpack, swizzle};
+
+/// Result dwords a lane can have: four data dwords and the TFE status dword.
+const MAX_DWORDS: usize = 5;
+
+/// The TD working on a writing instruction started in cycle `start`.
+#[derive(Clone, Debug)]
+pub(super) struct Job {
+    pub id: usize,
+    pub start: u64,
+    /// Result dword i of lane l at `results[i][l]` (0 for lanes not in EXEC).
+    results: [[u32; LANES]; MAX_DWORDS],
+    /// Dwords written per group: those i with VDATA + i ≤ 255.
+    dwords: usize,
+    /// The groups with an EXEC lane, ascending.
+    groups: [u8; 4],
+    vdata: u8,
+    exec: u64,
+    /// Writes in all, and the next one to present.
+    pub total: usize,
+    pub next: usize,
+}
+
+/// One VGPR write: (VGPR, group, lanes, lane 16g+j's dword at j).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Write {
+    pub vgpr: u8,
+    pub group: u8,
+    pub mask: u16,
+    pub data: [u32; GROUP_LANES],
+}
+
+impl Job {
+    /// The TD's work on `slot` (instruction `id`), started in cycle `start`.
+    pub fn new(slot: &Slot, id: usize, start: u64) -> Job {
+        let hdr = slot.hdr;
+        let mut results = [[0u32; LANES]; MAX_DWORDS];
+        let mut count = 0usize;
+        for lane in (0..LANES).filter(|&l| hdr.exec >> l & 1 != 0) {
+            let (dwords, n) = lane_result(slot, lane);
+            for (i, d) in dwords.iter().take(n).enumerate() {
+                results[i][lane] = *d;
+            }
+            count = n;
+        }
+        let dwords = count.min(256 - usize::from(hdr.vdata));
+        let mut groups = [0u8; 4];
+        let mut n_groups = 0;
+        for g in 0..LANES / GROUP_LANES {
+            if hdr.exec >> (GROUP_LANES * g) & 0xffff != 0 {
+                groups[n_groups] = g as u8;
+                n_groups += 1;
+            }
+        }
+        Job { id, start, results, dwords, groups, vdata: hdr.vdata, exec: hdr.exec, total: n_groups * dwords, next: 0 }
+    }
+
+    /// Write `k` (< total): for each group with an EXEC lane, for each result dword i.
+    pub fn write(&self, k: usize) -> Write {
+        let group = usize::from(self.groups[k / self.dwords]);
+        let i = k % self.dwords;
+        let first = GROUP_LANES * group;
+        let mask = (self.exec >> first) as u16;
+        let data = std::array::from_fn(|j| if mask >> j & 1 != 0 { self.results[i][first + j] } else { 0 });
+        Write { vgpr: self.vdata.wrapping_add(i as u8), group: group as u8, mask, data }
+    }
+}
+
+/// Lane `lane`'s result dwords and their count, as the executor computes them.
+fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
+    let hdr = slot.hdr;
+    let mut out = [0u32; MAX_DWORDS];
+    let elem = slot.elem[lane];
+    if hdr.kind == Op::Atomic {
+        // The returned value; 0 for a lane that did not take part (nothing was gathered).
+        out[0] = elem as u32;
+        out[1] = (elem >> 32) as u32;
+        return (out, if hdr.wide { 2 } else { 1 });
+    }
+    let bytes = u32::from(hdr.bytes.min(16));
+    let in_range = slot.in_range[lane];
+    let unbound = slot.unbound >> lane & 1 != 0;
+    // The element bytes, each dword 0 where it is out of range (and 0 for a lane that did not
+    // take part, whose `elem` is 0).
+    let per_dword = bytes > 4;
+    let data = if unbound {
+        0
+    } else {
+        (0..bytes.div_ceil(4)).fold(0u128, |acc, i| {
+            let ok = in_range >> (if per_dword { i } else { 0 }) & 1 != 0;
+            let mask = byte_mask(bytes.min(4)) << (32 * i);
+            if ok {
+                acc | (elem & mask)
+            } else {
+                acc
+            }
+        })
+    };
+
+    if hdr.d16_byte_short_load() {
+        let op = match (bytes, hdr.nfmt == NFMT_SINT) {
+            (1, false) => OP_LOAD_UBYTE,
+            (1, true) => OP_LOAD_SBYTE,
+            _ => OP_LOAD_SHORT,
+        };
+        let r =
+            d16::compute(&d16::In { valid: true, op, hi: hdr.d16_hi(), nfmt: 0, count: 0, data, old: slot.old[lane] });
+        out[0] = r.result as u32;
+        return (out, 1);
+    }
+
+    let u = format_unpack::compute(&format_unpack::In { valid: true, dfmt: hdr.dfmt, nfmt: hdr.nfmt, data });
+    let sized_per_dword = hdr.sized && bytes > 4;
+    let oor = if sized_per_dword {
+        !in_range & 0xf
+    } else if in_range & 1 != 0 {
+        0
+    } else {
+        0xf
+    };
+    let dmask = ((1u16 << hdr.count.min(4)) - 1) as u8;
+    let s = swizzle::compute(&swizzle::In {
+        valid: true,
+        components: u.components,
+        count: u.count,
+        dst_sel: hdr.dst_sel,
+        integer: is_integer(hdr.nfmt),
+        dmask,
+        oor,
+        unbound: unbound || !u.fmt_valid,
+        tfe: false,
+    });
+    let (result, mut n) = if hdr.d16_lo() {
+        let r = d16::compute(&d16::In {
+            valid: true,
+            op: OP_LOAD_FORMAT,
+            hi: false,
+            nfmt: hdr.nfmt,
+            count: s.result_count,
+            data: s.result,
+            old: 0,
+        });
+        (r.result, usize::from(r.result_count))
+    } else {
+        (s.result, usize::from(s.result_count))
+    };
+    n = n.min(4);
+    for (i, d) in out.iter_mut().take(n).enumerate() {
+        *d = (result >> (32 * i)) as u32;
+    }
+    if hdr.tfe {
+        // SPEC §3 step 5: one status dword after the data dwords, always 0.
+        out[n] = 0;
+        n += 1;
+    }
+    (out, n)
+}
