@@ -1,0 +1,774 @@
+// Copyright gcn-vmem contributors.
+//
+// vmem_pipe_ta: the TA of vmem_pipe (docs/decisions.md "vmem_pipe"): the issue receiver, the
+// address stage and the step stage. Sub-block of rtl/vmem_pipe.sv; its ports are internal.
+//
+// Issue receiver ("Issue receiver"):
+//   Two instruction buffers, written alternately (w = 0, 1, 0, ...) and read by the address
+//   stage in the same order. iss_ready_o = 1 when buffer w does not hold a complete instruction
+//   (and not during reset nor in the first cycle after it). An accepted beat k of buffer w
+//   (k = beats accepted so far) stores address dword k/4 of group k%4 when that dword exists
+//   (A = idxen + offen) and data dword k/4 when it exists (D, see data_dwords); the first beat
+//   stores the header and its cycle, the beat with iss_last_i its cycle, completes the buffer
+//   and moves w. A buffer is freed at the edge that ends the address stage's last cycle on it.
+//   Store data needing the d16 unit (D16 format stores: OP_STORE_FORMAT; D16_HI byte/short
+//   stores: OP_STORE_BYTE/SHORT with hi) is converted here, on the beat that carries the last
+//   data dword of its group: 16 d16 instances, the result written over the group's data dwords
+//   two edges later. Group g's last data beat is followed by at least 3 - g beats, so the result
+//   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
+//
+// Address stage ("TA: address stage"):
+//   Takes the oldest complete buffer in cycle a when it is idle, fewer than 4 instructions are in
+//   flight (inflight_full_i = 0) and fewer than 2 are held by the step stage (the lane table to
+//   be written next is free). Id = instructions taken since reset, mod 4. Cycles a .. a+3 feed
+//   group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g + j) and, for format stores,
+//   16 format_pack instances (components: the data dwords below `count`, or the four d16
+//   components); the results (both units: two edges) are written into the instruction's lane
+//   table and the TD's lane information at the edge that ends a+g+2, so group g is available
+//   to the step stage from a+g+3. Sized store data and atomic operands go through a two-stage
+//   register alongside. Per lane: takes part (loads: EXEC, bound, in range; stores: the same,
+//   fmt_valid for format stores, and a non-empty byte mask; atomics: EXEC, bound, in_range[0]);
+//   the element's byte mask (`bytes` bytes; stores above 4 bytes: only dwords in range).
+//
+// Step stage ("TA: step stage"):
+//   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
+//   the next held lane table is available and the previous instruction's last cycle is over.
+//   Per group: one step when the access is single-component and all four quads are mergeable
+//   (vmem_pkg::quad_mergeable, shared with the coalescer), whose requests are one per quad with
+//   a lane taking part; else four steps, one per quad, with the per-lane requests of its lanes
+//   (first block, then the second when the access straddles; atomics one request at the lane's
+//   byte address). A step's requests go out in bundles of up to four, one per cycle; a bundle
+//   presented in a cycle is presented again until bnd_ready_i; a step without requests takes
+//   one cycle. The edge that ends the last step frees the lane table and reports the
+//   instruction's TA cycles (first to last cycle of the step stage, stalls included).
+//
+// Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
+// except through iss_ready_o and the timing of what follows.
+//
+// Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
+
+module vmem_pipe_ta
+  import vmem_pkg::*;
+(
+  input  logic                clk_i,
+  input  logic                rst_ni,            // async, active low
+  input  logic [15:0]         now_i,             // cycle stamp
+  // Issue port
+  input  logic                iss_valid_i,
+  input  logic                iss_last_i,
+  input  pipe_hdr_t           iss_hdr_i,         // the header ports, kind normalised
+  input  logic [15:0][31:0]   iss_addr_i,
+  input  logic [15:0][31:0]   iss_data_i,
+  output logic                iss_ready_o,
+  // In-flight limit (from the TD)
+  input  logic                inflight_full_i,
+  // The address stage takes an instruction
+  output logic                take_o,
+  output logic [1:0]          take_id_o,
+  output pipe_info_t          take_info_o,
+  // One group's lane results, for the TD
+  output logic                res_valid_o,
+  output logic [1:0]          res_id_o,
+  output logic [1:0]          res_group_o,
+  output pipe_tdlane_t [15:0] res_lanes_o,
+  // Bundles to the TCP
+  output logic                bnd_valid_o,
+  output pipe_bundle_t        bnd_o,
+  input  logic                bnd_ready_i,
+  // The step stage ends an instruction
+  output logic                step_end_o,
+  output logic [1:0]          step_end_id_o,
+  output logic [15:0]         step_ta_o
+);
+
+  localparam int unsigned Lanes      = 64;
+  localparam int unsigned GroupLanes = 16;
+
+  // d16 op codes (docs/decisions.md "d16").
+  localparam logic [2:0] D16StoreFormat = 3'd4;
+  localparam logic [2:0] D16StoreByte   = 3'd5;
+  localparam logic [2:0] D16StoreShort  = 3'd6;
+
+  // Atomic ops with a compare operand (rust/exec/atomics.rs: Cmpswap 1, Fcmpswap 14).
+  localparam logic [4:0] OpCmpswap  = 5'd1;
+  localparam logic [4:0] OpFcmpswap = 5'd14;
+
+  // What the step stage and the result write keep of an instruction (per lane table).
+  typedef struct packed {
+    logic [1:0]  id;
+    logic [1:0]  kind;
+    logic        sized;
+    logic        single;     // SPEC §7 single-component
+    logic        glc;
+    logic        wide;
+    logic [4:0]  op;
+    logic [4:0]  bytes;
+    logic [63:0] exec;
+  } lt_hdr_t;
+
+  // One lane of a lane table.
+  typedef struct packed {
+    logic [47:0]  addr;
+    logic         part;
+    logic [15:0]  mask;   // the element's bytes (bit i = element byte i)
+    logic [127:0] data;   // stores: the element; atomics: data (dwords 0-1), compare (2-3)
+  } lt_lane_t;
+
+  // A unit-latency tag: which buffer/table and group a result belongs to.
+  typedef struct packed {
+    logic       valid;
+    logic       sel;      // buffer (receiver) or lane table (address stage)
+    logic [1:0] group;
+  } tag_t;
+
+  ///////////////
+  // Functions //
+  ///////////////
+
+  // Address dwords per lane: idxen + offen.
+  function automatic logic [2:0] addr_dwords(logic idxen, logic offen);
+    return {2'b00, idxen} + {2'b00, offen};
+  endfunction
+
+  // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
+  function automatic logic is_d16_fmt_store(logic [1:0] kind, logic sized, logic [1:0] d16);
+    return (kind == PipeStore) && !sized && (d16 == 2'd1);
+  endfunction
+
+  // D16_HI byte/short store: d16 takes the byte / short from the high half.
+  function automatic logic is_d16_hi_store(logic [1:0] kind, logic sized, logic [1:0] d16,
+                                           logic [4:0] bytes);
+    return (kind == PipeStore) && sized && (d16 == 2'd2) && (bytes <= 5'd2);
+  endfunction
+
+  // Data dwords per lane (docs/decisions.md "vmem_pipe", *Beats*), at most 4.
+  function automatic logic [2:0] data_dwords(logic [1:0] kind, logic [4:0] op, logic wide,
+                                             logic sized, logic [4:0] bytes, logic [2:0] count,
+                                             logic [1:0] d16);
+    logic [2:0] d;
+    d = 3'd0;
+    unique case (kind)
+      PipeStore: begin
+        if (sized) begin
+          d = (bytes <= 5'd4) ? 3'd1 : 3'(bytes[4:2]);
+        end else if (d16 == 2'd1) begin
+          d = (count + 3'd1) >> 1;
+        end else begin
+          d = count;
+        end
+      end
+      PipeAtomic: begin
+        d = (wide ? 3'd2 : 3'd1) << ((op == OpCmpswap) || (op == OpFcmpswap));
+      end
+      default: begin
+        // Loads: D16 byte/short loads carry the VDATA VGPR's old value.
+        d = (sized && (d16 != 2'd0) && (bytes <= 5'd2)) ? 3'd1 : 3'd0;
+      end
+    endcase
+    return (d > 3'd4) ? 3'd4 : d;
+  endfunction
+
+  //////////////////////
+  // Issue receiver   //
+  //////////////////////
+
+  logic             alive_q;                    // 0 in reset and the first cycle after it
+  logic             ib_w_q, ib_w_d;             // buffer being written
+  logic             ib_r_q, ib_r_d;             // oldest buffer for the address stage
+  logic [1:0]       ib_full_q, ib_full_d;       // holds a complete instruction
+  logic [1:0][4:0]  ib_beats_q, ib_beats_d;     // beats accepted
+  pipe_hdr_t [1:0]  ib_hdr_q, ib_hdr_d;
+  logic [1:0][15:0] ib_tfirst_q, ib_tfirst_d;
+  logic [1:0][15:0] ib_tlast_q, ib_tlast_d;
+
+  // Operand storage (no reset: a dword is read only after the beat that wrote it).
+  logic [31:0] ib_addr_mem [2][2][Lanes];       // [buffer][address dword][lane]
+  logic [31:0] ib_data_mem [2][4][Lanes];       // [buffer][data dword][lane]
+
+  logic       beat;
+  logic [4:0] bk;          // beat index within the instruction
+  logic [1:0] bj;          // its dword
+  logic [1:0] bg;          // its group
+  pipe_hdr_t  bh;          // the header of the instruction being received
+  logic [2:0] b_a, b_d;    // its address / data dwords
+
+  // Receive-side d16 conversion.
+  logic                cv_feed;
+  logic                cv_fmt;
+  tag_t                cv_p1_d, cv_p1_q, cv_p2_q;
+  logic [15:0][127:0]  cv_data;
+  logic [15:0][127:0]  cv_res;
+  logic [15:0]         cv_valid;
+  logic [15:0][2:0]    cv_count;
+  logic [15:0]         cv_illegal;
+
+  // Address stage (declared here: the receiver frees its buffer).
+  logic       adr_busy_q, adr_busy_d;
+  logic [1:0] adr_g_q, adr_g_d;
+  logic       adr_buf_q, adr_buf_d;
+  logic       adr_tab_q, adr_tab_d;
+  logic       adr_free;    // the address stage's last cycle on buffer adr_buf_q
+
+  assign iss_ready_o = alive_q & ~ib_full_q[ib_w_q];
+
+  always_comb begin
+    beat = iss_valid_i & iss_ready_o;
+    bk   = ib_beats_q[ib_w_q];
+    bj   = bk[3:2];
+    bg   = bk[1:0];
+    bh   = (bk == 5'd0) ? iss_hdr_i : ib_hdr_q[ib_w_q];
+    b_a  = addr_dwords(bh.idxen, bh.offen);
+    b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
+
+    cv_fmt  = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
+    cv_feed = beat && (cv_fmt || is_d16_hi_store(bh.kind, bh.sized, bh.d16, bh.bytes)) &&
+              ({1'b0, bj} == (b_d - 3'd1));
+    for (int l = 0; l < GroupLanes; l++) begin
+      cv_data[l] = {64'd0, iss_data_i[l],
+                    (bj == 2'd0) ? iss_data_i[l] : ib_data_mem[ib_w_q][0][{bg, 4'(l)}]};
+    end
+
+    ib_w_d      = ib_w_q;
+    ib_full_d   = ib_full_q;
+    ib_beats_d  = ib_beats_q;
+    ib_hdr_d    = ib_hdr_q;
+    ib_tfirst_d = ib_tfirst_q;
+    ib_tlast_d  = ib_tlast_q;
+    if (adr_free) begin
+      ib_full_d[adr_buf_q]  = 1'b0;
+      ib_beats_d[adr_buf_q] = '0;
+    end
+    if (beat) begin
+      ib_beats_d[ib_w_q] = (bk == 5'd31) ? bk : bk + 5'd1;
+      if (bk == 5'd0) begin
+        ib_hdr_d[ib_w_q]    = iss_hdr_i;
+        ib_tfirst_d[ib_w_q] = now_i;
+      end
+      if (iss_last_i) begin
+        ib_full_d[ib_w_q]  = 1'b1;
+        ib_tlast_d[ib_w_q] = now_i;
+        ib_w_d             = ~ib_w_q;
+      end
+    end
+  end
+
+  for (genvar l = 0; l < GroupLanes; l++) begin : g_cv
+    d16 u_d16 (
+      .clk_i,
+      .rst_ni,
+      .valid_i        (cv_feed),
+      .op_i           (cv_fmt ? D16StoreFormat
+                              : ((bh.bytes == 5'd1) ? D16StoreByte : D16StoreShort)),
+      .hi_i           (~cv_fmt),
+      .nfmt_i         (bh.nfmt),
+      .count_i        (bh.count),
+      .data_i         (cv_data[l]),
+      .old_i          (32'd0),
+      .valid_o        (cv_valid[l]),
+      .result_o       (cv_res[l]),
+      .result_count_o (cv_count[l]),
+      .illegal_o      (cv_illegal[l])
+    );
+  end
+
+  `VMEM_FF(alive_q, 1'b1, 1'b0)
+  `VMEM_FF(ib_w_q, ib_w_d, 1'b0)
+  `VMEM_FF(ib_full_q, ib_full_d, '0)
+  `VMEM_FF(ib_beats_q, ib_beats_d, '0)
+  `VMEM_FF(ib_hdr_q, ib_hdr_d, '0)
+  `VMEM_FF(ib_tfirst_q, ib_tfirst_d, '0)
+  `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
+  assign cv_p1_d = '{valid: cv_feed, sel: ib_w_q, group: bg};
+  `VMEM_FF(cv_p1_q, cv_p1_d, '0)
+  `VMEM_FF(cv_p2_q, cv_p1_q, '0)
+
+  always_ff @(posedge clk_i) begin
+    if (beat) begin
+      for (int l = 0; l < GroupLanes; l++) begin
+        if ({1'b0, bj} < b_a) begin
+          ib_addr_mem[ib_w_q][bj[0]][{bg, 4'(l)}] <= iss_addr_i[l];
+        end
+        if ({1'b0, bj} < b_d) begin
+          ib_data_mem[ib_w_q][bj][{bg, 4'(l)}] <= iss_data_i[l];
+        end
+      end
+    end
+    // A group's d16 result replaces its data dwords (no beat of that group writes data then).
+    if (cv_p2_q.valid) begin
+      for (int l = 0; l < GroupLanes; l++) begin
+        for (int i = 0; i < 4; i++) begin
+          ib_data_mem[cv_p2_q.sel][i][{cv_p2_q.group, 4'(l)}] <= cv_res[l][32*i +: 32];
+        end
+      end
+    end
+  end
+
+  ///////////////////
+  // Address stage //
+  ///////////////////
+
+  logic             take;
+  logic [1:0]       take_cnt_q, take_cnt_d;   // instructions taken, mod 4: the next id
+  logic             lt_w_q, lt_w_d;           // lane table written next
+  logic [1:0]       lt_held_q, lt_held_d;     // taken and not yet stepped to the end
+  logic [1:0][3:0]  lt_avail_q, lt_avail_d;   // group g's results are in the table
+  lt_hdr_t [1:0]    lt_hdr_q, lt_hdr_d;
+  lt_lane_t         lt_mem [2][Lanes];        // no reset: read only once available
+
+  logic             fd_valid;                 // a group is fed to the units this cycle
+  logic             fd_buf;
+  logic             fd_tab;
+  logic [1:0]       fd_group;
+  pipe_hdr_t        fd_hdr;
+  tag_t             rp1_d, rp1_q, rp2_q;             // results: valid two edges after feeding
+
+  logic [15:0][31:0]  ba_index, ba_offset;
+  logic [15:0][127:0] fd_raw;                 // the lane's data dwords (below D, else 0)
+  logic [15:0][127:0] fd_comp;                // format_pack's components
+  logic [15:0][127:0] dp1_q, dp1_d, dp2_q, dp2_d;
+  logic               fd_pack;                // feed format_pack
+  logic [2:0]         fd_d;                   // data dwords of the instruction fed
+
+  logic [15:0]        ba_valid;
+  logic [15:0][47:0]  ba_address;
+  logic [15:0][3:0]   ba_in_range;
+  logic [15:0]        ba_unbound;
+  logic [15:0]        ba_illegal;
+  logic [15:0][17:0]  ba_lds_address;
+  logic [15:0]        ba_lds_in_range;
+  logic [15:0]        pk_valid;
+  logic [15:0][127:0] pk_data;
+  logic [15:0]        pk_fmt_valid;
+
+  // Single-component (SPEC §7): sized loads/stores of at most 4 bytes, FORMAT accesses with one
+  // component of at most 4 bytes; never atomics.
+  function automatic logic is_single(logic [1:0] kind, logic sized, logic [4:0] bytes,
+                                     logic [2:0] count);
+    return (kind != PipeAtomic) && (bytes <= 5'd4) && (sized || (count == 3'd1));
+  endfunction
+
+  always_comb begin
+    take = ~adr_busy_q & ib_full_q[ib_r_q] & ~inflight_full_i & ~lt_held_q[lt_w_q];
+
+    fd_valid = take | adr_busy_q;
+    fd_buf   = take ? ib_r_q : adr_buf_q;
+    fd_tab   = take ? lt_w_q : adr_tab_q;
+    fd_group = take ? 2'd0 : adr_g_q;
+    fd_hdr   = ib_hdr_q[fd_buf];
+    fd_pack  = fd_valid && (fd_hdr.kind == PipeStore) && !fd_hdr.sized;
+    fd_d     = data_dwords(fd_hdr.kind, fd_hdr.op, fd_hdr.wide, fd_hdr.sized, fd_hdr.bytes,
+                           fd_hdr.count, fd_hdr.d16);
+
+    for (int l = 0; l < GroupLanes; l++) begin
+      ba_index[l]  = fd_hdr.idxen ? ib_addr_mem[fd_buf][0][{fd_group, 4'(l)}] : 32'd0;
+      ba_offset[l] = !fd_hdr.offen ? 32'd0
+                   : ib_addr_mem[fd_buf][fd_hdr.idxen ? 1 : 0][{fd_group, 4'(l)}];
+      for (int i = 0; i < 4; i++) begin
+        fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
+                               ? ib_data_mem[fd_buf][i][{fd_group, 4'(l)}] : 32'd0;
+        fd_comp[l][32*i +: 32] = ((3'(i) < fd_hdr.count) || (fd_hdr.d16 == 2'd1))
+                               ? ib_data_mem[fd_buf][i][{fd_group, 4'(l)}] : 32'd0;
+      end
+    end
+
+    dp1_d = fd_valid ? fd_raw : dp1_q;
+    dp2_d = rp1_q.valid ? dp1_q : dp2_q;
+
+    adr_busy_d = adr_busy_q;
+    adr_g_d    = adr_g_q;
+    adr_buf_d  = adr_buf_q;
+    adr_tab_d  = adr_tab_q;
+    ib_r_d     = ib_r_q;
+    take_cnt_d = take_cnt_q;
+    adr_free   = adr_busy_q && (adr_g_q == 2'd3);
+    if (take) begin
+      adr_busy_d = 1'b1;
+      adr_g_d    = 2'd1;
+      adr_buf_d  = ib_r_q;
+      adr_tab_d  = lt_w_q;
+      ib_r_d     = ~ib_r_q;
+      take_cnt_d = take_cnt_q + 2'd1;
+    end else if (adr_busy_q) begin
+      adr_g_d    = adr_g_q + 2'd1;
+      adr_busy_d = ~adr_free;
+    end
+  end
+
+  assign take_o    = take;
+  assign take_id_o = take_cnt_q;
+  always_comb begin
+    take_info_o         = '0;
+    take_info_o.kind    = ib_hdr_q[ib_r_q].kind;
+    take_info_o.glc     = ib_hdr_q[ib_r_q].glc;
+    take_info_o.tfe     = ib_hdr_q[ib_r_q].tfe;
+    take_info_o.wide    = ib_hdr_q[ib_r_q].wide;
+    take_info_o.sized   = ib_hdr_q[ib_r_q].sized;
+    take_info_o.d16     = ib_hdr_q[ib_r_q].d16;
+    take_info_o.bytes   = ib_hdr_q[ib_r_q].bytes;
+    take_info_o.count   = ib_hdr_q[ib_r_q].count;
+    take_info_o.dfmt    = ib_hdr_q[ib_r_q].dfmt;
+    take_info_o.nfmt    = ib_hdr_q[ib_r_q].nfmt;
+    take_info_o.dst_sel = ib_hdr_q[ib_r_q].dst_sel;
+    take_info_o.vdata   = ib_hdr_q[ib_r_q].vdata;
+    take_info_o.exec    = ib_hdr_q[ib_r_q].exec;
+    take_info_o.t_first = ib_tfirst_q[ib_r_q];
+    take_info_o.t_last  = ib_tlast_q[ib_r_q];
+  end
+
+  for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
+    buffer_addr u_buffer_addr (
+      .clk_i,
+      .rst_ni,
+      .valid_i        (fd_valid),
+      .vsharp_i       (fd_hdr.vsharp),
+      .inst_offset_i  (fd_hdr.offset),
+      .offen_i        (fd_hdr.offen),
+      .idxen_i        (fd_hdr.idxen),
+      .access_i       (fd_hdr.access),
+      .bytes_i        (fd_hdr.bytes),
+      .lds_i          (1'b0),
+      .sgpr_offset_i  (fd_hdr.soffset),
+      .vgpr_index_i   (ba_index[l]),
+      .vgpr_offset_i  (ba_offset[l]),
+      .tid_i          ({fd_group, 4'(l)}),
+      .m0_i           (32'd0),
+      .lds_base_i     (9'd0),
+      .lds_size_i     (9'd0),
+      .valid_o        (ba_valid[l]),
+      .address_o      (ba_address[l]),
+      .in_range_o     (ba_in_range[l]),
+      .unbound_o      (ba_unbound[l]),
+      .illegal_o      (ba_illegal[l]),
+      .lds_address_o  (ba_lds_address[l]),
+      .lds_in_range_o (ba_lds_in_range[l])
+    );
+
+    format_pack u_format_pack (
+      .clk_i,
+      .rst_ni,
+      .valid_i      (fd_pack),
+      .dfmt_i       (fd_hdr.dfmt),
+      .nfmt_i       (fd_hdr.nfmt),
+      .components_i (fd_comp[l]),
+      .valid_o      (pk_valid[l]),
+      .data_o       (pk_data[l]),
+      .fmt_valid_o  (pk_fmt_valid[l])
+    );
+  end
+
+  // The outputs of buffer_addr this pipeline does not use (§2.3 illegal accesses never reach the
+  // pipe: the testbench validates every program with the executor; lds = 0), and the valid
+  // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below).
+  logic unused_units;
+  assign unused_units = ^{ba_illegal, ba_lds_address, ba_lds_in_range, ba_valid[15:1], pk_valid,
+                          cv_valid[15:1], cv_count, cv_illegal};
+
+  // Per lane results of the group fed two edges ago (rp2_q).
+  lt_hdr_t            rh;
+  lt_lane_t [15:0]    rl;
+  pipe_tdlane_t [15:0] rt;
+
+  always_comb begin
+    rh = lt_hdr_q[rp2_q.sel];
+    for (int l = 0; l < GroupLanes; l++) begin
+      logic        e, ub, in_ok;
+      logic [3:0]  ir;
+      logic [15:0] full, smask;
+      logic [31:0] d0, d1, d2, d3;
+      e     = rh.exec[{rp2_q.group, 4'(l)}];
+      ir    = ba_in_range[l];
+      ub    = ba_unbound[l];
+      in_ok = (rh.bytes <= 5'd4) ? ir[0] : (ir != 4'd0);
+      full  = (rh.bytes >= 5'd16) ? 16'hffff : ((16'd1 << rh.bytes) - 16'd1);
+      smask = (rh.bytes > 5'd4) ? (full & {{4{ir[3]}}, {4{ir[2]}}, {4{ir[1]}}, {4{ir[0]}}})
+                                : full;
+      {d3, d2, d1, d0} = dp2_q[l];
+
+      rl[l]      = '0;
+      rl[l].addr = ba_address[l];
+      unique case (rh.kind)
+        PipeStore: begin
+          rl[l].mask = smask;
+          rl[l].part = e & ~ub & in_ok & (rh.sized | pk_fmt_valid[l]) & (smask != 16'd0);
+          rl[l].data = rh.sized ? dp2_q[l] : pk_data[l];
+        end
+        PipeAtomic: begin
+          rl[l].mask = full;
+          rl[l].part = e & ~ub & ir[0];
+          // Data operand in dwords 0-1, compare operand in 2-3 (compare-swaps).
+          rl[l].data = rh.wide ? {d3, d2, d1, d0} : {32'd0, d1, 32'd0, d0};
+        end
+        default: begin
+          rl[l].mask = full;
+          rl[l].part = e & ~ub & in_ok;
+        end
+      endcase
+
+      rt[l].part     = rl[l].part;
+      rt[l].unbound  = ub;
+      rt[l].in_range = ir;
+      rt[l].offset   = ba_address[l][3:0];
+      rt[l].old      = d0;
+    end
+  end
+
+  assign res_valid_o = rp2_q.valid;
+  assign res_id_o    = rh.id;
+  assign res_group_o = rp2_q.group;
+  assign res_lanes_o = rt;
+
+  always_ff @(posedge clk_i) begin
+    if (rp2_q.valid) begin
+      for (int l = 0; l < GroupLanes; l++) begin
+        lt_mem[rp2_q.sel][{rp2_q.group, 4'(l)}] <= rl[l];
+      end
+    end
+  end
+
+  ////////////////
+  // Step stage //
+  ////////////////
+
+  logic        st_act_q, st_act_d;     // working on the instruction of table st_tab_q
+  logic        st_tab_q, st_tab_d;
+  logic [1:0]  st_g_q, st_g_d;         // group
+  logic [1:0]  st_qd_q, st_qd_d;       // quad (per-quad steps)
+  logic        st_b_q, st_b_d;         // bundle of the step
+  logic [15:0] st_t0_q, st_t0_d;       // its first cycle
+
+  logic              st_start, st_work;
+  logic [1:0]        wg, wq;
+  logic              wb;
+  lt_hdr_t           wh;
+  lt_lane_t [15:0]   wl;
+  logic [15:0]       w_part;
+  logic [15:0]       w_strad;
+  logic [15:0][43:0] w_blk;
+  logic [15:0][31:0]  w_m32;           // the lane's bytes over its two blocks
+  logic [15:0][255:0] w_d256;          // its data over its two blocks
+  logic [3:0]        w_qok;
+  logic              w_merged;
+  logic              w_atomic;
+  pipe_req_t [3:0]   w_mreq;           // merged group: each quad's request
+  pipe_req_t [3:0]   w_first;          // per-lane step: each lane's first block
+  pipe_req_t [3:0]   w_second;         // and its second
+  pipe_req_t [7:0]   w_cand;           // the step's candidate requests, in order
+  pipe_req_t [7:0]   w_list;           // the step's requests, in order
+  logic [3:0]        w_n;              // how many
+  logic              w_last_bundle;
+  logic              st_step_done;     // the step ends at this edge
+  logic              st_inst_done;     // and with it the instruction's step stage
+
+  always_comb begin
+    st_start = ~st_act_q & lt_held_q[st_tab_q] & lt_avail_q[st_tab_q][0];
+    st_work  = st_act_q | st_start;
+    wg       = st_act_q ? st_g_q : 2'd0;
+    wq       = st_act_q ? st_qd_q : 2'd0;
+    wb       = st_act_q ? st_b_q : 1'b0;
+    wh       = lt_hdr_q[st_tab_q];
+    w_atomic = wh.kind == PipeAtomic;
+
+    for (int l = 0; l < GroupLanes; l++) begin
+      wl[l]      = lt_mem[st_tab_q][{wg, 4'(l)}];
+      w_part[l]  = st_work & wl[l].part;
+      w_blk[l]   = wl[l].addr[47:4];
+      w_strad[l] = blk_straddles(wl[l].addr[3:0], 4'(wh.bytes - 5'd1));
+      w_m32[l]   = {16'd0, wl[l].mask} << wl[l].addr[3:0];
+      w_d256[l]  = {128'd0, wl[l].data} << {wl[l].addr[3:0], 3'b000};
+    end
+    for (int q = 0; q < 4; q++) begin
+      w_qok[q] = quad_mergeable(w_blk[4*q +: 4], w_strad[4*q +: 4], w_part[4*q +: 4]);
+    end
+    w_merged = wh.single & (&w_qok);
+
+    // Merged: one request per quad with a lane taking part: the block of its lowest such lane,
+    // the OR of their bytes, their data applied in ascending lane order (the highest lane wins).
+    for (int q = 0; q < 4; q++) begin
+      w_mreq[q]       = '0;
+      w_mreq[q].valid = w_part[4*q +: 4] != 4'd0;
+      w_mreq[q].quad  = {wg, 2'(q)};
+      w_mreq[q].lanes = w_part[4*q +: 4];
+      for (int j = 3; j >= 0; j--) begin
+        if (w_part[4*q + j]) begin
+          w_mreq[q].addr = {w_blk[4*q + j], 4'd0};
+        end
+      end
+      for (int j = 0; j < 4; j++) begin
+        if (w_part[4*q + j]) begin
+          w_mreq[q].mask = w_mreq[q].mask | w_m32[4*q + j][15:0];
+          for (int y = 0; y < 16; y++) begin
+            if (w_m32[4*q + j][y]) begin
+              w_mreq[q].data[8*y +: 8] = w_d256[4*q + j][8*y +: 8];
+            end
+          end
+        end
+      end
+    end
+
+    // Per lane of quad wq: the first block's request, then the second's when the access
+    // straddles; an atomic is one request at the lane's byte address.
+    for (int j = 0; j < 4; j++) begin
+      w_first[j]        = '0;
+      w_first[j].valid  = w_part[{wq, 2'(j)}];
+      w_first[j].quad   = {wg, wq};
+      w_first[j].lanes  = 4'd1 << j;
+      w_first[j].addr   = w_atomic ? wl[{wq, 2'(j)}].addr : {w_blk[{wq, 2'(j)}], 4'd0};
+      w_first[j].mask   = w_atomic ? wl[{wq, 2'(j)}].mask : w_m32[{wq, 2'(j)}][15:0];
+      w_first[j].data   = w_atomic ? wl[{wq, 2'(j)}].data : w_d256[{wq, 2'(j)}][127:0];
+      w_second[j]       = w_first[j];
+      w_second[j].valid = w_part[{wq, 2'(j)}] & w_strad[{wq, 2'(j)}] & ~w_atomic;
+      w_second[j].addr  = {w_blk[{wq, 2'(j)}] + 44'd1, 4'd0};
+      w_second[j].mask  = w_m32[{wq, 2'(j)}][31:16];
+      w_second[j].data  = w_d256[{wq, 2'(j)}][255:128];
+      w_second[j].second = 1'b1;
+    end
+
+    // The step's candidates in request order, then compacted.
+    w_cand = '0;
+    for (int j = 0; j < 4; j++) begin
+      if (w_merged) begin
+        w_cand[j] = w_mreq[j];
+      end else begin
+        w_cand[2*j]     = w_first[j];
+        w_cand[2*j + 1] = w_second[j];
+      end
+    end
+    w_list = '0;
+    w_n    = '0;
+    for (int c = 0; c < 8; c++) begin
+      if (w_cand[c].valid) begin
+        w_list[w_n[2:0]] = w_cand[c];
+        w_n              = w_n + 4'd1;
+      end
+    end
+
+    bnd_o      = '0;
+    bnd_o.id   = wh.id;
+    bnd_o.kind = wh.kind;
+    bnd_o.glc  = wh.glc;
+    bnd_o.op   = wh.op;
+    bnd_o.wide = wh.wide;
+    for (int i = 0; i < 4; i++) begin
+      bnd_o.req[i] = w_list[{wb, 2'(i)}];
+    end
+    bnd_valid_o   = st_work && (w_n != 4'd0);
+    w_last_bundle = ({1'b0, wb, 2'b00} + 4'd4) >= w_n;
+    st_step_done  = st_work && ((w_n == 4'd0) || (bnd_ready_i && w_last_bundle));
+    st_inst_done  = st_step_done && (wg == 2'd3) && (w_merged || (wq == 2'd3));
+
+    st_act_d = st_act_q;
+    st_tab_d = st_tab_q;
+    st_g_d   = wg;
+    st_qd_d  = wq;
+    st_b_d   = wb;
+    st_t0_d  = st_start ? now_i : st_t0_q;
+    if (st_work) begin
+      st_act_d = 1'b1;
+      if (st_inst_done) begin
+        st_act_d = 1'b0;
+        st_tab_d = ~st_tab_q;
+        st_g_d   = '0;
+        st_qd_d  = '0;
+        st_b_d   = 1'b0;
+      end else if (st_step_done) begin
+        st_b_d = 1'b0;
+        if (w_merged || (wq == 2'd3)) begin
+          st_g_d  = wg + 2'd1;
+          st_qd_d = '0;
+        end else begin
+          st_qd_d = wq + 2'd1;
+        end
+      end else if (bnd_ready_i) begin
+        st_b_d = 1'b1;   // the step's first bundle was taken; its second follows
+      end
+    end
+  end
+
+  // Header fields the step stage and the result write do not read (the other one does).
+  // (The receiver's and the feed's views of the header, bh and fd_hdr, read some fields only.)
+  logic unused_hdr;
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, bh, fd_hdr};
+
+  assign step_end_o    = st_inst_done;
+  assign step_end_id_o = wh.id;
+  assign step_ta_o     = now_i - st_t0_d + 16'd1;
+
+  // Lane tables: allocated at a take, filled by the results, freed at the step stage's end.
+  always_comb begin
+    lt_w_d     = lt_w_q;
+    lt_held_d  = lt_held_q;
+    lt_avail_d = lt_avail_q;
+    lt_hdr_d   = lt_hdr_q;
+    if (st_inst_done) begin
+      lt_held_d[st_tab_q] = 1'b0;
+    end
+    if (rp2_q.valid) begin
+      lt_avail_d[rp2_q.sel][rp2_q.group] = 1'b1;
+    end
+    if (take) begin
+      lt_w_d                     = ~lt_w_q;
+      lt_held_d[lt_w_q]          = 1'b1;
+      lt_avail_d[lt_w_q]         = '0;
+      lt_hdr_d[lt_w_q].id        = take_cnt_q;
+      lt_hdr_d[lt_w_q].kind      = ib_hdr_q[ib_r_q].kind;
+      lt_hdr_d[lt_w_q].sized     = ib_hdr_q[ib_r_q].sized;
+      lt_hdr_d[lt_w_q].single    = is_single(ib_hdr_q[ib_r_q].kind, ib_hdr_q[ib_r_q].sized,
+                                             ib_hdr_q[ib_r_q].bytes, ib_hdr_q[ib_r_q].count);
+      lt_hdr_d[lt_w_q].glc       = ib_hdr_q[ib_r_q].glc;
+      lt_hdr_d[lt_w_q].wide      = ib_hdr_q[ib_r_q].wide;
+      lt_hdr_d[lt_w_q].op        = ib_hdr_q[ib_r_q].op;
+      lt_hdr_d[lt_w_q].bytes     = ib_hdr_q[ib_r_q].bytes;
+      lt_hdr_d[lt_w_q].exec      = ib_hdr_q[ib_r_q].exec;
+    end
+  end
+
+  `VMEM_FF(ib_r_q, ib_r_d, 1'b0)
+  `VMEM_FF(adr_busy_q, adr_busy_d, 1'b0)
+  `VMEM_FF(adr_g_q, adr_g_d, '0)
+  `VMEM_FF(adr_buf_q, adr_buf_d, 1'b0)
+  `VMEM_FF(adr_tab_q, adr_tab_d, 1'b0)
+  `VMEM_FF(take_cnt_q, take_cnt_d, '0)
+  `VMEM_FF(lt_w_q, lt_w_d, 1'b0)
+  `VMEM_FF(lt_held_q, lt_held_d, '0)
+  `VMEM_FF(lt_avail_q, lt_avail_d, '0)
+  `VMEM_FF(lt_hdr_q, lt_hdr_d, '0)
+  assign rp1_d = '{valid: fd_valid, sel: fd_tab, group: fd_group};
+  `VMEM_FF(rp1_q, rp1_d, '0)
+  `VMEM_FF(rp2_q, rp1_q, '0)
+  `VMEM_FF(dp1_q, dp1_d, '0)
+  `VMEM_FF(dp2_q, dp2_d, '0)
+  `VMEM_FF(st_act_q, st_act_d, 1'b0)
+  `VMEM_FF(st_tab_q, st_tab_d, 1'b0)
+  `VMEM_FF(st_g_q, st_g_d, '0)
+  `VMEM_FF(st_qd_q, st_qd_d, '0)
+  `VMEM_FF(st_b_q, st_b_d, 1'b0)
+  `VMEM_FF(st_t0_q, st_t0_d, '0)
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+// An instruction is at most max(4, 4A, 4D) = 16 beats.
+`VMEM_ASSERT(IssueBeats_A, beat |-> (bk < 5'd16))
+// A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
+`VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
+// The units' results arrive with the tags that follow them (two edges).
+`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == rp2_q.valid)
+`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == cv_p2_q.valid)
+// The step stage holds at most two instructions, and the table to write next is free when it
+// holds fewer.
+`VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
+// A working step's group is available (docs/decisions.md: always after the first step).
+`VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
+// A step has at most 8 requests (four lanes, two blocks each) and a bundle at most 4.
+`VMEM_ASSERT(StepRequests_A, w_n <= (w_merged ? 4'd4 : 4'd8))
+// A bundle presented and not taken is presented again, unchanged.
+`ifndef SYNTHESIS
+  logic         bnd_prev_stall_q;
+  pipe_bundle_t bnd_prev_q;
+  `VMEM_FF(bnd_prev_stall_q, bnd_valid_o & ~bnd_ready_i, 1'b0)
+  `VMEM_FF(bnd_prev_q, bnd_o, '0)
+`VMEM_ASSERT(BundleStable_A, bnd_prev_stall_q |-> (bnd_valid_o && (bnd_o == bnd_prev_q)))
+`endif
+
+endmodule : vmem_pipe_ta
