@@ -603,7 +603,7 @@ fn random_programs_match_the_executor() {
         for (i, inst) in insts.iter().enumerate() {
             let pick = |rng: &mut u64, n: u64| next(rng) % n;
             let v = VSharp {
-                base: 0x10000 + pick(&mut rng, 0x400) & !(if pick(&mut rng, 2) == 0 { 3 } else { 0 }),
+                base: (0x10000 + pick(&mut rng, 0x400)) & !(if pick(&mut rng, 2) == 0 { 3 } else { 0 }),
                 stride: [0, 4, 8, 12, 16, 64][pick(&mut rng, 6) as usize],
                 num_records: [0x40, 0x180, 0x1000, 0x10_0000][pick(&mut rng, 4) as usize],
                 dst_sel: std::array::from_fn(|_| pick(&mut rng, 8) as u8),
