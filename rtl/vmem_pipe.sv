@@ -1,0 +1,261 @@
+// Copyright gcn-vmem contributors.
+//
+// vmem_pipe: the VMEM pipeline for buffer instructions (docs/spec.md §14): SQ -> TA -> TCP (L1)
+// -> TD -> SQ, with the L2 (TCC) and memory outside, on four tagged channels. Not a
+// fixed-latency unit: every interface is valid/ready and the cycle of every event is fixed by
+// docs/decisions.md "vmem_pipe", which this block and the model (rust/vmem_pipe.rs) implement
+// independently and the harness compares every cycle.
+//
+// Parameters:
+//   TestBreakLru  TEST ONLY. 1: in the TCP, a hit does not make its entry most recently used
+//                 (rtl/vmem_pipe_tcp.sv). Results stay right; the victims chosen later, and so
+//                 the hits, misses, L2 traffic and timing, differ from the contract: a bug only
+//                 a cycle-level comparison catches. Default 0: logic unchanged.
+//
+// Contract summary (docs/decisions.md "vmem_pipe" is the full text):
+//   - Moore outputs: every output is a register or a function of registers; an input in cycle t
+//     acts at the edge that ends t. Every payload output is 0 while its valid is 0. Reset
+//     (rst_ni low, asynchronous) empties everything and drives every output to 0; iss_ready_o
+//     rises at the first edge after release.
+//   - Issue: beats of 16 lanes (address dword k/4 and data dword k/4 of group k%4 on beat k),
+//     the header on the first beat, iss_last_i on the last; two instruction buffers.
+//   - TA: the address stage takes the oldest complete buffer when idle, fewer than 4 instructions
+//     are in flight and fewer than 2 are held by the step stage; it feeds one group per cycle to
+//     16 buffer_addr (and format_pack for format stores; d16 converts D16 store data as it
+//     arrives); group g is available to the step stage 3 cycles after it is fed. The step stage
+//     groups lanes as SPEC §7 does (the coalescer's quad_mergeable) and sends bundles of up to 4
+//     requests per cycle to the TCP (rtl/vmem_pipe_ta.sv).
+//   - TCP: four banks (bits 7:6), 64 fully associative entries each, LRU, 8 tags, in-order
+//     accesses, write-through without allocation, atomics in the L2 invalidating a resident line;
+//     bank b's L2 requests and responses on channel b (rtl/vmem_pipe_tcp.sv).
+//   - TD: when the oldest instruction is complete and the TD idle (cycle s), loads and returning
+//     atomics write their VGPRs group-major from s + 4, one write per accepted cycle; done one
+//     cycle after the last accepted write, or in s + 1 for instructions without writes; ids
+//     finish in order; done carries the instruction's stage cycles and TCP counters
+//     (rtl/vmem_pipe_td.sv).
+//
+// Structure: vmem_pipe_ta (receiver, address stage, step stage), vmem_pipe_tcp (banks, tags, L2
+//   channels), vmem_pipe_td (in-flight ids, gather, conversion, VGPR writes, done); a 16-bit
+//   cycle counter here stamps events (differences wrap like the 16-bit counters).
+//
+// Model: rust/vmem_pipe.rs  Spec: docs/spec.md §14  Contract: docs/decisions.md "vmem_pipe"
+
+module vmem_pipe
+  import vmem_pkg::*;
+#(
+  parameter bit TestBreakLru = 1'b0   // TEST ONLY: see the contract above.
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              iss_valid_i,
+  input  logic              iss_last_i,
+  input  logic [1:0]        iss_kind_i,
+  input  logic [4:0]        iss_op_i,
+  input  logic              iss_wide_i,
+  input  logic              iss_sized_i,
+  input  logic [1:0]        iss_access_i,
+  input  logic [4:0]        iss_bytes_i,
+  input  logic [2:0]        iss_count_i,
+  input  logic [3:0]        iss_dfmt_i,
+  input  logic [2:0]        iss_nfmt_i,
+  input  logic [11:0]       iss_dst_sel_i,
+  input  logic [1:0]        iss_d16_i,
+  input  logic              iss_offen_i,
+  input  logic              iss_idxen_i,
+  input  logic              iss_glc_i,
+  input  logic              iss_tfe_i,
+  input  logic [11:0]       iss_offset_i,
+  input  logic [7:0]        iss_vdata_i,
+  input  logic [31:0]       iss_soffset_i,
+  input  logic [127:0]      iss_vsharp_i,
+  input  logic [63:0]       iss_exec_i,
+  input  logic [15:0][31:0] iss_addr_i,
+  input  logic [15:0][31:0] iss_data_i,
+  input  logic [3:0]        l2_req_ready_i,
+  input  logic [3:0]        l2_rsp_valid_i,
+  input  logic [3:0][2:0]   l2_rsp_tag_i,
+  input  logic [63:0][31:0] l2_rsp_data_i,
+  input  logic              vgpr_ready_i,
+  output logic              iss_ready_o,
+  output logic [3:0]        l2_req_valid_o,
+  output logic [3:0][1:0]   l2_req_kind_o,
+  output logic [3:0][2:0]   l2_req_tag_o,
+  output logic [3:0][47:0]  l2_req_addr_o,
+  output logic [3:0][63:0]  l2_req_mask_o,
+  output logic [63:0][31:0] l2_req_data_o,
+  output logic [3:0][4:0]   l2_req_op_o,
+  output logic [3:0]        l2_req_wide_o,
+  output logic [3:0]        l2_req_return_o,
+  output logic              vgpr_valid_o,
+  output logic [7:0]        vgpr_addr_o,
+  output logic [1:0]        vgpr_group_o,
+  output logic [15:0]       vgpr_mask_o,
+  output logic [15:0][31:0] vgpr_data_o,
+  output logic              done_valid_o,
+  output logic [15:0]       done_issue_o,
+  output logic [15:0]       done_ta_o,
+  output logic [15:0]       done_tcp_o,
+  output logic [15:0]       done_l2_o,
+  output logic [15:0]       done_td_o,
+  output logic [15:0]       done_total_o,
+  output logic [15:0]       done_requests_o,
+  output logic [15:0]       done_hits_o,
+  output logic [15:0]       done_misses_o,
+  output logic [15:0]       done_conflicts_o
+);
+
+  // The cycle stamp: cycle t after reset reads t (mod 2^16).
+  logic [15:0] now_q;
+  `VMEM_FF(now_q, now_q + 16'd1, '0)
+
+  // The header ports as one record; kind 3 (unused) is a load.
+  pipe_hdr_t iss_hdr;
+  always_comb begin
+    iss_hdr.kind    = (iss_kind_i == 2'd3) ? PipeLoad : iss_kind_i;
+    iss_hdr.op      = iss_op_i;
+    iss_hdr.wide    = iss_wide_i;
+    iss_hdr.sized   = iss_sized_i;
+    iss_hdr.access  = iss_access_i;
+    iss_hdr.bytes   = iss_bytes_i;
+    iss_hdr.count   = iss_count_i;
+    iss_hdr.dfmt    = iss_dfmt_i;
+    iss_hdr.nfmt    = iss_nfmt_i;
+    iss_hdr.dst_sel = iss_dst_sel_i;
+    iss_hdr.d16     = iss_d16_i;
+    iss_hdr.offen   = iss_offen_i;
+    iss_hdr.idxen   = iss_idxen_i;
+    iss_hdr.glc     = iss_glc_i;
+    iss_hdr.tfe     = iss_tfe_i;
+    iss_hdr.offset  = iss_offset_i;
+    iss_hdr.vdata   = iss_vdata_i;
+    iss_hdr.soffset = iss_soffset_i;
+    iss_hdr.vsharp  = iss_vsharp_i;
+    iss_hdr.exec    = iss_exec_i;
+  end
+
+  logic                inflight_full;
+  logic                take;
+  logic [1:0]          take_id;
+  pipe_info_t          take_info;
+  logic                res_valid;
+  logic [1:0]          res_id;
+  logic [1:0]          res_group;
+  pipe_tdlane_t [15:0] res_lanes;
+  logic                bnd_valid;
+  pipe_bundle_t        bnd;
+  logic                bnd_ready;
+  logic                step_end;
+  logic [1:0]          step_end_id;
+  logic [15:0]         step_ta;
+  pipe_ret_t [31:0]    ret;
+  logic [3:0]          quiet;
+  pipe_ctr_t [3:0]     ctr;
+
+  vmem_pipe_ta u_ta (
+    .clk_i,
+    .rst_ni,
+    .now_i           (now_q),
+    .iss_valid_i,
+    .iss_last_i,
+    .iss_hdr_i       (iss_hdr),
+    .iss_addr_i,
+    .iss_data_i,
+    .iss_ready_o,
+    .inflight_full_i (inflight_full),
+    .take_o          (take),
+    .take_id_o       (take_id),
+    .take_info_o     (take_info),
+    .res_valid_o     (res_valid),
+    .res_id_o        (res_id),
+    .res_group_o     (res_group),
+    .res_lanes_o     (res_lanes),
+    .bnd_valid_o     (bnd_valid),
+    .bnd_o           (bnd),
+    .bnd_ready_i     (bnd_ready),
+    .step_end_o      (step_end),
+    .step_end_id_o   (step_end_id),
+    .step_ta_o       (step_ta)
+  );
+
+  vmem_pipe_tcp #(
+    .TestBreakLru (TestBreakLru)
+  ) u_tcp (
+    .clk_i,
+    .rst_ni,
+    .now_i          (now_q),
+    .take_i         (take),
+    .take_id_i      (take_id),
+    .bnd_valid_i    (bnd_valid),
+    .bnd_i          (bnd),
+    .bnd_ready_o    (bnd_ready),
+    .l2_req_ready_i,
+    .l2_rsp_valid_i,
+    .l2_rsp_tag_i,
+    .l2_rsp_data_i,
+    .l2_req_valid_o,
+    .l2_req_kind_o,
+    .l2_req_tag_o,
+    .l2_req_addr_o,
+    .l2_req_mask_o,
+    .l2_req_data_o,
+    .l2_req_op_o,
+    .l2_req_wide_o,
+    .l2_req_return_o,
+    .ret_o          (ret),
+    .quiet_o        (quiet),
+    .ctr_o          (ctr)
+  );
+
+  vmem_pipe_td u_td (
+    .clk_i,
+    .rst_ni,
+    .now_i           (now_q),
+    .take_i          (take),
+    .take_id_i       (take_id),
+    .take_info_i     (take_info),
+    .res_valid_i     (res_valid),
+    .res_id_i        (res_id),
+    .res_group_i     (res_group),
+    .res_lanes_i     (res_lanes),
+    .step_end_i      (step_end),
+    .step_end_id_i   (step_end_id),
+    .step_ta_i       (step_ta),
+    .ret_i           (ret),
+    .quiet_i         (quiet),
+    .ctr_i           (ctr),
+    .inflight_full_o (inflight_full),
+    .vgpr_ready_i,
+    .vgpr_valid_o,
+    .vgpr_addr_o,
+    .vgpr_group_o,
+    .vgpr_mask_o,
+    .vgpr_data_o,
+    .done_valid_o,
+    .done_issue_o,
+    .done_ta_o,
+    .done_tcp_o,
+    .done_l2_o,
+    .done_td_o,
+    .done_total_o,
+    .done_requests_o,
+    .done_hits_o,
+    .done_misses_o,
+    .done_conflicts_o
+  );
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+// Known values (4-state simulators only; see vmem_prim_pkg.sv).
+`VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
+// The L2 channels: stability, tag uniqueness and response matching are asserted per bank in
+// vmem_pipe_tcp (L2ReqStable_A, L2TagUnique_A, L2RspTag_A, L2IdleZero_A); the VGPR port's hold
+// and idle zero and the done counters in vmem_pipe_td (VgprHold_A, VgprIdleZero_A,
+// DoneIdleZero_A, Done*_A); the in-flight limit and the order of ids there too (InflightMax_A,
+// TakeInOrder_A, StartComplete_A).
+// The testbench sends no beat while iss_ready_o is 0 is not required (a beat offered then is
+// simply not taken); a response comes only on a channel with an outstanding tag (L2RspTag_A).
+// Every tag response channel carries at most one response (by construction of the ports).
+
+endmodule : vmem_pipe
