@@ -701,3 +701,52 @@ fn a_partly_out_of_range_dwordx4_store_writes_its_dwords_in_range() {
     assert_eq!(bench.dones[0].0, 73);
     assert_eq!(counters(&bench.dones[0].1), [16, 16, 1, 51, 0, 72, 2, 0, 0, 0]);
 }
+
+#[test]
+fn a_load_behind_a_miss_waits_for_the_fills_and_hits() {
+    let mut bench = Bench::new();
+    for l in 0..64u64 {
+        bench.write32(0x1000 + 4 * l, 0x7700 + l as u32);
+    }
+    bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
+    bench.send(beats(&load_dword(u64::MAX, 20), &consecutive(), &[]));
+    bench.run_until_done(2, 200);
+    // The first as alone: reads at 9..12, fills at 59..62, s = 63, done 71.
+    assert_eq!(bench.dones[0].0, 71);
+    assert_eq!(counters(&bench.dones[0].1), [4, 4, 4, 54, 8, 70, 16, 0, 16, 0]);
+    // The second: beats 5..8, taken at 9 (one held by the step stage); its steps start at 12
+    // (the first's last step is 11; group 0 is available at 9 + 3); its first bundle, accepted
+    // at 12, waits for bank 0's fill (59) and hits at 60; the next bundles are accepted at 60,
+    // 61, 62 and hit at 61, 62, 63 (each bank's fill visible from the cycle after it). TA 12..62,
+    // TCP 13..63. Complete at 64, but the TD is busy with the first until 70: s = 71, writes
+    // 75..78, done 79.
+    assert_eq!(bench.dones[1].0, 79);
+    assert_eq!(counters(&bench.dones[1].1), [4, 51, 51, 0, 8, 74, 16, 16, 0, 0]);
+    let second: Vec<u64> = bench.writes.iter().filter(|w| w.1.vgpr_addr == 20).map(|w| w.0).collect();
+    assert_eq!(second, [75, 76, 77, 78]);
+    assert_eq!(bench.accepted.len(), 4);
+    assert_eq!(bench.vgprs[&(20, 33)], 0x7700 + 33);
+}
+
+#[test]
+fn glc_loads_read_the_l2_and_do_not_allocate() {
+    let mut bench = Bench::new();
+    let glc = In { iss_glc: true, ..load_dword(u64::MAX, 10) };
+    bench.send(beats(&glc, &consecutive(), &[]));
+    bench.run_until_done(1, 200);
+    // As a GLC = 0 miss: one read per access (4), its 16 requests count as misses.
+    assert_eq!(counters(&bench.dones[0].1), [4, 4, 4, 54, 8, 70, 16, 0, 16, 0]);
+    // A GLC = 0 load of the same lines still misses (nothing was allocated), tags from 0 again.
+    let t0 = bench.t;
+    bench.send(beats(&load_dword(u64::MAX, 20), &consecutive(), &[]));
+    bench.run_until_done(2, t0 + 200);
+    assert_eq!(counters(&bench.dones[1].1), [4, 4, 4, 54, 8, 70, 16, 0, 16, 0]);
+    let reads: Vec<(u64, usize, u8)> = bench.accepted[4..].iter().map(|a| (a.0 - t0, a.1, a.3)).collect();
+    assert_eq!(reads, [(8, 0, 0), (9, 1, 0), (10, 2, 0), (11, 3, 0)]);
+    // A GLC = 1 load of lines now resident still reads the L2.
+    let t1 = bench.t;
+    bench.send(beats(&glc, &consecutive(), &[]));
+    bench.run_until_done(3, t1 + 200);
+    assert_eq!(counters(&bench.dones[2].1)[7..], [0, 16, 0]);
+    assert_eq!(bench.accepted.len(), 12);
+}
