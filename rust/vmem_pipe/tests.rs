@@ -750,3 +750,15 @@ fn glc_loads_read_the_l2_and_do_not_allocate() {
     assert_eq!(counters(&bench.dones[2].1)[7..], [0, 16, 0]);
     assert_eq!(bench.accepted.len(), 12);
 }
+
+#[test]
+fn the_model_is_a_send_unit_named_vmem_pipe() {
+    fn send<T: Send>() {}
+    send::<VmemPipe>();
+    assert_eq!(<VmemPipe as Unit>::NAME, "vmem_pipe");
+    // Built, it is as just out of reset: every output 0 until the first edge.
+    let mut pipe = VmemPipe::default();
+    assert!(pipe.idle() && pipe.in_flight() == 0 && pipe.cycle() == 0);
+    assert_eq!(pipe.step(&In::default()), Out { iss_ready: true, ..Out::default() });
+    assert_eq!(pipe.cycle(), 1);
+}
