@@ -34,6 +34,7 @@
 //! - An atomic's line, for the pending wait and the invalidation, is the line of its first byte
 //!   (address bits 47:6), also for an 8-byte atomic whose bytes reach into the next line.
 
+pub mod cover;
 pub mod ports;
 
 mod inst;
@@ -123,6 +124,11 @@ impl VmemPipe {
     /// The cycle the next [`Unit::step`] applies, counted from construction or the last reset.
     pub fn cycle(&self) -> u64 {
         self.cycle
+    }
+
+    /// The TCP events of the last cycle stepped ([`cover::event`] bits), for functional coverage.
+    pub fn events(&self) -> u32 {
+        self.tcp.events
     }
 
     /// The TD in cycle `t`: a write presented in `t` (the output register) is accepted with
@@ -285,6 +291,8 @@ impl VmemPipe {
         out
     }
 }
+
+crate::cover::impl_covered!(VmemPipe);
 
 impl Unit for VmemPipe {
     const NAME: &'static str = "vmem_pipe";

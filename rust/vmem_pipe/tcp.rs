@@ -4,6 +4,7 @@
 //! bank presents (Moore: from the state after the edge, held unchanged until accepted) and the
 //! responses.
 
+use super::cover::event;
 use super::inst::{Op, Slot, ADDRESS_MASK, BUNDLE, SLOTS};
 use super::ports::{In, Out, BANKS, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
 
@@ -48,6 +49,8 @@ struct Tag {
     id: u8,
     reqs: [u8; BUNDLE],
     n: u8,
+    /// Acceptance order (for the out-of-order coverage event).
+    seq: u64,
 }
 
 /// One bank.
@@ -136,6 +139,10 @@ pub(super) struct Tcp {
     bundle: Option<Bundle>,
     /// The next LRU stamp.
     clock: u64,
+    /// The L2 requests accepted so far (their order, for coverage).
+    accepted: u64,
+    /// This cycle's events (cover.rs `event`), for functional coverage only.
+    pub events: u32,
 }
 
 impl Tcp {
@@ -156,6 +163,7 @@ impl Tcp {
     /// `t` is accepted at the edge: the register was empty at the start of `t` or its bundle
     /// completes in `t`.
     pub fn cycle(&mut self, slots: &mut [Slot; SLOTS], input: &In, t: u64) -> bool {
+        self.events = 0;
         let accepts = match self.bundle {
             None => true,
             Some(bundle) => {
@@ -194,11 +202,22 @@ impl Tcp {
         let n = reqs.len() as u64;
         let kind = kind_of(slot);
         let found = self.banks[b].find(access.line);
+        let pending = found.is_some_and(|e| self.banks[b].entries[e].pending);
+        if pending && kind != Kind::LoadGlc {
+            self.events |= event::FILL_WAIT;
+        }
         if kind == Kind::Load {
             if let Some(e) = found {
                 if self.banks[b].entries[e].pending {
                     // Fill wait.
                     return false;
+                }
+                self.events |= event::HIT;
+                if self.banks[b].tags.iter().any(|g| matches!(g.kind, Use::Fill(_))) {
+                    self.events |= event::HIT_UNDER_MISS;
+                }
+                if access.n > 1 {
+                    self.events |= event::COMBINE;
                 }
                 // Hit: the blocks go to the TD, the entry becomes MRU.
                 let stamp = self.stamp();
@@ -215,6 +234,9 @@ impl Tcp {
         }
         // Everything else is done at the edge where the L2 accepts the request it presents.
         let Some(tag) = self.banks[b].presented else {
+            if !pending {
+                self.events |= event::NO_VICTIM_OR_TAG;
+            }
             return false;
         };
         if !ready {
@@ -230,6 +252,7 @@ impl Tcp {
                     self.clock
                 };
                 let entry = &mut bank.entries[victim];
+                self.events |= event::MISS | if entry.valid { event::EVICTION } else { 0 };
                 // An evicted valid line is dropped.
                 *entry = Entry { valid: true, pending: true, line: access.line, stamp, data: entry.data };
                 slot.misses += n;
@@ -237,10 +260,12 @@ impl Tcp {
             }
             Kind::LoadGlc => {
                 slot.misses += n;
+                self.events |= event::GLC_BYPASS;
                 Use::Read
             }
             Kind::Store => {
                 if let Some(e) = found {
+                    self.events |= event::WRITE_HIT;
                     let (mask, data) = line_write(slot, reqs);
                     self.clock += 1;
                     let entry = &mut bank.entries[e];
@@ -255,13 +280,19 @@ impl Tcp {
             Kind::Atomic => {
                 if let Some(e) = found {
                     bank.entries[e].valid = false;
+                    self.events |= event::ATOMIC_INVALIDATE;
                 }
                 Use::Atomic
             }
         };
+        if access.n > 1 {
+            self.events |= event::COMBINE;
+        }
         let mut tag_reqs = [0u8; BUNDLE];
         tag_reqs[..reqs.len()].copy_from_slice(reqs);
-        self.banks[b].tags[usize::from(tag)] = Tag { kind: use_, id: bundle.id, reqs: tag_reqs, n: access.n };
+        self.accepted += 1;
+        let seq = self.accepted;
+        self.banks[b].tags[usize::from(tag)] = Tag { kind: use_, id: bundle.id, reqs: tag_reqs, n: access.n, seq };
         slot.l2_first.get_or_insert(t);
         true
     }
@@ -274,6 +305,9 @@ impl Tcp {
         if entry.kind == Use::Free {
             // Not outstanding: nothing to do (the testbench never sends one).
             return;
+        }
+        if bank.tags.iter().any(|g| g.kind != Use::Free && g.seq < entry.seq) {
+            self.events |= event::OUT_OF_ORDER;
         }
         bank.tags[usize::from(tag)] = Tag::default();
         let slot = &mut slots[usize::from(entry.id)];
@@ -313,6 +347,7 @@ impl Tcp {
         let slot = &mut slots[id];
         let atomic = slot.hdr.kind == Op::Atomic;
         let mut bundle = Bundle { id: id as u8, ..Bundle::default() };
+        let reqs_straddle = reqs.clone().any(|r| slot.reqs[r].second);
         for r in reqs {
             let (bank, line) = slot.reqs[r].bank_line(atomic);
             let n = usize::from(bundle.n);
@@ -336,7 +371,14 @@ impl Tcp {
         for a in &bundle.acc[..usize::from(bundle.n)] {
             per_bank[usize::from(a.bank)] += 1;
         }
-        slot.conflicts += per_bank.iter().max().copied().unwrap_or(0).saturating_sub(1);
+        let most = per_bank.iter().max().copied().unwrap_or(0);
+        slot.conflicts += most.saturating_sub(1);
+        if most > 1 {
+            self.events |= event::BANK_CONFLICT;
+        }
+        if reqs_straddle {
+            self.events |= event::STRADDLE;
+        }
         slot.tcp_first.get_or_insert(t + 1);
         self.bundle = Some(bundle);
     }
