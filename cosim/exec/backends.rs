@@ -34,14 +34,6 @@ use crate::engine::Wave;
 use crate::engine::{Binding, UnitTypes};
 use gcn_vmem_model::exec::{pipeline, Backend, Models};
 use gcn_vmem_model::unit::{valid_of, Ports, Unit};
-// The models' modules (port bundles); the harness's bindings are `super::<unit>`.
-use gcn_vmem_model::buffer_addr;
-use gcn_vmem_model::d16;
-use gcn_vmem_model::format_pack;
-use gcn_vmem_model::format_unpack;
-use gcn_vmem_model::image_addr;
-use gcn_vmem_model::multi_texel;
-use gcn_vmem_model::swizzle;
 
 type In<B> = <<B as UnitTypes>::Model as Unit>::In;
 type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
@@ -207,29 +199,7 @@ impl RtlBackend {
     }
 }
 
-impl Backend for RtlBackend {
-    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out> {
-        self.log.rtl(&mut self.buffer_addr, inputs)
-    }
-    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out> {
-        self.log.rtl(&mut self.format_unpack, inputs)
-    }
-    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out> {
-        self.log.rtl(&mut self.format_pack, inputs)
-    }
-    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out> {
-        self.log.rtl(&mut self.swizzle, inputs)
-    }
-    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
-        self.log.rtl(&mut self.d16, inputs)
-    }
-    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out> {
-        self.log.rtl(&mut self.image_addr, inputs)
-    }
-    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
-        self.log.rtl(&mut self.multi_texel, inputs)
-    }
-}
+gcn_vmem_model::impl_backend_per_unit!(RtlBackend, |log, unit, inputs| log.rtl(unit, inputs));
 
 impl CheckedBackend for RtlBackend {
     fn take_failures(&mut self) -> Vec<ExecFailure> {
@@ -282,29 +252,7 @@ impl LockstepBackend {
     }
 }
 
-impl Backend for LockstepBackend {
-    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out> {
-        self.log.lockstep(&mut self.buffer_addr, inputs)
-    }
-    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out> {
-        self.log.lockstep(&mut self.format_unpack, inputs)
-    }
-    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out> {
-        self.log.lockstep(&mut self.format_pack, inputs)
-    }
-    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out> {
-        self.log.lockstep(&mut self.swizzle, inputs)
-    }
-    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
-        self.log.lockstep(&mut self.d16, inputs)
-    }
-    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out> {
-        self.log.lockstep(&mut self.image_addr, inputs)
-    }
-    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
-        self.log.lockstep(&mut self.multi_texel, inputs)
-    }
-}
+gcn_vmem_model::impl_backend_per_unit!(LockstepBackend, |log, unit, inputs| log.lockstep(unit, inputs));
 
 impl CheckedBackend for LockstepBackend {
     fn take_failures(&mut self) -> Vec<ExecFailure> {

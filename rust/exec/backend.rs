@@ -19,6 +19,45 @@ pub trait Backend {
     fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out>;
 }
 
+/// Implements [`Backend`] for a struct with one field per unit, named like the unit: each unit's
+/// method runs its batch as the closure-like body says, with `unit` the unit's field (`&mut`)
+/// and `inputs` the batch; the second form also hands it the struct's field `log` (`&mut`).
+///
+/// ```ignore
+/// impl_backend_per_unit!(Models, |unit, inputs| pipeline(unit, inputs));
+/// impl_backend_per_unit!(RtlBackend, |log, unit, inputs| log.rtl(unit, inputs));
+/// ```
+#[macro_export]
+macro_rules! impl_backend_per_unit {
+    (@methods $ty:ty, $log:tt, |$unit:ident, $inputs:ident| $body:expr, [$($name:ident)*]) => {
+        impl $crate::exec::Backend for $ty {
+            $(
+                fn $name(&mut self, $inputs: &[$crate::$name::In]) -> Vec<$crate::$name::Out> {
+                    $crate::impl_backend_per_unit!(@log self $log);
+                    let $unit = &mut self.$name;
+                    $body
+                }
+            )*
+        }
+    };
+    (@log $self:ident []) => {};
+    (@log $self:ident [$log:ident]) => {
+        let $log = &mut $self.log;
+    };
+    (@units $ty:ty, $log:tt, |$unit:ident, $inputs:ident| $body:expr) => {
+        $crate::impl_backend_per_unit!(
+            @methods $ty, $log, |$unit, $inputs| $body,
+            [buffer_addr format_unpack format_pack swizzle d16 image_addr multi_texel]
+        );
+    };
+    ($ty:ty, |$unit:ident, $inputs:ident| $body:expr) => {
+        $crate::impl_backend_per_unit!(@units $ty, [], |$unit, $inputs| $body);
+    };
+    ($ty:ty, |$log:ident, $unit:ident, $inputs:ident| $body:expr) => {
+        $crate::impl_backend_per_unit!(@units $ty, [$log], |$unit, $inputs| $body);
+    };
+}
+
 /// Drives `inputs` back to back through a clocked unit (any [`Unit`]: a model or an RTL) and
 /// returns each one's output, draining the pipeline with idle cycles.
 pub fn pipeline<U: Unit>(unit: &mut U, inputs: &[U::In]) -> Vec<U::Out> {
@@ -46,29 +85,7 @@ pub struct Models {
     pub multi_texel: multi_texel::MultiTexel,
 }
 
-impl Backend for Models {
-    fn buffer_addr(&mut self, inputs: &[buffer_addr::In]) -> Vec<buffer_addr::Out> {
-        pipeline(&mut self.buffer_addr, inputs)
-    }
-    fn format_unpack(&mut self, inputs: &[format_unpack::In]) -> Vec<format_unpack::Out> {
-        pipeline(&mut self.format_unpack, inputs)
-    }
-    fn format_pack(&mut self, inputs: &[format_pack::In]) -> Vec<format_pack::Out> {
-        pipeline(&mut self.format_pack, inputs)
-    }
-    fn swizzle(&mut self, inputs: &[swizzle::In]) -> Vec<swizzle::Out> {
-        pipeline(&mut self.swizzle, inputs)
-    }
-    fn d16(&mut self, inputs: &[d16::In]) -> Vec<d16::Out> {
-        pipeline(&mut self.d16, inputs)
-    }
-    fn image_addr(&mut self, inputs: &[image_addr::In]) -> Vec<image_addr::Out> {
-        pipeline(&mut self.image_addr, inputs)
-    }
-    fn multi_texel(&mut self, inputs: &[multi_texel::In]) -> Vec<multi_texel::Out> {
-        pipeline(&mut self.multi_texel, inputs)
-    }
-}
+impl_backend_per_unit!(Models, |unit, inputs| pipeline(unit, inputs));
 
 /// SPEC §6, D16 format loads: the d16 unit narrows each lane's swizzled components (`swizzled`,
 /// under `nfmt`) to halves, two to a VGPR; returns each lane's data dwords.
