@@ -37,7 +37,7 @@ mod state;
 
 pub use atomics::{atomic_result, AtomicOp};
 pub use backend::{pipeline, Backend, Models};
-pub use buffer::{run_buffer, Access, BufferInst, BufferKind, D16};
+pub use buffer::{lane_addresses, run_buffer, Access, BufferInst, BufferKind, D16};
 pub use error::ExecError;
 pub use image::{run_image, ImageInst, ImageKind};
 pub use lower::{lower_buffer, lower_image};

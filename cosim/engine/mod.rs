@@ -102,6 +102,11 @@ pub trait UnitTypes: 'static {
 
 /// How a unit plugs into the harness: what only a person can write (cosim/bindings/<unit>.rs).
 pub trait Binding: UnitTypes {
+    /// The unit's random cases are traces recorded with a testbench that answers its outputs
+    /// (vmem_pipe): a failing case is shrunk only by cutting its tail
+    /// ([`shrink::truncate`]), since editing a cycle would break the loop.
+    const CLOSED_LOOP: bool = false;
+
     /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`
     /// (no proptest value tree: see [`stimulus`]).
     fn generate(rng: &mut stimulus::Rng) -> <Self::Model as Unit>::In;

@@ -428,7 +428,11 @@ fn shrink_and_save<B: Binding>(history: &[Case<B>], original: Case<B>, config: &
     if !config.shrink {
         note = Some("saved as found (--no-shrink)".to_string());
     } else if shrinkable {
-        let shrunk = crate::engine::shrink::shrink(&original, crate::engine::shrink::Budget::default(), fails)?;
+        let shrunk = if B::CLOSED_LOOP {
+            crate::engine::shrink::truncate(&original, fails)?
+        } else {
+            crate::engine::shrink::shrink(&original, crate::engine::shrink::Budget::default(), fails)?
+        };
         if shrunk.exhausted {
             note = Some(format!("the shrinker's budget ran out after {} candidates; smaller may exist", shrunk.tried));
         }

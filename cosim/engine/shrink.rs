@@ -168,6 +168,28 @@ pub fn shrink<I: Ports>(
     Ok(Shrunk { exhausted: search.out_of_budget(), tried: search.tried, steps: search.best })
 }
 
+/// The shrinker of a closed-loop unit's case (a trace recorded with a testbench that answered
+/// the unit's outputs, e.g. vmem_pipe's): any edit of a cycle would make the trace inconsistent
+/// with what the unit asked for, so the only sound cut is the tail. Keeps the shortest failing
+/// prefix (a binary search over its length: a prefix that fails stays failing when extended).
+pub fn truncate<I: Ports>(
+    case: &[Step<I>],
+    mut fails: impl FnMut(&[Step<I>]) -> anyhow::Result<bool>,
+) -> anyhow::Result<Shrunk<I>> {
+    let (mut lo, mut hi) = (0usize, case.len());
+    let mut tried = 0;
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        tried += 1;
+        if fails(&case[..mid])? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(Shrunk { steps: case[..hi].to_vec(), tried, exhausted: false })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

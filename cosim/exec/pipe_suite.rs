@@ -127,7 +127,7 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
             _ => instruction(rng),
         };
         let mut next = state.clone();
-        if exec::run(&mut next, &inst, &mut models).is_ok() {
+        if atomic_crossing_a_line(&inst, &state).is_none() && exec::run(&mut next, &inst, &mut models).is_ok() {
             state = next;
             program.push(inst);
             placed += 1;
@@ -228,9 +228,33 @@ pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave,
     let mut w = wave.clone();
     let mut models = Models::default();
     for (n, (inst, text)) in program.iter().enumerate() {
-        exec::run(&mut w, inst, &mut models).map_err(|e| format!("instruction {n} (`{text}`): {e}"))?;
+        let name = || format!("instruction {n} (`{text}`)");
+        if let Some(e) = atomic_crossing_a_line(inst, &w) {
+            return Err(format!("{}: {e}", name()));
+        }
+        exec::run(&mut w, inst, &mut models).map_err(|e| format!("{}: {e}", name()))?;
     }
     Ok(w)
+}
+
+/// The pipeline sends an atomic to the L2 whole, through the bank of its first byte, and
+/// invalidates that line only (docs/decisions.md "vmem_pipe"): an atomic whose bytes reach into
+/// the next 64-byte line would leave that line stale in the L1, so the pipeline does not take
+/// it (the executor does). `Some`: the error naming the first such lane.
+pub fn atomic_crossing_a_line(inst: &Instruction, wave: &Wave) -> Option<String> {
+    let b = exec::lower_buffer(inst).ok()??;
+    if !matches!(b.kind, exec::BufferKind::Atomic(_)) {
+        return None;
+    }
+    let bytes = if b.wide { 8 } else { 4 };
+    let lanes = exec::lane_addresses(wave, &b).ok()?;
+    lanes.iter().find(|(_, a)| !a.unbound && a.in_range & 1 != 0 && (a.address & 63) + bytes > 64).map(|(l, a)| {
+        format!(
+            "lane {l}: the {bytes}-byte atomic at {:#x} crosses a 64-byte line; the pipeline takes atomics within \
+             one line only (docs/decisions.md \"vmem_pipe\")",
+            a.address
+        )
+    })
 }
 
 /// Runs a case in lockstep and checks the final state against the executor's.
@@ -297,5 +321,8 @@ pub fn replay_flags(config: &Config) -> String {
 
 /// The case as an exec file (SPEC §13.1), the registers the programs use.
 pub fn to_exec_file(case: &PipeCase) -> String {
-    crate::exec::suite::to_exec_file(&crate::exec::suite::Case { wave: case.wave.clone(), program: case.program.clone() })
+    crate::exec::suite::to_exec_file(&crate::exec::suite::Case {
+        wave: case.wave.clone(),
+        program: case.program.clone(),
+    })
 }

@@ -168,17 +168,16 @@ impl BufferInst {
     }
 }
 
-/// Runs one buffer instruction on `wave`. On error nothing is applied.
-pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend) -> Result<(), ExecError> {
-    inst.check()?;
-    let vsharp_bits = wave.descriptor(inst.srsrc).map_err(ExecError)?;
-    let vsharp = VSharp::decode(vsharp_bits);
-    let sgpr_offset = wave.scalar(inst.soffset).map_err(ExecError)?;
-    let (dfmt, nfmt, access, bytes) = inst.element_format(&vsharp);
-
-    // 1. Gather: addresses and data from the state, for every active lane.
-    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
-    let addr_in: Vec<buffer_addr::In> = lanes
+/// buffer_addr's inputs for `lanes` of `inst` on `wave` (SPEC §2), the V# and SOFFSET value given.
+fn address_inputs(
+    wave: &Wave,
+    inst: &BufferInst,
+    lanes: &[usize],
+    vsharp: u128,
+    sgpr_offset: u32,
+) -> Vec<buffer_addr::In> {
+    let (_, _, access, bytes) = inst.element_format(&VSharp::decode(vsharp));
+    lanes
         .iter()
         .map(|&l| {
             let (index, offset) = match (inst.idxen, inst.offen) {
@@ -189,7 +188,7 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
             };
             buffer_addr::In {
                 valid: true,
-                vsharp: vsharp_bits,
+                vsharp,
                 inst_offset: inst.offset & 0xfff,
                 offen: inst.offen,
                 idxen: inst.idxen,
@@ -205,7 +204,31 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
                 lds_size: wave.lds.size,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Every active lane's SPEC §2 address computation for `inst` on `wave` (the buffer_addr
+/// model), lane by lane: what the instruction would access, for callers that check accesses
+/// before running them (the pipeline's testbench).
+pub fn lane_addresses(wave: &Wave, inst: &BufferInst) -> Result<Vec<(usize, buffer_addr::Out)>, ExecError> {
+    let vsharp = wave.descriptor(inst.srsrc).map_err(ExecError)?;
+    let sgpr_offset = wave.scalar(inst.soffset).map_err(ExecError)?;
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
+    let inputs = address_inputs(wave, inst, &lanes, vsharp, sgpr_offset);
+    Ok(lanes.into_iter().zip(inputs.iter().map(buffer_addr::compute)).collect())
+}
+
+/// Runs one buffer instruction on `wave`. On error nothing is applied.
+pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend) -> Result<(), ExecError> {
+    inst.check()?;
+    let vsharp_bits = wave.descriptor(inst.srsrc).map_err(ExecError)?;
+    let vsharp = VSharp::decode(vsharp_bits);
+    let sgpr_offset = wave.scalar(inst.soffset).map_err(ExecError)?;
+    let (dfmt, nfmt, _, _) = inst.element_format(&vsharp);
+
+    // 1. Gather: addresses and data from the state, for every active lane.
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
+    let addr_in = address_inputs(wave, inst, &lanes, vsharp_bits, sgpr_offset);
     let addrs = backend.buffer_addr(&addr_in);
     let gathered: Vec<Lane> = lanes
         .iter()
