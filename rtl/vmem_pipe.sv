@@ -249,13 +249,16 @@ module vmem_pipe
 
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).
 `VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
-// The L2 channels: stability, tag uniqueness and response matching are asserted per bank in
-// vmem_pipe_tcp (L2ReqStable_A, L2TagUnique_A, L2RspTag_A, L2IdleZero_A); the VGPR port's hold
-// and idle zero and the done counters in vmem_pipe_td (VgprHold_A, VgprIdleZero_A,
-// DoneIdleZero_A, Done*_A); the in-flight limit and the order of ids there too (InflightMax_A,
-// TakeInOrder_A, StartComplete_A).
-// The testbench sends no beat while iss_ready_o is 0 is not required (a beat offered then is
-// simply not taken); a response comes only on a channel with an outstanding tag (L2RspTag_A).
-// Every tag response channel carries at most one response (by construction of the ports).
+
+// The interfaces' other properties are asserted where their state lives:
+//   issue port (vmem_pipe_ta): IssueBeats_A, IssueHeaderHeld_A, IssueIntoFull_A; bundles:
+//     BundleStable_A, StepRequests_A, HeldTables_A;
+//   L2 channels (vmem_pipe_tcp, per bank): L2ReqStable_A (valid/ready stability: payload and tag
+//     unchanged while valid && !ready), L2TagUnique_A (never a tag that is outstanding),
+//     L2RspTag_A (every response matches an outstanding tag), L2ReqAligned_A, L2IdleZero_A,
+//     FillPending_A, LineUnique_A, Outstanding_A;
+//   VGPR port and done (vmem_pipe_td): VgprHold_A, VgprIdleZero_A, VgprMask_A, VgprAddr_A,
+//     DoneIdleZero_A, StartComplete_A, TakeFree_A, TakeInOrder_A, InflightMax_A,
+//     StepEndInFlight_A and the counters' Done*_A.
 
 endmodule : vmem_pipe

@@ -750,6 +750,8 @@ module vmem_pipe_ta
 
 // An instruction is at most max(4, 4A, 4D) = 16 beats.
 `VMEM_ASSERT(IssueBeats_A, beat |-> (bk < 5'd16))
+// The SQ holds the header fields on every beat of an instruction (they are taken from the first).
+`VMEM_ASSERT(IssueHeaderHeld_A, (beat && (bk != 5'd0)) |-> (iss_hdr_i == ib_hdr_q[ib_w_q]))
 // A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
 `VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
 // The units' results arrive with the tags that follow them (two edges).

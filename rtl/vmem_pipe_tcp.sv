@@ -628,6 +628,9 @@ for (genvar b = 0; b < Banks; b++) begin : g_assert
       (ent_valid_q[b][rrec[b].entry] && ent_pend_q[b][rrec[b].entry]))
   // A line is in at most one entry of its bank.
   `VMEM_ASSERT(LineUnique_A, $onehot0(match[b]))
+  // Line reads and writes carry the line's address (bits 5:0 = 0).
+  `VMEM_ASSERT(L2ReqAligned_A, (l2_req_valid_o[b] && (l2_req_kind_o[b] != ReqAtomic)) |->
+      (l2_req_addr_o[b][5:0] == 6'd0))
   // A request without a payload shows zeros (idle zero of every payload output).
   `VMEM_ASSERT(L2IdleZero_A, !l2_req_valid_o[b] |-> (req_now[b] == '0))
 end
