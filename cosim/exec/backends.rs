@@ -128,6 +128,45 @@ impl UnitOptions {
     }
 }
 
+/// Declares a backend of one `slot` per unit (the units of [`Backend`]) and a [`FailureLog`]:
+/// the struct, its `open`/`open_with`, its [`Backend`] (each batch through the log's `batch`
+/// method) and its [`CheckedBackend`].
+macro_rules! slot_backend {
+    ($(#[$meta:meta])* pub struct $name:ident { slot: $slot:ident, batch: FailureLog::$batch:ident }) => {
+        slot_backend!(@units $(#[$meta])* $name $slot $batch
+            [buffer_addr format_unpack format_pack swizzle d16 image_addr multi_texel]);
+    };
+    (@units $(#[$meta:meta])* $name:ident $slot:ident $batch:ident [$($unit:ident)*]) => {
+        $(#[$meta])*
+        pub struct $name {
+            pub log: FailureLog,
+            $($unit: $slot<crate::bindings::$unit::Harness>,)*
+        }
+
+        impl $name {
+            /// Every unit's RTL as written (`RtlOptions::default()`).
+            pub fn open() -> anyhow::Result<Self> {
+                Self::open_with(&UnitOptions::default())
+            }
+
+            /// Every unit's RTL as `options` says (e.g. buffer_addr's test-only mutant). Fails
+            /// when a build does not exist (e.g. a mutant of a unit that has none) or a waveform
+            /// file cannot be created.
+            pub fn open_with(options: &UnitOptions) -> anyhow::Result<Self> {
+                Ok($name { log: FailureLog::default(), $($unit: $slot::open(&options.$unit)?,)* })
+            }
+        }
+
+        gcn_vmem_model::impl_backend_per_unit!($name, |log, unit, inputs| log.$batch(unit, inputs));
+
+        impl CheckedBackend for $name {
+            fn take_failures(&mut self) -> Vec<ExecFailure> {
+                std::mem::take(&mut self.log.failures)
+            }
+        }
+    };
+}
+
 /// Where a backend saves failing batches, and what it has recorded.
 #[derive(Clone, Debug)]
 pub struct FailureLog {
@@ -156,108 +195,35 @@ impl Default for FailureLog {
     }
 }
 
-/// The Verilated RTL of every unit as the backend: one instance per unit, opened once and reset
-/// once. Each batch is driven back to back with [`exec::pipeline`](gcn_vmem_model::exec::pipeline), then
-/// one more idle edge, so that assertions on the last result's output registers are evaluated (a
-/// concurrent assertion samples the values from before the edge that evaluates it). The RTL is
-/// not reset between batches.
-///
-/// An RTL assertion failure during a batch is an error: the batch's first one (lowest input
-/// index) is recorded in [`RtlBackend::log`] as an [`ExecFailure`] whose `signal` is the
-/// assertion's name, its files written as the module documentation says; the RTL's outputs are
-/// returned regardless. (Without the model nothing else can be checked.)
-pub struct RtlBackend {
-    pub log: FailureLog,
-    buffer_addr: RtlSlot<crate::bindings::buffer_addr::Harness>,
-    format_unpack: RtlSlot<crate::bindings::format_unpack::Harness>,
-    format_pack: RtlSlot<crate::bindings::format_pack::Harness>,
-    swizzle: RtlSlot<crate::bindings::swizzle::Harness>,
-    d16: RtlSlot<crate::bindings::d16::Harness>,
-    image_addr: RtlSlot<crate::bindings::image_addr::Harness>,
-    multi_texel: RtlSlot<crate::bindings::multi_texel::Harness>,
+slot_backend! {
+    /// The Verilated RTL of every unit as the backend: one instance per unit, opened once and reset
+    /// once. Each batch is driven back to back with
+    /// [`exec::pipeline`](gcn_vmem_model::exec::pipeline), then one more idle edge, so that
+    /// assertions on the last result's output registers are evaluated (a concurrent assertion
+    /// samples the values from before the edge that evaluates it). The RTL is not reset between
+    /// batches.
+    ///
+    /// An RTL assertion failure during a batch is an error: the batch's first one (lowest input
+    /// index) is recorded in [`RtlBackend::log`] as an [`ExecFailure`] whose `signal` is the
+    /// assertion's name, its files written as the module documentation says; the RTL's outputs are
+    /// returned regardless. (Without the model nothing else can be checked.)
+    pub struct RtlBackend { slot: RtlSlot, batch: FailureLog::rtl }
 }
 
-impl RtlBackend {
-    /// Every unit's RTL as written (`RtlOptions::default()`).
-    pub fn open() -> anyhow::Result<Self> {
-        Self::open_with(&UnitOptions::default())
-    }
-
-    /// Every unit's RTL as `options` says. Fails when a build does not exist (e.g. a mutant of
-    /// a unit that has none) or a waveform file cannot be created.
-    pub fn open_with(options: &UnitOptions) -> anyhow::Result<Self> {
-        Ok(RtlBackend {
-            log: FailureLog::default(),
-            buffer_addr: RtlSlot::open(&options.buffer_addr)?,
-            format_unpack: RtlSlot::open(&options.format_unpack)?,
-            format_pack: RtlSlot::open(&options.format_pack)?,
-            swizzle: RtlSlot::open(&options.swizzle)?,
-            d16: RtlSlot::open(&options.d16)?,
-            image_addr: RtlSlot::open(&options.image_addr)?,
-            multi_texel: RtlSlot::open(&options.multi_texel)?,
-        })
-    }
-}
-
-gcn_vmem_model::impl_backend_per_unit!(RtlBackend, |log, unit, inputs| log.rtl(unit, inputs));
-
-impl CheckedBackend for RtlBackend {
-    fn take_failures(&mut self) -> Vec<ExecFailure> {
-        std::mem::take(&mut self.log.failures)
-    }
-}
-
-/// Models and RTL of every unit in lockstep as the backend; returns the models' outputs.
-///
-/// One [`Lockstep`] per unit, opened once. Every batch runs as its own lockstep run, exactly as
-/// [`Lockstep::run`] and the replay of its vector file do: the opening reset (compared), the
-/// inputs back to back (one per cycle), then the unit's latency of idle cycles, every output
-/// compared every cycle and every RTL assertion checked. Resetting per batch makes each batch
-/// reproducible from its own vector file, cycle for cycle: the failure's line is the line its
-/// replay prints.
-///
-/// A batch with a mismatch or a failed assertion is recorded in [`LockstepBackend::log`] as one
-/// [`ExecFailure`]: the event with the lowest input index (a mismatch before an assertion on the
-/// same input), its files written as the module documentation says.
-pub struct LockstepBackend {
-    pub log: FailureLog,
-    buffer_addr: LockstepSlot<crate::bindings::buffer_addr::Harness>,
-    format_unpack: LockstepSlot<crate::bindings::format_unpack::Harness>,
-    format_pack: LockstepSlot<crate::bindings::format_pack::Harness>,
-    swizzle: LockstepSlot<crate::bindings::swizzle::Harness>,
-    d16: LockstepSlot<crate::bindings::d16::Harness>,
-    image_addr: LockstepSlot<crate::bindings::image_addr::Harness>,
-    multi_texel: LockstepSlot<crate::bindings::multi_texel::Harness>,
-}
-
-impl LockstepBackend {
-    /// Every unit's RTL as written (`RtlOptions::default()`).
-    pub fn open() -> anyhow::Result<Self> {
-        Self::open_with(&UnitOptions::default())
-    }
-
-    /// Every unit's RTL as `options` says (e.g. buffer_addr's test-only mutant). Fails when a
-    /// build does not exist or a waveform file cannot be created.
-    pub fn open_with(options: &UnitOptions) -> anyhow::Result<Self> {
-        Ok(LockstepBackend {
-            log: FailureLog::default(),
-            buffer_addr: LockstepSlot::open(&options.buffer_addr)?,
-            format_unpack: LockstepSlot::open(&options.format_unpack)?,
-            format_pack: LockstepSlot::open(&options.format_pack)?,
-            swizzle: LockstepSlot::open(&options.swizzle)?,
-            d16: LockstepSlot::open(&options.d16)?,
-            image_addr: LockstepSlot::open(&options.image_addr)?,
-            multi_texel: LockstepSlot::open(&options.multi_texel)?,
-        })
-    }
-}
-
-gcn_vmem_model::impl_backend_per_unit!(LockstepBackend, |log, unit, inputs| log.lockstep(unit, inputs));
-
-impl CheckedBackend for LockstepBackend {
-    fn take_failures(&mut self) -> Vec<ExecFailure> {
-        std::mem::take(&mut self.log.failures)
-    }
+slot_backend! {
+    /// Models and RTL of every unit in lockstep as the backend; returns the models' outputs.
+    ///
+    /// One [`Lockstep`] per unit, opened once. Every batch runs as its own lockstep run, exactly as
+    /// [`Lockstep::run`] and the replay of its vector file do: the opening reset (compared), the
+    /// inputs back to back (one per cycle), then the unit's latency of idle cycles, every output
+    /// compared every cycle and every RTL assertion checked. Resetting per batch makes each batch
+    /// reproducible from its own vector file, cycle for cycle: the failure's line is the line its
+    /// replay prints.
+    ///
+    /// A batch with a mismatch or a failed assertion is recorded in [`LockstepBackend::log`] as one
+    /// [`ExecFailure`]: the event with the lowest input index (a mismatch before an assertion on
+    /// the same input), its files written as the module documentation says.
+    pub struct LockstepBackend { slot: LockstepSlot, batch: FailureLog::lockstep }
 }
 
 /// One unit's RTL instance and the options it was opened with.
