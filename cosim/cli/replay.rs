@@ -66,12 +66,8 @@ impl Visit for ReplayRun<'_> {
         for line in &r.lines {
             println!("{line}");
         }
-        if let Some(w) = &r.rtl_wave {
-            println!("RTL waveform {}", w.display());
-        }
-        if let Some(w) = &r.diff_wave {
-            println!("diff waveform {}", w.display());
-            println!("GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
+        for line in wave::file_lines(r.rtl_wave.as_deref(), r.diff_wave.as_deref()) {
+            println!("{line}");
         }
         if let Some(e) = &r.wave_error {
             eprintln!("warning: waveform not written: {e}");

@@ -226,6 +226,47 @@ fn valid_count<P: Ports>(steps: &[Step<P>]) -> u64 {
     steps.iter().filter(|s| s.input.get(0) & 1 != 0).count() as u64
 }
 
+/// A progress bar of `len` (`{pos}/{len}` then `what`, e.g. " vectors") named `prefix`.
+pub fn progress_bar(prefix: &str, len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{prefix:>12}} [{{bar:40}}] {{pos}}/{{len}}{what} {{per_sec}} eta {{eta}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
+/// Runs `work` on `jobs` threads (at least one), each given its index, then clears `bar`, and
+/// returns the first error a thread returned; `failed` runs as soon as one fails (e.g. to stop
+/// the others early).
+pub fn on_threads(
+    jobs: usize,
+    bar: Option<&indicatif::ProgressBar>,
+    work: impl Fn(usize) -> anyhow::Result<()> + Sync,
+    failed: impl Fn() + Sync,
+) -> anyhow::Result<()> {
+    let first_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for index in 0..jobs.max(1) {
+            let (work, failed, first_error) = (&work, &failed, &first_error);
+            scope.spawn(move || {
+                if let Err(e) = work(index) {
+                    failed();
+                    first_error.lock().unwrap().get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    first_error.into_inner().unwrap().map_or(Ok(()), Err)
+}
+
 /// Runs `config.vectors` random vectors through model and RTL in lockstep.
 pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let unit = <B::Model as Unit>::NAME;
@@ -248,114 +289,85 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let failing = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failures = Mutex::new(Vec::new());
-    let first_error = Mutex::new(None);
-    let bar = config.progress.then(|| {
-        let bar = indicatif::ProgressBar::new(expected_vectors);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {pos}/{len} vectors {per_sec} eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        bar.set_prefix(unit);
-        bar
-    });
+    let bar = config.progress.then(|| progress_bar(unit, expected_vectors, " vectors"));
     let jobs = config.jobs.max(1);
 
-    std::thread::scope(|scope| {
-        for worker_index in 0..jobs {
-            let (next_chunk, vectors_done, cycles_done, failing, stop, failures, first_error, bar) =
-                (&next_chunk, &vectors_done, &cycles_done, &failing, &stop, &failures, &first_error, &bar);
-            let (chunks, chunks_done, hits_total, group) = (&chunks, &chunks_done, &hits_total, &group);
-            scope.spawn(move || {
-                let worker = || -> anyhow::Result<()> {
-                    let rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed })?;
-                    let mut lockstep = Lockstep::new(B::Model::default(), rtl);
-                    let mut hits = Hits::new(group);
-                    let mut in_flight = InFlight::default();
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(&chunk) = chunks.get(next_chunk.fetch_add(1, Ordering::Relaxed) as usize) else {
-                            break;
-                        };
-                        let mut rng = Rng::for_chunk(config.seed, chunk);
-                        // X runs: every chunk starts from a fresh RTL instance with its own random
-                        // initial state; its failures replay with that chunk's X seed.
-                        let chunk_config;
-                        let config = match config.x_seed {
-                            Some(x) => {
-                                let x_seed = Some(chunk_x_seed(x, chunk));
-                                lockstep.rtl =
-                                    B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed })?;
-                                chunk_config = RunConfig { x_seed, ..config.clone() };
-                                &chunk_config
-                            }
-                            None => config,
-                        };
-                        // Counted per chunk, not per case: the shared counters stay off the hot path.
-                        let mut chunk_vectors = 0;
-                        let mut chunk_cycles = 0;
-                        // Where the cases since the RTL instance was opened begin in this chunk: a
-                        // failure that needs the state they left behind (a register reset does not
-                        // clear) is saved with them, regenerated from the chunk's seed.
-                        let mut first_case = 0;
-                        let mut index = 0;
-                        while chunk_vectors < CHUNK_VECTORS {
-                            let case = B::generate_case(&mut rng);
-                            in_flight.clear();
-                            let same = lockstep.run_steps_with(&case, |step, out| {
-                                B::cover_cycle(&mut in_flight, step, out, &mut hits);
-                            });
-                            chunk_cycles += lockstep.cycles();
-                            chunk_vectors += valid_count(&case);
-                            if !same {
-                                let n = failing.fetch_add(1, Ordering::Relaxed) + 1;
-                                if n as usize > config.max_failures {
-                                    // Past the budget for shrinking: keep the case, unshrunk.
-                                    save_unshrunk::<B>(&case, config)?;
-                                    stop.store(true, Ordering::Relaxed);
-                                    break;
-                                }
-                                let history = chunk_cases::<B>(config.seed, chunk, first_case..index);
-                                let failure = shrink_and_save::<B>(&history, case, config)?;
-                                // Later cases start from a state nothing else has seen.
-                                let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
-                                lockstep.rtl = B::Rtl::open(&options)?;
-                                first_case = index + 1;
-                                record_failure(&mut failures.lock().unwrap(), failure);
-                                if n as usize >= config.max_failures {
-                                    stop.store(true, Ordering::Relaxed);
-                                    break;
-                                }
-                            }
-                            index += 1;
-                        }
-                        chunks_done.fetch_add(1, Ordering::Relaxed);
-                        vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
-                        cycles_done.fetch_add(chunk_cycles, Ordering::Relaxed);
-                        if let Some(bar) = &bar {
-                            bar.inc(chunk_vectors);
-                        }
-                    }
-                    if let Some(dir) = &config.coverage {
-                        let file = dir.join(format!("{unit}-{worker_index}.dat"));
-                        lockstep.rtl.write_coverage(&file.display().to_string());
-                    }
-                    lockstep.rtl.finish();
-                    hits_total.lock().unwrap().merge(&hits);
-                    Ok(())
-                };
-                if let Err(e) = worker() {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.lock().unwrap().get_or_insert(e);
+    let work = |worker_index: usize| -> anyhow::Result<()> {
+        let rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed })?;
+        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        let mut hits = Hits::new(&group);
+        let mut in_flight = InFlight::default();
+        while !stop.load(Ordering::Relaxed) {
+            let Some(&chunk) = chunks.get(next_chunk.fetch_add(1, Ordering::Relaxed) as usize) else {
+                break;
+            };
+            let mut rng = Rng::for_chunk(config.seed, chunk);
+            // X runs: every chunk starts from a fresh RTL instance with its own random
+            // initial state; its failures replay with that chunk's X seed.
+            let chunk_config;
+            let config = match config.x_seed {
+                Some(x) => {
+                    let x_seed = Some(chunk_x_seed(x, chunk));
+                    lockstep.rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed })?;
+                    chunk_config = RunConfig { x_seed, ..config.clone() };
+                    &chunk_config
                 }
-            });
+                None => config,
+            };
+            // Counted per chunk, not per case: the shared counters stay off the hot path.
+            let mut chunk_vectors = 0;
+            let mut chunk_cycles = 0;
+            // Where the cases since the RTL instance was opened begin in this chunk: a
+            // failure that needs the state they left behind (a register reset does not
+            // clear) is saved with them, regenerated from the chunk's seed.
+            let mut first_case = 0;
+            let mut index = 0;
+            while chunk_vectors < CHUNK_VECTORS {
+                let case = B::generate_case(&mut rng);
+                in_flight.clear();
+                let same = lockstep.run_steps_with(&case, |step, out| {
+                    B::cover_cycle(&mut in_flight, step, out, &mut hits);
+                });
+                chunk_cycles += lockstep.cycles();
+                chunk_vectors += valid_count(&case);
+                if !same {
+                    let n = failing.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n as usize > config.max_failures {
+                        // Past the budget for shrinking: keep the case, unshrunk.
+                        save_unshrunk::<B>(&case, config)?;
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    let history = chunk_cases::<B>(config.seed, chunk, first_case..index);
+                    let failure = shrink_and_save::<B>(&history, case, config)?;
+                    // Later cases start from a state nothing else has seen.
+                    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+                    lockstep.rtl = B::Rtl::open(&options)?;
+                    first_case = index + 1;
+                    record_failure(&mut failures.lock().unwrap(), failure);
+                    if n as usize >= config.max_failures {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+                index += 1;
+            }
+            chunks_done.fetch_add(1, Ordering::Relaxed);
+            vectors_done.fetch_add(chunk_vectors, Ordering::Relaxed);
+            cycles_done.fetch_add(chunk_cycles, Ordering::Relaxed);
+            if let Some(bar) = &bar {
+                bar.inc(chunk_vectors);
+            }
         }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    if let Some(e) = first_error.into_inner().unwrap() {
-        return Err(e);
-    }
+        if let Some(dir) = &config.coverage {
+            let file = dir.join(format!("{unit}-{worker_index}.dat"));
+            lockstep.rtl.write_coverage(&file.display().to_string());
+        }
+        lockstep.rtl.finish();
+        hits_total.lock().unwrap().merge(&hits);
+        Ok(())
+    };
+    on_threads(jobs, bar.as_ref(), work, || stop.store(true, Ordering::Relaxed))?;
     let mut failures = failures.into_inner().unwrap();
     failures.sort_by(|a, b| a.vector_file.cmp(&b.vector_file));
     let failing_cases = failing.load(Ordering::Relaxed);
@@ -515,12 +527,8 @@ pub fn print_failure(failure: &Failure) {
     println!("  saved {} ({how}{times})", failure.vector_file.display());
     let unshrunk: Vec<String> = failure.unshrunk_files.iter().map(|f| f.display().to_string()).collect();
     println!("  unshrunk, as found: {}", unshrunk.join(" "));
-    if let Some(w) = &failure.rtl_wave {
-        println!("  RTL waveform {}", w.display());
-    }
-    if let Some(w) = &failure.diff_wave {
-        println!("  diff waveform {}", w.display());
-        println!("  GTKWave save file {} (open with: gtkwave {0})", wave::gtkw_path(w).display());
+    for line in wave::file_lines(failure.rtl_wave.as_deref(), failure.diff_wave.as_deref()) {
+        println!("  {line}");
     }
     if let Some(e) = &failure.wave_error {
         println!("  waveform not written: {e}");

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::engine::lockstep::{Lockstep, Step};
+use crate::engine::run;
 use crate::engine::vectors;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
@@ -48,74 +49,50 @@ pub fn sweep<B: Binding>(
     let next = AtomicU64::new(0);
     let failing = AtomicU64::new(0);
     let kept: Mutex<Vec<(u64, In<B>)>> = Mutex::new(Vec::new());
-    let error = Mutex::new(None);
-    let bar = progress.then(|| {
-        let bar = indicatif::ProgressBar::new(total);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{prefix:>12} [{bar:40}] {pos}/{len} {per_sec} eta {eta}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-                .progress_chars("=> "),
-        );
-        bar.set_prefix(name.to_string());
-        bar
-    });
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                let work = || -> anyhow::Result<()> {
-                    let rtl = B::Rtl::open(&RtlOptions::default())?;
-                    let mut lockstep = Lockstep::new(B::Model::default(), rtl);
-                    let mut window: Vec<In<B>> = Vec::with_capacity(CHUNK as usize);
-                    loop {
-                        let first = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if first >= total {
-                            break;
-                        }
-                        window.clear();
-                        window.extend((first..(first + CHUNK).min(total)).map(&input));
-                        if !lockstep.run(&window) {
-                            // Find the inputs whose results differed (a mismatch in cycle c
-                            // reports the input of cycle c - LATENCY + 1).
-                            // A failed assertion samples the outputs of the cycle before.
-                            let lag = <B::Model as Unit>::LATENCY as u64 - 1;
-                            let mut bad: Vec<u64> = lockstep
-                                .mismatches
-                                .iter()
-                                .map(|m| m.cycle)
-                                .chain(lockstep.assertions.iter().map(|a| a.cycle.saturating_sub(1)))
-                                .filter_map(|c| c.checked_sub(lag))
-                                .collect();
-                            bad.sort_unstable();
-                            bad.dedup();
-                            failing.fetch_add(bad.len() as u64, Ordering::Relaxed);
-                            let mut kept = kept.lock().unwrap();
-                            for c in bad {
-                                if kept.len() < KEEP {
-                                    if let Some(v) = window.get(c as usize) {
-                                        kept.push((first + c, *v));
-                                    }
-                                }
-                            }
-                        }
-                        if let Some(bar) = &bar {
-                            bar.inc(window.len() as u64);
+    let bar = progress.then(|| run::progress_bar(name, total, ""));
+    let work = |_worker: usize| -> anyhow::Result<()> {
+        let rtl = B::Rtl::open(&RtlOptions::default())?;
+        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        let mut window: Vec<In<B>> = Vec::with_capacity(CHUNK as usize);
+        loop {
+            let first = next.fetch_add(CHUNK, Ordering::Relaxed);
+            if first >= total {
+                break;
+            }
+            window.clear();
+            window.extend((first..(first + CHUNK).min(total)).map(&input));
+            if !lockstep.run(&window) {
+                // Find the inputs whose results differed (a mismatch in cycle c
+                // reports the input of cycle c - LATENCY + 1).
+                // A failed assertion samples the outputs of the cycle before.
+                let lag = <B::Model as Unit>::LATENCY as u64 - 1;
+                let mut bad: Vec<u64> = lockstep
+                    .mismatches
+                    .iter()
+                    .map(|m| m.cycle)
+                    .chain(lockstep.assertions.iter().map(|a| a.cycle.saturating_sub(1)))
+                    .filter_map(|c| c.checked_sub(lag))
+                    .collect();
+                bad.sort_unstable();
+                bad.dedup();
+                failing.fetch_add(bad.len() as u64, Ordering::Relaxed);
+                let mut kept = kept.lock().unwrap();
+                for c in bad {
+                    if kept.len() < KEEP {
+                        if let Some(v) = window.get(c as usize) {
+                            kept.push((first + c, *v));
                         }
                     }
-                    lockstep.rtl.finish();
-                    Ok(())
-                };
-                if let Err(e) = work() {
-                    error.lock().unwrap().get_or_insert(e);
                 }
-            });
+            }
+            if let Some(bar) = &bar {
+                bar.inc(window.len() as u64);
+            }
         }
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    if let Some(e) = error.into_inner().unwrap() {
-        return Err(e);
-    }
+        lockstep.rtl.finish();
+        Ok(())
+    };
+    run::on_threads(jobs, bar.as_ref(), work, || {})?;
     let mut kept = kept.into_inner().unwrap();
     kept.sort_by_key(|(i, _)| *i);
     let saved = if kept.is_empty() {

@@ -179,6 +179,20 @@ pub fn gtkw_path(diff_vcd: &Path) -> PathBuf {
     diff_vcd.with_extension("gtkw")
 }
 
+/// The report lines that name a run's waveforms, those written: `RTL waveform <rtl>`, then
+/// `diff waveform <diff>` and the line of its GTKWave save file ([`gtkw_path`]).
+pub fn file_lines(rtl: Option<&Path>, diff: Option<&Path>) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(w) = rtl {
+        lines.push(format!("RTL waveform {}", w.display()));
+    }
+    if let Some(w) = diff {
+        lines.push(format!("diff waveform {}", w.display()));
+        lines.push(format!("GTKWave save file {} (open with: gtkwave {0})", gtkw_path(w).display()));
+    }
+    lines
+}
+
 /// A trace line of a save file: the variable's hierarchical name as GTKWave reads it from the
 /// VCD (`unit.scope.name`, with `[w-1:0]` for a vector).
 fn trace(scope: &[&str], signal: &Signal) -> String {
