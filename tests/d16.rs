@@ -673,24 +673,6 @@ fn exhaustive_byte_short_ops() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Random lockstep property (bubbles included).
-// ---------------------------------------------------------------------------------------------
-
-/// Random cycle sequences of the unit's stimulus (bubbles included): model and RTL agree on
-/// every output of every cycle (tests/common/mod.rs).
-#[test]
-fn random_cases_agree_in_lockstep() {
-    common::random_cases_agree::<Harness>(1000);
-}
-
-/// Every assertion of rtl/d16.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
-#[test]
-fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["CountBound_A", "ResultBeyondCount_A"]);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Functional coverage (rust/d16.rs `cover`).
 // ---------------------------------------------------------------------------------------------
 
@@ -698,14 +680,6 @@ fn every_assertion_fires_and_is_reported() {
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
     let out = gcn_vmem_model::d16::compute(&input);
     common::assert_input_bins::<D16>(&format!("{input:?}"), &input, &out, expected, exactly);
-}
-
-/// The random stimulus hits every declared bin well within the default budget of `make cosim`
-/// (8,000,000 vectors): here 62 chunks of 4,096 vectors (seed 1, the model alone, the same
-/// cases as a lockstep run of that seed).
-#[test]
-fn random_stimulus_hits_every_bin() {
-    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen inputs land in the bins SPEC §6 (and §5's f32 <-> f16 rule) names for them.
@@ -794,4 +768,14 @@ fn directed_inputs_land_in_their_bins() {
         ],
         false,
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random lockstep property (bubbles included), assertions and the bins' budget.
+// ---------------------------------------------------------------------------------------------
+
+common::unit_tests! {
+    random_cases_agree_in_lockstep: 1000,
+    every_assertion_fires_and_is_reported: ["CountBound_A", "ResultBeyondCount_A"],
+    random_stimulus_hits_every_bin: 62,
 }

@@ -686,13 +686,6 @@ proptest! {
     }
 }
 
-/// Every assertion of rtl/format_pack.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
-#[test]
-fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["FieldInElement_A", "InvalidZero_A"]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Functional coverage (rust/format_pack.rs `cover`).
 // ---------------------------------------------------------------------------------------------
@@ -701,14 +694,6 @@ fn every_assertion_fires_and_is_reported() {
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
     let out = gcn_vmem_model::format_pack::compute(&input);
     common::assert_input_bins::<FormatPack>(&format!("{input:?}"), &input, &out, expected, exactly);
-}
-
-/// The random stimulus hits every declared bin well within the default budget of `make cosim`
-/// (8,000,000 vectors): here 62 chunks of 4,096 vectors (seed 1, the model alone, the same
-/// cases as a lockstep run of that seed).
-#[test]
-fn random_stimulus_hits_every_bin() {
-    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen components land in the bins SPEC §1.4 and §5 name for them.
@@ -799,4 +784,9 @@ fn directed_inputs_land_in_their_bins() {
         &["illegal (fmt_valid = 0): 2_10_10_10/float (a field not 32, 16, 11 or 10 bits)"],
         true,
     );
+}
+
+common::unit_tests! {
+    every_assertion_fires_and_is_reported: ["FieldInElement_A", "InvalidZero_A"],
+    random_stimulus_hits_every_bin: 62,
 }

@@ -576,11 +576,10 @@ fn reference_unorm_snorm_against_f64_quotient() {
 // Random lockstep properties.
 // ---------------------------------------------------------------------------------------------
 
-/// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on every
-/// output of every cycle (tests/common/mod.rs).
-#[test]
-fn random_cases_agree_in_lockstep() {
-    common::random_cases_agree::<Harness>(1000);
+common::unit_tests! {
+    random_cases_agree_in_lockstep: 1000,
+    every_assertion_fires_and_is_reported: ["CountBound_A", "InvalidZero_A", "ValidCount_A"],
+    random_stimulus_hits_every_bin: 62,
 }
 
 /// The same random cases against the reference, cycle by cycle: a valid input's result one step
@@ -591,13 +590,6 @@ fn random_cases_match_reference() {
     common::random_cases_match_reference::<Harness>(1000, reference_out);
 }
 
-/// Every assertion of rtl/format_unpack.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
-#[test]
-fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["CountBound_A", "InvalidZero_A", "ValidCount_A"]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Functional coverage (rust/format_unpack.rs `cover`).
 // ---------------------------------------------------------------------------------------------
@@ -606,14 +598,6 @@ fn every_assertion_fires_and_is_reported() {
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
     let out = gcn_vmem_model::format_unpack::compute(&input);
     common::assert_input_bins::<FormatUnpack>(&format!("{input:?}"), &input, &out, expected, exactly);
-}
-
-/// The random stimulus hits every declared bin well within the default budget of `make cosim`
-/// (8,000,000 vectors): here 62 chunks of 4,096 vectors (seed 1, the model alone, the same
-/// cases as a lockstep run of that seed).
-#[test]
-fn random_stimulus_hits_every_bin() {
-    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen elements land in the bins SPEC §1.4 and §5 name for them.

@@ -80,16 +80,10 @@ fn whole_table_trace() {
     insta::assert_snapshot!(trace_of::<Harness>(&inputs));
 }
 
-#[test]
-fn random_cases_agree_in_lockstep() {
-    common::random_cases_agree::<Harness>(1000);
-}
-
-/// Every assertion of rtl/inline_const.sv is compiled into the lockstep builds and can fire: on
-/// the break-asserts build each one fails and is reported by name (docs/checks.md).
-#[test]
-fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["ExponentRange_A", "MantissaLow_A", "SignClear_A"]);
+common::unit_tests! {
+    random_cases_agree_in_lockstep: 1000,
+    every_assertion_fires_and_is_reported: ["ExponentRange_A", "MantissaLow_A", "SignClear_A"],
+    random_stimulus_hits_every_bin: 62,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,14 +98,6 @@ fn bins_of(input: &In) -> Vec<String> {
 /// Asserts that `input` lands in every bin of `expected` (and, with `exactly`, in no other).
 fn assert_bins(input: In, expected: &[&str], exactly: bool) {
     common::assert_in_bins(&format!("{input:?}"), &bins_of(&input), expected, exactly);
-}
-
-/// The random stimulus hits every declared bin well within the default budget of `make cosim`
-/// (8,000,000 vectors): here 62 chunks of 4,096 vectors (seed 1, the model alone, the same
-/// cases as a lockstep run of that seed).
-#[test]
-fn random_stimulus_hits_every_bin() {
-    common::every_bin_hit::<Harness>(62);
 }
 
 /// Hand-chosen codes land in the bins SPEC §9 names for them: code 0 is 2^−10, e = 0 codes

@@ -670,11 +670,10 @@ fn exhaustive_legality() {
 // Random lockstep properties.
 // ---------------------------------------------------------------------------------------------
 
-/// Random cases of the unit's own stimulus (idle cycles included): model and RTL agree on every
-/// output of every cycle (tests/common/mod.rs).
-#[test]
-fn random_cases_agree_in_lockstep() {
-    common::random_cases_agree::<Harness>(1000);
+common::unit_tests! {
+    random_cases_agree_in_lockstep: 1000,
+    every_assertion_fires_and_is_reported: ["AboveCountZero_A", "CountRow_A", "IllegalZero_A"],
+    random_stimulus_hits_every_bin: 250,
 }
 
 /// The same random cases against [`spec`], cycle by cycle: a valid input's result one step
@@ -683,13 +682,6 @@ fn random_cases_agree_in_lockstep() {
 #[test]
 fn random_cases_match_reference() {
     common::random_cases_match_reference::<Harness>(1000, spec);
-}
-
-/// Every assertion of rtl/multi_texel.sv is compiled into the lockstep builds and can fire: on the
-/// break-asserts build each one fails and is reported by name (docs/checks.md "RTL assertions").
-#[test]
-fn every_assertion_fires_and_is_reported() {
-    common::assertions_fire::<Harness>(&["AboveCountZero_A", "CountRow_A", "IllegalZero_A"]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -762,11 +754,4 @@ fn directed_inputs_hit_their_bins() {
         &[&format!("{illegal}nfmt float outside BY2 R16")],
     );
     assert_bins("DMASK 0", &cover_lane(PCK4, 0, R8, UINT, true, 0), &["op x DMASK: pck4 DMASK 0"]);
-}
-
-/// The random stimulus hits every declared bin within an eighth of the default budget (250
-/// chunks of 4,096 vectors of seed 1, model only, the same cases a lockstep run drives).
-#[test]
-fn random_stimulus_hits_every_bin() {
-    common::every_bin_hit::<Harness>(250);
 }

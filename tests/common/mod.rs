@@ -437,3 +437,52 @@ pub fn assert_in_bins(what: &str, got: &[String], expected: &[&str], exactly: bo
         assert_eq!(got.len(), expected.len(), "{what}: other bins hit:\n  {}", got.join("\n  "));
     }
 }
+
+/// Declares the tests that every unit's file has in the same form, under their usual names and
+/// only those named, each on the module's `Harness`:
+/// `random_cases_agree_in_lockstep: cases` ([`random_cases_agree`]),
+/// `every_assertion_fires_and_is_reported: [names]` ([`assertions_fire`]) and
+/// `random_stimulus_hits_every_bin: chunks` ([`every_bin_hit`]).
+///
+/// ```ignore
+/// common::unit_tests! {
+///     random_cases_agree_in_lockstep: 1000,
+///     every_assertion_fires_and_is_reported: ["CountBound_A", "ResultBeyondCount_A"],
+///     random_stimulus_hits_every_bin: 62,
+/// }
+/// ```
+macro_rules! unit_tests {
+    (@ random_cases_agree_in_lockstep $cases:expr) => {
+        /// Random cases of the unit's own stimulus (its bubbles, idle cycles and mid-run resets
+        /// included): model and RTL agree on every output of every cycle (tests/common/mod.rs).
+        #[test]
+        fn random_cases_agree_in_lockstep() {
+            $crate::common::random_cases_agree::<Harness>($cases);
+        }
+    };
+    (@ every_assertion_fires_and_is_reported $names:expr) => {
+        /// Every assertion of the unit's RTL is compiled into the lockstep builds and can fire: on
+        /// the break-asserts build each one fails and is reported by name (docs/checks.md "RTL
+        /// assertions").
+        #[test]
+        fn every_assertion_fires_and_is_reported() {
+            $crate::common::assertions_fire::<Harness>(&$names);
+        }
+    };
+    (@ random_stimulus_hits_every_bin $chunks:expr) => {
+        #[doc = concat!(
+            "The random stimulus hits every declared bin within ",
+            stringify!($chunks),
+            " chunks of 4,096 vectors (seed 1, the model alone, the same cases as a lockstep run of \
+             that seed; the default budget of `make cosim` is 8,000,000 vectors)."
+        )]
+        #[test]
+        fn random_stimulus_hits_every_bin() {
+            $crate::common::every_bin_hit::<Harness>($chunks);
+        }
+    };
+    ($($test:ident: $arg:expr),* $(,)?) => {
+        $($crate::common::unit_tests!(@ $test $arg);)*
+    };
+}
+pub(crate) use unit_tests;
