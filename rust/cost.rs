@@ -87,11 +87,17 @@ impl Op {
 impl FromStr for Op {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        Self::NAMES.iter().find(|(n, _)| *n == s).map(|(_, op)| *op).ok_or_else(|| {
-            let names: Vec<String> = Self::NAMES.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-            format!("\"{s}\" is not an op; the ops are {}", names.join(", "))
-        })
+        by_name(&Self::NAMES, s, "an op", "ops")
     }
+}
+
+/// The value that `s` names in `table`, or the error that lists the names:
+/// `"<s>" is not <a>; the <plural> are "<name>", …`.
+fn by_name<T: Copy>(table: &[(&str, T)], s: &str, a: &str, plural: &str) -> Result<T, String> {
+    table.iter().find(|(n, _)| *n == s).map(|&(_, v)| v).ok_or_else(|| {
+        let names: Vec<String> = table.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        format!("\"{s}\" is not {a}; the {plural} are {}", names.join(", "))
+    })
 }
 
 /// The texture filter (SPEC §13.2 `filter`); for an anisotropic fetch, its mip filter.
@@ -106,12 +112,8 @@ pub enum Filter {
 impl FromStr for Filter {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "point" => Ok(Filter::Point),
-            "bilinear" => Ok(Filter::Bilinear),
-            "trilinear" => Ok(Filter::Trilinear),
-            _ => Err(format!("\"{s}\" is not a filter; the filters are \"point\", \"bilinear\", \"trilinear\"")),
-        }
+        let names = [("point", Filter::Point), ("bilinear", Filter::Bilinear), ("trilinear", Filter::Trilinear)];
+        by_name(&names, s, "a filter", "filters")
     }
 }
 
@@ -129,12 +131,8 @@ pub enum ChannelKind {
 impl FromStr for ChannelKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "fixed" => Ok(ChannelKind::Fixed),
-            "float" => Ok(ChannelKind::Float),
-            "int" => Ok(ChannelKind::Int),
-            _ => Err(format!("\"{s}\" is not a channel kind; the kinds are \"fixed\", \"float\", \"int\"")),
-        }
+        let names = [("fixed", ChannelKind::Fixed), ("float", ChannelKind::Float), ("int", ChannelKind::Int)];
+        by_name(&names, s, "a channel kind", "kinds")
     }
 }
 
