@@ -139,6 +139,20 @@ pub fn draw(rng: &mut Rng, units: &mut crate::engine::stimulus::Rng, len: usize)
     Case { wave, program }
 }
 
+/// Sets the operand fields that MUBUF and MTBUF share on `m`: the suite's registers, SOFFSET
+/// `soffset`, then OFFSET, OFFEN and IDXEN drawn from `rng` in that order.
+macro_rules! buffer_operands {
+    ($m:ident, $rng:ident, $soffset:expr) => {
+        $m.vaddr = VADDR;
+        $m.vdata = VDATA;
+        $m.srsrc = (VSHARP_SGPR / 4) as u8;
+        $m.soffset = $soffset;
+        $m.offset = if $rng.bit() { $rng.below(64) as u16 * 4 } else { $rng.below(4096) as u16 };
+        $m.offen = $rng.bit();
+        $m.idxen = $rng.bit();
+    };
+}
+
 /// A random instruction the executor runs (sampling, gathers and LDS-to-memory stores excluded).
 fn instruction(rng: &mut Rng) -> Instruction {
     let soffset = [128, 1, 124, 129 + rng.below(63) as u8][rng.below(4) as usize];
@@ -150,13 +164,7 @@ fn instruction(rng: &mut Rng) -> Instruction {
                 .filter(|op| matches!(op.info().kind, isa::BufKind::Load | isa::BufKind::Store | isa::BufKind::Atomic))
                 .collect();
             let mut m = isa::Mubuf::new(ops[rng.below(ops.len() as u64) as usize]);
-            m.vaddr = VADDR;
-            m.vdata = VDATA;
-            m.srsrc = (VSHARP_SGPR / 4) as u8;
-            m.soffset = soffset;
-            m.offset = if rng.bit() { rng.below(64) as u16 * 4 } else { rng.below(4096) as u16 };
-            m.offen = rng.bit();
-            m.idxen = rng.bit();
+            buffer_operands!(m, rng, soffset);
             m.glc = rng.bit();
             m.slc = rng.bit();
             m.lds = m.info().lds && rng.below(4) == 0;
@@ -165,13 +173,7 @@ fn instruction(rng: &mut Rng) -> Instruction {
         }
         1 => {
             let mut m = isa::Mtbuf::new(MtbufOp::ALL[rng.below(MtbufOp::ALL.len() as u64) as usize]);
-            m.vaddr = VADDR;
-            m.vdata = VDATA;
-            m.srsrc = (VSHARP_SGPR / 4) as u8;
-            m.soffset = soffset;
-            m.offset = if rng.bit() { rng.below(64) as u16 * 4 } else { rng.below(4096) as u16 };
-            m.offen = rng.bit();
-            m.idxen = rng.bit();
+            buffer_operands!(m, rng, soffset);
             m.dfmt = rng.below(16) as u8;
             m.nfmt = rng.below(8) as u8;
             m.tfe = !m.info().store && rng.below(4) == 0;

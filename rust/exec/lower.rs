@@ -31,6 +31,27 @@ fn d16_of(d: crate::isa::D16) -> D16 {
     }
 }
 
+/// A [`BufferInst`] of the MUBUF or MTBUF instruction `m` with the given fields; the operand
+/// fields the two encodings share (VADDR, VDATA, SRSRC as an SGPR number, SOFFSET, OFFSET, OFFEN,
+/// IDXEN, GLC, SLC, TFE) are `m`'s.
+macro_rules! buffer_inst {
+    ($m:ident, $($field:ident $(: $value:expr)?),* $(,)?) => {
+        BufferInst {
+            $($field $(: $value)?,)*
+            vaddr: $m.vaddr,
+            vdata: $m.vdata,
+            srsrc: $m.srsrc.wrapping_mul(4),
+            soffset: $m.soffset,
+            offset: $m.offset,
+            offen: $m.offen,
+            idxen: $m.idxen,
+            glc: $m.glc,
+            slc: $m.slc,
+            tfe: $m.tfe,
+        }
+    };
+}
+
 /// A decoded MUBUF or MTBUF instruction in executor terms; `Ok(None)` for the cache
 /// invalidations and `s_waitcnt`, which change no state here.
 pub fn lower_buffer(inst: &crate::isa::Instruction) -> Result<Option<BufferInst>, ExecError> {
@@ -54,43 +75,18 @@ pub fn lower_buffer(inst: &crate::isa::Instruction) -> Result<Option<BufferInst>
                 (false, Some(bytes)) => Access::Sized { bytes, signed: info.signed },
                 (false, None) => return Err(ExecError(format!("{} moves no data", info.mnemonic))),
             };
-            BufferInst {
-                kind,
-                access,
-                d16: d16_of(info.d16),
-                wide: info.x2,
-                vaddr: m.vaddr,
-                vdata: m.vdata,
-                srsrc: m.srsrc.wrapping_mul(4),
-                soffset: m.soffset,
-                offset: m.offset,
-                offen: m.offen,
-                idxen: m.idxen,
-                glc: m.glc,
-                slc: m.slc,
-                lds: m.lds,
-                tfe: m.tfe,
-            }
+            buffer_inst!(m, kind, access, d16: d16_of(info.d16), wide: info.x2, lds: m.lds)
         }
         Instruction::Mtbuf(m) => {
             let info = m.info();
-            BufferInst {
+            buffer_inst!(
+                m,
                 kind: if info.store { BufferKind::Store } else { BufferKind::Load },
                 access: Access::Format { count: info.components, format: Some((m.dfmt, m.nfmt)) },
                 d16: if info.d16 { D16::Lo } else { D16::None },
                 wide: false,
-                vaddr: m.vaddr,
-                vdata: m.vdata,
-                srsrc: m.srsrc.wrapping_mul(4),
-                soffset: m.soffset,
-                offset: m.offset,
-                offen: m.offen,
-                idxen: m.idxen,
-                glc: m.glc,
-                slc: m.slc,
                 lds: false,
-                tfe: m.tfe,
-            }
+            )
         }
         Instruction::Mimg(_) => return Err(ExecError("not a buffer instruction".into())),
         Instruction::Waitcnt(_) => return Ok(None),
