@@ -230,12 +230,8 @@ mod tests {
         let mut m = FormatUnpack::new();
         let a = In { valid: true, dfmt: 1, nfmt: NFMT_UINT, data: 0x5a };
         let junk = In { valid: false, dfmt: 4, nfmt: 4, data: 0x77 };
-        assert_eq!(m.step(&a), Out::default());
-        let first = m.step(&junk);
+        let first = testing::first_output_then_hold(&mut m, &a, &junk);
         assert_eq!(first, Out { valid: true, components: 0x5a, count: 1, fmt_valid: true });
-        for _ in 0..3 {
-            assert_eq!(m.step(&junk), Out { valid: false, ..first });
-        }
         // Back to back: one result per cycle.
         let b = In { data: 0x5b, ..a };
         m.step(&a);

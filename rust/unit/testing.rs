@@ -47,3 +47,17 @@ pub fn assert_reset_clears<U: Unit>(m: &mut U, input: &U::In, idle: &U::In) {
     assert_eq!(m.step(idle), U::Out::default());
     assert_eq!(m.step(idle), U::Out::default());
 }
+
+/// One valid `input` into the two-stage model `m` just out of reset: the first call returns
+/// all-zero outputs, the next one (with the invalid `idle`) the result with valid 1, which then
+/// holds, with valid 0, through three more calls with `idle`. Returns that result.
+pub fn first_output_then_hold<U: Unit>(m: &mut U, input: &U::In, idle: &U::In) -> U::Out {
+    assert_eq!(m.step(input), U::Out::default());
+    let first = m.step(idle);
+    let mut held = first;
+    held.set(0, 0);
+    for _ in 0..3 {
+        assert_eq!(m.step(idle), held);
+    }
+    first
+}
