@@ -9,11 +9,10 @@
 //! count, so a truncated file fails. `cli_cost_matches_library` feeds appendix A to
 //! `gcn-vmem cost` as §13.2 JSON lines.
 
+use crate::common;
+
 use gcn_vmem_model::cost::{cost, Channel, ChannelKind, Cost, Fetch, Filter, Op, TexelFormat};
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::str::FromStr;
 
 // ---------------------------------------------------------------------------------------------
@@ -376,21 +375,8 @@ fn appendix_json(row: &Row) -> String {
 fn cli_cost_matches_library() {
     let rows = table("appendix_a.tsv");
     let input: String = rows.iter().map(|row| appendix_json(row) + "\n").collect();
-    let artifacts = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cost_cli");
-    std::fs::create_dir_all(&artifacts).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .arg("cost")
-        .env("GCN_VMEM_ARTIFACTS", &artifacts)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "gcn-vmem cost exited with {}:\n{stderr}\n{stdout}", out.status);
+    let (code, stdout, stderr) = common::gcn_vmem(&["cost"], &input);
+    assert_eq!(code, 0, "gcn-vmem cost exited with {code}:\n{stderr}\n{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), rows.len(), "one output line per input line:\n{stdout}\n{stderr}");
 
@@ -445,8 +431,6 @@ fn cli_cost_matches_library() {
 /// still run; the exit status is 1 (SPEC §13, §13.2).
 #[test]
 fn cli_errors_name_the_field() {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
     let lines = [
         (r#"{"op":"buffer_load","address_dwords":1,"data_dwords":0,"single":true}"#, None),
         (r#"{"op":"buffer_load","address_dwords":1,"data_dwords":0}"#, Some("`single`")),
@@ -471,18 +455,10 @@ fn cli_errors_name_the_field() {
         ),
         ("not json", Some("malformed JSON")),
     ];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .arg("cost")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let input: Vec<&str> = lines.iter().map(|(l, _)| *l).collect();
-    child.stdin.take().unwrap().write_all(input.join("\n").as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let replies: Vec<serde_json::Value> =
-        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (code, stdout, _) = common::gcn_vmem(&["cost"], &input.join("\n"));
+    assert_eq!(code, 1);
+    let replies: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(replies.len(), lines.len());
     for (n, ((_, want), reply)) in lines.iter().zip(&replies).enumerate() {
         match want {

@@ -3,10 +3,9 @@
 //! statuses mean what the README says.
 
 use crate::common;
+use crate::common::gcn_vmem;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::{At, Lockstep, Reset, Step};
@@ -47,15 +46,8 @@ fn value_at(changes: &[(u64, String)], time: u64) -> u128 {
 #[test]
 fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
     let artifacts = common::scratch("mutant");
-    let config = RunConfig {
-        vectors: 50_000,
-        seed: 11,
-        jobs: 1,
-        max_failures: 1,
-        variant: Variant::Mutant,
-        artifacts: artifacts.clone(),
-        ..RunConfig::default()
-    };
+    let config =
+        RunConfig { vectors: 50_000, seed: 11, ..common::first_failure_run(Variant::Mutant, artifacts.clone()) };
     let summary = run::random::<Harness>(&config).unwrap();
     assert!(summary.failing_cases >= 1, "the broken swizzle term went unnoticed in {} vectors", summary.vectors);
     assert_eq!(summary.failures.len(), 1);
@@ -199,20 +191,6 @@ fn vector_files_reject_bad_input_with_line_and_field() {
     assert!(vectors::parse_object::<In>(&reserved, Strictness::Replay).is_ok());
     let err = vectors::parse_object::<In>(&reserved, Strictness::Strict).unwrap_err();
     assert!(err.contains("field `bytes`: 3 is not one of 1, 2, 4, 8, 12, 16"), "{err}");
-}
-
-fn gcn_vmem(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .args(args)
-        .env("GCN_VMEM_ARTIFACTS", common::scratch(&format!("cli_{}", args.join("_").replace(['/', ' '], "_"))))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 const EVAL_GOOD: &str = r#"{"vsharp":"0x00020000000001000010000000001000","inst_offset":4,"offen":false,"idxen":true,"access":"non_format","bytes":4,"lds":false,"sgpr_offset":0,"vgpr_index":3,"vgpr_offset":0,"tid":0,"m0":0,"lds_base":0,"lds_size":0}"#;

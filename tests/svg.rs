@@ -137,15 +137,7 @@ fn a_long_run_is_windowed_around_the_first_mismatch() {
 #[test]
 fn a_failed_assertion_is_marked_when_nothing_mismatches() {
     let artifacts = common::scratch("svg_asserts");
-    let config = RunConfig {
-        vectors: 20_000,
-        seed: 3,
-        jobs: 1,
-        max_failures: 1,
-        variant: Variant::BreakAsserts,
-        artifacts,
-        ..RunConfig::default()
-    };
+    let config = RunConfig { vectors: 20_000, seed: 3, ..common::first_failure_run(Variant::BreakAsserts, artifacts) };
     let summary = run::random::<Harness>(&config).unwrap();
     let failure = summary.failures.first().expect("no assertion fired on the break-asserts build");
     let steps: Vec<Step<In>> = vectors::read_file(&failure.vector_file).unwrap();
@@ -206,11 +198,7 @@ fn the_readme_picture_is_what_make_picture_draws() {
     let config = RunConfig {
         vectors: make_variable("PICTURE_VECTORS").parse().unwrap(),
         seed: make_variable("PICTURE_SEED").parse().unwrap(),
-        jobs: 1,
-        max_failures: 1,
-        variant: Variant::Mutant,
-        artifacts,
-        ..RunConfig::default()
+        ..common::first_failure_run(Variant::Mutant, artifacts)
     };
     let summary = run::random::<Harness>(&config).unwrap();
     let failure = summary.failures.first().expect("the seeded mutant run found nothing");

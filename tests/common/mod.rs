@@ -7,7 +7,7 @@ pub mod spec43;
 use std::cell::RefCell;
 
 use gcn_vmem::engine::lockstep::{trace, Lockstep};
-use gcn_vmem::engine::run::case_strategy;
+use gcn_vmem::engine::run::{case_strategy, RunConfig};
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::{Binding, UnitTypes};
@@ -24,6 +24,31 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The configuration of a random run on the RTL build `variant` that stops at its first failing
+/// case (one job) and saves it under `artifacts`; the caller sets the vectors and the seed.
+pub fn first_failure_run(variant: gcn_vmem::engine::Variant, artifacts: std::path::PathBuf) -> RunConfig {
+    RunConfig { jobs: 1, max_failures: 1, variant, artifacts, ..RunConfig::default() }
+}
+
+/// Runs the `gcn-vmem` binary with `args`, `stdin` on its standard input and its artifacts in a
+/// fresh scratch folder named after the arguments; returns its exit code (-1 when killed), its
+/// standard output and its standard error.
+pub fn gcn_vmem(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .args(args)
+        .env("GCN_VMEM_ARTIFACTS", scratch(&format!("cli_{}", args.join("_").replace(['/', ' '], "_"))))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 /// A model and a fresh untraced RTL instance of the unit, side by side.
