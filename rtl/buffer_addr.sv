@@ -96,7 +96,7 @@ module buffer_addr
     logic                lds_in_range;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [AddrW-1:0]    address;
     logic [3:0]          in_range;
@@ -106,7 +106,7 @@ module buffer_addr
     logic                lds_in_range;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -314,24 +314,21 @@ module buffer_addr
     end
   end
 
-  // Stage 1 next state: load on valid_i, else hold.
+  // Stage 1 register input (VMEM_STAGE_FF loads it when valid_i is 1).
   always_comb begin
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.base         = vs_base;
-      s1_d.sgpr_offset  = sgpr_offset_i;
-      s1_d.product      = product;
-      s1_d.addend       = addend;
-      s1_d.swz_low      = swz_low;
-      s1_d.swizzle_en   = vs_swizzle_en;
-      s1_d.index_stride = vs_index_stride;
-      s1_d.align_dword  = bytes_i >= 5'd4;
-      s1_d.in_range     = in_range;
-      s1_d.unbound      = unbound;
-      s1_d.illegal      = illegal;
-      s1_d.lds_address  = lds_address;
-      s1_d.lds_in_range = lds_in_range;
-    end
+    s1_d.base         = vs_base;
+    s1_d.sgpr_offset  = sgpr_offset_i;
+    s1_d.product      = product;
+    s1_d.addend       = addend;
+    s1_d.swz_low      = swz_low;
+    s1_d.swizzle_en   = vs_swizzle_en;
+    s1_d.index_stride = vs_index_stride;
+    s1_d.align_dword  = bytes_i >= 5'd4;
+    s1_d.in_range     = in_range;
+    s1_d.unbound      = unbound;
+    s1_d.illegal      = illegal;
+    s1_d.lds_address  = lds_address;
+    s1_d.lds_in_range = lds_in_range;
   end
 
   /////////////////////////////////////////////
@@ -355,23 +352,20 @@ module buffer_addr
       address[1:0] = 2'b00;
     end
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.address      = address;
-      s2_d.in_range     = s1_q.in_range;
-      s2_d.unbound      = s1_q.unbound;
-      s2_d.illegal      = s1_q.illegal;
-      s2_d.lds_address  = s1_q.lds_address;
-      s2_d.lds_in_range = s1_q.lds_in_range;
-      if (TestBreakAsserts) begin
-        if (s1_q.unbound) begin
-          s2_d.in_range = 4'b0001;
-        end else if (s1_q.in_range == 4'b0011) begin
-          s2_d.in_range = 4'b0010;
-        end
-        if (s1_q.lds_address[1:0] == 2'b11) begin
-          s2_d.lds_address = '1;
-        end
+    s2_d.address      = address;
+    s2_d.in_range     = s1_q.in_range;
+    s2_d.unbound      = s1_q.unbound;
+    s2_d.illegal      = s1_q.illegal;
+    s2_d.lds_address  = s1_q.lds_address;
+    s2_d.lds_in_range = s1_q.lds_in_range;
+    if (TestBreakAsserts) begin
+      if (s1_q.unbound) begin
+        s2_d.in_range = 4'b0001;
+      end else if (s1_q.in_range == 4'b0011) begin
+        s2_d.in_range = 4'b0010;
+      end
+      if (s1_q.lds_address[1:0] == 2'b11) begin
+        s2_d.lds_address = '1;
       end
     end
   end
@@ -380,18 +374,10 @@ module buffer_addr
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o        = valid_q2;
-  assign address_o      = s2_q2.address;
-  assign in_range_o     = s2_q2.in_range;
-  assign unbound_o      = s2_q2.unbound;
-  assign illegal_o      = s2_q2.illegal;
-  assign lds_address_o  = s2_q2.lds_address;
-  assign lds_in_range_o = s2_q2.lds_in_range;
+  assign {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o} = s2_q2;
 
   ////////////////
   // Assertions //

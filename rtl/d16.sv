@@ -87,14 +87,14 @@ module d16
     logic         illegal;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [127:0] result;
     logic [2:0]   result_count;
     logic         illegal;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -154,16 +154,13 @@ module d16
       default:    illegal = 1'b1;
     endcase
 
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.op           = op;
-      s1_d.hi           = hi_i;
-      s1_d.conv         = conv;
-      s1_d.operand      = operand;
-      s1_d.old          = old_i;
-      s1_d.result_count = result_count;
-      s1_d.illegal      = illegal;
-    end
+    s1_d.op           = op;
+    s1_d.hi           = hi_i;
+    s1_d.conv         = conv;
+    s1_d.operand      = operand;
+    s1_d.old          = old_i;
+    s1_d.result_count = result_count;
+    s1_d.illegal      = illegal;
   end
 
   //////////////////////////////////
@@ -211,17 +208,14 @@ module d16
       default:      result = '0;
     endcase
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.result       = result;
-      s2_d.result_count = s1_q.result_count;
-      s2_d.illegal      = s1_q.illegal;
-      if (TestBreakAsserts) begin
-        if (s1_q.result_count == 3'd4) begin
-          s2_d.result_count = 3'd5;
-        end else if (s1_q.result_count == 3'd1) begin
-          s2_d.result[96 +: 32] = '1;
-        end
+    s2_d.result       = result;
+    s2_d.result_count = s1_q.result_count;
+    s2_d.illegal      = s1_q.illegal;
+    if (TestBreakAsserts) begin
+      if (s1_q.result_count == 3'd4) begin
+        s2_d.result_count = 3'd5;
+      end else if (s1_q.result_count == 3'd1) begin
+        s2_d.result[96 +: 32] = '1;
       end
     end
   end
@@ -230,15 +224,10 @@ module d16
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o        = valid_q2;
-  assign result_o       = s2_q2.result;
-  assign result_count_o = s2_q2.result_count;
-  assign illegal_o      = s2_q2.illegal;
+  assign {result_o, result_count_o, illegal_o} = s2_q2;
 
   ////////////////
   // Assertions //

@@ -192,13 +192,13 @@ module format_pack
     logic             fmt_valid;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [127:0] data;
     logic         fmt_valid;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -218,12 +218,9 @@ module format_pack
                         : '0;
     end
 
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.fv        = fv;
-      s1_d.dfmt      = dfmt_i;
-      s1_d.fmt_valid = valid_fmt;
-    end
+    s1_d.fv        = fv;
+    s1_d.dfmt      = dfmt_i;
+    s1_d.fmt_valid = valid_fmt;
   end
 
   /////////////////////////////////////////////
@@ -251,14 +248,11 @@ module format_pack
       data[32] = 1'b1;
     end
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.data      = data;      // 0 for an invalid pair: every field value is 0
-      s2_d.fmt_valid = s1_q.fmt_valid;
-      if (TestBreakAsserts) begin
-        if (!s1_q.fmt_valid) begin
-          s2_d.data[0] = 1'b1;
-        end
+    s2_d.data      = data;      // 0 for an invalid pair: every field value is 0
+    s2_d.fmt_valid = s1_q.fmt_valid;
+    if (TestBreakAsserts) begin
+      if (!s1_q.fmt_valid) begin
+        s2_d.data[0] = 1'b1;
       end
     end
   end
@@ -267,14 +261,10 @@ module format_pack
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o     = valid_q2;
-  assign data_o      = s2_q2.data;
-  assign fmt_valid_o = s2_q2.fmt_valid;
+  assign {data_o, fmt_valid_o} = s2_q2;
 
   ////////////////
   // Assertions //

@@ -126,14 +126,14 @@ module format_unpack
     logic           fmt_valid;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [127:0] components;
     logic [2:0]   count;
     logic         fmt_valid;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -157,12 +157,9 @@ module format_unpack
                                 : '0;
     end
 
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.comp      = comp;
-      s1_d.count     = valid_fmt ? fmt_count(dfmt_i) : 3'd0;
-      s1_d.fmt_valid = valid_fmt;
-    end
+    s1_d.comp      = comp;
+    s1_d.count     = valid_fmt ? fmt_count(dfmt_i) : 3'd0;
+    s1_d.fmt_valid = valid_fmt;
   end
 
   ///////////////////////
@@ -176,19 +173,16 @@ module format_unpack
       components[32*k +: 32] = f32_round(s1_q.comp[k]);
     end
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.components = components;
-      s2_d.count      = s1_q.count;
-      s2_d.fmt_valid  = s1_q.fmt_valid;
-      if (TestBreakAsserts) begin
-        if (!s1_q.fmt_valid) begin
-          s2_d.components[0] = 1'b1;
-        end else if (s1_q.count == 3'd4) begin
-          s2_d.count = 3'd5;
-        end else if (s1_q.count == 3'd1) begin
-          s2_d.count = 3'd0;
-        end
+    s2_d.components = components;
+    s2_d.count      = s1_q.count;
+    s2_d.fmt_valid  = s1_q.fmt_valid;
+    if (TestBreakAsserts) begin
+      if (!s1_q.fmt_valid) begin
+        s2_d.components[0] = 1'b1;
+      end else if (s1_q.count == 3'd4) begin
+        s2_d.count = 3'd5;
+      end else if (s1_q.count == 3'd1) begin
+        s2_d.count = 3'd0;
       end
     end
   end
@@ -197,15 +191,10 @@ module format_unpack
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o      = valid_q2;
-  assign components_o = s2_q2.components;
-  assign count_o      = s2_q2.count;
-  assign fmt_valid_o  = s2_q2.fmt_valid;
+  assign {components_o, count_o, fmt_valid_o} = s2_q2;
 
   ////////////////
   // Assertions //

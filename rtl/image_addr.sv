@@ -124,7 +124,7 @@ module image_addr
     logic [CoordW-1:0]  y;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic               level_ok;
     logic [LevelW-1:0]  level;
@@ -137,7 +137,7 @@ module image_addr
     logic               illegal;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -313,23 +313,20 @@ module image_addr
     end
   end
 
-  // Stage 1 next state: load on valid_i, else hold.
+  // Stage 1 register input (VMEM_STAGE_FF loads it when valid_i is 1).
   always_comb begin
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.level_ok    = level_ok;
-      s1_d.level       = level;
-      s1_d.width       = width;
-      s1_d.height      = height;
-      s1_d.pitch       = pitch;
-      s1_d.xa          = xa;
-      s1_d.group_valid = group_valid;
-      s1_d.illegal     = illegal;
-      s1_d.mip_sum     = mip_sum;
-      s1_d.bpp         = bpp;
-      s1_d.base        = ts_base;
-      s1_d.y           = y_i;
-    end
+    s1_d.level_ok    = level_ok;
+    s1_d.level       = level;
+    s1_d.width       = width;
+    s1_d.height      = height;
+    s1_d.pitch       = pitch;
+    s1_d.xa          = xa;
+    s1_d.group_valid = group_valid;
+    s1_d.illegal     = illegal;
+    s1_d.mip_sum     = mip_sum;
+    s1_d.bpp         = bpp;
+    s1_d.base        = ts_base;
+    s1_d.y           = y_i;
   end
 
   ////////////////////////////////////
@@ -362,31 +359,28 @@ module image_addr
       address = '0;
     end
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.level_ok    = s1_q.level_ok;
-      s2_d.level       = s1_q.level;
-      s2_d.width       = s1_q.width;
-      s2_d.height      = s1_q.height;
-      s2_d.pitch       = s1_q.pitch;
-      s2_d.xa          = s1_q.xa;
-      s2_d.group_valid = s1_q.group_valid;
-      s2_d.address     = address;
-      s2_d.illegal     = s1_q.illegal;
-      if (TestBreakAsserts) begin
-        if (!s1_q.level_ok) begin
-          s2_d.width = DimW'(1);
-        end else if (s1_q.group_valid && s1_q.y[1]) begin
-          s2_d.illegal = 1'b1;
-        end else if (s1_q.group_valid) begin
-          s2_d.xa = CoordW'(s1_q.width);
-        end else begin
-          s2_d.height = '0;
-        end
-        // Not on a valid group, so that GroupInRow_A sees xa exactly at the row's end.
-        if (s1_q.y[0] && !s1_q.group_valid) begin
-          s2_d.xa[0] = 1'b1;
-        end
+    s2_d.level_ok    = s1_q.level_ok;
+    s2_d.level       = s1_q.level;
+    s2_d.width       = s1_q.width;
+    s2_d.height      = s1_q.height;
+    s2_d.pitch       = s1_q.pitch;
+    s2_d.xa          = s1_q.xa;
+    s2_d.group_valid = s1_q.group_valid;
+    s2_d.address     = address;
+    s2_d.illegal     = s1_q.illegal;
+    if (TestBreakAsserts) begin
+      if (!s1_q.level_ok) begin
+        s2_d.width = DimW'(1);
+      end else if (s1_q.group_valid && s1_q.y[1]) begin
+        s2_d.illegal = 1'b1;
+      end else if (s1_q.group_valid) begin
+        s2_d.xa = CoordW'(s1_q.width);
+      end else begin
+        s2_d.height = '0;
+      end
+      // Not on a valid group, so that GroupInRow_A sees xa exactly at the row's end.
+      if (s1_q.y[0] && !s1_q.group_valid) begin
+        s2_d.xa[0] = 1'b1;
       end
     end
   end
@@ -395,21 +389,11 @@ module image_addr
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o       = valid_q2;
-  assign level_ok_o    = s2_q2.level_ok;
-  assign level_o       = s2_q2.level;
-  assign width_o       = s2_q2.width;
-  assign height_o      = s2_q2.height;
-  assign pitch_o       = s2_q2.pitch;
-  assign xa_o          = s2_q2.xa;
-  assign group_valid_o = s2_q2.group_valid;
-  assign address_o     = s2_q2.address;
-  assign illegal_o     = s2_q2.illegal;
+  assign {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o, address_o,
+          illegal_o} = s2_q2;
 
   ////////////////
   // Assertions //

@@ -4,7 +4,7 @@
 // bit pattern.
 //
 // Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register input (only when valid_q is 1)
+//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register input (loaded when valid_q is 1)
 //                     so that each property assertion below fails on a quarter of the codes,
 //                     chosen by code bits 6:5 (disjoint ranges; codes 0x00..0x1F stay correct):
 //                       code[6:5] = 01 (0x20..0x3F): f32 bit 0 set        -> MantissaLow_A
@@ -74,7 +74,7 @@ module inline_const #(
     logic [F32ManW-1:0] mantissa;
   } f32_t;
 
-  logic  valid_q, valid_q2;
+  logic  valid_q;
   code_t s1_d, s1_q;
   f32_t  s2_d, s2_q2;
 
@@ -82,12 +82,7 @@ module inline_const #(
   // Stage 1: register the code //
   ////////////////////////////////
 
-  always_comb begin
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d = code_t'(code_i);
-    end
-  end
+  assign s1_d = code_t'(code_i);
 
   ////////////////////////////////////////
   // Stage 2: decode to the f32 pattern //
@@ -118,20 +113,17 @@ module inline_const #(
     end
   end
 
-  // Stage 2 next state: load on valid_q, else hold.
+  // Stage 2 register input (VMEM_STAGE_FF loads it when valid_q is 1).
   always_comb begin
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d = value;
-      if (TestBreakAsserts) begin
-        // Keyed on code bits 6:5 (= e[3:2]); see the contract above.
-        unique case (s1_q.e[CodeExpW-1 -: 2])
-          2'b01:   s2_d.mantissa[0] = 1'b1;       // breaks MantissaLow_A
-          2'b10:   s2_d.exponent    = ExpBroken;  // breaks ExponentRange_A
-          2'b11:   s2_d.sign        = 1'b1;       // breaks SignClear_A
-          default: ;                              // 2'b00: left correct
-        endcase
-      end
+    s2_d = value;
+    if (TestBreakAsserts) begin
+      // Keyed on code bits 6:5 (= e[3:2]); see the contract above.
+      unique case (s1_q.e[CodeExpW-1 -: 2])
+        2'b01:   s2_d.mantissa[0] = 1'b1;       // breaks MantissaLow_A
+        2'b10:   s2_d.exponent    = ExpBroken;  // breaks ExponentRange_A
+        2'b11:   s2_d.sign        = 1'b1;       // breaks SignClear_A
+        default: ;                              // 2'b00: left correct
+      endcase
     end
   end
 
@@ -139,13 +131,10 @@ module inline_const #(
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o = valid_q2;
-  assign bits_o  = s2_q2;
+  assign bits_o = s2_q2;
 
   ////////////////
   // Assertions //

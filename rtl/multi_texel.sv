@@ -107,14 +107,14 @@ module multi_texel
     logic           illegal;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [127:0] result;
     logic [2:0]   count;
     logic         illegal;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -176,12 +176,9 @@ module multi_texel
       end
     end
 
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.dword   = dword;
-      s1_d.count   = count;
-      s1_d.illegal = !row_ok;
-    end
+    s1_d.dword   = dword;
+    s1_d.count   = count;
+    s1_d.illegal = !row_ok;
   end
 
   ///////////////////////
@@ -195,19 +192,16 @@ module multi_texel
       result[32*i +: 32] = f32_round(s1_q.dword[i]);
     end
 
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.result  = result;
-      s2_d.count   = s1_q.count;
-      s2_d.illegal = s1_q.illegal;
-      if (TestBreakAsserts) begin
-        if (s1_q.illegal) begin
-          s2_d.result[0] = 1'b1;
-        end else if (s1_q.count == 3'd4) begin
-          s2_d.count = 3'd3;
-        end else if (s1_q.count <= 3'd2) begin
-          s2_d.result[96 +: 32] = '1;
-        end
+    s2_d.result  = result;
+    s2_d.count   = s1_q.count;
+    s2_d.illegal = s1_q.illegal;
+    if (TestBreakAsserts) begin
+      if (s1_q.illegal) begin
+        s2_d.result[0] = 1'b1;
+      end else if (s1_q.count == 3'd4) begin
+        s2_d.count = 3'd3;
+      end else if (s1_q.count <= 3'd2) begin
+        s2_d.result[96 +: 32] = '1;
       end
     end
   end
@@ -216,15 +210,10 @@ module multi_texel
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o        = valid_q2;
-  assign result_o       = s2_q2.result;
-  assign result_count_o = s2_q2.count;
-  assign illegal_o      = s2_q2.illegal;
+  assign {result_o, result_count_o, illegal_o} = s2_q2;
 
   ////////////////
   // Assertions //

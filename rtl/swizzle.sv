@@ -79,13 +79,13 @@ module swizzle #(
     logic         tfe;
   } stage1_t;
 
-  // Stage 2 (output) register.
+  // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [127:0]      result;
     logic [CountW-1:0] result_count;
   } stage2_t;
 
-  logic    valid_q, valid_q2;
+  logic    valid_q;
   stage1_t s1_d, s1_q;
   stage2_t s2_d, s2_q2;
 
@@ -129,14 +129,11 @@ module swizzle #(
     dmask_eff = (dmask_i == 4'b0000) ? 4'b0001 : dmask_i;
   end
 
-  // Stage 1 next state: load on valid_i, else hold.
+  // Stage 1 register input (VMEM_STAGE_FF loads it when valid_i is 1).
   always_comb begin
-    s1_d = s1_q;
-    if (valid_i) begin
-      s1_d.channels = channels;
-      s1_d.dmask    = dmask_eff;
-      s1_d.tfe      = tfe_i;
-    end
+    s1_d.channels = channels;
+    s1_d.dmask    = dmask_eff;
+    s1_d.tfe      = tfe_i;
   end
 
   //////////////////////////////////////////////////////
@@ -159,19 +156,16 @@ module swizzle #(
 
     // The TFE status dword sits at index data_count and is always 0 (§3 step 5): `result` already
     // holds 0 there (or it is the unported fifth dword), so only the count changes.
-    s2_d = s2_q2;
-    if (valid_q) begin
-      s2_d.result       = result;
-      s2_d.result_count = data_count + CountW'(s1_q.tfe);
-      if (TestBreakAsserts) begin
-        if (s1_q.tfe && (s1_q.dmask == 4'b1111)) begin
-          s2_d.result_count = CountW'(6);
-        end else if (!s1_q.tfe && (s1_q.dmask == 4'b0001)) begin
-          s2_d.result       = '0;
-          s2_d.result_count = '0;
-        end else if (!s1_q.tfe && !s1_q.dmask[3]) begin
-          s2_d.result[96 +: 32] = '1;
-        end
+    s2_d.result       = result;
+    s2_d.result_count = data_count + CountW'(s1_q.tfe);
+    if (TestBreakAsserts) begin
+      if (s1_q.tfe && (s1_q.dmask == 4'b1111)) begin
+        s2_d.result_count = CountW'(6);
+      end else if (!s1_q.tfe && (s1_q.dmask == 4'b0001)) begin
+        s2_d.result       = '0;
+        s2_d.result_count = '0;
+      end else if (!s1_q.tfe && !s1_q.dmask[3]) begin
+        s2_d.result[96 +: 32] = '1;
       end
     end
   end
@@ -180,14 +174,10 @@ module swizzle #(
   // Registers //
   ///////////////
 
-  `VMEM_FF(valid_q, valid_i, 1'b0)
-  `VMEM_FF(valid_q2, valid_q, 1'b0)
-  `VMEM_FF(s1_q, s1_d, '0)
-  `VMEM_FF(s2_q2, s2_d, '0)
+  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
+  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
 
-  assign valid_o        = valid_q2;
-  assign result_o       = s2_q2.result;
-  assign result_count_o = s2_q2.result_count;
+  assign {result_o, result_count_o} = s2_q2;
 
   ////////////////
   // Assertions //

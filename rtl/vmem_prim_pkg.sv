@@ -16,7 +16,13 @@
 //   `VMEM_ASSERT_KNOWN_IF(Name, Sig, En)   as above, checked only when En is 1.
 //   `VMEM_FF(q, d, ResetValue)      a register with active-low asynchronous reset: q takes
 //                                   ResetValue while rst_ni is low, d on every rising clk_i
-//                                   edge otherwise (the unit's valid-gated data holds in d).
+//                                   edge otherwise (a register that holds feeds q back into d).
+//   `VMEM_FF_EN(q, d, En, ResetValue)   as VMEM_FF, but q takes d only on edges where En is 1
+//                                   and holds otherwise.
+//   `VMEM_STAGE_FF(valid_q, valid_d, q, d)   one register stage of a unit (docs/spec.md
+//                                   "Clocking of units"): the valid flop valid_q takes valid_d on
+//                                   every edge, the data flop q takes d only when valid_d is 1 and
+//                                   holds otherwise; reset clears both.
 //
 // Nothing of the assertions is compiled under SYNTHESIS. Verilator evaluates them only with
 // --assert (build.rs passes it to every build). This file defines macros at file scope, so it
@@ -36,6 +42,19 @@
       q_ <= d_; \
     end \
   end
+
+`define VMEM_FF_EN(q_, d_, en_, rst_value_, clk_ = clk_i, rst_n_ = rst_ni) \
+  always_ff @(posedge clk_ or negedge rst_n_) begin \
+    if (!rst_n_) begin \
+      q_ <= rst_value_; \
+    end else if (en_) begin \
+      q_ <= d_; \
+    end \
+  end
+
+`define VMEM_STAGE_FF(valid_q_, valid_d_, q_, d_, clk_ = clk_i, rst_n_ = rst_ni) \
+  `VMEM_FF(valid_q_, valid_d_, 1'b0, clk_, rst_n_) \
+  `VMEM_FF_EN(q_, d_, valid_d_, '0, clk_, rst_n_)
 
 `ifdef SYNTHESIS
   `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni)
