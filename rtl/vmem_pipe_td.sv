@@ -20,7 +20,10 @@
 //         group's results show in s + 4 + k;
 //       D16 format loads: the same, then each result component narrowed as the d16 unit's
 //         OP_LOAD_FORMAT does (vmem_fp_pkg::f32_to_f16, the function the d16 unit applies;
-//         uint/sint: the low 16 bits), two halves per dword;
+//         uint/sint: the low 16 bits), two halves per dword, combinationally on swizzle's
+//         output registers: a d16 instance after swizzle would add two edges and show the first
+//         group in s + 6, after the contract's first write in s + 4 (the data can arrive at the
+//         edge that ends s - 1, so unpack and swizzle alone fill s .. s + 3);
 //       D16 byte/short loads: the d16 unit alone (OP_LOAD_UBYTE/SBYTE/SHORT, hi for D16_HI,
 //         the old VGPR value): results in s + 2 + k;
 //       atomics: the returned dwords as they are (0 for lanes that did not take part).
