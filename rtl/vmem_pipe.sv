@@ -43,7 +43,12 @@
 module vmem_pipe
   import vmem_pkg::*;
 #(
-  parameter bit TestBreakLru = 1'b0   // TEST ONLY: see the contract above.
+  parameter bit TestBreakLru = 1'b0,  // TEST ONLY: see the contract above.
+  // TEST ONLY, every unit's: 1 corrupts register inputs so that each assertion fires. Not yet
+  // implemented for vmem_pipe (its assertions' firing is proven by a follow-up change).
+  /* verilator lint_off UNUSEDPARAM */
+  parameter bit TestBreakAsserts = 1'b0
+  /* verilator lint_on UNUSEDPARAM */
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

@@ -46,7 +46,7 @@ mod td;
 mod tests;
 
 use inst::{Slot, SLOTS};
-use ports::{In, Out};
+pub use ports::{In, Out};
 use ta::{Cursor, Receiver};
 use tcp::Tcp;
 use td::Job;

@@ -132,6 +132,22 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     );
     let mut summaries = Vec::new();
     for name in units {
+        if name == "vmem_pipe" {
+            // A closed-loop unit: its random runs are whole programs (cosim/exec/pipe_suite.rs).
+            let summary = gcn_vmem::exec::pipe_suite::run_pipe_suite(
+                policy::pipe_programs(vectors),
+                policy::PIPE_PROGRAM_LENGTH,
+                seed,
+                &config.artifacts,
+                variant,
+                config.max_failures as u64,
+            )?;
+            for f in &summary.failures {
+                run::print_failure(f);
+            }
+            summaries.push(summary);
+            continue;
+        }
         let summary = with_unit(name, RandomRun(&config)).ok_or_else(|| unknown_unit(name))??;
         summaries.push(summary);
         for k in 1..=x_seeds {

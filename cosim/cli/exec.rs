@@ -1,41 +1,94 @@
-//! `gcn-vmem exec` (SPEC §13.1): runs a wave's program and prints the state it changed.
+//! `gcn-vmem exec` (SPEC §13.1): runs a wave's program and prints the state it changed; with
+//! `--pipeline` (SPEC §14.1) on the VMEM pipeline, with each instruction's timing.
 
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 
+use gcn_vmem::exec::pipeline::Config;
 use gcn_vmem::exec::program;
 
 #[derive(clap::Args)]
 pub struct Args {
     file: PathBuf,
-    /// Per-lane work on the Verilated RTL.
+    /// Per-lane work on the Verilated RTL (with --pipeline: the pipeline's RTL).
     #[arg(long, conflicts_with_all = ["both", "model"])]
     rtl: bool,
-    /// Per-lane work on model and RTL in lockstep; a difference is an error.
+    /// Model and RTL in lockstep; a difference is an error.
     #[arg(long, conflicts_with = "model")]
     both: bool,
-    /// Per-lane work on the Rust models (the default).
+    /// The Rust models (the default).
     #[arg(long)]
     model: bool,
+    /// Run the program on the VMEM pipeline (SPEC §14): the same output plus `"timing"`.
+    #[arg(long)]
+    pipeline: bool,
+    /// With --pipeline: L2 latency in cycles, `MIN` or `MIN:MAX` (drawn per request).
+    #[arg(long, value_name = "MIN[:MAX]", default_value = "50", requires = "pipeline")]
+    l2_latency: String,
+    /// With --pipeline: the seed of the L2's latency and back-pressure draws.
+    #[arg(long, default_value_t = 0, requires = "pipeline")]
+    l2_seed: u64,
+    /// With --pipeline: probability that an L2 channel refuses a request in a cycle.
+    #[arg(long, default_value_t = 0.0, requires = "pipeline")]
+    l2_stall: f64,
+    /// With --pipeline: probability that the VGPR port refuses a write in a cycle.
+    #[arg(long, default_value_t = 0.0, requires = "pipeline")]
+    vgpr_stall: f64,
+}
+
+/// `MIN` or `MIN:MAX`.
+fn latency(text: &str) -> anyhow::Result<(u32, u32)> {
+    let parse =
+        |s: &str| s.trim().parse::<u32>().with_context(|| format!("--l2-latency {text}: `{s}` is not a cycle count"));
+    let (lo, hi) = match text.split_once(':') {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => {
+            let v = parse(text)?;
+            (v, v)
+        }
+    };
+    if lo == 0 || lo > hi {
+        anyhow::bail!("--l2-latency {text}: MIN must be at least 1 and at most MAX");
+    }
+    Ok((lo, hi))
+}
+
+fn probability(name: &str, p: f64) -> anyhow::Result<f64> {
+    if (0.0..1.0).contains(&p) {
+        Ok(p)
+    } else {
+        anyhow::bail!("--{name} {p}: a probability in [0, 1)")
+    }
 }
 
 /// Ok(false) with `{"error": …}` printed when an instruction cannot run or model and RTL part.
 pub fn run(args: Args) -> anyhow::Result<bool> {
-    let Args { file, rtl, both, model: _ } = args;
-    let text = if file.as_os_str() == "-" {
+    let text = if args.file.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("reading stdin")?
     } else {
-        std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?
+        std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?
     };
-    let mode = if both {
+    let mode = if args.both {
         program::Mode::Both
-    } else if rtl {
+    } else if args.rtl {
         program::Mode::Rtl
     } else {
         program::Mode::Model
     };
-    let (value, ok) = match program::execute(&text, mode) {
+    let result = if args.pipeline {
+        let config = Config {
+            latency: latency(&args.l2_latency)?,
+            seed: args.l2_seed,
+            l2_stall: probability("l2-stall", args.l2_stall)?,
+            vgpr_stall: probability("vgpr-stall", args.vgpr_stall)?,
+            ..Config::default()
+        };
+        program::execute_pipeline(&text, mode, config)
+    } else {
+        program::execute(&text, mode)
+    };
+    let (value, ok) = match result {
         Ok(v) => (v, true),
         Err(e) => (e, false),
     };

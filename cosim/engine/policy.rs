@@ -18,6 +18,17 @@ pub const DEFAULT_PROGRAMS: u64 = 20_000;
 /// Instructions per random program.
 pub const PROGRAM_LENGTH: usize = 8;
 
+/// Random pipeline programs (vmem_pipe) at the default vector budget, and their length in
+/// buffer instructions: about 20 s on the project's 2-core machine (docs/perf.md).
+pub const DEFAULT_PIPE_PROGRAMS: u64 = 2_000;
+pub const PIPE_PROGRAM_LENGTH: usize = 8;
+
+/// Pipeline programs for a run of `vectors` per unit: in proportion to the default budget, at
+/// least 10.
+pub fn pipe_programs(vectors: u64) -> u64 {
+    (u128::from(DEFAULT_PIPE_PROGRAMS) * u128::from(vectors) / u128::from(DEFAULT_VECTORS)).max(10) as u64
+}
+
 /// The fewest vectors an X run (`--x-seeds`) drives.
 pub const MIN_X_VECTORS: u64 = 1_000;
 

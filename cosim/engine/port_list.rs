@@ -166,8 +166,14 @@ pub fn read(xml: &str, unit: &str) -> Result<Elaborated, String> {
     if !clk || !rst {
         return Err(format!("rtl/{unit}.sv must have the ports clk_i and rst_ni (rust/unit.rs's clocking contract)"));
     }
-    if ports.first().map(|p| (p.rtl.as_str(), p.width)) != Some(("valid_i", 1)) {
-        return Err(format!("rtl/{unit}.sv: the first port after clk_i and rst_ni must be `valid_i`, one bit"));
+    // The valid of the unit's (first) input port: `valid_i`, or `<port>_valid_i` for a unit with
+    // several interfaces (vmem_pipe's `iss_valid_i`).
+    let first_is_valid = ports.first().is_some_and(|p| p.input && p.width == 1 && p.rtl.ends_with("valid_i"));
+    if !first_is_valid {
+        return Err(format!(
+            "rtl/{unit}.sv: the first port after clk_i and rst_ni must be `valid_i` (or `<interface>_valid_i`), \
+             one bit"
+        ));
     }
     Ok(Elaborated { ports, files })
 }
@@ -244,6 +250,8 @@ mod tests {
         assert!(read(&valid_second, "t")
             .unwrap_err()
             .contains("the first port after clk_i and rst_ni must be `valid_i`"));
+        let interface_valid = xml(&[("clk_i", "input", 1), ("rst_ni", "input", 1), ("iss_valid_i", "input", 1)]);
+        assert!(read(&interface_valid, "t").is_ok());
         assert!(read("<not xml", "t").unwrap_err().starts_with("not Verilator's XML"));
     }
 

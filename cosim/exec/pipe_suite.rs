@@ -40,7 +40,7 @@ fn vsharp(base: u64, stride: u64, num_records: u32, dfmt: u8, nfmt: u8) -> u128 
 
 /// Lane addresses (offset VGPRs) with the patterns that matter to the TA and TCP.
 fn offsets(rng: &mut Rng) -> [u32; LANES] {
-    let pattern = rng.below(9);
+    let pattern = rng.below(10);
     let shift = rng.below(4) as u32 * 4;
     std::array::from_fn(|l| {
         let l32 = l as u32;
@@ -57,6 +57,9 @@ fn offsets(rng: &mut Rng) -> [u32; LANES] {
             6 => 4 * l32 + 1 + shift % 3,
             // A few lines, reused.
             7 => 4 * (rng.below(48) as u32),
+            // One bank, 1 KiB apart: 64 lines of one bank in one instruction, so the next
+            // instruction to that bank evicts.
+            9 => 1024 * l32 + 64 * shift,
             // Anywhere in the region.
             _ => (rng.below(REGION) as u32) & !3,
         }
@@ -325,4 +328,108 @@ pub fn to_exec_file(case: &PipeCase) -> String {
         wave: case.wave.clone(),
         program: case.program.clone(),
     })
+}
+
+/// The pipeline's random programs as `gcn-vmem cosim` runs them (issue 19 item 5): `programs`
+/// cases of up to `length` buffer instructions from `seed`, each in lockstep (model against the
+/// RTL of `variant`, every output every cycle) and against the executor at the end, with the
+/// pipeline's functional coverage counted. A failing program is saved as found, shrunk as a
+/// program (cases with fewer instructions, a plainer testbench, fewer lanes), saved again as an
+/// exec file with the command that replays it, and re-run with an FST waveform of the RTL. The
+/// result is an engine [`Summary`](crate::engine::run::Summary) of unit `vmem_pipe`: vectors are
+/// instructions, cycles the pipeline's.
+pub fn run_pipe_suite(
+    programs: u64,
+    length: usize,
+    seed: u64,
+    artifacts: &std::path::Path,
+    variant: crate::engine::Variant,
+    max_failures: u64,
+) -> anyhow::Result<crate::engine::run::Summary> {
+    use crate::bindings::vmem_pipe::Rtl;
+    use crate::engine::lockstep::Lockstep;
+    use crate::engine::run::{Failure, Summary};
+    use crate::engine::{RtlOptions, RtlUnit as _};
+    use gcn_vmem_model::cover::{Covered as _, Hits};
+    use gcn_vmem_model::vmem_pipe::{cover, VmemPipe};
+
+    let start = std::time::Instant::now();
+    let options = RtlOptions { variant, ..RtlOptions::default() };
+    let mut ls = Lockstep::new(VmemPipe::default(), Rtl::open(&options)?);
+    let mut hits = Hits::new(&VmemPipe::covergroup());
+    let mut summary = Summary {
+        unit: "vmem_pipe",
+        x_seed: None,
+        vectors: 0,
+        cycles: 0,
+        failing_cases: 0,
+        failures: Vec::new(),
+        elapsed: std::time::Duration::ZERO,
+        stopped: false,
+        shard: None,
+        chunks: programs,
+        hits: Hits::new(&VmemPipe::covergroup()),
+    };
+    let dir = artifacts.join("vmem_pipe");
+    for case in draw_cases(programs, length, seed) {
+        let mut before = Out::default();
+        let result = check_case(&mut ls, &case, |model: &VmemPipe, input, out| {
+            cover::sample_events(model.events(), &mut hits);
+            cover::sample_cycle(&before, input, out, &mut hits);
+            before = *out;
+        });
+        summary.vectors += case.program.iter().filter(|i| !matches!(i, Instruction::Waitcnt(_))).count() as u64;
+        summary.cycles += ls.cycles();
+        let Err(error) = result else { continue };
+        summary.failing_cases += 1;
+        std::fs::create_dir_all(&dir)?;
+        let save = |c: &PipeCase, suffix: &str| -> anyhow::Result<std::path::PathBuf> {
+            let text = to_exec_file(c);
+            let file = dir.join(format!("{:016x}{suffix}.json", crate::engine::stimulus::hash(text.as_bytes())));
+            std::fs::write(&file, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+            Ok(file)
+        };
+        let unshrunk = save(&case, ".unshrunk")?;
+        let mut fresh = Lockstep::new(VmemPipe::default(), Rtl::open(&options)?);
+        let small = shrink_case(case.clone(), &mut |c| check_case(&mut fresh, c, |_, _, _| {}).is_err());
+        let file = save(&small, "")?;
+        let error = check_case(&mut fresh, &small, |_, _, _| {}).err().unwrap_or(error);
+        let wave = file.with_extension("fst");
+        let wave_options = RtlOptions { wave: Some((crate::engine::Wave::Fst, wave.clone())), ..options.clone() };
+        let (rtl_wave, wave_error) = match Rtl::open(&wave_options) {
+            Ok(rtl) => {
+                let mut traced = Lockstep::new(VmemPipe::default(), rtl);
+                let _ = check_case(&mut traced, &small, |_, _, _| {});
+                traced.rtl.finish();
+                (Some(wave), None)
+            }
+            Err(e) => (None, Some(format!("{e:#}"))),
+        };
+        let line = format!(
+            "PIPELINE vmem_pipe program of {} instruction(s) | {error} | repro: gcn-vmem exec {} {}",
+            small.program.len(),
+            file.display(),
+            replay_flags(&small.config)
+        );
+        summary.failures.push(Failure {
+            vector_file: file,
+            count: 1,
+            unshrunk_files: vec![unshrunk],
+            rtl_wave,
+            diff_wave: None,
+            shrunk: true,
+            cycles_before: case.program.len(),
+            cycles_after: small.program.len(),
+            lines: vec![line],
+            wave_error,
+            note: Some("is a program: the counts above are instructions, not cycles".into()),
+        });
+        if summary.failing_cases >= max_failures {
+            summary.stopped = true;
+            break;
+        }
+    }
+    summary.hits = hits;
+    summary.elapsed = start.elapsed();
+    Ok(summary)
 }

@@ -186,9 +186,17 @@ pub struct Testbench {
     timings: Vec<Timing>,
 }
 
-/// What the SQ sends: `A` address dwords' VGPRs and `D` data dwords' VGPRs, the VGPRs the
-/// instruction writes, and its header (docs/decisions.md "vmem_pipe", ports).
-fn plan(inst: &BufferInst, wave: &Wave) -> Result<(In, Vec<u8>, Vec<u8>, Vec<u8>), String> {
+/// What the SQ sends for one instruction (docs/decisions.md "vmem_pipe", ports).
+struct Plan {
+    header: In,
+    /// The VGPRs of the `A` address dwords and of the `D` data dwords.
+    addr: Vec<u8>,
+    data: Vec<u8>,
+    /// The VGPRs the instruction writes.
+    writes: Vec<u8>,
+}
+
+fn plan(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
     let vsharp_bits = wave.descriptor(inst.srsrc)?;
     let vsharp = VSharp::decode(vsharp_bits);
     let soffset = wave.scalar(inst.soffset)?;
@@ -253,7 +261,7 @@ fn plan(inst: &BufferInst, wave: &Wave) -> Result<(In, Vec<u8>, Vec<u8>, Vec<u8>
         .filter(|&v| v < VGPRS)
         .map(|v| v as u8)
         .collect();
-    Ok((header, addr, data, writes))
+    Ok(Plan { header, addr, data, writes })
 }
 
 impl Testbench {
@@ -386,7 +394,7 @@ impl Testbench {
                 Item::Vmem(index, inst) => {
                     // Validated by the executor already, so the plan cannot fail; an error
                     // here would be a testbench bug, reported as a hang.
-                    let Ok((header, addr, data, writes)) = plan(inst, &self.wave) else { return };
+                    let Ok(Plan { header, addr, data, writes }) = plan(inst, &self.wave) else { return };
                     let busy = |v: &u8| self.outstanding.iter().any(|o| o.writes.contains(v));
                     if addr.iter().chain(&data).chain(&writes).any(busy) {
                         return;

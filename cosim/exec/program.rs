@@ -331,3 +331,51 @@ fn run_all(program: &Program, backend: &mut impl crate::exec::backends::CheckedB
     }
     Ok(output(&before, &wave))
 }
+
+/// The testbench options of `gcn-vmem exec --pipeline` (SPEC §14.1).
+pub use crate::exec::pipeline::Config as PipelineConfig;
+
+/// Runs an exec document on the VMEM pipeline (SPEC §14.1): the executor's output object plus
+/// `"timing"`, one object per VMEM instruction. The executor runs the program first (its errors
+/// are this command's errors, SPEC §13.1), and the pipeline's final state must equal the
+/// executor's (a difference is an error naming the VGPR lane or memory byte).
+pub fn execute_pipeline(text: &str, mode: Mode, config: PipelineConfig) -> Result<Value, Value> {
+    use crate::exec::pipe_suite::reference;
+    use crate::exec::pipeline::{first_difference, run, run_both};
+    let error = |m: String| json!({ "error": m });
+    let program = parse(text).map_err(error)?;
+    let mut decoded = Vec::new();
+    for (n, source) in program.instructions.iter().enumerate() {
+        let inst = decode(source).map_err(|e| error(format!("instruction {n} (`{}`): {e}", source.text())))?;
+        decoded.push((inst, source.text()));
+    }
+    let expected = reference(&decoded, &program.wave).map_err(error)?;
+    let open = |e: anyhow::Error| error(format!("cannot open the RTL: {e:#}"));
+    let model = gcn_vmem_model::vmem_pipe::VmemPipe::default;
+    let opts = crate::engine::RtlOptions::default();
+    let result = match mode {
+        Mode::Model => run(&mut model(), &decoded, &program.wave, config),
+        Mode::Rtl => {
+            let mut rtl = <crate::bindings::vmem_pipe::Rtl as crate::engine::RtlUnit>::open(&opts).map_err(open)?;
+            let r = run(&mut rtl, &decoded, &program.wave, config);
+            crate::engine::RtlUnit::finish(&mut rtl);
+            r
+        }
+        Mode::Both => {
+            let rtl = <crate::bindings::vmem_pipe::Rtl as crate::engine::RtlUnit>::open(&opts).map_err(open)?;
+            let mut ls = crate::engine::lockstep::Lockstep::new(model(), rtl);
+            let r = run_both(&mut ls, &decoded, &program.wave, config, |_, _, _| {});
+            crate::engine::RtlUnit::finish(&mut ls.rtl);
+            r
+        }
+    }
+    .map_err(error)?;
+    if let Some(d) = first_difference(&result.wave, &expected) {
+        return Err(error(format!("the pipeline's result differs from the executor's: {d}")));
+    }
+    let mut value = output(&program.wave, &result.wave);
+    let timing: Vec<Value> = result.timings.iter().map(|t| t.json(&decoded[t.index].1)).collect();
+    value["timing"] = Value::Array(timing);
+    value["cycles"] = json!(result.cycles);
+    Ok(value)
+}
