@@ -20,7 +20,7 @@ pub const PROGRAM_LENGTH: usize = 8;
 
 /// Random pipeline programs (vmem_pipe) at the default vector budget, and their length in
 /// buffer instructions: about 20 s on the project's 2-core machine (docs/perf.md).
-pub const DEFAULT_PIPE_PROGRAMS: u64 = 2_000;
+pub const DEFAULT_PIPE_PROGRAMS: u64 = 800;
 pub const PIPE_PROGRAM_LENGTH: usize = 8;
 
 /// Pipeline programs for a run of `vectors` per unit: in proportion to the default budget, at
