@@ -136,7 +136,32 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
             placed += 1;
         }
     }
+    if rng.chance(0.125) {
+        lru_scenario(&mut wave, &mut program);
+    }
     PipeCase { wave, program, config }
+}
+
+/// One bank's LRU order at work, which random addresses rarely reach: 32 lines of bank 0 from
+/// v1 (lane stride 1 KiB, lanes 32..63 repeating 0..31), 32 more from v2 (the bank is full), a
+/// hit on the first line from v3 (consecutive dwords: it becomes the most recently used), 32
+/// new lines from v4 (32 evictions: the least recently used, not the line just hit), then v3
+/// again (a hit only if the LRU order kept that line). Replaces the program and those VGPRs.
+fn lru_scenario(wave: &mut Wave, program: &mut Vec<Instruction>) {
+    let lines = |offset: u32| -> [u32; LANES] { std::array::from_fn(|l| 1024 * (l as u32 % 32) + offset) };
+    wave.vgprs[usize::from(VADDR)] = lines(0);
+    wave.vgprs[usize::from(VADDR + 1)] = lines(256);
+    wave.vgprs[usize::from(VADDR + 2)] = std::array::from_fn(|l| 4 * l as u32);
+    wave.vgprs[usize::from(VADDR + 3)] = lines(512);
+    wave.exec = u64::MAX;
+    wave.sgprs[1] = 0;
+    program.clear();
+    for (vaddr, vdata) in [(0, 0), (1, 1), (2, 2), (3, 3), (2, 4)] {
+        let mut m = isa::Mubuf::new(MubufOp::LoadDword);
+        (m.offen, m.vaddr, m.vdata, m.soffset) = (true, VADDR + vaddr, VDATA + vdata, 128);
+        m.srsrc = (VSHARP_SGPR / 4) as u8;
+        program.push(Instruction::Mubuf(m));
+    }
 }
 
 /// A buffer instruction of the program again, or the load of a store's bytes.
