@@ -23,4 +23,5 @@ mod multi_texel;
 mod svg;
 mod swizzle;
 mod synth;
+mod vmem_pipe;
 mod wave;

@@ -147,7 +147,7 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
 /// hit on the first line from v3 (consecutive dwords: it becomes the most recently used), 32
 /// new lines from v4 (32 evictions: the least recently used, not the line just hit), then v3
 /// again (a hit only if the LRU order kept that line). Replaces the program and those VGPRs.
-fn lru_scenario(wave: &mut Wave, program: &mut Vec<Instruction>) {
+pub fn lru_scenario(wave: &mut Wave, program: &mut Vec<Instruction>) {
     let lines = |offset: u32| -> [u32; LANES] { std::array::from_fn(|l| 1024 * (l as u32 % 32) + offset) };
     wave.vgprs[usize::from(VADDR)] = lines(0);
     wave.vgprs[usize::from(VADDR + 1)] = lines(256);
