@@ -202,3 +202,40 @@ fn the_lru_mutant_is_caught_and_the_correct_rtl_is_not() {
     let Err(err) = check(&case, Variant::Mutant) else { panic!("the LRU mutant was not caught") };
     assert!(err.contains("model and RTL differ"), "{err}");
 }
+
+#[test]
+fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
+    use crate::common::gcn_vmem;
+    let example = std::fs::read_to_string("docs/examples/pipeline-load-miss-then-hit.json").unwrap();
+    let (code, out, err) = gcn_vmem(&["exec", "-", "--pipeline", "--both"], &example);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let timing = v["timing"].as_array().expect("a timing list");
+    assert_eq!(timing.len(), 2, "two VMEM instructions (the s_waitcnt has none)");
+    // SPEC §8/§7: a coalesced dword load issues in 4 cycles and takes 4 TA cycles; the second,
+    // after s_waitcnt vmcnt(0), hits every line the first brought in.
+    assert_eq!((timing[0]["issue_cycles"].as_u64(), timing[0]["ta_cycles"].as_u64()), (Some(4), Some(4)));
+    assert_eq!((timing[0]["misses"].as_u64(), timing[0]["bound"].as_str()), (Some(16), Some("l2")));
+    assert_eq!((timing[1]["hits"].as_u64(), timing[1]["misses"].as_u64()), (Some(16), Some(0)));
+    // The SQ sees the done in the cycle it is shown and issues in that same cycle.
+    assert_eq!(timing[1]["issued_at"], timing[0]["done_at"], "s_waitcnt held the second load back");
+    // The executor's output object is the same as plain `exec`'s.
+    let (_, plain, _) = gcn_vmem(&["exec", "-"], &example);
+    let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    assert_eq!(v["vgprs"], plain["vgprs"]);
+
+    let cases = [
+        (r#"["buffer_load_dword v20, v1, s[4:7], 0 offen lds"]"#, "does not take LDS loads"),
+        (r#"["image_load v[20:23], v1, s[8:15] dmask:0xf unorm"]"#, "does not take image instructions"),
+    ];
+    for (program, expected) in cases {
+        let mut doc: serde_json::Value = serde_json::from_str(&example).unwrap();
+        doc["program"] = serde_json::from_str(program).unwrap();
+        let (code, out, _) = gcn_vmem(&["exec", "-", "--pipeline"], &doc.to_string());
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains(expected) && out.contains("instruction 0"), "{out}");
+    }
+    let (code, _, err) = gcn_vmem(&["exec", "-", "--pipeline", "--l2-latency", "9:3"], &example);
+    assert_ne!(code, 0);
+    assert!(err.contains("MIN must be at least 1 and at most MAX"), "{err}");
+}
