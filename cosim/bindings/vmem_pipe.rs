@@ -58,6 +58,18 @@ impl Binding for Harness {
         record(&pipe_suite::draw(rng, len))
     }
 
+    /// One long random program recorded with the model and the testbench: at least `n` cycles.
+    fn bench_inputs(rng: &mut Rng, n: usize) -> Vec<In> {
+        let mut len = 16;
+        loop {
+            let trace = record(&pipe_suite::draw(rng, len));
+            if trace.len() >= n || len >= 4096 {
+                return trace.into_iter().map(|s| s.input).collect();
+            }
+            len *= 2;
+        }
+    }
+
     fn describe(input: &In) -> String {
         let kind = ["load", "store", "atomic", "load"][usize::from(input.iss_kind & 3)];
         format!(

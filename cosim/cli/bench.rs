@@ -55,10 +55,10 @@ impl Visit for BenchRun {
     type Output = anyhow::Result<()>;
     fn visit<B: Binding>(self) -> Self::Output {
         let set = BENCH_SET.min(self.0.max(1) as usize);
-        let rounds = (self.0 as usize).div_ceil(set) as u64;
-        let n = set as f64 * rounds as f64;
         let mut rng = gcn_vmem::engine::stimulus::Rng::new(1);
-        let inputs: Vec<_> = (0..set).map(|_| B::generate(&mut rng)).collect();
+        let inputs = B::bench_inputs(&mut rng, set);
+        let (set, rounds) = (inputs.len(), (self.0 as usize).div_ceil(inputs.len().max(1)) as u64);
+        let n = set as f64 * rounds as f64;
         let rate = |elapsed: Duration| n / elapsed.as_secs_f64();
 
         let mut model = B::Model::default();
@@ -88,6 +88,10 @@ impl Visit for BenchRun {
         let t = Instant::now();
         let mut same = true;
         for _ in 0..rounds {
+            if B::CLOSED_LOOP {
+                // A recorded run is valid from reset only.
+                lockstep.reset();
+            }
             for i in &inputs {
                 same &= lockstep.step(i);
             }

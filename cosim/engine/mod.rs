@@ -178,6 +178,15 @@ pub trait Binding: UnitTypes {
         cover::fifo_cycle::<Self::Model>(in_flight, step, out, hits);
     }
 
+    /// `n` inputs for `gcn-vmem bench`, driven back to back from reset. Default: `n` draws of
+    /// [`Binding::generate`]; a closed-loop unit gives one recorded run of at least `n` cycles.
+    fn bench_inputs(rng: &mut stimulus::Rng, n: usize) -> Vec<<Self::Model as Unit>::In>
+    where
+        Self: Sized,
+    {
+        (0..n).map(|_| Self::generate(rng)).collect()
+    }
+
     /// [`Binding::generate_case`] as a proptest strategy (drawn from a seed), for property tests.
     fn case_strategy() -> BoxedStrategy<Vec<lockstep::Step<<Self::Model as Unit>::In>>>
     where
