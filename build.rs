@@ -39,7 +39,17 @@ use port_list::{Elaborated, Port};
 struct UnitLine {
     name: String,
     mutant: Option<String>,
+    /// `builds=one`: one FST-traced build serves every variant, the test-only parameters set
+    /// through plusargs of their names.
+    one_build: bool,
 }
+
+/// A model whose generated C++ is larger than this is compiled file by file, not as one unit.
+const LARGE_MODEL_BYTES: u64 = 8 << 20;
+
+/// The optimisation level of a large model's build that random runs use: -O3 on 55 MB of C++
+/// costs minutes of compile for a few per cent of speed (docs/perf.md "Cold start").
+const LARGE_OPT: u32 = 1;
 
 /// A unit ready to link: its cache directory (with `libcosim_<unit>.a`) and its ports.
 struct Built {
@@ -49,10 +59,37 @@ struct Built {
 }
 
 /// The variants of a unit: (code, name suffix, `-G` parameter set to 1, FST-traced build too).
+/// A `builds=one` unit has the same variants, all served by its one traced build.
 fn variants(unit: &UnitLine) -> Vec<(u8, &'static str, Option<String>, bool)> {
     let mut v = vec![(0, "", None, true), (1, "_brk", Some("TestBreakAsserts".to_string()), false)];
     if let Some(param) = &unit.mutant {
         v.push((2, "_mut", Some(param.clone()), true));
+    }
+    v
+}
+
+/// One Verilator build of a unit: its class prefix, the parameter set to 1, whether traced, and
+/// whether it is the build that random runs and the benchmark use.
+struct Build {
+    prefix: String,
+    param: Option<String>,
+    traced: bool,
+    hot: bool,
+}
+
+/// The Verilator builds of a unit: one per variant and waveform kind, or the one of a
+/// `builds=one` unit.
+fn builds(unit: &UnitLine) -> Vec<Build> {
+    let name = &unit.name;
+    if unit.one_build {
+        return vec![Build { prefix: format!("V{name}"), param: None, traced: true, hot: true }];
+    }
+    let mut v = Vec::new();
+    for (code, suffix, param, traced) in variants(unit) {
+        v.push(Build { prefix: format!("V{name}{suffix}"), param: param.clone(), traced: false, hot: code == 0 });
+        if traced {
+            v.push(Build { prefix: format!("V{name}{suffix}_fst"), param, traced: true, hot: false });
+        }
     }
     v
 }
@@ -76,13 +113,21 @@ fn read_units(path: &Path) -> Vec<UnitLine> {
             fail(&format!("{}:{}: unit name `{name}` must be lower_snake_case", path.display(), n + 1));
         }
         let mut mutant = None;
+        let mut one_build = false;
         for word in words {
-            match word.strip_prefix("mutant=") {
-                Some(param) => mutant = Some(param.to_string()),
-                None => fail(&format!("{}:{}: unknown column `{word}` (expected mutant=Param)", path.display(), n + 1)),
+            if let Some(param) = word.strip_prefix("mutant=") {
+                mutant = Some(param.to_string());
+            } else if word == "builds=one" {
+                one_build = true;
+            } else {
+                fail(&format!(
+                    "{}:{}: unknown column `{word}` (expected mutant=Param or builds=one)",
+                    path.display(),
+                    n + 1
+                ));
             }
         }
-        units.push(UnitLine { name, mutant });
+        units.push(UnitLine { name, mutant, one_build });
     }
     units
 }
@@ -167,11 +212,8 @@ fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
          #include <cstddef>\n#include <cstdint>\n#include <memory>\n#include <stdexcept>\n#include <string>\n\n\
          #include \"verilated_rs.h\"\n"
     );
-    for (_, suffix, _, traced) in variants(unit) {
-        writeln!(s, "#include \"V{name}{suffix}.h\"").unwrap();
-        if traced {
-            writeln!(s, "#include \"V{name}{suffix}_fst.h\"").unwrap();
-        }
+    for build in builds(unit) {
+        writeln!(s, "#include \"{}.h\"", build.prefix).unwrap();
     }
     let (mut apply, mut sample) = (String::new(), String::new());
     let (mut in_words, mut out_words) = (0u32, 0u32);
@@ -209,7 +251,21 @@ fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
         }
     }
     let mut cases = String::new();
-    for (code, suffix, _, traced) in variants(unit) {
+    for (code, suffix, param, traced) in variants(unit) {
+        if unit.one_build {
+            // The one traced build, untraced unless a waveform is asked for; the variant's
+            // parameter as the plusarg of its name.
+            match param {
+                None => writeln!(cases, "    case {code}: return verilated_rs::open<Ports, V{name}, V{name}>(wave, options);"),
+                Some(p) => writeln!(
+                    cases,
+                    "    case {code}: {{\n      verilated_rs::Options o = options;\n      o.plusargs.push_back(\"+{p}\");\n      \
+                     return verilated_rs::open<Ports, V{name}, V{name}>(wave, o);\n    }}"
+                ),
+            }
+            .unwrap();
+            continue;
+        }
         let fst = if traced { format!("V{name}{suffix}_fst") } else { "void".to_string() };
         writeln!(cases, "    case {code}: return verilated_rs::open<Ports, V{name}{suffix}, {fst}>(wave, options);")
             .unwrap();
@@ -407,37 +463,48 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     };
     let mut build = configure(3, "obj");
     let mut slow = configure(0, "obj_slow");
-    let mut slow_files = 0;
-    for (code, suffix, param, traced) in variants(unit) {
-        for trace in [false, true] {
-            if trace && !traced {
-                continue;
-            }
-            let prefix = format!("V{name}{suffix}{}", if trace { "_fst" } else { "" });
-            let mut args: Vec<String> = vec!["--cc".into(), "-O3".into()];
-            args.extend(param.iter().map(|p| format!("-G{p}=1'b1")));
-            if trace {
-                args.push("--trace-fst".into());
-            }
-            // `make coverage`: the untraced build as written carries Verilator's line, toggle
-            // and user coverage points.
-            if tools.coverage && code == 0 && !trace {
-                args.push("--coverage".into());
-            }
-            let mdir = tmp.join("vl").join(&prefix);
-            run_verilator(&tools.bin, name, &prefix, &args, &mdir)?;
-            build.include(&mdir);
-            if code == 0 && !trace {
-                build.file(unity(&mdir, &prefix)?);
+    let mut large = configure(LARGE_OPT, "obj_large");
+    let (mut slow_files, mut large_files) = (0, 0);
+    for b in builds(unit) {
+        let prefix = &b.prefix;
+        let mut args: Vec<String> = vec!["--cc".into(), "-O3".into()];
+        args.extend(b.param.iter().map(|p| format!("-G{p}=1'b1")));
+        if b.traced {
+            args.push("--trace-fst".into());
+        }
+        // `make coverage`: the build that random runs use carries Verilator's line, toggle and
+        // user coverage points.
+        if tools.coverage && b.hot {
+            args.push("--coverage".into());
+        }
+        let mdir = tmp.join("vl").join(prefix);
+        run_verilator(&tools.bin, name, prefix, &args, &mdir)?;
+        build.include(&mdir);
+        let files = model_files(&mdir, prefix)?;
+        let bytes: u64 = files.iter().map(|f| fs::metadata(f).map_or(0, |m| m.len())).sum();
+        if bytes > LARGE_MODEL_BYTES {
+            // One object per file, compiled in parallel: one translation unit of tens of
+            // megabytes takes more memory than the machine has (vmem_pipe: 55 MB of C++).
+            let config = if b.hot { &mut large } else { &mut slow };
+            config.include(&mdir).files(&files);
+            if b.hot {
+                large_files += files.len();
             } else {
-                slow.include(&mdir).file(unity(&mdir, &prefix)?);
-                slow_files += 1;
+                slow_files += files.len();
             }
+        } else if b.hot {
+            build.file(unity(&mdir, prefix, &files)?);
+        } else {
+            slow.include(&mdir).file(unity(&mdir, prefix, &files)?);
+            slow_files += 1;
         }
     }
-    if slow_files > 0 {
-        let objects = slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
-        build.objects(objects);
+    for (config, count) in [(&slow, slow_files), (&large, large_files)] {
+        if count > 0 {
+            let objects =
+                config.try_compile_intermediates().map_err(|e| format!("compiling {name}'s Verilated C++: {e}"))?;
+            build.objects(objects);
+        }
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, &elaborated.ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
@@ -448,6 +515,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     // The objects are in the archive; the generated C++ stays for reading.
     let _ = fs::remove_dir_all(tmp.join("obj"));
     let _ = fs::remove_dir_all(tmp.join("obj_slow"));
+    let _ = fs::remove_dir_all(tmp.join("obj_large"));
     if fs::rename(&tmp, &dir).is_err() {
         // Another build put the same key in place first: use it.
         let _ = fs::remove_dir_all(&tmp);
@@ -484,11 +552,11 @@ fn prune(root: &Path, name: &str, keep: &Path) {
     }
 }
 
-/// Writes the model's C++ (the files of `<prefix>_classes.mk`) as one translation unit.
-fn unity(mdir: &Path, prefix: &str) -> Result<PathBuf, String> {
+/// A model's C++ files (those `<prefix>_classes.mk` lists), in its order.
+fn model_files(mdir: &Path, prefix: &str) -> Result<Vec<PathBuf>, String> {
     let mk_path = mdir.join(format!("{prefix}_classes.mk"));
     let mk = fs::read_to_string(&mk_path).map_err(|e| format!("{}: {e}", mk_path.display()))?;
-    let mut unity = String::from("// Generated by build.rs: the model's C++ as one translation unit.\n");
+    let mut files = Vec::new();
     let mut in_list = false;
     for line in mk.lines() {
         let trimmed = line.trim();
@@ -502,10 +570,19 @@ fn unity(mdir: &Path, prefix: &str) -> Result<PathBuf, String> {
         if in_list {
             let file = trimmed.trim_end_matches('\\').trim();
             if !file.is_empty() {
-                writeln!(unity, "#include \"{file}.cpp\"").unwrap();
+                files.push(mdir.join(format!("{file}.cpp")));
             }
             in_list = trimmed.ends_with('\\');
         }
+    }
+    Ok(files)
+}
+
+/// Writes a model's C++ files as one translation unit (one compiler start, headers parsed once).
+fn unity(mdir: &Path, prefix: &str, files: &[PathBuf]) -> Result<PathBuf, String> {
+    let mut unity = String::from("// Generated by build.rs: the model's C++ as one translation unit.\n");
+    for file in files {
+        writeln!(unity, "#include \"{}\"", file.file_name().unwrap_or_default().to_string_lossy()).unwrap();
     }
     let path = mdir.join(format!("{prefix}__unity.cpp"));
     fs::write(&path, unity).map_err(|e| format!("{}: {e}", path.display()))?;

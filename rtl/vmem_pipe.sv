@@ -11,6 +11,13 @@
 //                 (rtl/vmem_pipe_tcp.sv). Results stay right; the victims chosen later, and so
 //                 the hits, misses, L2 traffic and timing, differ from the contract: a bug only
 //                 a cycle-level comparison catches. Default 0: logic unchanged.
+//   TestBreakAsserts  TEST ONLY, every unit's: 1 corrupts what the assertions read so that
+//                 each fires (see "Assertions" below). Default 0: logic unchanged.
+//   In a Verilated simulation each TEST ONLY parameter is also the plusarg of its name
+//   (+TestBreakLru, +TestBreakAsserts), read once at time 0: one Verilator build then serves the
+//   RTL as written, its mutant and its broken assertions (cosim/units.txt `builds=one`; the
+//   pipeline's generated C++ is too large to compile three times). Synthesis, formal and every
+//   other tool see the parameters only.
 //
 // Contract summary (docs/decisions.md "vmem_pipe" is the full text):
 //   - Moore outputs: every output is a register or a function of registers; an input in cycle t
@@ -43,12 +50,8 @@
 module vmem_pipe
   import vmem_pkg::*;
 #(
-  parameter bit TestBreakLru = 1'b0,  // TEST ONLY: see the contract above.
-  // TEST ONLY, every unit's: 1 corrupts register inputs so that each assertion fires. Not yet
-  // implemented for vmem_pipe (its assertions' firing is proven by a follow-up change).
-  /* verilator lint_off UNUSEDPARAM */
-  parameter bit TestBreakAsserts = 1'b0
-  /* verilator lint_on UNUSEDPARAM */
+  parameter bit TestBreakLru     = 1'b0,  // TEST ONLY: see the contract above.
+  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -108,6 +111,22 @@ module vmem_pipe
   output logic [15:0]       done_misses_o,
   output logic [15:0]       done_conflicts_o
 );
+
+  // The test-only knobs: the parameters, or in a Verilated simulation also their plusargs.
+  logic break_lru;
+  // Read by the assertion corruptions only, which are not written yet.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic break_asserts;
+  /* verilator lint_on UNUSEDSIGNAL */
+`ifdef VERILATOR
+  initial begin
+    break_lru     = TestBreakLru || $test$plusargs("TestBreakLru");
+    break_asserts = TestBreakAsserts || $test$plusargs("TestBreakAsserts");
+  end
+`else
+  assign break_lru     = TestBreakLru;
+  assign break_asserts = TestBreakAsserts;
+`endif
 
   // The cycle stamp: cycle t after reset reads t (mod 2^16).
   logic [15:0] now_q;
@@ -182,11 +201,10 @@ module vmem_pipe
     .step_ta_o       (step_ta)
   );
 
-  vmem_pipe_tcp #(
-    .TestBreakLru (TestBreakLru)
-  ) u_tcp (
+  vmem_pipe_tcp u_tcp (
     .clk_i,
     .rst_ni,
+    .test_break_lru_i (break_lru),
     .now_i          (now_q),
     .take_i         (take),
     .take_id_i      (take_id),

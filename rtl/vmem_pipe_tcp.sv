@@ -3,12 +3,12 @@
 // vmem_pipe_tcp: the TCP (L1) of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP (L1): four
 // banks, in order"), with the four L2 channels. Sub-block of rtl/vmem_pipe.sv.
 //
-// Parameters:
-//   TestBreakLru  TEST ONLY. 1: a hit does not make its entry most recently used (misses and
+// Test input:
+//   test_break_lru_i  TEST ONLY (vmem_pipe's TestBreakLru). 1: a hit does not make its entry most recently used (misses and
 //                 store hits still do). The data returned stays right; only a later victim
 //                 choice, and so the hits, misses and L2 traffic that follow, differ: a bug that
 //                 only a cycle-level comparison of the L2 channels or the counters sees.
-//                 Default 0: logic unchanged.
+//                 Tied to 0 (the parameter's default): logic unchanged.
 //
 // Behaviour:
 //   Bank of a block = address bits 7:6, line = bits 47:6. Each bank: 64 fully associative
@@ -53,11 +53,10 @@
 
 module vmem_pipe_tcp
   import vmem_pkg::*;
-#(
-  parameter bit TestBreakLru = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic              clk_i,
   input  logic              rst_ni,            // async, active low
+  input  logic              test_break_lru_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]       now_i,
   // The address stage takes instruction take_id_i (its counters start from 0)
   input  logic              take_i,
@@ -222,6 +221,7 @@ module vmem_pipe_tcp
   logic [Banks-1:0]              pend;        // and it is pending
   logic [Banks-1:0][5:0]         victim;
   logic [Banks-1:0]              victim_ok;
+  logic [Banks-1:0][5:0]         vrank;       // the victim's rank (while searching)
   logic [Banks-1:0]              tag_ok;
   logic [Banks-1:0][2:0]         tag;         // the request's tag
   logic [Banks-1:0]              is_load, is_store, is_atomic;
@@ -234,6 +234,8 @@ module vmem_pipe_tcp
   logic [Banks-1:0][511:0]       wdata;       // write: their values
   logic [Banks-1:0][511:0]       hline;       // the hit entry's data
   logic [Banks-1:0][2:0]         nmemb;       // requests of the access
+  logic [Banks-1:0]              touch;       // an entry becomes most recently used
+  logic [Banks-1:0][5:0]         touch_e;     // that entry
 
   always_comb begin
     for (int i = 0; i < 4; i++) begin
@@ -286,13 +288,16 @@ module vmem_pipe_tcp
         end
       end
       if (!victim_ok[b]) begin
+        vrank[b] = '0;
         for (int e = 0; e < Entries; e++) begin
-          if (!ent_pend_q[b][e] &&
-              (!victim_ok[b] || (ent_rank_q[b][e] > ent_rank_q[b][victim[b]]))) begin
+          if (!ent_pend_q[b][e] && (!victim_ok[b] || (ent_rank_q[b][e] > vrank[b]))) begin
             victim[b]    = 6'(e);
             victim_ok[b] = 1'b1;
+            vrank[b]     = ent_rank_q[b][e];
           end
         end
+      end else begin
+        vrank[b] = '0;
       end
 
       // Tag: held once presented, else the lowest free one.
@@ -319,6 +324,11 @@ module vmem_pipe_tcp
         go[b] = cur_ok[b] && !(present[b] && pend[b]) && tag_ok[b];
       end
       acc[b] = go[b] & l2_req_ready_i[b];
+      // Hits and accepted misses exclude each other (a GLC 0 load goes to the L2 only when
+      // its line is absent).
+      touch[b]   = (hit[b] && !test_break_lru_i) || (acc[b] && is_store[b] && present[b]) ||
+                   (acc[b] && is_load[b] && !bq_q.glc);
+      touch_e[b] = (is_load[b] && !present[b]) ? victim[b] : hit_e[b];
       if (hit[b] || acc[b]) begin
         done_now[cur[b]] = 1'b1;
       end
@@ -455,8 +465,10 @@ module vmem_pipe_tcp
     for (int b = 0; b < Banks; b++) begin
       pres_d[b]     = go[b] & ~l2_req_ready_i[b];
       pres_tag_d[b] = go[b] ? tag[b] : '0;
-      if (hit[b] && !TestBreakLru) begin
-        ent_rank_d[b] = make_mru(ent_rank_q[b], hit_e[b]);
+      // One entry of the bank at most becomes most recently used: a load hit's, a store hit's
+      // at its acceptance, or a fill's victim at its line read's acceptance.
+      if (touch[b]) begin
+        ent_rank_d[b] = make_mru(ent_rank_q[b], touch_e[b]);
       end
       if (acc[b]) begin
         tag_busy_d[b][tag[b]]    = 1'b1;
@@ -477,16 +489,12 @@ module vmem_pipe_tcp
           end
         end else if (is_store[b]) begin
           tag_d[b][tag[b]].kind = TagWrite;
-          if (present[b]) begin
-            ent_rank_d[b] = make_mru(ent_rank_q[b], hit_e[b]);
-          end
         end else if (bq_q.glc) begin
           tag_d[b][tag[b]].kind = TagRead;
         end else begin
           tag_d[b][tag[b]].kind    = TagFill;
           ent_valid_d[b][victim[b]] = 1'b1;
           ent_pend_d[b][victim[b]]  = 1'b1;
-          ent_rank_d[b]             = make_mru(ent_rank_q[b], victim[b]);
         end
       end
       if (l2_rsp_valid_i[b]) begin

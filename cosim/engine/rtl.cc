@@ -33,8 +33,11 @@ void Rtl::write_coverage(rust::Str path) { sim_->write_coverage(std::string(path
 std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust::Str path, bool x_random,
                               uint64_t x_seed) {
   const auto &entry = find(unit);
-  return std::make_unique<Rtl>(
-      entry.open(variant, traced ? 1 : 0, verilated_rs::Options{std::string(path), x_random, x_seed}));
+  verilated_rs::Options options;
+  options.wave_path = std::string(path);
+  options.x_random = x_random;
+  options.x_seed = x_seed;
+  return std::make_unique<Rtl>(entry.open(variant, traced ? 1 : 0, options));
 }
 
 uint64_t plain_loop(rust::Str unit, rust::Slice<const uint32_t> inputs, size_t count, uint64_t rounds) {

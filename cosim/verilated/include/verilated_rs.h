@@ -35,10 +35,13 @@ inline thread_local std::vector<std::string> *assertion_sink = nullptr;
 // `x_random` is set, Verilator's randomisation of unknown values: every register's initial value
 // and every X assignment become random (randReset(2), the API form of +verilator+rand+reset+2),
 // reproducible from `x_seed`. Needs a model verilated with --x-assign/--x-initial unique.
+// `plusargs` reach the model as its command line ($test$plusargs): a `builds=one` unit's
+// test-only parameters (cosim/units.txt).
 struct Options {
   std::string wave_path;
   bool x_random = false;
   uint64_t x_seed = 0;
+  std::vector<std::string> plusargs;
 };
 
 // Model: a Verilated top with clk_i and rst_ni ports. Trace: void (untraced) or VerilatedFstC
@@ -55,6 +58,12 @@ class Sim {
       // Before the model exists: its constructor draws the initial values.
       ctx_->randReset(2);
       ctx_->randSeed(static_cast<int>(options.x_seed & 0x7fffffff));
+    }
+    {
+      // Always set, even empty: $test$plusargs aborts on a context without a command line.
+      std::vector<const char *> argv{"gcn-vmem"};
+      for (const std::string &arg : options.plusargs) argv.push_back(arg.c_str());
+      ctx_->commandArgs(static_cast<int>(argv.size()), argv.data());
     }
     top_.reset(new Model(ctx_.get(), "top"));
     top_->clk_i = 1;
