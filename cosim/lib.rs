@@ -16,6 +16,7 @@
 
 pub use gcn_vmem_model as model;
 
+pub mod actions;
 pub mod bindings;
 pub mod engine;
 pub mod exec;

@@ -3,12 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
-use gcn_vmem::engine::lockstep::Lockstep;
+use gcn_vmem::actions;
 use gcn_vmem::engine::policy;
-use gcn_vmem::engine::run::{self, RunConfig};
-use gcn_vmem::engine::{Binding, RtlOptions, RtlUnit};
-use gcn_vmem_model::unit::Unit;
 
 use crate::common::resolve_units;
 
@@ -37,92 +33,13 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         "model/rtl"
     );
     for name in units {
-        with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))??;
+        actions::bench_row(name, vectors)?;
     }
     println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, shrinking ready (counts valid vectors only); cosim/ls = cosim / lockstep (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10)");
     if unit.is_empty() {
         bench_exec(vectors)?;
     }
     Ok(true)
-}
-
-struct BenchRun(u64);
-
-/// Distinct vectors in a bench working set (the set is driven repeatedly).
-const BENCH_SET: usize = 1 << 16;
-
-impl Visit for BenchRun {
-    type Output = anyhow::Result<()>;
-    fn visit<B: Binding>(self) -> Self::Output {
-        let set = BENCH_SET.min(self.0.max(1) as usize);
-        let mut rng = gcn_vmem::engine::stimulus::Rng::new(1);
-        let inputs = B::bench_inputs(&mut rng, set);
-        let (set, rounds) = (inputs.len(), (self.0 as usize).div_ceil(inputs.len().max(1)) as u64);
-        let n = set as f64 * rounds as f64;
-        let rate = |elapsed: Duration| n / elapsed.as_secs_f64();
-
-        let mut model = B::Model::default();
-        model.reset();
-        let t = Instant::now();
-        for _ in 0..rounds {
-            for i in &inputs {
-                std::hint::black_box(model.step(std::hint::black_box(i)));
-            }
-        }
-        let model_rate = rate(t.elapsed());
-
-        let mut rtl = B::Rtl::open(&RtlOptions::default())?;
-        rtl.reset();
-        let t = Instant::now();
-        for _ in 0..rounds {
-            for i in &inputs {
-                std::hint::black_box(rtl.step(i));
-            }
-        }
-        let rtl_rate = rate(t.elapsed());
-
-        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds)?);
-
-        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
-        lockstep.reset();
-        let t = Instant::now();
-        let mut same = true;
-        for _ in 0..rounds {
-            if B::CLOSED_LOOP {
-                // A recorded run is valid from reset only.
-                lockstep.reset();
-            }
-            for i in &inputs {
-                same &= lockstep.step(i);
-            }
-        }
-        let lockstep_rate = rate(t.elapsed());
-        anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
-        lockstep.rtl.finish();
-
-        let config = RunConfig {
-            vectors: self.0 / 8,
-            seed: 1,
-            jobs: 1,
-            artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
-            ..RunConfig::default()
-        };
-        let summary = run::random::<B>(&config)?;
-
-        println!(
-            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
-            <B::Model as Unit>::NAME,
-            model_rate,
-            rtl_rate,
-            cpp_rate,
-            lockstep_rate,
-            summary.vectors_per_second(),
-            lockstep_rate / cpp_rate,
-            summary.vectors_per_second() / lockstep_rate,
-            model_rate / rtl_rate
-        );
-        Ok(())
-    }
 }
 
 /// The executor's row of `bench`: wave-instructions per second on the models and with model

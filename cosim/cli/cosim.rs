@@ -3,10 +3,9 @@
 
 use std::path::PathBuf;
 
-use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
+use gcn_vmem::actions;
 use gcn_vmem::engine::policy;
 use gcn_vmem::engine::run::{self, RunConfig, Summary};
-use gcn_vmem::engine::Binding;
 
 use crate::common::{fresh_seed, resolve_units, RtlArgs, WaveArg};
 
@@ -148,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             summaries.push(summary);
             continue;
         }
-        let summary = with_unit(name, RandomRun(&config)).ok_or_else(|| unknown_unit(name))??;
+        let summary = actions::random(name, &config)?;
         summaries.push(summary);
         for k in 1..=x_seeds {
             let x_config = RunConfig {
@@ -158,7 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
                 progress: false,
                 ..config.clone()
             };
-            let summary = with_unit(name, RandomRun(&x_config)).ok_or_else(|| unknown_unit(name))??;
+            let summary = actions::random(name, &x_config)?;
             summaries.push(summary);
         }
     }
@@ -226,19 +225,5 @@ fn print_summary(summaries: &[Summary]) {
             s.elapsed.as_secs_f64(),
             if s.stopped { "  (stopped at --max-failures)" } else { "" }
         );
-    }
-}
-
-/// One unit's random run, its failures printed as found.
-struct RandomRun<'a>(&'a RunConfig);
-
-impl Visit for RandomRun<'_> {
-    type Output = anyhow::Result<Summary>;
-    fn visit<B: Binding>(self) -> Self::Output {
-        let summary = run::random::<B>(self.0)?;
-        for f in &summary.failures {
-            run::print_failure(f);
-        }
-        Ok(summary)
     }
 }

@@ -1,9 +1,8 @@
 //! `gcn-vmem scaling`: how `cosim` scales with worker threads, each unit run with every job
 //! count on the same seed and per-job budget.
 
-use gcn_vmem::bindings::{unknown_unit, with_unit, Visit};
-use gcn_vmem::engine::run::{self, RunConfig, Summary};
-use gcn_vmem::engine::Binding;
+use gcn_vmem::actions;
+use gcn_vmem::engine::run::RunConfig;
 
 use crate::common::{cores, resolve_units};
 
@@ -45,7 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
                 artifacts: std::env::temp_dir().join("gcn-vmem-scaling"),
                 ..RunConfig::default()
             };
-            let summary = with_unit(name, ScalingRun(&config)).ok_or_else(|| unknown_unit(name))??;
+            let summary = actions::random_quiet(name, &config)?;
             clean &= summary.failing_cases == 0;
             rates.push(summary.vectors_per_second());
         }
@@ -60,13 +59,4 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     }
     println!("eff J = (v/s with J jobs) / (J / {} x v/s with {} job(s)): 1.00 is linear", jobs[0], jobs[0]);
     Ok(clean)
-}
-
-struct ScalingRun<'a>(&'a RunConfig);
-
-impl Visit for ScalingRun<'_> {
-    type Output = anyhow::Result<Summary>;
-    fn visit<B: Binding>(self) -> Self::Output {
-        run::random::<B>(self.0)
-    }
 }

@@ -1,0 +1,270 @@
+//! The command line's per-unit actions, by unit name. Each is generic over the unit's
+//! [`Binding`] inside and plain outside: instantiated here, once for every unit, they are
+//! compiled with this library, not again in the `gcn-vmem` binary (a generic engine
+//! instantiated for ten units in the binary cost it four minutes of compile; docs/perf.md
+//! "Cold start").
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use serde_json::{json, Value};
+
+use crate::bindings::{unknown_unit, with_unit, Visit};
+use crate::engine::lockstep::Lockstep;
+use crate::engine::run::{self, RunConfig, Summary};
+use crate::engine::{vectors, wave, Binding, RtlOptions, RtlUnit};
+use crate::report::svg;
+use gcn_vmem_model::unit::{Ports, Unit};
+
+/// One unit's random run (`cosim`), its failures printed as found.
+pub fn random(name: &str, config: &RunConfig) -> anyhow::Result<Summary> {
+    with_unit(name, RandomRun(config)).ok_or_else(|| unknown_unit(name))?
+}
+
+/// One unit's random run, printing nothing (`scaling`).
+pub fn random_quiet(name: &str, config: &RunConfig) -> anyhow::Result<Summary> {
+    with_unit(name, QuietRun(config)).ok_or_else(|| unknown_unit(name))?
+}
+
+/// One unit's row of `bench`, printed.
+pub fn bench_row(name: &str, vectors: u64) -> anyhow::Result<()> {
+    with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))?
+}
+
+/// `eval` of one unit: stdin lines in, stdout lines out; false when a line failed.
+pub fn eval(name: &str, mode: EvalMode) -> anyhow::Result<bool> {
+    with_unit(name, EvalRun(mode)).ok_or_else(|| unknown_unit(name))?
+}
+
+/// `replay` of a saved vector file; false when it mismatched or an assertion failed.
+pub fn replay(name: &str, what: Replay<'_>) -> anyhow::Result<bool> {
+    with_unit(name, what).ok_or_else(|| unknown_unit(name))?
+}
+
+/// One unit's random run, its failures printed as found.
+struct RandomRun<'a>(&'a RunConfig);
+
+impl Visit for RandomRun<'_> {
+    type Output = anyhow::Result<Summary>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let summary = run::random::<B>(self.0)?;
+        for f in &summary.failures {
+            run::print_failure(f);
+        }
+        Ok(summary)
+    }
+}
+
+struct QuietRun<'a>(&'a RunConfig);
+
+impl Visit for QuietRun<'_> {
+    type Output = anyhow::Result<Summary>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        run::random::<B>(self.0)
+    }
+}
+
+struct BenchRun(u64);
+
+/// Distinct vectors in a bench working set (the set is driven repeatedly).
+const BENCH_SET: usize = 1 << 16;
+
+impl Visit for BenchRun {
+    type Output = anyhow::Result<()>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let set = BENCH_SET.min(self.0.max(1) as usize);
+        let mut rng = crate::engine::stimulus::Rng::new(1);
+        let inputs = B::bench_inputs(&mut rng, set);
+        let (set, rounds) = (inputs.len(), (self.0 as usize).div_ceil(inputs.len().max(1)) as u64);
+        let n = set as f64 * rounds as f64;
+        let rate = |elapsed: Duration| n / elapsed.as_secs_f64();
+
+        let mut model = B::Model::default();
+        model.reset();
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for i in &inputs {
+                std::hint::black_box(model.step(std::hint::black_box(i)));
+            }
+        }
+        let model_rate = rate(t.elapsed());
+
+        let mut rtl = B::Rtl::open(&RtlOptions::default())?;
+        rtl.reset();
+        let t = Instant::now();
+        for _ in 0..rounds {
+            for i in &inputs {
+                std::hint::black_box(rtl.step(i));
+            }
+        }
+        let rtl_rate = rate(t.elapsed());
+
+        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds)?);
+
+        let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        lockstep.reset();
+        let t = Instant::now();
+        let mut same = true;
+        for _ in 0..rounds {
+            if B::CLOSED_LOOP {
+                // A recorded run is valid from reset only.
+                lockstep.reset();
+            }
+            for i in &inputs {
+                same &= lockstep.step(i);
+            }
+        }
+        let lockstep_rate = rate(t.elapsed());
+        anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
+        lockstep.rtl.finish();
+
+        let config = RunConfig {
+            vectors: self.0 / 8,
+            seed: 1,
+            jobs: 1,
+            artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
+            ..RunConfig::default()
+        };
+        let summary = run::random::<B>(&config)?;
+
+        println!(
+            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
+            <B::Model as Unit>::NAME,
+            model_rate,
+            rtl_rate,
+            cpp_rate,
+            lockstep_rate,
+            summary.vectors_per_second(),
+            lockstep_rate / cpp_rate,
+            summary.vectors_per_second() / lockstep_rate,
+            model_rate / rtl_rate
+        );
+        Ok(())
+    }
+}
+
+/// Which side `eval` computes with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum EvalMode {
+    Model,
+    Rtl,
+    Both,
+}
+
+struct EvalRun(EvalMode);
+
+/// The first cycle where two output sequences differ, with both sides rendered ("none" past
+/// the end of the shorter one).
+fn first_difference<O: Ports>(expected: &[O], actual: &[O]) -> (usize, String, String) {
+    let render = |o: Option<&O>| o.map_or_else(|| "none".to_string(), Ports::render);
+    let cycle = (0..expected.len().max(actual.len())).find(|&i| expected.get(i) != actual.get(i)).unwrap_or(0);
+    (cycle, render(expected.get(cycle)), render(actual.get(cycle)))
+}
+
+impl Visit for EvalRun {
+    type Output = anyhow::Result<bool>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let mode = self.0;
+        let mut model = B::Model::default();
+        model.reset();
+        let mut rtl = match mode {
+            EvalMode::Model => None,
+            _ => {
+                let mut r = B::Rtl::open(&RtlOptions::default())?;
+                r.reset();
+                Some(r)
+            }
+        };
+        let stdin = std::io::stdin();
+        let mut stdout = std::io::stdout().lock();
+        let mut ok = true;
+        for (n, line) in stdin.lock().lines().enumerate() {
+            let line = line.context("reading stdin")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let reply = match B::parse_eval(&line) {
+                Err(e) => {
+                    ok = false;
+                    json!({ "error": format!("line {}: {e}", n + 1) })
+                }
+                Ok(input) => {
+                    let expected = (mode != EvalMode::Rtl).then(|| B::eval_cycles(&mut model, &input));
+                    let actual = rtl.as_mut().map(|r| B::eval_cycles(r, &input));
+                    let failed = rtl.as_mut().map(|r| r.take_assertions()).unwrap_or_default();
+                    match (expected, actual) {
+                        _ if !failed.is_empty() => {
+                            ok = false;
+                            json!({ "error": format!(
+                                "line {}: RTL assertion(s) failed: {} (rtl/{}.sv)",
+                                n + 1,
+                                failed.join(", "),
+                                <B::Model as Unit>::NAME
+                            ) })
+                        }
+                        (Some(e), Some(a)) if e != a => {
+                            ok = false;
+                            let (cycle, e, a) = first_difference(&e, &a);
+                            json!({ "error": format!(
+                                "line {}: model and RTL differ (output cycle {cycle}): model {{{e}}} rtl {{{a}}}",
+                                n + 1,
+                            ) })
+                        }
+                        (Some(outs), _) | (None, Some(outs)) => Value::Object(B::eval_result(&input, &outs)),
+                        (None, None) => unreachable!("eval runs at least one side"),
+                    }
+                }
+            };
+            writeln!(stdout, "{reply}")?;
+            stdout.flush()?;
+        }
+        if let Some(r) = rtl.as_mut() {
+            r.finish();
+        }
+        Ok(ok)
+    }
+}
+
+/// What `replay` replays and writes.
+pub struct Replay<'a> {
+    pub file: &'a Path,
+    pub wave: Option<&'a Path>,
+    pub svg: Option<&'a Path>,
+    pub trace: bool,
+    pub rtl: RtlOptions,
+}
+
+impl Visit for Replay<'_> {
+    type Output = anyhow::Result<bool>;
+    fn visit<B: Binding>(self) -> Self::Output {
+        let inputs = vectors::read_file::<<B::Model as Unit>::In>(self.file)?;
+        let r = run::replay::<B>(&inputs, &self.rtl, Some(self.file), self.wave)?;
+        if self.trace {
+            print!("{}", r.trace);
+        }
+        for line in &r.lines {
+            println!("{line}");
+        }
+        for line in wave::file_lines(r.rtl_wave.as_deref(), r.diff_wave.as_deref()) {
+            println!("{line}");
+        }
+        if let Some(e) = &r.wave_error {
+            eprintln!("warning: waveform not written: {e}");
+        }
+        if let Some(path) = self.svg {
+            svg::write(path, &svg::replay_svg::<B>(&inputs, &self.rtl, self.file)?)?;
+            println!("timing diagram {}", path.display());
+        }
+        println!(
+            "{}: {} vectors, {} cycles, {} mismatches, {} assertion failures",
+            <B::Model as Unit>::NAME,
+            inputs.len(),
+            r.cycles,
+            r.mismatches.len(),
+            r.assertions.len()
+        );
+        Ok(r.mismatches.is_empty() && r.assertions.is_empty() && r.wave_error.is_none())
+    }
+}
