@@ -16,22 +16,10 @@ use crate::engine::run::{Failure, Shard, Summary};
 use crate::exec::suite::SuiteSummary;
 use crate::report::bins::UnitBins;
 
-/// Escapes text for an XML attribute or element.
+/// Escapes text for an XML attribute or element; a control character XML 1.0 cannot carry, even
+/// escaped, becomes `?`.
 fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 cannot carry other control characters, even escaped.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push('?'),
-            c => out.push(c),
-        }
-    }
-    out
+    super::escape_xml(text, '?')
 }
 
 struct Case {

@@ -7,3 +7,23 @@ pub mod bins;
 pub mod coverage;
 pub mod junit;
 pub mod svg;
+
+/// `text` escaped for XML content and attribute values: the five markup characters become
+/// entities, and the control characters XML 1.0 cannot hold even escaped (those below U+0020 but
+/// tab, newline and carriage return) become `invalid`.
+pub(crate) fn escape_xml(text: &str, invalid: char) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => out.push(invalid),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -230,23 +230,10 @@ fn columns<I: Ports, O: Ports>(
     cols
 }
 
-/// Escapes text for XML content and attribute values; characters XML 1.0 cannot hold become
-/// U+FFFD.
+/// Escapes text for XML content and attribute values; characters XML 1.0 cannot hold (control
+/// characters, U+FFFE, U+FFFF) become U+FFFD.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(ch),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    super::escape_xml(text, '\u{fffd}').replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}")
 }
 
 /// `text` shortened to at most `max` characters by an ellipsis in the middle; empty when not even
