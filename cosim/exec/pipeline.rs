@@ -15,11 +15,7 @@ use gcn_vmem_model::exec::{
 };
 use gcn_vmem_model::isa::Instruction;
 use gcn_vmem_model::unit::Unit;
-use gcn_vmem_model::vmem_pipe::ports::{
-    In, Out, BANKS, D16_HI, D16_LO, D16_NONE, GROUP_LANES, KIND_ATOMIC, KIND_LOAD, KIND_STORE, L2_ATOMIC, L2_READ,
-    L2_WRITE, LINE_DWORDS,
-};
-use gcn_vmem_model::vsharp::VSharp;
+use gcn_vmem_model::vmem_pipe::ports::{In, Out, BANKS, GROUP_LANES, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
 
 use crate::engine::stimulus::Rng;
 
@@ -197,43 +193,8 @@ struct Plan {
 }
 
 fn plan(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
-    let vsharp_bits = wave.descriptor(inst.srsrc)?;
-    let vsharp = VSharp::decode(vsharp_bits);
-    let soffset = wave.scalar(inst.soffset)?;
-    let (dfmt, nfmt, access, bytes) = inst.element_format(&vsharp);
-    let (kind, op) = match inst.kind {
-        BufferKind::Load => (KIND_LOAD, 0),
-        BufferKind::Store => (KIND_STORE, 0),
-        BufferKind::Atomic(op) => (KIND_ATOMIC, op as u8),
-    };
+    let header = In::issue_header(inst, wave.descriptor(inst.srsrc)?, wave.scalar(inst.soffset)?, wave.exec);
     let count = inst.components();
-    let header = In {
-        iss_kind: kind,
-        iss_op: op,
-        iss_wide: inst.wide,
-        iss_sized: matches!(inst.access, Access::Sized { .. }) || kind == KIND_ATOMIC,
-        iss_access: access,
-        iss_bytes: bytes,
-        iss_count: count,
-        iss_dfmt: dfmt,
-        iss_nfmt: nfmt,
-        iss_dst_sel: inst.load_dst_sel(&vsharp, dfmt, nfmt),
-        iss_d16: match inst.d16 {
-            D16::None => D16_NONE,
-            D16::Lo => D16_LO,
-            D16::Hi => D16_HI,
-        },
-        iss_offen: inst.offen,
-        iss_idxen: inst.idxen,
-        iss_glc: inst.glc,
-        iss_tfe: inst.tfe,
-        iss_offset: inst.offset & 0xfff,
-        iss_vdata: inst.vdata,
-        iss_soffset: soffset,
-        iss_vsharp: vsharp_bits,
-        iss_exec: wave.exec,
-        ..In::default()
-    };
     let addr: Vec<u8> = (0..u8::from(inst.idxen) + u8::from(inst.offen)).map(|i| inst.vaddr.wrapping_add(i)).collect();
     let byte_short_d16 = matches!(inst.access, Access::Sized { bytes: 1 | 2, .. }) && inst.d16 != D16::None;
     let data_dwords = match inst.kind {

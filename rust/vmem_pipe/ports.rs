@@ -6,7 +6,9 @@
 //! named `<field><k>`, e.g. the 64 dwords of the four banks' lines: the harness compares at most
 //! 128 bits per port).
 
+use crate::exec::{Access, BufferInst, BufferKind, D16};
 use crate::unit::{Kind, Ports, Signal};
+use crate::vsharp::VSharp;
 
 /// Lanes per issue beat and per VGPR write (one group).
 pub const GROUP_LANES: usize = 16;
@@ -271,6 +273,48 @@ pub const D16_HI: u8 = 2;
 pub const L2_READ: u8 = 0;
 pub const L2_WRITE: u8 = 1;
 pub const L2_ATOMIC: u8 = 2;
+
+impl In {
+    /// The header the SQ sends with every issue beat of `inst` (docs/decisions.md "vmem_pipe",
+    /// ports), given the V# it names (`vsharp`), its SOFFSET operand's value and EXEC. The beats'
+    /// `iss_valid`, `iss_last` and address and data dwords are left 0.
+    pub fn issue_header(inst: &BufferInst, vsharp: u128, soffset: u32, exec: u64) -> In {
+        let v = VSharp::decode(vsharp);
+        let (dfmt, nfmt, access, bytes) = inst.element_format(&v);
+        let (kind, op) = match inst.kind {
+            BufferKind::Load => (KIND_LOAD, 0),
+            BufferKind::Store => (KIND_STORE, 0),
+            BufferKind::Atomic(op) => (KIND_ATOMIC, op as u8),
+        };
+        In {
+            iss_kind: kind,
+            iss_op: op,
+            iss_wide: inst.wide,
+            iss_sized: matches!(inst.access, Access::Sized { .. }) || kind == KIND_ATOMIC,
+            iss_access: access,
+            iss_bytes: bytes,
+            iss_count: inst.components(),
+            iss_dfmt: dfmt,
+            iss_nfmt: nfmt,
+            iss_dst_sel: inst.load_dst_sel(&v, dfmt, nfmt),
+            iss_d16: match inst.d16 {
+                D16::None => D16_NONE,
+                D16::Lo => D16_LO,
+                D16::Hi => D16_HI,
+            },
+            iss_offen: inst.offen,
+            iss_idxen: inst.idxen,
+            iss_glc: inst.glc,
+            iss_tfe: inst.tfe,
+            iss_offset: inst.offset & 0xfff,
+            iss_vdata: inst.vdata,
+            iss_soffset: soffset,
+            iss_vsharp: vsharp,
+            iss_exec: exec,
+            ..In::default()
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

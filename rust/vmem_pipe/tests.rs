@@ -522,37 +522,8 @@ fn random_inst(rng: &mut u64, i: u8) -> BufferInst {
 /// The header the SQ sends for `inst` (docs/decisions.md "vmem_pipe", ports) and its address and
 /// data dword VGPRs.
 fn issue_of(inst: &BufferInst, wave: &Wave) -> Vec<In> {
-    let bits = wave.descriptor(inst.srsrc).unwrap();
-    let v = VSharp::decode(bits);
-    let (dfmt, nfmt, access, bytes) = inst.element_format(&v);
-    let (kind, op) = match inst.kind {
-        BufferKind::Load => (KIND_LOAD, 0),
-        BufferKind::Store => (KIND_STORE, 0),
-        BufferKind::Atomic(op) => (KIND_ATOMIC, op as u8),
-    };
-    let header = In {
-        iss_kind: kind,
-        iss_op: op,
-        iss_wide: inst.wide,
-        iss_sized: matches!(inst.access, Access::Sized { .. }) || kind == KIND_ATOMIC,
-        iss_access: access,
-        iss_bytes: bytes,
-        iss_count: inst.components(),
-        iss_dfmt: dfmt,
-        iss_nfmt: nfmt,
-        iss_dst_sel: inst.load_dst_sel(&v, dfmt, nfmt),
-        iss_d16: inst.d16 as u8,
-        iss_offen: inst.offen,
-        iss_idxen: inst.idxen,
-        iss_glc: inst.glc,
-        iss_tfe: inst.tfe,
-        iss_offset: inst.offset,
-        iss_vdata: inst.vdata,
-        iss_soffset: wave.scalar(inst.soffset).unwrap(),
-        iss_vsharp: bits,
-        iss_exec: wave.exec,
-        ..In::default()
-    };
+    let header =
+        In::issue_header(inst, wave.descriptor(inst.srsrc).unwrap(), wave.scalar(inst.soffset).unwrap(), wave.exec);
     let a = usize::from(inst.idxen) + usize::from(inst.offen);
     let d = match (inst.kind, inst.access) {
         (BufferKind::Store, Access::Sized { bytes, .. }) => usize::from(bytes / 4).max(1),
