@@ -12,7 +12,13 @@ use crate::vsharp::VSharp;
 
 /// A bound raw buffer at `base` (dfmt 4 = 32, nfmt 4 = uint), large enough for every test.
 fn vsharp(base: u64) -> u128 {
-    VSharp { base, num_records: 0x10_0000, dst_sel: [4, 5, 6, 7], nfmt: 4, dfmt: 4, ..VSharp::default() }.encode()
+    sized_vsharp(base, 0x10_0000, 4)
+}
+
+/// A bound raw buffer at `base` of `num_records` bytes, format `dfmt` under nfmt 4 (uint),
+/// dst_sel XYZW.
+fn sized_vsharp(base: u64, num_records: u32, dfmt: u8) -> u128 {
+    VSharp { base, num_records, dst_sel: [4, 5, 6, 7], nfmt: 4, dfmt, ..VSharp::default() }.encode()
 }
 
 /// A BUFFER_LOAD_DWORD's header with OFFEN (one address dword per lane): sized, 4 bytes, the
@@ -125,6 +131,13 @@ impl Bench {
     fn write32(&mut self, a: u64, v: u32) {
         for (i, b) in v.to_le_bytes().into_iter().enumerate() {
             self.memory.insert(a + i as u64, b);
+        }
+    }
+
+    /// Writes `count` consecutive dwords from `a` up: `first`, `first + 1`, ….
+    fn write_ramp(&mut self, a: u64, count: u32, first: u32) {
+        for l in 0..count {
+            self.write32(a + 4 * u64::from(l), first + l);
         }
     }
 
@@ -251,9 +264,7 @@ fn counters(o: &Out) -> [u16; 10] {
 #[test]
 fn coalesced_dword_load_misses_then_hits() {
     let mut bench = Bench::new();
-    for l in 0..64u64 {
-        bench.write32(0x1000 + 4 * l, 0xabc0_0000 + l as u32);
-    }
+    bench.write_ramp(0x1000, 64, 0xabc0_0000);
     bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
     bench.run_until_done(1, 200);
 
@@ -309,9 +320,7 @@ fn a_bank_conflict_costs_one_ta_cycle() {
         8..16 => 0x1000 + 4 * (l as u32 - 8),
         _ => 0x40 + 4 * (l as u32 - 16),
     });
-    for l in 0..16u64 {
-        bench.write32(0x2000 + 4 * l, 0x5500 + l as u32);
-    }
+    bench.write_ramp(0x2000, 16, 0x5500);
     bench.send(beats(&load_dword(u64::MAX, 1), &addr, &[]));
     bench.run_until_done(1, 200);
     // Misses: the group 0 bundle has two accesses in bank 0, read with tags 0 and 1.
@@ -414,7 +423,6 @@ fn a_format_load_unpacks_and_writes_four_dwords() {
     let mut bench = Bench::new();
     bench.write32(0x1000, 0x0403_0201);
     // BUFFER_LOAD_FORMAT_XYZW of an 8_8_8_8 uint V# (dfmt 10), lane 0, no OFFEN.
-    let v = VSharp { base: 0x1000, num_records: 0x100, dst_sel: [4, 5, 6, 7], nfmt: 4, dfmt: 10, ..VSharp::default() };
     let header = In {
         iss_sized: false,
         iss_access: 0,
@@ -422,7 +430,7 @@ fn a_format_load_unpacks_and_writes_four_dwords() {
         iss_dfmt: 10,
         iss_dst_sel: 4 | 5 << 3 | 6 << 6 | 7 << 9,
         iss_offen: false,
-        iss_vsharp: v.encode(),
+        iss_vsharp: sized_vsharp(0x1000, 0x100, 10),
         ..load_dword(1, 30)
     };
     bench.send(beats(&header, &[0; 64], &[]));
@@ -647,13 +655,12 @@ fn a_partly_out_of_range_dwordx4_store_writes_its_dwords_in_range() {
     // BUFFER_STORE_DWORDX4, OFFEN, lane 0 at offset 8 of a 16-byte raw buffer at 0x1000: dwords
     // 0 and 1 (bytes 8..15) in range, 2 and 3 not. The access straddles blocks 0x100 and 0x101:
     // two per-lane requests (the second's mask empty), one access of line 0x1000 on bank 0.
-    let v = VSharp { base: 0x1000, num_records: 16, dst_sel: [4, 5, 6, 7], nfmt: 4, dfmt: 4, ..VSharp::default() };
     let header = In {
         iss_kind: KIND_STORE,
         iss_bytes: 16,
         iss_count: 4,
         iss_dfmt: 14,
-        iss_vsharp: v.encode(),
+        iss_vsharp: sized_vsharp(0x1000, 16, 4),
         ..load_dword(1, 0)
     };
     let mut addr = [0u32; 64];
@@ -676,9 +683,7 @@ fn a_partly_out_of_range_dwordx4_store_writes_its_dwords_in_range() {
 #[test]
 fn a_load_behind_a_miss_waits_for_the_fills_and_hits() {
     let mut bench = Bench::new();
-    for l in 0..64u64 {
-        bench.write32(0x1000 + 4 * l, 0x7700 + l as u32);
-    }
+    bench.write_ramp(0x1000, 64, 0x7700);
     bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
     bench.send(beats(&load_dword(u64::MAX, 20), &consecutive(), &[]));
     bench.run_until_done(2, 200);
