@@ -274,16 +274,11 @@ mod tests {
     /// reset clears both stages.
     #[test]
     fn timing() {
-        let mut m = D16::new();
         let a = In { valid: true, op: OP_STORE_SHORT, data: 0x1234, ..In::default() };
-        let junk = In { valid: false, op: OP_RESERVED, ..In::default() };
-        let first = testing::first_output_then_hold(&mut m, &a, &junk);
-        assert_eq!(first, Out { valid: true, result: 0x1234, result_count: 1, illegal: false });
         let b = In { data: 0x5678, ..a };
-        m.step(&a);
-        assert_eq!(m.step(&b).result, 0x1234);
-        assert_eq!(m.step(&junk), Out { valid: true, result: 0x5678, result_count: 1, illegal: false });
-        testing::assert_reset_clears(&mut m, &a, &junk);
+        let junk = In { valid: false, op: OP_RESERVED, ..In::default() };
+        let out = |result| Out { valid: true, result, result_count: 1, illegal: false };
+        testing::assert_two_stage_timing(&mut D16::new(), &a, &b, &junk, out(0x1234), out(0x5678));
     }
 
     fn any_in() -> impl Strategy<Value = In> {

@@ -257,16 +257,11 @@ mod tests {
     /// Call j's valid input comes back from call j + 1; valid shifts every edge; data hold.
     #[test]
     fn timing() {
-        let mut m = FormatPack::new();
         let a = In { valid: true, dfmt: 1, nfmt: NFMT_UINT, components: 0x5a };
-        let junk = In { valid: false, dfmt: 4, nfmt: 4, components: 0x77 };
-        let first = testing::first_output_then_hold(&mut m, &a, &junk);
-        assert_eq!(first, Out { valid: true, data: 0x5a, fmt_valid: true });
         let b = In { components: 0x5b, ..a };
-        m.step(&a);
-        assert_eq!(m.step(&b).data, 0x5a);
-        assert_eq!(m.step(&junk), Out { valid: true, data: 0x5b, fmt_valid: true });
-        testing::assert_reset_clears(&mut m, &a, &junk);
+        let junk = In { valid: false, dfmt: 4, nfmt: 4, components: 0x77 };
+        let out = |data| Out { valid: true, data, fmt_valid: true };
+        testing::assert_two_stage_timing(&mut FormatPack::new(), &a, &b, &junk, out(0x5a), out(0x5b));
     }
 
     /// What pack(unpack(x)) gives back: x itself, except that a snorm field's most negative code

@@ -227,18 +227,11 @@ mod tests {
     /// Call j's valid input comes back from call j + 1; valid shifts every edge; data hold.
     #[test]
     fn timing() {
-        let mut m = FormatUnpack::new();
         let a = In { valid: true, dfmt: 1, nfmt: NFMT_UINT, data: 0x5a };
-        let junk = In { valid: false, dfmt: 4, nfmt: 4, data: 0x77 };
-        let first = testing::first_output_then_hold(&mut m, &a, &junk);
-        assert_eq!(first, Out { valid: true, components: 0x5a, count: 1, fmt_valid: true });
-        // Back to back: one result per cycle.
         let b = In { data: 0x5b, ..a };
-        m.step(&a);
-        assert_eq!(m.step(&b).components, 0x5a);
-        assert_eq!(m.step(&junk), Out { valid: true, components: 0x5b, count: 1, fmt_valid: true });
-        // Reset clears both stages.
-        testing::assert_reset_clears(&mut m, &a, &junk);
+        let junk = In { valid: false, dfmt: 4, nfmt: 4, data: 0x77 };
+        let out = |components| Out { valid: true, components, count: 1, fmt_valid: true };
+        testing::assert_two_stage_timing(&mut FormatUnpack::new(), &a, &b, &junk, out(0x5a), out(0x5b));
     }
 
     /// Every unorm and snorm code of every width 2..16 (the table's 2, 8, 10, 11, 16 and the

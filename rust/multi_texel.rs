@@ -334,7 +334,6 @@ mod tests {
     /// Call j's valid input comes back from call j + 1; valid shifts every edge; data hold.
     #[test]
     fn timing() {
-        let mut m = MultiTexel::new();
         let a = In {
             valid: true,
             op: OP_BY2,
@@ -344,20 +343,11 @@ mod tests {
             group_valid: true,
             texels: 0x0403_0201,
         };
-        let junk = In { valid: false, texels: 0x0807_0605, ..a };
-        let first = testing::first_output_then_hold(&mut m, &a, &junk);
-        assert_eq!(
-            first,
-            Out { valid: true, result: 0x4_0000_0003_0000_0002_0000_0001, result_count: 4, illegal: false }
-        );
-        // Back to back, one per cycle; a bubble holds the last result.
         let b = In { texels: 0x0807_0605, ..a };
-        m.step(&a);
-        assert_eq!(m.step(&b), first);
-        assert_eq!(m.step(&junk), Out { valid: true, ..compute(&b) });
-        assert_eq!(m.step(&junk), Out { valid: false, ..compute(&b) });
-        // Reset clears both stages.
-        testing::assert_reset_clears(&mut m, &a, &junk);
+        let junk = In { valid: false, texels: 0x0807_0605, ..a };
+        let a_out = Out { valid: true, result: 0x4_0000_0003_0000_0002_0000_0001, result_count: 4, illegal: false };
+        let b_out = Out { valid: true, ..compute(&b) };
+        testing::assert_two_stage_timing(&mut MultiTexel::new(), &a, &b, &junk, a_out, b_out);
     }
 
     fn any_in() -> impl Strategy<Value = In> {

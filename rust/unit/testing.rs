@@ -61,3 +61,18 @@ pub fn first_output_then_hold<U: Unit>(m: &mut U, input: &U::In, idle: &U::In) -
     }
     first
 }
+
+/// The two-stage timing of model `m` just out of reset: `a` alone comes back one call later as
+/// `a_out` and holds ([`first_output_then_hold`]); `a` and `b` back to back come back on
+/// consecutive calls, one result per call, and `b_out` then holds with valid 0 through a bubble
+/// (`idle`); reset clears both stages ([`assert_reset_clears`]).
+pub fn assert_two_stage_timing<U: Unit>(m: &mut U, a: &U::In, b: &U::In, idle: &U::In, a_out: U::Out, b_out: U::Out) {
+    assert_eq!(first_output_then_hold(m, a, idle), a_out, "a alone");
+    m.step(a);
+    assert_eq!(m.step(b), a_out, "a, then b back to back: a's result");
+    assert_eq!(m.step(idle), b_out, "b's result the next call");
+    let mut held = b_out;
+    held.set(0, 0);
+    assert_eq!(m.step(idle), held, "b's result held through a bubble");
+    assert_reset_clears(m, a, idle);
+}
