@@ -202,18 +202,8 @@ fn norm(c: u32, max: f64, snorm: bool) -> usize {
             neg_inf
         } else if v < 0.0 {
             below
-        } else if v == 0.0 {
-            3
-        } else if v == 0.5 {
-            6
-        } else if v < 1.0 {
-            rounds_up(f64::from(v) * max, 4)
-        } else if v == 1.0 {
-            7
-        } else if v == f32::INFINITY {
-            9
         } else {
-            8
+            non_negative(v, max, 3)
         };
     }
     if v == f32::NEG_INFINITY {
@@ -226,18 +216,28 @@ fn norm(c: u32, max: f64, snorm: bool) -> usize {
         6
     } else if v < 0.0 {
         rounds_up(-f64::from(v) * max, 4)
-    } else if v == 0.0 {
-        7
-    } else if v == 0.5 {
-        10
-    } else if v < 1.0 {
-        rounds_up(f64::from(v) * max, 8)
-    } else if v == 1.0 {
-        11
-    } else if v == f32::INFINITY {
-        13
     } else {
-        12
+        non_negative(v, max, 7)
+    }
+}
+
+/// The class of a component `v` >= 0 (or −0) under unorm or snorm, the classes of the
+/// non-negative values being `zero` (0), `zero + 1` and `zero + 2` (below 1 but not 0.5, rounding
+/// down and up), `zero + 3` (0.5), `zero + 4` (1.0), `zero + 5` (above 1) and `zero + 6` (+inf).
+#[inline]
+fn non_negative(v: f32, max: f64, zero: usize) -> usize {
+    if v == 0.0 {
+        zero
+    } else if v == 0.5 {
+        zero + 3
+    } else if v < 1.0 {
+        rounds_up(f64::from(v) * max, zero + 1)
+    } else if v == 1.0 {
+        zero + 4
+    } else if v == f32::INFINITY {
+        zero + 6
+    } else {
+        zero + 5
     }
 }
 
