@@ -163,8 +163,24 @@ fn show(c: &Cost) -> String {
     )
 }
 
-/// Fails with every failing row listed, and when the file has not `expected_rows` rows.
-fn report(file: &str, rows: usize, expected_rows: usize, failures: &[String]) {
+/// Checks every row of `file` (each item of `rows`) with `check`, which returns the row's failure
+/// message when it fails; then fails with every failing row listed, and when the file has not
+/// `expected_rows` rows.
+fn check_rows<T>(
+    file: &str,
+    expected_rows: usize,
+    rows: impl IntoIterator<Item = T>,
+    mut check: impl FnMut(T) -> Result<(), String>,
+) {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for row in rows {
+        count += 1;
+        if let Err(failure) = check(row) {
+            failures.push(failure);
+        }
+    }
+    let rows = count;
     assert!(
         failures.is_empty() && rows == expected_rows,
         "{file}: {} of {rows} rows fail{}:\n{}",
@@ -178,6 +194,16 @@ fn report(file: &str, rows: usize, expected_rows: usize, failures: &[String]) {
     );
 }
 
+/// A row's verdict: `Ok` when nothing is `wrong`, else its failure message, `who` (the row), every
+/// wrong value and `context`.
+fn verdict(who: &str, wrong: &[String], context: &str) -> Result<(), String> {
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{who}: {} ({context})", wrong.join(", ")))
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The tables.
 // ---------------------------------------------------------------------------------------------
@@ -185,9 +211,7 @@ fn report(file: &str, rows: usize, expected_rows: usize, failures: &[String]) {
 /// Seed 003's issue table (5 rows) and the SampleGrad()/Sample() prose examples (2 rows).
 #[test]
 fn issue_table() {
-    let rows = table("issue.tsv");
-    let mut failures = Vec::new();
-    for row in &rows {
+    check_rows("issue.tsv", 7, &table("issue.tsv"), |row| {
         let op: Op = row.parse("op");
         // Texture fetches need a filter and a format for the rest of the model; the issue cycles do
         // not depend on them: point, R8G8B8A8 (fixed:8 x4, 32 bpp).
@@ -207,13 +231,7 @@ fn issue_table() {
             single: false,
         };
         let who = format!("{} {:?}", row.at(), row.get("seed_row"));
-        let got = match cost(&fetch) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(format!("{who}: error {e}"));
-                continue;
-            }
-        };
+        let got = cost(&fetch).map_err(|e| format!("{who}: error {e}"))?;
         let mut wrong = Vec::new();
         let checks = [
             ("command", row.optional::<u32>("command"), got.command_cycles),
@@ -228,11 +246,8 @@ fn issue_table() {
                 }
             }
         }
-        if !wrong.is_empty() {
-            failures.push(format!("{who}: {} ({})", wrong.join(", "), show(&got)));
-        }
-    }
-    report("issue.tsv", rows.len(), 7, &failures);
+        verdict(&who, &wrong, &show(&got))
+    });
 }
 
 /// Builds appendix A's fetch for a row of `appendix_a.tsv`.
@@ -248,60 +263,44 @@ fn appendix_who(row: &Row) -> String {
 /// Seed 003's appendix A: fetches per clock (GPU-wide) and latency in the shader (cycles/wave).
 #[test]
 fn appendix_a() {
-    let rows = table("appendix_a.tsv");
-    let mut failures = Vec::new();
-    for row in &rows {
+    check_rows("appendix_a.tsv", 83, &table("appendix_a.tsv"), |row| {
         let who = appendix_who(row);
-        let got = match cost(&appendix_fetch(row)) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(format!("{who}: error {e}"));
-                continue;
-            }
-        };
+        let got = cost(&appendix_fetch(row)).map_err(|e| format!("{who}: error {e}"))?;
         let fetches: f64 = row.parse("fetches_per_clock");
         let latency: f64 = row.parse("latency");
+        let mut wrong = Vec::new();
         if !same(got.fetches_per_clock, fetches) || !same(got.cycles_per_wave, latency) {
-            failures.push(format!(
-                "{who}: fetches/clock {} cycles/wave {}, seed {fetches} and {latency} ({})",
-                got.fetches_per_clock,
-                got.cycles_per_wave,
-                show(&got)
+            wrong.push(format!(
+                "fetches/clock {} cycles/wave {}, seed {fetches} and {latency}",
+                got.fetches_per_clock, got.cycles_per_wave
             ));
         }
-    }
-    report("appendix_a.tsv", rows.len(), 83, &failures);
+        verdict(&who, &wrong, &show(&got))
+    });
 }
 
 /// Seed 003's TD examples (simple bilinear fetches): the TD divisor.
 #[test]
 fn td_examples() {
-    let rows = table("td_examples.tsv");
-    let mut failures = Vec::new();
-    for row in &rows {
+    check_rows("td_examples.tsv", 12, &table("td_examples.tsv"), |row| {
         let who = format!("{} {:?} ({})", row.at(), row.get("seed_text"), row.get("channels"));
         let format = format(row).unwrap_or_else(|| panic!("{}: TD rows have a format", row.at()));
         let fetch = texture_fetch(Op::ImageSample, row.parse("filter"), 1, format);
-        match cost(&fetch) {
-            Ok(got) => {
-                let want: f64 = row.parse("td_divisor");
-                if !same(got.td_divisor, want) {
-                    failures.push(format!("{who}: td_divisor {}, seed {want} ({})", got.td_divisor, show(&got)));
-                }
-            }
-            Err(e) => failures.push(format!("{who}: error {e}")),
+        let got = cost(&fetch).map_err(|e| format!("{who}: error {e}"))?;
+        let want: f64 = row.parse("td_divisor");
+        let mut wrong = Vec::new();
+        if !same(got.td_divisor, want) {
+            wrong.push(format!("td_divisor {}, seed {want}", got.td_divisor));
         }
-    }
-    report("td_examples.tsv", rows.len(), 12, &failures);
+        verdict(&who, &wrong, &show(&got))
+    });
 }
 
 /// Seed 003's TA table: cycles per wave; for texture rows (whose formats have TD <= TA, see the
 /// file) also the TA divisor itself, cycles_per_wave / 16.
 #[test]
 fn ta_rates() {
-    let rows = table("ta_rates.tsv");
-    let mut failures = Vec::new();
-    for row in &rows {
+    check_rows("ta_rates.tsv", 28, &table("ta_rates.tsv"), |row| {
         let op: Op = row.parse("op");
         let buffer = is_buffer(&op);
         let fetch = if buffer {
@@ -319,13 +318,7 @@ fn ta_rates() {
             row.get("bpp"),
             row.get("channels")
         );
-        let got = match cost(&fetch) {
-            Ok(c) => c,
-            Err(e) => {
-                failures.push(format!("{who}: error {e}"));
-                continue;
-            }
-        };
+        let got = cost(&fetch).map_err(|e| format!("{who}: error {e}"))?;
         let want: f64 = row.parse("cycles_per_wave");
         let mut wrong = Vec::new();
         if !same(got.cycles_per_wave, want) {
@@ -334,11 +327,8 @@ fn ta_rates() {
         if !buffer && !same(got.ta_divisor, want / 16.0) {
             wrong.push(format!("ta_divisor {}, seed {}", got.ta_divisor, want / 16.0));
         }
-        if !wrong.is_empty() {
-            failures.push(format!("{who}: {} ({})", wrong.join(", "), show(&got)));
-        }
-    }
-    report("ta_rates.tsv", rows.len(), 28, &failures);
+        verdict(&who, &wrong, &show(&got))
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,16 +370,10 @@ fn cli_cost_matches_library() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), rows.len(), "one output line per input line:\n{stdout}\n{stderr}");
 
-    let mut failures = Vec::new();
-    for (row, line) in rows.iter().zip(&lines) {
+    check_rows("appendix_a.tsv via gcn-vmem cost", 83, rows.iter().zip(&lines), |(row, line)| {
         let who = appendix_who(row);
-        let json: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => {
-                failures.push(format!("{who}: output {line:?} is not JSON: {e}"));
-                continue;
-            }
-        };
+        let json: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{who}: output {line:?} is not JSON: {e}"))?;
         let field = |name: &str| json.get(name).and_then(serde_json::Value::as_f64);
         let mut wrong = Vec::new();
         // The seed's numbers.
@@ -420,11 +404,8 @@ fn cli_cost_matches_library() {
             }
             Err(e) => wrong.push(format!("library error {e}")),
         }
-        if !wrong.is_empty() {
-            failures.push(format!("{who}: {} (output {line})", wrong.join(", ")));
-        }
-    }
-    report("appendix_a.tsv via gcn-vmem cost", rows.len(), 83, &failures);
+        verdict(&who, &wrong, &format!("output {line}"))
+    });
 }
 
 /// Bad lines get `{"error": "line N: …"}` naming the field or the combination; the other lines
