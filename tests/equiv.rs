@@ -128,6 +128,20 @@ fn rename_word(text: &str, from: &str, to: &str) -> String {
     out
 }
 
+/// Writes `dir/src/<unit>.sv`, rtl/<unit>.sv changed by `edit`, checks it (the "gate") against
+/// HEAD, working in `dir/work`, and prints the verdict line.
+fn check_changed_copy(unit: &str, dir: &Path, edit: impl FnOnce(&str) -> String) -> equiv::Report {
+    let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
+    let changed = edit(&text);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let gate = dir.join("src").join(format!("{unit}.sv"));
+    std::fs::write(&gate, changed).unwrap();
+    let config = Config { gate: Some(gate), work: Some(dir.join("work")), ..Config::new(unit, &root()) };
+    let report = equiv::check(&config).expect("the check runs");
+    println!("{}", report.line());
+    report
+}
+
 /// A refactor that renames a register (swizzle's `valid_q` -> `v1_q`) is still proven equal,
 /// completely: the shared structure does not depend on the names.
 #[test]
@@ -135,32 +149,14 @@ fn renamed_register_is_still_equal() {
     if !yosys_or_skip("renamed_register_is_still_equal") {
         return;
     }
-    let dir = scratch("swizzle-rename");
-    let source = std::fs::read_to_string(root().join("rtl/swizzle.sv")).unwrap();
-    let renamed = rename_word(&source, "valid_q", "v1_q");
-    assert!(renamed.matches("v1_q").count() >= 3, "rtl/swizzle.sv no longer has a register valid_q");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    std::fs::write(dir.join("src/swizzle.sv"), renamed).unwrap();
-    let config = Config {
-        gate: Some(dir.join("src/swizzle.sv")),
-        work: Some(dir.join("work")),
-        ..Config::new("swizzle", &root())
-    };
-    let report = equiv::check(&config).expect("the check runs");
-    println!("{}", report.line());
+    let report = check_changed_copy("swizzle", &scratch("swizzle-rename"), |source| {
+        let renamed = rename_word(source, "valid_q", "v1_q");
+        assert!(renamed.matches("v1_q").count() >= 3, "rtl/swizzle.sv no longer has a register valid_q");
+        renamed
+    });
     if rtl_as_committed("swizzle") {
         assert!(report.is_complete(), "{}", report.line());
     }
-}
-
-/// Writes `dir/<unit>.sv`: rtl/<unit>.sv with `from` replaced by `to` (exactly once).
-fn mutated_copy(unit: &str, dir: &Path, from: &str, to: &str) -> PathBuf {
-    let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
-    assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in rtl/{unit}.sv");
-    std::fs::create_dir_all(dir).unwrap();
-    let path = dir.join(format!("{unit}.sv"));
-    std::fs::write(&path, text.replace(from, to)).unwrap();
-    path
 }
 
 /// (b) buffer_addr with one constant changed (the test-only `TestBreakSwizzle` default 0 -> 1,
@@ -172,15 +168,11 @@ fn changed_constant_gives_a_replayable_counterexample() {
         return;
     }
     let dir = scratch("buffer_addr-mutant");
-    let gate = mutated_copy(
-        "buffer_addr",
-        &dir.join("src"),
-        "parameter bit TestBreakSwizzle = 1'b0",
-        "parameter bit TestBreakSwizzle = 1'b1",
-    );
-    let config = Config { gate: Some(gate), work: Some(dir.join("work")), ..Config::new("buffer_addr", &root()) };
-    let report = equiv::check(&config).expect("the check runs");
-    println!("{}", report.line());
+    let (from, to) = ("parameter bit TestBreakSwizzle = 1'b0", "parameter bit TestBreakSwizzle = 1'b1");
+    let report = check_changed_copy("buffer_addr", &dir, |text| {
+        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in rtl/buffer_addr.sv");
+        text.replace(from, to)
+    });
     let Verdict::Different { cycles, cex } = &report.verdict else {
         panic!("expected a difference: {}", report.line());
     };
