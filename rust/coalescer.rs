@@ -402,10 +402,9 @@ mod tests {
 
     #[test]
     fn byte_masks() {
-        assert_eq!(byte_mask(0, 16), 0xffff);
-        assert_eq!(byte_mask(4, 8), 0x00f0);
-        assert_eq!(byte_mask(15, 16), 0x8000);
-        assert_eq!(byte_mask(0, 1), 0x0001);
+        for (from, to, mask) in [(0, 16, 0xffff), (4, 8, 0x00f0), (15, 16, 0x8000), (0, 1, 0x0001)] {
+            assert_eq!(byte_mask(from, to), mask, "byte_mask({from}, {to})");
+        }
     }
 
     #[test]
