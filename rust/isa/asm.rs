@@ -294,6 +294,19 @@ fn vdata_count_error(mnemonic: &str, token: &str, got: u32, expected: u32) -> As
     err("vdata", format!("vdata `{token}` is {got} VGPR(s); {mnemonic} takes {expected} here"))
 }
 
+/// Sets the modifiers MUBUF and MTBUF share (OFFEN, IDXEN, GLC, SLC, TFE and OFFSET), fields of
+/// the same names in both, on the instruction `$m` from the parsed `$mods`.
+macro_rules! buffer_modifiers {
+    ($m:ident, $mods:ident) => {
+        $m.offen = $mods.flag("offen");
+        $m.idxen = $mods.flag("idxen");
+        $m.glc = $mods.flag("glc");
+        $m.slc = $mods.flag("slc");
+        $m.tfe = $mods.flag("tfe");
+        $m.offset = $mods.offset.unwrap_or(0);
+    };
+}
+
 fn mubuf(op: MubufOp, positional: &[String], modifiers: &[String]) -> Result<Instruction, AsmError> {
     let info = op.info();
     let mn = info.mnemonic;
@@ -329,13 +342,8 @@ fn mubuf(op: MubufOp, positional: &[String], modifiers: &[String]) -> Result<Ins
         allowed.push("tfe");
     }
     let mods = parse_modifiers(mn, modifiers, &allowed)?;
-    m.offen = mods.flag("offen");
-    m.idxen = mods.flag("idxen");
-    m.glc = mods.flag("glc");
-    m.slc = mods.flag("slc");
+    buffer_modifiers!(m, mods);
     m.lds = mods.flag("lds");
-    m.tfe = mods.flag("tfe");
-    m.offset = mods.offset.unwrap_or(0);
     if m.lds && m.tfe {
         return Err(err("tfe", format!("{mn}: tfe cannot go with lds (a load into LDS has no status dword)")));
     }
@@ -370,12 +378,7 @@ fn mtbuf(op: MtbufOp, positional: &[String], modifiers: &[String]) -> Result<Ins
     let allowed = ["offen", "idxen", "offset", "glc", "slc", "tfe", "format", "dfmt", "nfmt"];
     let mods = parse_modifiers(mn, modifiers, &allowed)?;
     let mut m = Mtbuf::new(op);
-    m.offen = mods.flag("offen");
-    m.idxen = mods.flag("idxen");
-    m.glc = mods.flag("glc");
-    m.slc = mods.flag("slc");
-    m.tfe = mods.flag("tfe");
-    m.offset = mods.offset.unwrap_or(0);
+    buffer_modifiers!(m, mods);
     m.dfmt = mods.dfmt.unwrap_or(super::disasm::DEFAULT_DFMT);
     m.nfmt = mods.nfmt.unwrap_or(super::disasm::DEFAULT_NFMT);
     let (first, count) = vgprs("vdata", vdata)?;
