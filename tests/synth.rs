@@ -97,6 +97,29 @@ fn job_lists_the_packages_then_the_unit() {
     assert_eq!(job.work, root.join("target/synth/swizzle"));
 }
 
+/// The pipeline reads its sub-blocks and the units they instantiate (rtl/vmem_pipe*.sv, as
+/// written there), each after what it needs and before the top.
+#[test]
+fn job_of_the_pipeline_lists_its_sub_blocks_and_units_before_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let job = Job::for_unit(root, "vmem_pipe").unwrap();
+    let names: Vec<String> =
+        job.sources.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} missing from {names:?}"));
+    let modules = names.iter().filter(|n| !n.ends_with("_pkg.sv")).count();
+    assert_eq!(modules, 9, "{names:?}");
+    assert_eq!(names.last().unwrap(), "vmem_pipe.sv");
+    for (user, parts) in [
+        ("vmem_pipe_ta.sv", &["buffer_addr.sv", "format_pack.sv", "d16.sv"][..]),
+        ("vmem_pipe_td.sv", &["format_unpack.sv", "swizzle.sv", "d16.sv"][..]),
+        ("vmem_pipe.sv", &["vmem_pipe_ta.sv", "vmem_pipe_tcp.sv", "vmem_pipe_td.sv"][..]),
+    ] {
+        for part in parts {
+            assert!(at(part) < at(user), "{part} after {user}: {names:?}");
+        }
+    }
+}
+
 #[test]
 fn rows_show_numbers_or_the_failure() {
     let ok = synth::Report {

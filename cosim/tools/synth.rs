@@ -6,7 +6,7 @@
 //! (synth.log), the cell statistics (stat.json) and the longest path (ltp.txt). The script:
 //!
 //! ```text
-//! read_slang -j 1 --single-unit -D SYNTHESIS <rtl/*_pkg.sv, sorted> <unit>.sv --top <unit>
+//! read_slang -j 1 --single-unit -D SYNTHESIS <rtl/*_pkg.sv, sorted> <sub-modules> <unit>.sv --top <unit>
 //! hierarchy -check -top <unit>
 //! synth -flatten -top <unit>
 //! check -assert
@@ -54,11 +54,13 @@ pub struct Job {
 }
 
 impl Job {
-    /// `unit` of the working tree: rtl/*_pkg.sv (sorted) and rtl/<unit>.sv, in
+    /// `unit` of the working tree: rtl/*_pkg.sv (sorted), the module files it instantiates (the
+    /// pipeline's sub-blocks and units, [`yosys::submodules`]) and rtl/<unit>.sv, in
     /// `<root>/target/synth/<unit>`.
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
         let rtl = root.join("rtl");
         let mut sources: Vec<PathBuf> = yosys::packages(&rtl)?.into_iter().map(|p| rtl.join(p)).collect();
+        sources.extend(yosys::submodules(&rtl, unit)?.into_iter().map(|f| rtl.join(f)));
         sources.push(rtl.join(format!("{unit}.sv")));
         Ok(Job { top: unit.to_string(), sources, work: root.join("target").join("synth").join(unit) })
     }

@@ -131,6 +131,72 @@ pub fn packages(rtl_dir: &Path) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
+/// The module files a unit's file instantiates, directly or through its sub-blocks (each
+/// rtl/<module>.sv, a module per file named as the file), each after the files it needs and
+/// before the unit's own, which is not in the list. A name counts as an instantiation when it is
+/// followed by `#(` or by an instance name and `(`, outside `//` comments, and not declared
+/// (`module <name>`).
+pub fn submodules(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
+    let mut modules = Vec::new();
+    for entry in std::fs::read_dir(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".sv").filter(|s| !s.ends_with("_pkg")) {
+            modules.push(stem.to_string());
+        }
+    }
+    modules.sort();
+    let mut order = Vec::new();
+    visit_submodules(rtl_dir, unit, &modules, &mut vec![unit.to_string()], &mut order)?;
+    Ok(order.into_iter().map(|m| format!("{m}.sv")).collect())
+}
+
+fn visit_submodules(
+    rtl_dir: &Path,
+    module: &str,
+    modules: &[String],
+    path: &mut Vec<String>,
+    order: &mut Vec<String>,
+) -> anyhow::Result<()> {
+    let file = rtl_dir.join(format!("{module}.sv"));
+    let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+    for used in instantiated(&text, modules) {
+        if path.contains(&used) {
+            anyhow::bail!("{}: {used} instantiates itself through {}", file.display(), path.join(" -> "));
+        }
+        if !order.contains(&used) {
+            path.push(used.clone());
+            visit_submodules(rtl_dir, &used, modules, path, order)?;
+            path.pop();
+            order.push(used);
+        }
+    }
+    Ok(())
+}
+
+/// The names of `modules` that `text` instantiates, in order of first appearance.
+fn instantiated(text: &str, modules: &[String]) -> Vec<String> {
+    let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '#' || c == '('))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut found: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let Some(m) = modules.iter().find(|m| m.as_str() == *w) else { continue };
+        if i > 0 && matches!(words[i - 1], "module" | "endmodule") {
+            continue;
+        }
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let is_instance = next.starts_with('#')
+            || (next.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && (next.ends_with('(') || words.get(i + 2).is_some_and(|w| w.starts_with('('))));
+        if is_instance && !found.contains(m) {
+            found.push(m.clone());
+        }
+    }
+    found
+}
+
 /// The last `n` non-empty lines of a text, for error messages.
 pub fn tail(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
