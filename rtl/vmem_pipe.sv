@@ -12,7 +12,17 @@
 //                 the hits, misses, L2 traffic and timing, differ from the contract: a bug only
 //                 a cycle-level comparison catches. Default 0: logic unchanged.
 //   TestBreakAsserts  TEST ONLY, every unit's: 1 corrupts what the assertions read so that
-//                 each fires (see "Assertions" below). Default 0: logic unchanged.
+//                 each fires. The corruption is chosen per program by the V#'s base address bits
+//                 11:6 (iss_vsharp_i[11:6] of the last beat offered, registered as brk_key_q; the
+//                 pipe suite draws them uniformly, one V# per program) and reaches the sub-blocks
+//                 as test_break_asserts_i: key k in 1..37 corrupts a copy of what one assertion
+//                 reads (the copy feeds nothing else: the outputs stay right and only that
+//                 assertion fails), at the property's edge: a bound exceeded by exactly one, one
+//                 bit of a compared value flipped, a tag one edge early. Keys 1..9:
+//                 rtl/vmem_pipe_ta.sv, 10..17: rtl/vmem_pipe_tcp.sv, 18..37: rtl/vmem_pipe_td.sv
+//                 (each file's header lists its keys); 0 and 38..63 are left correct. This file's
+//                 one assertion is a known-value check (4-state simulators only). Default 0: the
+//                 key stays 0, logic unchanged.
 //   In a Verilated simulation each TEST ONLY parameter is also the plusarg of its name
 //   (+TestBreakLru, +TestBreakAsserts), read once at time 0: one Verilator build then serves the
 //   RTL as written, its mutant and its broken assertions (cosim/units.txt `builds=one`; the
@@ -114,10 +124,7 @@ module vmem_pipe
 
   // The test-only knobs: the parameters, or in a Verilated simulation also their plusargs.
   logic break_lru;
-  // Read by the assertion corruptions only, which are not written yet.
-  /* verilator lint_off UNUSEDSIGNAL */
   logic break_asserts;
-  /* verilator lint_on UNUSEDSIGNAL */
 `ifdef VERILATOR
   initial begin
     break_lru     = TestBreakLru || $test$plusargs("TestBreakLru");
@@ -127,6 +134,11 @@ module vmem_pipe
   assign break_lru     = TestBreakLru;
   assign break_asserts = TestBreakAsserts;
 `endif
+
+  // TEST ONLY: the assertion corruption of the program (see TestBreakAsserts); 0 unless
+  // break_asserts.
+  logic [5:0] brk_key_q;
+  `VMEM_FF(brk_key_q, (break_asserts && iss_valid_i) ? iss_vsharp_i[11:6] : brk_key_q, '0)
 
   // The cycle stamp: cycle t after reset reads t (mod 2^16).
   logic [15:0] now_q;
@@ -178,6 +190,7 @@ module vmem_pipe
   vmem_pipe_ta u_ta (
     .clk_i,
     .rst_ni,
+    .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
     .iss_valid_i,
     .iss_last_i,
@@ -205,6 +218,7 @@ module vmem_pipe
     .clk_i,
     .rst_ni,
     .test_break_lru_i (break_lru),
+    .test_break_asserts_i (brk_key_q),
     .now_i          (now_q),
     .take_i         (take),
     .take_id_i      (take_id),
@@ -232,6 +246,7 @@ module vmem_pipe
   vmem_pipe_td u_td (
     .clk_i,
     .rst_ni,
+    .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
     .take_i          (take),
     .take_id_i       (take_id),

@@ -45,6 +45,26 @@
 // Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
 // except through iss_ready_o and the timing of what follows.
 //
+// Test input:
+//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
+//                 off). Key k corrupts a copy of what one assertion reads, nothing else:
+//                   1: a beat's index reads 16 (one past the 16 beats)  -> IssueBeats_A
+//                   2: beats after the first see header bit exec[0]
+//                      flipped                                         -> IssueHeaderHeld_A
+//                   3: the buffer a beat lands in reads as holding a
+//                      complete instruction                            -> IssueIntoFull_A
+//                   4: buffer_addr's results tagged one edge early     -> AddrResultTag_A
+//                   5: the d16 results tagged one edge early           -> StoreCvtTag_A
+//                   6: the table to write next reads as the other one
+//                      (the held one while one is held)                -> HeldTables_A
+//                   7: a working step reads as on the next group (not
+//                      yet available when the step starts on group 0)  -> StepGroupAvail_A
+//                   8: a working step's request count reads 5 (merged)
+//                      or 9: one past its bound                        -> StepRequests_A
+//                   9: a stalled bundle's copy has id bit 0 flipped    -> BundleStable_A
+//                 1..4, 6..8 fire on every program, 9 on any bundle stall, 5 on a D16 store
+//                 that d16 converts (D16 format, D16_HI byte/short). Other keys: no effect.
+//
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
 module vmem_pipe_ta
@@ -52,6 +72,7 @@ module vmem_pipe_ta
 (
   input  logic                clk_i,
   input  logic                rst_ni,            // async, active low
+  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]         now_i,             // cycle stamp
   // Issue port
   input  logic                iss_valid_i,
@@ -748,29 +769,55 @@ module vmem_pipe_ta
   // Assertions //
   ////////////////
 
-// An instruction is at most max(4, 4A, 4D) = 16 beats.
-`VMEM_ASSERT(IssueBeats_A, beat |-> (bk < 5'd16))
-// The SQ holds the header fields on every beat of an instruction (they are taken from the first).
-`VMEM_ASSERT(IssueHeaderHeld_A, (beat && (bk != 5'd0)) |-> (iss_hdr_i == ib_hdr_q[ib_w_q]))
-// A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
-`VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
-// The units' results arrive with the tags that follow them (two edges).
-`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == rp2_q.valid)
-`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == cv_p2_q.valid)
-// The step stage holds at most two instructions, and the table to write next is free when it
-// holds fewer.
-`VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
-// A working step's group is available (docs/decisions.md: always after the first step).
-`VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
-// A step has at most 8 requests (four lanes, two blocks each) and a bundle at most 4.
-`VMEM_ASSERT(StepRequests_A, w_n <= (w_merged ? 4'd4 : 4'd8))
-// A bundle presented and not taken is presented again, unchanged.
+// What the assertions read: the values themselves, except that the break-asserts key corrupts
+// one of them (see the contract above; the copies feed nothing else).
 `ifndef SYNTHESIS
   logic         bnd_prev_stall_q;
   pipe_bundle_t bnd_prev_q;
   `VMEM_FF(bnd_prev_stall_q, bnd_valid_o & ~bnd_ready_i, 1'b0)
   `VMEM_FF(bnd_prev_q, bnd_o, '0)
-`VMEM_ASSERT(BundleStable_A, bnd_prev_stall_q |-> (bnd_valid_o && (bnd_o == bnd_prev_q)))
+
+  logic [4:0]   a_bk;
+  pipe_hdr_t    a_hdr;
+  logic         a_full;
+  logic         a_rp2_valid;
+  logic         a_cv_p2_valid;
+  logic         a_lt_w;
+  logic [1:0]   a_wg;
+  logic [3:0]   a_wn;
+  pipe_bundle_t a_bnd_prev;
+  always_comb begin
+    a_bk          = (test_break_asserts_i == 6'd1) ? 5'd16 : bk;
+    a_hdr         = iss_hdr_i;
+    a_hdr.exec[0] = iss_hdr_i.exec[0] ^ (test_break_asserts_i == 6'd2);
+    a_full        = ib_full_q[ib_w_q] | (test_break_asserts_i == 6'd3);
+    a_rp2_valid   = (test_break_asserts_i == 6'd4) ? rp1_q.valid : rp2_q.valid;
+    a_cv_p2_valid = (test_break_asserts_i == 6'd5) ? cv_p1_q.valid : cv_p2_q.valid;
+    a_lt_w        = lt_w_q ^ (test_break_asserts_i == 6'd6);
+    a_wg          = wg + {1'b0, test_break_asserts_i == 6'd7};
+    a_wn          = ((test_break_asserts_i == 6'd8) && st_work) ? (w_merged ? 4'd5 : 4'd9) : w_n;
+    a_bnd_prev    = bnd_prev_q;
+    a_bnd_prev.id[0] = bnd_prev_q.id[0] ^ (test_break_asserts_i == 6'd9);
+  end
 `endif
+
+// An instruction is at most max(4, 4A, 4D) = 16 beats.
+`VMEM_ASSERT(IssueBeats_A, beat |-> (a_bk < 5'd16))
+// The SQ holds the header fields on every beat of an instruction (they are taken from the first).
+`VMEM_ASSERT(IssueHeaderHeld_A, (beat && (bk != 5'd0)) |-> (a_hdr == ib_hdr_q[ib_w_q]))
+// A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
+`VMEM_ASSERT(IssueIntoFull_A, beat |-> !a_full)
+// The units' results arrive with the tags that follow them (two edges).
+`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == a_rp2_valid)
+`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == a_cv_p2_valid)
+// The step stage holds at most two instructions, and the table to write next is free when it
+// holds fewer.
+`VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[a_lt_w])
+// A working step's group is available (docs/decisions.md: always after the first step).
+`VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][a_wg]))
+// A step has at most 8 requests (four lanes, two blocks each) and a bundle at most 4.
+`VMEM_ASSERT(StepRequests_A, a_wn <= (w_merged ? 4'd4 : 4'd8))
+// A bundle presented and not taken is presented again, unchanged.
+`VMEM_ASSERT(BundleStable_A, bnd_prev_stall_q |-> (bnd_valid_o && (bnd_o == a_bnd_prev)))
 
 endmodule : vmem_pipe_ta

@@ -9,6 +9,23 @@
 //                 choice, and so the hits, misses and L2 traffic that follow, differ: a bug that
 //                 only a cycle-level comparison of the L2 channels or the counters sees.
 //                 Tied to 0 (the parameter's default): logic unchanged.
+//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
+//                 off). Key k corrupts a copy of what one assertion reads, nothing else (every
+//                 bank; Outstanding_A every id):
+//                   10: a stalled request's previous payload has
+//                       `return` flipped                               -> L2ReqStable_A
+//                   11: the presented request's tag reads as busy      -> L2TagUnique_A
+//                   12: the answered tag reads as free                 -> L2RspTag_A
+//                   13: the entry a fill lands in reads as not pending -> FillPending_A
+//                   14: a looked-up line matches exactly two entries
+//                       (its own and its neighbour; 0 and 1 if absent) -> LineUnique_A
+//                   15: a line read's or write's address has bit 0 set -> L2ReqAligned_A
+//                   16: an idle channel's payload has `return` set     -> L2IdleZero_A
+//                   17: an id's completions read as its outstanding
+//                       count + 1                                      -> Outstanding_A
+//                 14 and 17 fire on any request, 11 and 12 on any L2 request, 13 on a fill, 15
+//                 on a line read or write, 16 at once, 10 on a request the L2 does not accept at
+//                 once (back-pressure, rate limits). Other keys: no effect.
 //
 // Behaviour:
 //   Bank of a block = address bits 7:6, line = bits 47:6. Each bank: 64 fully associative
@@ -57,6 +74,7 @@ module vmem_pipe_tcp
   input  logic              clk_i,
   input  logic              rst_ni,            // async, active low
   input  logic              test_break_lru_i,  // TEST ONLY: see the contract above.
+  input  logic [5:0]        test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]       now_i,
   // The address stage takes instruction take_id_i (its counters start from 0)
   input  logic              take_i,
@@ -622,30 +640,67 @@ module vmem_pipe_tcp
 `ifndef SYNTHESIS
   l2req_t [Banks-1:0] req_prev_q;
   `VMEM_FF(req_prev_q, req_now, '0)
+
+  // What the assertions read: the values themselves, except that the break-asserts key corrupts
+  // one of them (see the contract above; the copies feed nothing else).
+  l2req_t [Banks-1:0]            a_req_prev, a_req_now;
+  logic [Banks-1:0][Tags-1:0]    a_busy_req, a_busy_rsp;
+  logic [Banks-1:0][Entries-1:0] a_pend, a_match;
+  logic [Banks-1:0][47:0]        a_addr;
+  logic [3:0][OutW-1:0]          a_rets;
+  logic [5:0]                    brk;
+  always_comb begin
+    brk = test_break_asserts_i;
+    for (int b = 0; b < Banks; b++) begin
+      a_req_prev[b]     = req_prev_q[b];
+      a_req_prev[b].ret = req_prev_q[b].ret ^ (brk == 6'd10);
+      a_busy_req[b]     = tag_busy_q[b];
+      a_busy_req[b][l2_req_tag_o[b]] = tag_busy_q[b][l2_req_tag_o[b]] | (brk == 6'd11);
+      a_busy_rsp[b]     = tag_busy_q[b];
+      a_busy_rsp[b][l2_rsp_tag_i[b]] = tag_busy_q[b][l2_rsp_tag_i[b]] & (brk != 6'd12);
+      a_pend[b]         = ent_pend_q[b];
+      a_pend[b][rrec[b].entry] = ent_pend_q[b][rrec[b].entry] & (brk != 6'd13);
+      a_match[b]        = match[b];
+      if ((brk == 6'd14) && cur_ok[b]) begin
+        if (match[b] == '0) begin
+          a_match[b][1:0] = 2'b11;
+        end else begin
+          a_match[b][hit_e[b] ^ 6'd1] = 1'b1;
+        end
+      end
+      a_addr[b]         = l2_req_addr_o[b];
+      a_addr[b][0]      = l2_req_addr_o[b][0] | (brk == 6'd15);
+      a_req_now[b]      = req_now[b];
+      a_req_now[b].ret  = req_now[b].ret | (brk == 6'd16);
+    end
+    for (int i = 0; i < 4; i++) begin
+      a_rets[i] = ((brk == 6'd17) && (rets_per_id[i] != '0)) ? out_q[i] + 8'd1 : rets_per_id[i];
+    end
+  end
 `endif
 
 for (genvar b = 0; b < Banks; b++) begin : g_assert
   // A request not accepted stays presented, unchanged (same tag, same payload).
-  `VMEM_ASSERT(L2ReqStable_A, pres_q[b] |-> (l2_req_valid_o[b] && (req_now[b] == req_prev_q[b])))
+  `VMEM_ASSERT(L2ReqStable_A, pres_q[b] |-> (l2_req_valid_o[b] && (req_now[b] == a_req_prev[b])))
   // A presented request never carries a tag that is outstanding (tags are unique).
-  `VMEM_ASSERT(L2TagUnique_A, l2_req_valid_o[b] |-> !tag_busy_q[b][l2_req_tag_o[b]])
+  `VMEM_ASSERT(L2TagUnique_A, l2_req_valid_o[b] |-> !a_busy_req[b][l2_req_tag_o[b]])
   // Every response answers an outstanding tag of its channel (none lost, none twice).
-  `VMEM_ASSERT(L2RspTag_A, l2_rsp_valid_i[b] |-> tag_busy_q[b][l2_rsp_tag_i[b]])
+  `VMEM_ASSERT(L2RspTag_A, l2_rsp_valid_i[b] |-> a_busy_rsp[b][l2_rsp_tag_i[b]])
   // A fill lands in a valid, pending entry (pending entries are never victims nor invalidated).
   `VMEM_ASSERT(FillPending_A, (l2_rsp_valid_i[b] && (rrec[b].kind == TagFill)) |->
-      (ent_valid_q[b][rrec[b].entry] && ent_pend_q[b][rrec[b].entry]))
+      (ent_valid_q[b][rrec[b].entry] && a_pend[b][rrec[b].entry]))
   // A line is in at most one entry of its bank.
-  `VMEM_ASSERT(LineUnique_A, $onehot0(match[b]))
+  `VMEM_ASSERT(LineUnique_A, $onehot0(a_match[b]))
   // Line reads and writes carry the line's address (bits 5:0 = 0).
   `VMEM_ASSERT(L2ReqAligned_A, (l2_req_valid_o[b] && (l2_req_kind_o[b] != ReqAtomic)) |->
-      (l2_req_addr_o[b][5:0] == 6'd0))
+      (a_addr[b][5:0] == 6'd0))
   // A request without a payload shows zeros (idle zero of every payload output).
-  `VMEM_ASSERT(L2IdleZero_A, !l2_req_valid_o[b] |-> (req_now[b] == '0))
+  `VMEM_ASSERT(L2IdleZero_A, !l2_req_valid_o[b] |-> (a_req_now[b] == '0))
 end
 
   // Per id, the completions never outnumber the requests outstanding.
 for (genvar i = 0; i < 4; i++) begin : g_assert_out
-  `VMEM_ASSERT(Outstanding_A, rets_per_id[i] <= out_q[i])
+  `VMEM_ASSERT(Outstanding_A, a_rets[i] <= out_q[i])
 end
 
 endmodule : vmem_pipe_tcp

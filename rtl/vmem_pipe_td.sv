@@ -44,6 +44,37 @@
 // to last beat, inclusive; done_total = the done cycle minus the first beat's cycle; done_ta,
 // the TCP and L2 counters as kept by the TA and the TCP.
 //
+// Test input:
+//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
+//                 off). Key k corrupts a copy of what one assertion reads, nothing else:
+//                   18: at a start, a request reads as outstanding     -> StartComplete_A
+//                   19: at a take, the id taken reads as in flight     -> TakeFree_A
+//                   20: at a take, the id taken reads one higher       -> TakeInOrder_A
+//                   21: at a take, four read as in flight              -> InflightMax_A
+//                   22: at a step end, the id's step stage reads as
+//                       already ended                                  -> StepEndInFlight_A
+//                   23: a stalled write's previous data has bit 0 of
+//                       lane 0 flipped                                 -> VgprHold_A
+//                   24: a write's mask reads 0                         -> VgprMask_A
+//                   25: a write's VDATA + i reads 256                  -> VgprAddr_A
+//                   26: an idle write port's data has bit 0 of lane 0
+//                       set                                            -> VgprIdleZero_A
+//                   27: an idle done has bit 0 of its conflicts set    -> DoneIdleZero_A
+//                   28: format_unpack's results tagged one edge early  -> UnpackTag_A
+//                   29: swizzle's results tagged one edge early        -> SwizzleTag_A
+//                   30: d16's results tagged one edge early            -> D16Tag_A
+//                   31: done's hits read requests - misses + 1         -> DoneHitsMisses_A
+//                   32: done's TCP cycles read 1 when 0, else 0        -> DoneTcpZero_A
+//                   33: done's requests read 0 and its L2 cycles 1     -> DoneL2Zero_A
+//                   34: done's conflicts read requests (1 with none),
+//                       one past requests - 1                          -> DoneConflicts_A
+//                   35: done's issue cycles read 3                     -> DoneIssueMin_A
+//                   36: done's TA cycles read 3                        -> DoneTaMin_A
+//                   37: done's TD cycles read 4                        -> DoneTdMin_A
+//                 All fire on every program except 23 (a VGPR write stalled by vgpr_ready_i),
+//                 24, 25 (a load or returning atomic with EXEC lanes), 28, 29 (a load through
+//                 format_unpack) and 30 (a D16 byte/short load). Other keys: no effect.
+//
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
 
 module vmem_pipe_td
@@ -52,6 +83,7 @@ module vmem_pipe_td
 (
   input  logic                clk_i,
   input  logic                rst_ni,           // async, active low
+  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]         now_i,
   // From the TA
   input  logic                take_i,
@@ -545,16 +577,8 @@ module vmem_pipe_td
   // Assertions //
   ////////////////
 
-// The TD starts only a complete instruction that is in flight, and finishes the oldest.
-`VMEM_ASSERT(StartComplete_A, start |-> (slot_q[td_id_q] && stepped_q[td_id_q] && quiet_i[td_id_q]))
-// Ids are taken in order: the id taken is the next after the in-flight ones, and is free.
-`VMEM_ASSERT(TakeFree_A, take_i |-> !slot_q[take_id_i])
-`VMEM_ASSERT(TakeInOrder_A, take_i |-> (take_id_i == (td_id_q + 2'($countones(slot_q)))))
-// At most four in flight, and no take while four are.
-`VMEM_ASSERT(InflightMax_A, take_i |-> !inflight_full_o)
-// The step stage ends only an instruction in flight whose step stage had not ended.
-`VMEM_ASSERT(StepEndInFlight_A, step_end_i |-> (slot_q[step_end_id_i] && !stepped_q[step_end_id_i]))
-// A write is held until accepted: the next cycle presents the same write.
+// What the assertions read: the values themselves, except that the break-asserts key corrupts
+// one of them (see the contract above; the copies feed nothing else).
 `ifndef SYNTHESIS
   logic             vg_stall_q;
   logic [7:0]       vg_addr_q;
@@ -566,31 +590,84 @@ module vmem_pipe_td
   `VMEM_FF(vg_group_q, vgpr_group_o, '0)
   `VMEM_FF(vg_mask_q, vgpr_mask_o, '0)
   `VMEM_FF(vg_data_q, vgpr_data_o, '0)
+
+  logic [5:0]        brk;
+  logic [Ids-1:0]    a_quiet, a_slot, a_stepped;
+  logic [1:0]        a_take_id;
+  logic              a_full;
+  logic [15:0][31:0] a_vg_data, a_vdata_idle;
+  logic [15:0]       a_vmask;
+  logic [8:0]        a_vaddr;
+  done_t             a_done;
+  logic              a_tp2_up, a_tp4, a_tp2_dh;
+  logic [15:0]       a_hits, a_tcp, a_req_l2, a_l2, a_conf, a_issue, a_ta, a_td;
+  always_comb begin
+    brk          = test_break_asserts_i;
+    a_quiet      = quiet_i;
+    a_quiet[td_id_q] = quiet_i[td_id_q] & (brk != 6'd18);
+    a_slot       = slot_q;
+    a_slot[take_id_i] = slot_q[take_id_i] | (brk == 6'd19);
+    a_take_id    = take_id_i + {1'b0, brk == 6'd20};
+    a_full       = inflight_full_o | (brk == 6'd21);
+    a_stepped    = stepped_q;
+    a_stepped[step_end_id_i] = stepped_q[step_end_id_i] | (brk == 6'd22);
+    a_vg_data    = vg_data_q;
+    a_vg_data[0][0] = vg_data_q[0][0] ^ (brk == 6'd23);
+    a_vmask      = (brk == 6'd24) ? 16'd0 : vgpr_mask_o;
+    a_vaddr      = (brk == 6'd25) ? 9'd256 : ({1'b0, ci.vdata} + {6'd0, wr_i_q});
+    a_vdata_idle = vgpr_data_o;
+    a_vdata_idle[0][0] = vgpr_data_o[0][0] | (brk == 6'd26);
+    a_done       = done_q;
+    a_done.conflicts[0] = done_q.conflicts[0] | (brk == 6'd27);
+    a_tp2_up     = (brk == 6'd28) ? tp1_q.valid : tp2_q.valid;
+    a_tp4        = (brk == 6'd29) ? tp3_q.valid : tp4_q.valid;
+    a_tp2_dh     = (brk == 6'd30) ? tp1_q.valid : tp2_q.valid;
+    a_hits       = (brk == 6'd31) ? (done_requests_o - done_misses_o + 16'd1) : done_hits_o;
+    a_tcp        = (brk == 6'd32) ? {15'd0, done_tcp_o == '0} : done_tcp_o;
+    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_requests_o;
+    a_l2         = (brk == 6'd33) ? 16'd1 : done_l2_o;
+    a_conf       = (brk == 6'd34) ? (done_requests_o - {15'd0, done_requests_o != '0} + 16'd1)
+                                  : done_conflicts_o;
+    a_issue      = (brk == 6'd35) ? 16'd3 : done_issue_o;
+    a_ta         = (brk == 6'd36) ? 16'd3 : done_ta_o;
+    a_td         = (brk == 6'd37) ? 16'd4 : done_td_o;
+  end
 `endif
+
+// The TD starts only a complete instruction that is in flight, and finishes the oldest.
+`VMEM_ASSERT(StartComplete_A, start |-> (slot_q[td_id_q] && stepped_q[td_id_q] && a_quiet[td_id_q]))
+// Ids are taken in order: the id taken is the next after the in-flight ones, and is free.
+`VMEM_ASSERT(TakeFree_A, take_i |-> !a_slot[take_id_i])
+`VMEM_ASSERT(TakeInOrder_A, take_i |-> (a_take_id == (td_id_q + 2'($countones(slot_q)))))
+// At most four in flight, and no take while four are.
+`VMEM_ASSERT(InflightMax_A, take_i |-> !a_full)
+// The step stage ends only an instruction in flight whose step stage had not ended.
+`VMEM_ASSERT(StepEndInFlight_A, step_end_i |-> (slot_q[step_end_id_i] && !a_stepped[step_end_id_i]))
+// A write is held until accepted: the next cycle presents the same write.
 `VMEM_ASSERT(VgprHold_A, vg_stall_q |-> (vgpr_valid_o && (vgpr_addr_o == vg_addr_q) &&
-    (vgpr_group_o == vg_group_q) && (vgpr_mask_o == vg_mask_q) && (vgpr_data_o == vg_data_q)))
+    (vgpr_group_o == vg_group_q) && (vgpr_mask_o == vg_mask_q) && (vgpr_data_o == a_vg_data)))
 // A write names an EXEC group and a VGPR at most 255 (VDATA + i <= 255 by construction).
-`VMEM_ASSERT(VgprMask_A, vgpr_valid_o |-> (vgpr_mask_o != '0))
-`VMEM_ASSERT(VgprAddr_A, vgpr_valid_o |-> ({1'b0, ci.vdata} + {6'd0, wr_i_q} <= 9'd255))
+`VMEM_ASSERT(VgprMask_A, vgpr_valid_o |-> (a_vmask != '0))
+`VMEM_ASSERT(VgprAddr_A, vgpr_valid_o |-> (a_vaddr <= 9'd255))
 // Idle zero of the write port and of the done counters.
 `VMEM_ASSERT(VgprIdleZero_A, !vgpr_valid_o |->
-    ({vgpr_addr_o, vgpr_group_o, vgpr_mask_o, vgpr_data_o} == '0))
-`VMEM_ASSERT(DoneIdleZero_A, !done_valid_o |-> (done_q == '0))
+    ({vgpr_addr_o, vgpr_group_o, vgpr_mask_o, a_vdata_idle} == '0))
+`VMEM_ASSERT(DoneIdleZero_A, !done_valid_o |-> (a_done == '0))
 // The conversion units' results arrive with their tags.
-`VMEM_ASSERT(UnpackTag_A, up_valid[0] == (tp2_q.valid && c_conv))
-`VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (tp4_q.valid && c_conv))
-`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (tp2_q.valid && c_d16bs))
+`VMEM_ASSERT(UnpackTag_A, up_valid[0] == (a_tp2_up && c_conv))
+`VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (a_tp4 && c_conv))
+`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (a_tp2_dh && c_d16bs))
 // Counters: hits and misses are load requests; a request-less instruction has no TCP or L2
 // cycles; conflicts come from bundles of two or more requests; issue and TA take at least the
 // four beats / four groups; a writing TD takes at least s .. s + 4.
 `VMEM_ASSERT(DoneHitsMisses_A, done_valid_o |->
-    ({1'b0, done_hits_o} + {1'b0, done_misses_o} <= {1'b0, done_requests_o}))
-`VMEM_ASSERT(DoneTcpZero_A, done_valid_o |-> ((done_requests_o == '0) == (done_tcp_o == '0)))
-`VMEM_ASSERT(DoneL2Zero_A, (done_valid_o && (done_requests_o == '0)) |-> (done_l2_o == '0))
+    ({1'b0, a_hits} + {1'b0, done_misses_o} <= {1'b0, done_requests_o}))
+`VMEM_ASSERT(DoneTcpZero_A, done_valid_o |-> ((done_requests_o == '0) == (a_tcp == '0)))
+`VMEM_ASSERT(DoneL2Zero_A, (done_valid_o && (a_req_l2 == '0)) |-> (a_l2 == '0))
 `VMEM_ASSERT(DoneConflicts_A, done_valid_o |->
-    ({1'b0, done_conflicts_o} + {16'd0, done_requests_o != '0} <= {1'b0, done_requests_o}))
-`VMEM_ASSERT(DoneIssueMin_A, done_valid_o |-> (done_issue_o >= 16'd4))
-`VMEM_ASSERT(DoneTaMin_A, done_valid_o |-> (done_ta_o >= 16'd4))
-`VMEM_ASSERT(DoneTdMin_A, done_valid_o |-> ((done_td_o == '0) || (done_td_o >= 16'd5)))
+    ({1'b0, a_conf} + {16'd0, done_requests_o != '0} <= {1'b0, done_requests_o}))
+`VMEM_ASSERT(DoneIssueMin_A, done_valid_o |-> (a_issue >= 16'd4))
+`VMEM_ASSERT(DoneTaMin_A, done_valid_o |-> (a_ta >= 16'd4))
+`VMEM_ASSERT(DoneTdMin_A, done_valid_o |-> ((a_td == '0) || (a_td >= 16'd5)))
 
 endmodule : vmem_pipe_td
