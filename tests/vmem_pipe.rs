@@ -1,6 +1,7 @@
 //! `vmem_pipe` (SPEC §14): the pipeline's timing against seed 003's buffer rows and the cost
 //! model (issue 19 item 4c), on the model and the RTL in lockstep; instruction-level equality
-//! with the executor on random programs (4b); the test-only mutant caught; `exec --pipeline`.
+//! with the executor on random programs (4b); the test-only mutant caught; every assertion of
+//! the RTL fires on the break-asserts build; `exec --pipeline`.
 
 use gcn_vmem::engine::lockstep::Lockstep;
 use gcn_vmem::engine::{RtlOptions, RtlUnit as _, Variant};
@@ -238,4 +239,124 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     let (code, _, err) = gcn_vmem(&["exec", "-", "--pipeline", "--l2-latency", "9:3"], &example);
     assert_ne!(code, 0);
     assert!(err.contains("MIN must be at least 1 and at most MAX"), "{err}");
+}
+
+/// The `VMEM_ASSERT`s of rtl/vmem_pipe.sv and its sub-blocks in the order of their break-asserts
+/// keys: key k (1..37) breaks `BREAK_ASSERTS_KEYS[k - 1]` (the files' headers give each key's
+/// corruption).
+const BREAK_ASSERTS_KEYS: [&str; 37] = [
+    // rtl/vmem_pipe_ta.sv: 1..9
+    "IssueBeats_A",
+    "IssueHeaderHeld_A",
+    "IssueIntoFull_A",
+    "AddrResultTag_A",
+    "StoreCvtTag_A",
+    "HeldTables_A",
+    "StepGroupAvail_A",
+    "StepRequests_A",
+    "BundleStable_A",
+    // rtl/vmem_pipe_tcp.sv: 10..17
+    "L2ReqStable_A",
+    "L2TagUnique_A",
+    "L2RspTag_A",
+    "FillPending_A",
+    "LineUnique_A",
+    "L2ReqAligned_A",
+    "L2IdleZero_A",
+    "Outstanding_A",
+    // rtl/vmem_pipe_td.sv: 18..37
+    "StartComplete_A",
+    "TakeFree_A",
+    "TakeInOrder_A",
+    "InflightMax_A",
+    "StepEndInFlight_A",
+    "VgprHold_A",
+    "VgprMask_A",
+    "VgprAddr_A",
+    "VgprIdleZero_A",
+    "DoneIdleZero_A",
+    "UnpackTag_A",
+    "SwizzleTag_A",
+    "D16Tag_A",
+    "DoneHitsMisses_A",
+    "DoneTcpZero_A",
+    "DoneL2Zero_A",
+    "DoneConflicts_A",
+    "DoneIssueMin_A",
+    "DoneTaMin_A",
+    "DoneTdMin_A",
+];
+
+/// `case` with its V#'s base address bits 11:6 (the break-asserts key, rtl/vmem_pipe.sv) set to
+/// `key`; the program stays one the executor runs (nothing in it depends on those bits).
+fn with_key(case: &PipeCase, key: u32) -> PipeCase {
+    let mut case = case.clone();
+    case.wave.sgprs[4] = (case.wave.sgprs[4] & !0xfc0) | key << 6;
+    case
+}
+
+/// Every assertion of the pipeline's RTL fires and is reported by name (issue 19): the list
+/// above is exactly the `VMEM_ASSERT`s of rtl/vmem_pipe*.sv; on the break-asserts build, for
+/// each key, ordinary random programs (the suite's, their V# base moved to that key) are run
+/// until one fails, and it must fail on that key's assertion alone ("RTL assertion … failed", the
+/// pipe suite's report), be reported in an `ASSERTION vmem_pipe … assertion=<name>` line by the
+/// replay of its recorded trace, and pass on the RTL as written, in lockstep and against the
+/// executor.
+#[test]
+fn every_assertion_fires_and_is_reported() {
+    use gcn_vmem::engine::run;
+    let files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rtl"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.starts_with("vmem_pipe") && f.ends_with(".sv"))
+        .map(|f| format!("rtl/{f}"))
+        .collect();
+    assert_eq!(files.len(), 4, "{files:?}");
+    let declared = crate::common::declared_assertions(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut listed = BREAK_ASSERTS_KEYS.to_vec();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(listed.len(), BREAK_ASSERTS_KEYS.len(), "an assertion listed twice");
+    assert_eq!(declared, listed, "the assertions rtl/vmem_pipe*.sv declare");
+
+    let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
+    let mut bad = Lockstep::new(VmemPipe::default(), Rtl::open(&broken).expect("the break-asserts RTL opens"));
+    let mut good = Lockstep::new(VmemPipe::default(), Rtl::open(&RtlOptions::default()).expect("the RTL opens"));
+    let pool = pipe_suite::draw_cases(32, 3, 0x1919);
+    let mut tried = 0;
+    for (k, name) in BREAK_ASSERTS_KEYS.iter().enumerate() {
+        let key = k as u32 + 1;
+        // Each key starts at another program of the pool.
+        let mut fired = None;
+        for n in 0..pool.len() {
+            let case = with_key(&pool[(k + n) % pool.len()], key);
+            tried += 1;
+            match pipe_suite::check_case(&mut bad, &case, no_coverage) {
+                Ok(_) => continue,
+                Err(e) => {
+                    let names: Vec<&str> = bad.assertions.iter().map(|a| a.name.as_str()).collect();
+                    assert!(
+                        e.contains(&format!("RTL assertion {name} failed")) && names.iter().all(|a| a == name),
+                        "key {key} should break {name} alone: {e}; failing: {names:?}"
+                    );
+                    fired = Some(case);
+                    break;
+                }
+            }
+        }
+        let case = fired.unwrap_or_else(|| panic!("{name} (key {key}) never fired in {} programs", pool.len()));
+        if let Err(e) = pipe_suite::check_case(&mut good, &case, no_coverage) {
+            panic!("the RTL as written fails the program that breaks {name}: {e}");
+        }
+        let steps = gcn_vmem::bindings::vmem_pipe::record(&case);
+        let replay = run::replay::<gcn_vmem::bindings::vmem_pipe::Harness>(&steps, &broken, None, None).unwrap();
+        let tag = format!(" assertion={name} ");
+        assert!(
+            !replay.lines.is_empty()
+                && replay.lines.iter().all(|l| l.starts_with("ASSERTION vmem_pipe cycle=") && l.contains(&tag)),
+            "{name} is not reported alone: {:?}",
+            &replay.lines[..replay.lines.len().min(4)]
+        );
+    }
+    eprintln!("{} assertions fired in {tried} programs", BREAK_ASSERTS_KEYS.len());
 }

@@ -337,6 +337,22 @@ pub fn random_cases_agree<B: Binding>(cases: u32) {
     }
 }
 
+/// The names of the `VMEM_ASSERT`s the RTL files `files` (paths from the repository root)
+/// declare, sorted, each once (an assertion in a generate loop is one name).
+pub fn declared_assertions(files: &[&str]) -> Vec<String> {
+    let mut declared = Vec::new();
+    for file in files {
+        let source = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        declared.extend(source.match_indices("`VMEM_ASSERT(").map(|(i, m)| {
+            let rest = &source[i + m.len()..];
+            rest[..rest.find(',').unwrap()].trim().to_string()
+        }));
+    }
+    declared.sort_unstable();
+    declared.dedup();
+    declared
+}
+
 /// Proves every `VMEM_ASSERT` of the unit can fire and is reported: `names` must be exactly the
 /// assertions rtl/<unit>.sv declares; on the unit's break-asserts build (`TestBreakAsserts`, whose
 /// register inputs are corrupted so that each assertion fails on some input) random cases of the
@@ -350,16 +366,7 @@ pub fn assertions_fire<B: Binding>(names: &[&str]) {
     use std::collections::BTreeMap;
 
     let unit = <B::Model as Unit>::NAME;
-    let source = std::fs::read_to_string(format!("{}/rtl/{unit}.sv", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut declared: Vec<&str> = source
-        .match_indices("`VMEM_ASSERT(")
-        .map(|(i, m)| {
-            let rest = &source[i + m.len()..];
-            rest[..rest.find(',').unwrap()].trim()
-        })
-        .collect();
-    declared.sort_unstable();
-    declared.dedup();
+    let declared = declared_assertions(&[&format!("rtl/{unit}.sv")]);
     let mut wanted = names.to_vec();
     wanted.sort_unstable();
     assert_eq!(declared, wanted, "{unit}: the assertions rtl/{unit}.sv declares");
