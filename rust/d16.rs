@@ -165,7 +165,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::format::{NFMT_FLOAT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
-    use crate::unit::{testing, Unit};
+    use crate::unit::testing;
     use proptest::prelude::*;
 
     fn d16(op: u8, hi: bool, nfmt: u8, count: u8, data: u128, old: u32) -> Out {

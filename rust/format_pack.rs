@@ -127,7 +127,7 @@ mod tests {
     use super::*;
     use crate::format::{element_bytes, sign_extend, NFMT_RESERVED};
     use crate::format_unpack;
-    use crate::unit::{testing, Unit};
+    use crate::unit::testing;
     use proptest::prelude::*;
 
     fn pack(dfmt: u8, nfmt: u8, components: [u32; 4]) -> Out {

@@ -120,7 +120,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::format::{element_bytes, NFMT_RESERVED};
-    use crate::unit::{testing, Unit};
+    use crate::unit::testing;
     use proptest::prelude::*;
 
     fn unpack(dfmt: u8, nfmt: u8, data: u128) -> Out {

@@ -256,7 +256,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::tsharp::{TYPE_1D, TYPE_2D, TYPE_2D_ARRAY};
-    use crate::unit::{testing, Unit};
+    use crate::unit::testing;
     use proptest::prelude::*;
 
     /// A bound 2D R8 unorm T#: width × height, pitch field = width − 1, levels 0..15, max_mip 15.

@@ -129,7 +129,7 @@ mod tests {
     use crate::format_pack::pack_field;
     use crate::format_unpack::unpack_field;
     use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
-    use crate::unit::{testing, Unit};
+    use crate::unit::testing;
     use proptest::prelude::*;
 
     fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {
