@@ -1,3 +1,5 @@
+`ifndef VMEM_D16_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_D16_SV
 // Copyright gcn-vmem contributors.
 //
 // d16: 16-bit packing of D16 loads and stores (VGPR halves <-> components).
@@ -246,3 +248,5 @@ for (genvar i = 0; i < 4; i++) begin : g_beyond_count
 end
 
 endmodule : d16
+
+`endif  // VMEM_D16_SV

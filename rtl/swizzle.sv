@@ -1,3 +1,5 @@
+`ifndef VMEM_SWIZZLE_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_SWIZZLE_SV
 // Copyright gcn-vmem contributors.
 //
 // swizzle: component selection of a load: expansion, dst_sel, out-of-range and unbound zeroing,
@@ -200,3 +202,5 @@ for (genvar i = 0; i < 4; i++) begin : gen_zero_above_count
 end
 
 endmodule : swizzle
+
+`endif  // VMEM_SWIZZLE_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TCP_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TCP_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_tcp: the TCP (L1) of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP (L1): four
@@ -704,3 +706,5 @@ for (genvar i = 0; i < 4; i++) begin : g_assert_out
 end
 
 endmodule : vmem_pipe_tcp
+
+`endif  // VMEM_VMEM_PIPE_TCP_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TD_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TD_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_td: the TD and completion of vmem_pipe (docs/decisions.md "vmem_pipe", "TD and
@@ -76,6 +78,15 @@
 //                 format_unpack) and 30 (a D16 byte/short load). Other keys: no effect.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
+
+
+// The modules instantiated here, for a Verilator run given this file alone (lint without
+// -y rtl, from the repository root); each file includes once (its guard).
+`ifdef VERILATOR
+`include "rtl/format_unpack.sv"
+`include "rtl/swizzle.sv"
+`include "rtl/d16.sv"
+`endif
 
 module vmem_pipe_td
   import vmem_pkg::*;
@@ -671,3 +682,5 @@ module vmem_pipe_td
 `VMEM_ASSERT(DoneTdMin_A, done_valid_o |-> ((a_td == '0) || (a_td >= 16'd5)))
 
 endmodule : vmem_pipe_td
+
+`endif  // VMEM_VMEM_PIPE_TD_SV
