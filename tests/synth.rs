@@ -79,12 +79,16 @@ fn script_reads_every_source_and_reports() {
     assert!(s.contains("tee -q -o ltp.txt ltp -noff\n"), "{s}");
 }
 
+/// The file names a job reads, in order.
+fn source_names(job: &Job) -> Vec<String> {
+    job.sources.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect()
+}
+
 #[test]
 fn job_lists_the_packages_then_the_unit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let job = Job::for_unit(root, "swizzle").unwrap();
-    let names: Vec<String> =
-        job.sources.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names = source_names(&job);
     let mut packages: Vec<String> = std::fs::read_dir(root.join("rtl"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -103,8 +107,7 @@ fn job_lists_the_packages_then_the_unit() {
 fn job_of_the_pipeline_lists_its_sub_blocks_and_units_before_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let job = Job::for_unit(root, "vmem_pipe").unwrap();
-    let names: Vec<String> =
-        job.sources.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    let names = source_names(&job);
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} missing from {names:?}"));
     let modules = names.iter().filter(|n| !n.ends_with("_pkg.sv")).count();
     assert_eq!(modules, 9, "{names:?}");
