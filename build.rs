@@ -489,12 +489,22 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
         if bytes > LARGE_MODEL_BYTES {
             // One object per file, compiled in parallel: one translation unit of tens of
             // megabytes takes more memory than the machine has (vmem_pipe: 55 MB of C++).
-            let config = if b.hot { &mut large } else { &mut slow };
-            config.include(&mdir).files(&files);
-            if b.hot {
-                large_files += files.len();
-            } else {
-                slow_files += files.len();
+            // Of the hot build, only the evaluation runs long: Verilator's `__Slow` files
+            // (construction, initial blocks, first settle) and the trace functions (run only
+            // while a waveform is recorded) are compiled at -O0, as Verilator's own makefiles
+            // compile their OPT_SLOW part.
+            for file in files {
+                let cold = file
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.contains("__Slow") || n.contains("__Trace"));
+                if b.hot && !cold {
+                    large.include(&mdir).file(&file);
+                    large_files += 1;
+                } else {
+                    slow.include(&mdir).file(&file);
+                    slow_files += 1;
+                }
             }
         } else if b.hot {
             build.file(unity(&mdir, prefix, &files)?);
