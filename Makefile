@@ -81,8 +81,11 @@ deps-llvm:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-14; \
 	fi
 
+# UNIT= builds those units from changed sources and links the others' previous builds, which
+# the harness then refuses to run (build.rs `wanted_units`): an edit to a unit's RTL reaches its
+# verdict without rebuilding the pipeline that instantiates the unit.
 build: deps
-	$(CARGO) build --release
+	GCN_VMEM_UNITS="$(UNIT)" $(CARGO) build --release
 
 cosim: build
 	$(BIN) cosim $(if $(VECTORS),--vectors $(VECTORS)) $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS)) \

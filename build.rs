@@ -12,7 +12,8 @@
 //! A unit's Verilated builds live in a content-addressed cache, `target/verilated/<unit>-<key>/`,
 //! shared by every Cargo profile (release, test, clippy, coverage builds that set another key):
 //! a key seen before is linked as it is, so `make test` after `make cosim` verilates nothing, and
-//! an edit to rtl/<unit>.sv rebuilds that unit alone. The variants of a unit (cosim/engine `Variant`):
+//! an edit to rtl/<unit>.sv rebuilds that unit alone (and the units that instantiate it, unless
+//! `GCN_VMEM_UNITS` leaves them out: [`wanted_units`]). The variants of a unit (cosim/engine `Variant`):
 //! the RTL as written (0) untraced and FST-traced; its assertions broken on purpose by the
 //! test-only `TestBreakAsserts` parameter (1), untraced; and its test-only mutant (2) when
 //! units.txt names one, untraced and traced. A VCD is converted from the FST by the harness, so
@@ -60,6 +61,44 @@ struct Built {
     dir: PathBuf,
     ports: Vec<Port>,
     files: Vec<PathBuf>,
+    /// Linked from a build of older sources (see [`wanted_units`]): the harness refuses to open
+    /// it and says how to rebuild it.
+    stale: bool,
+}
+
+/// The file in a unit's cache directory that records the ports it was built with.
+const PORTS_FILE: &str = "ports.txt";
+
+/// `GCN_VMEM_UNITS` (the Makefile's `UNIT=`): the units a run needs, or every unit when unset
+/// or empty. A unit outside the list whose sources changed is not rebuilt: its most recent
+/// cached build with the same ports is linked and marked stale, so an edit to
+/// rtl/swizzle.sv followed by `make cosim UNIT=swizzle` does not wait for the pipeline, which
+/// instantiates swizzle. The next build without the list (`make cosim`, `make test`) builds it.
+fn wanted_units(units: &[UnitLine]) -> Option<Vec<String>> {
+    let list = std::env::var("GCN_VMEM_UNITS").unwrap_or_default();
+    let wanted: Vec<String> = list.split([' ', ',']).filter(|w| !w.is_empty()).map(str::to_string).collect();
+    for w in &wanted {
+        if !units.iter().any(|u| &u.name == w) {
+            let known: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
+            fail(&format!("GCN_VMEM_UNITS (UNIT=) names `{w}`, which is not a unit; the units: {}", known.join(" ")));
+        }
+    }
+    (!wanted.is_empty()).then_some(wanted)
+}
+
+/// The most recent cached build of `name` whose recorded ports are `ports`.
+fn latest_build(root: &Path, name: &str, ports: &str) -> Option<PathBuf> {
+    let prefix = format!("{name}-");
+    let mut dirs: Vec<(std::time::SystemTime, PathBuf)> = fs::read_dir(root)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| e.path().join(format!("libcosim_{name}.a")).is_file())
+        .filter(|e| fs::read_to_string(e.path().join(PORTS_FILE)).is_ok_and(|p| p == ports))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    dirs.sort();
+    dirs.pop().map(|(_, dir)| dir)
 }
 
 /// The variants of a unit: (code, name suffix, `-G` parameter set to 1, FST-traced build too).
@@ -411,7 +450,13 @@ struct Toolchain {
 }
 
 /// Finds the unit's build in the cache, or verilates and compiles it there.
-fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -> Result<Built, String> {
+fn build_unit(
+    unit: &UnitLine,
+    tools: &Toolchain,
+    root: &Path,
+    scratch: &Path,
+    wanted: Option<&[String]>,
+) -> Result<Built, String> {
     let name = &unit.name;
     let elaborated = elaborate(&tools.bin, name, &scratch.join(format!("xml_{name}")))?;
     let mut inputs = elaborated.files.clone();
@@ -428,9 +473,15 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
     )?;
     let dir = root.join(format!("{name}-{key}"));
     let library = dir.join(format!("libcosim_{name}.a"));
-    let built = Built { dir: dir.clone(), ports: elaborated.ports.clone(), files: inputs };
+    let built = Built { dir: dir.clone(), ports: elaborated.ports.clone(), files: inputs, stale: false };
     if library.is_file() {
         return Ok(built);
+    }
+    let ports = format!("{:?}\n", elaborated.ports);
+    if wanted.is_some_and(|w| !w.contains(name)) {
+        if let Some(old) = latest_build(root, name, &ports) {
+            return Ok(Built { dir: old, stale: true, ..built });
+        }
     }
     // Built in a private directory, then renamed into place: two profiles building at once
     // never see each other's half-built unit.
@@ -520,6 +571,7 @@ fn build_unit(unit: &UnitLine, tools: &Toolchain, root: &Path, scratch: &Path) -
             build.objects(objects);
         }
     }
+    fs::write(tmp.join(PORTS_FILE), &ports).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, &elaborated.ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
     build.file(&glue);
@@ -634,7 +686,7 @@ fn main() {
     {
         println!("cargo::rerun-if-changed={path}");
     }
-    for var in ["VERILATOR", "GCN_VMEM_COVERAGE", "GCN_VMEM_VERILATED_CACHE", "CXX"] {
+    for var in ["VERILATOR", "GCN_VMEM_COVERAGE", "GCN_VMEM_VERILATED_CACHE", "GCN_VMEM_UNITS", "CXX"] {
         println!("cargo::rerun-if-env-changed={var}");
     }
     let coverage = std::env::var("GCN_VMEM_COVERAGE").is_ok_and(|v| v == "1");
@@ -666,8 +718,10 @@ fn main() {
     let root = cache_root(&out);
     fs::create_dir_all(&root).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", root.display())));
     let scratch = out.join("elaborate");
+    let wanted = wanted_units(&units);
     let results: Vec<Result<Built, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = units.iter().map(|u| s.spawn(|| build_unit(u, &tools, &root, &scratch))).collect();
+        let handles: Vec<_> =
+            units.iter().map(|u| s.spawn(|| build_unit(u, &tools, &root, &scratch, wanted.as_deref()))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a unit's build thread panicked".into()))).collect()
     });
     let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
@@ -675,6 +729,15 @@ fn main() {
         fail(&errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
     }
     let built: Vec<Built> = results.into_iter().map(Result::unwrap).collect();
+    for (unit, b) in units.iter().zip(&built) {
+        if b.stale {
+            println!(
+                "cargo::warning={}: its sources changed, but GCN_VMEM_UNITS (UNIT=) leaves it out: linked its \
+                 previous build, which the harness will not run (`make build` rebuilds it)",
+                unit.name
+            );
+        }
+    }
 
     // The table of units the generic bridge opens by name.
     let mut registry = String::from(
@@ -691,10 +754,20 @@ fn main() {
         )
         .unwrap();
     }
+    let units_arg = wanted.as_deref().unwrap_or_default().join(" ");
     registry.push_str("\nconst UnitEntry kUnits[] = {\n");
-    for unit in &units {
+    for (unit, b) in units.iter().zip(&built) {
         let n = &unit.name;
-        writeln!(registry, "    {{\"{n}\", open_{n}, plain_{n}}},").unwrap();
+        let stale = if b.stale {
+            format!(
+                "\"this binary links a build of rtl/{n}.sv's sources from before they changed \
+                 (it was built for UNIT={units_arg} only); run `make build` (or `make cosim` without UNIT=) \
+                 to rebuild it\""
+            )
+        } else {
+            "nullptr".to_string()
+        };
+        writeln!(registry, "    {{\"{n}\", open_{n}, plain_{n}, {stale}}},").unwrap();
     }
     registry.push_str(
         "};\nconst size_t kUnitCount = sizeof(kUnits) / sizeof(kUnits[0]);\n\n}  // namespace gcn_vmem_units\n",

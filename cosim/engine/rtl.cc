@@ -13,7 +13,10 @@ namespace {
 const gcn_vmem_units::UnitEntry &find(rust::Str unit) {
   const std::string name(unit);
   for (size_t i = 0; i < gcn_vmem_units::kUnitCount; ++i) {
-    if (name == gcn_vmem_units::kUnits[i].name) return gcn_vmem_units::kUnits[i];
+    const auto &entry = gcn_vmem_units::kUnits[i];
+    if (name != entry.name) continue;
+    if (entry.stale != nullptr) throw std::runtime_error(entry.stale);
+    return entry;
   }
   throw std::invalid_argument("no RTL was built for unit `" + name + "` (cosim/units.txt)");
 }

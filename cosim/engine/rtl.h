@@ -50,6 +50,9 @@ struct UnitEntry {
   const char *name;
   std::unique_ptr<verilated_rs::Rtl> (*open)(uint8_t variant, uint8_t wave, const verilated_rs::Options &options);
   uint64_t (*plain_loop)(const uint32_t *inputs, size_t count, uint64_t rounds);
+  // nullptr, or why the linked build must not run: its sources changed and the build that linked
+  // it was asked for other units only (GCN_VMEM_UNITS, build.rs).
+  const char *stale;
 };
 
 extern const UnitEntry kUnits[];
