@@ -238,3 +238,7 @@ llvm-diff: build deps-llvm
 
 clean:
 	$(CARGO) clean
+
+# The integrations of the models outside Rust (docs/integrations/): each in a file of its own,
+# with its targets and their installs.
+include $(sort $(wildcard mk/*.mk))
