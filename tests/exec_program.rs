@@ -116,7 +116,7 @@ fn random_programs_agree_and_a_mutant_is_found_shrunk_and_saved() {
 
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("exec_suite");
     let _ = std::fs::remove_dir_all(&dir);
-    let clean = run_suite(300, 6, 7, &dir, &UnitOptions::default()).unwrap();
+    let clean = run_suite(300, 6, 7, &dir, &UnitOptions::default(), 2).unwrap();
     assert!(clean.failures.is_empty(), "{:?}", clean.failures.first().map(|f| &f.line));
     assert_eq!(clean.programs, 300);
     eprintln!(
@@ -130,7 +130,7 @@ fn random_programs_agree_and_a_mutant_is_found_shrunk_and_saved() {
         buffer_addr: RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() },
         ..UnitOptions::default()
     };
-    let found = run_suite(3000, 6, 7, &dir, &mutant).unwrap();
+    let found = run_suite(3000, 6, 7, &dir, &mutant, 2).unwrap();
     let failure = found.failures.first().expect("the mutant survived 3000 random programs");
     assert!(failure.line.starts_with("PROGRAM exec instruction=0 "), "{}", failure.line);
     assert!(failure.line.contains("unit=buffer_addr"), "{}", failure.line);
@@ -198,4 +198,48 @@ fn whole_program_trace_snapshot() {
     }
     assert!(backend.log.failures.is_empty(), "{:?}", backend.log.failures);
     insta::assert_snapshot!(trace);
+}
+
+/// Issue 21: the random program suite spreads its chunks over threads, and what it reports
+/// depends on the seed only. Without a bug: the same counts with one, two and five threads. With
+/// buffer_addr's test-only mutant (swizzled addresses wrong): the same first failing program,
+/// shrunk to the same saved file, and the same counts up to it.
+#[test]
+fn program_suite_results_do_not_depend_on_jobs() {
+    use gcn_vmem::engine::{RtlOptions, Variant};
+    use gcn_vmem::exec::backends::UnitOptions;
+    use gcn_vmem::exec::suite::{run_suite, SUITE_CHUNK};
+
+    let counts = |s: &gcn_vmem::exec::suite::SuiteSummary| {
+        (s.programs, s.instructions, s.executed, s.errors.clone(), s.failures.len())
+    };
+    let dir = crate::common::scratch("suite_jobs");
+    let programs = 3 * SUITE_CHUNK + 17;
+    let runs: Vec<_> = [1, 2, 5]
+        .iter()
+        .map(|&jobs| {
+            run_suite(programs, 6, 0x2121, &dir.join(format!("clean{jobs}")), &UnitOptions::default(), jobs).unwrap()
+        })
+        .collect();
+    assert_eq!(runs[0].programs, programs);
+    assert!(runs[0].failures.is_empty(), "{:?}", runs[0].failures);
+    for r in &runs[1..] {
+        assert_eq!(counts(r), counts(&runs[0]));
+    }
+
+    let mutant = UnitOptions {
+        buffer_addr: RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() },
+        ..UnitOptions::default()
+    };
+    let failing: Vec<_> = [1, 3]
+        .iter()
+        .map(|&jobs| run_suite(20 * SUITE_CHUNK, 6, 0x2121, &dir.join(format!("mutant{jobs}")), &mutant, jobs).unwrap())
+        .collect();
+    let file = |s: &gcn_vmem::exec::suite::SuiteSummary| {
+        assert_eq!(s.failures.len(), 1, "the mutant is caught, once");
+        (s.failures[0].file.file_name().unwrap().to_owned(), std::fs::read_to_string(&s.failures[0].file).unwrap())
+    };
+    assert!(failing[0].programs < 20 * SUITE_CHUNK, "the suite stops at the failing program");
+    assert_eq!(counts(&failing[1]), counts(&failing[0]));
+    assert_eq!(file(&failing[1]), file(&failing[0]));
 }

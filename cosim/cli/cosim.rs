@@ -177,6 +177,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             seed,
             &config.artifacts,
             &gcn_vmem::exec::backends::UnitOptions::default(),
+            config.jobs,
         )?;
         for f in &suite.failures {
             println!("{}", f.line);

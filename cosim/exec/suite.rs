@@ -29,7 +29,7 @@ pub struct Case {
 }
 
 /// What a suite run did.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct SuiteSummary {
     pub programs: u64,
     /// Instructions drawn.
@@ -322,80 +322,119 @@ pub fn to_exec_file(case: &Case) -> String {
     format!("{text}\n")
 }
 
-/// The program stream and the stream the units' generators draw descriptors from, both from
-/// `seed` (two chunks of it, so they do not overlap).
-fn generators(seed: u64) -> (Rng, Rng) {
-    (Rng::for_chunk(seed, 0), Rng::for_chunk(seed, 1))
+/// Programs per chunk of the suite ([`chunks`](crate::exec::chunks)): a chunk's programs come
+/// from its own generators, so the suite's programs and verdict depend on its seed only.
+pub const SUITE_CHUNK: u64 = 256;
+
+/// Chunk `chunk`'s program stream and the stream the units' generators draw its descriptors
+/// from, both from `seed` (two chunks of the harness's RNG, so no two streams overlap).
+fn generators(seed: u64, chunk: u64) -> (Rng, Rng) {
+    (Rng::for_chunk(seed, 2 * chunk), Rng::for_chunk(seed, 2 * chunk + 1))
 }
 
-/// `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws them.
+/// Programs `chunk * SUITE_CHUNK ..` of a suite of `programs`: how many.
+fn chunk_len(programs: u64, chunk: u64) -> u64 {
+    programs.saturating_sub(chunk * SUITE_CHUNK).min(SUITE_CHUNK)
+}
+
+/// The cases of chunk `chunk` of a suite of `programs` of up to `length` instructions.
+fn chunk_cases(programs: u64, length: usize, seed: u64, chunk: u64) -> impl Iterator<Item = Case> {
+    let (mut rng, mut units) = generators(seed, chunk);
+    (0..chunk_len(programs, chunk)).map(move |_| {
+        let len = 1 + rng.below(length as u64) as usize;
+        draw(&mut rng, &mut units, len)
+    })
+}
+
+/// The first `n` random cases of up to `length` instructions from `seed`, as `run_suite` draws
+/// them.
 pub fn draw_cases(n: usize, length: usize, seed: u64) -> Vec<Case> {
-    let (mut rng, mut units) = generators(seed);
-    (0..n)
-        .map(|_| {
-            let len = 1 + rng.below(length as u64) as usize;
-            draw(&mut rng, &mut units, len)
-        })
-        .collect()
+    let n = n as u64;
+    (0..n.div_ceil(SUITE_CHUNK)).flat_map(|c| chunk_cases(n, length, seed, c)).collect()
 }
 
-/// Runs `programs` random programs of `length` instructions from `seed`; stops at the first
-/// failure, which it shrinks, saves under `<artifacts>/exec/` and reports.
+/// Shrinks a failing case, saves it (and the case as drawn) under `<artifacts>/exec/` and
+/// makes its report line.
+fn save_failure(
+    case: Case,
+    backend: &mut LockstepBackend,
+    artifacts: &std::path::Path,
+) -> anyhow::Result<SuiteFailure> {
+    let dir = artifacts.join("exec");
+    std::fs::create_dir_all(&dir)?;
+    let unshrunk =
+        dir.join(format!("{:016x}.unshrunk.json", crate::engine::stimulus::hash(to_exec_file(&case).as_bytes())));
+    std::fs::write(&unshrunk, to_exec_file(&case))?;
+    let small = shrink(case, backend);
+    let text = to_exec_file(&small);
+    let file = dir.join(format!("{:016x}.json", crate::engine::stimulus::hash(text.as_bytes())));
+    std::fs::write(&file, &text)?;
+    let Some((n, f)) = first_failure(&small, backend) else {
+        anyhow::bail!(
+            "the shrunk program {} no longer fails (the case as drawn: {})",
+            file.display(),
+            unshrunk.display()
+        );
+    };
+    let line = format!(
+        "PROGRAM exec instruction={n} `{}` lanes={} unit={} signal={} | {} | repro: gcn-vmem exec {} --both",
+        isa::disassemble(&small.program[n]),
+        small.wave.exec.count_ones(),
+        f.unit,
+        f.signal,
+        f.line,
+        file.display()
+    );
+    Ok(SuiteFailure { file, line, unit_failure: f })
+}
+
+/// Runs `programs` random programs of up to `length` instructions from `seed`, in chunks on
+/// `jobs` threads; stops at the first failing program (the lowest, whatever `jobs`), which it
+/// shrinks, saves under `<artifacts>/exec/` and reports. The counts are of the programs up to
+/// that one, or of all.
 pub fn run_suite(
     programs: u64,
     length: usize,
     seed: u64,
     artifacts: &std::path::Path,
     options: &UnitOptions,
+    jobs: usize,
 ) -> anyhow::Result<SuiteSummary> {
     let start = Instant::now();
-    let mut backend = LockstepBackend::open_with(options)?;
-    backend.log.artifacts = artifacts.to_path_buf();
-    let (mut rng, mut units) = generators(seed);
-    let mut summary = SuiteSummary {
-        programs: 0,
-        instructions: 0,
-        executed: 0,
-        errors: Default::default(),
-        failures: Vec::new(),
-        elapsed: Duration::ZERO,
+    let open = || {
+        let mut backend = LockstepBackend::open_with(options)?;
+        backend.log.artifacts = artifacts.to_path_buf();
+        Ok(backend)
     };
-    for _ in 0..programs {
-        let len = 1 + rng.below(length as u64) as usize;
-        let case = draw(&mut rng, &mut units, len);
-        summary.programs += 1;
-        summary.instructions += len as u64;
-        let (outcome, executed, error) = run_case(&case, &mut backend);
-        summary.executed += executed;
-        if let Some(e) = error {
-            // The rule, without the instruction-specific numbers.
-            let rule: String = e.chars().take_while(|c| !c.is_ascii_digit()).collect();
-            *summary.errors.entry(rule).or_default() += 1;
+    let chunk = |backend: &mut LockstepBackend, chunk: u64| -> anyhow::Result<(SuiteSummary, bool)> {
+        let mut tally = SuiteSummary::default();
+        for case in chunk_cases(programs, length, seed, chunk) {
+            tally.programs += 1;
+            tally.instructions += case.program.len() as u64;
+            let (outcome, executed, error) = run_case(&case, backend);
+            tally.executed += executed;
+            if let Some(e) = error {
+                // The rule, without the instruction-specific numbers.
+                let rule: String = e.chars().take_while(|c| !c.is_ascii_digit()).collect();
+                *tally.errors.entry(rule).or_default() += 1;
+            }
+            if outcome.is_some() {
+                tally.failures.push(save_failure(case, backend, artifacts)?);
+                return Ok((tally, true));
+            }
         }
-        if outcome.is_none() {
-            continue;
+        Ok((tally, false))
+    };
+    let tallies = crate::exec::chunks::run(programs.div_ceil(SUITE_CHUNK), jobs, open, chunk)?;
+    let mut summary = SuiteSummary::default();
+    for t in tallies {
+        summary.programs += t.programs;
+        summary.instructions += t.instructions;
+        summary.executed += t.executed;
+        for (rule, n) in t.errors {
+            *summary.errors.entry(rule).or_default() += n;
         }
-        let dir = artifacts.join("exec");
-        std::fs::create_dir_all(&dir)?;
-        let unshrunk =
-            dir.join(format!("{:016x}.unshrunk.json", crate::engine::stimulus::hash(to_exec_file(&case).as_bytes())));
-        std::fs::write(&unshrunk, to_exec_file(&case))?;
-        let small = shrink(case, &mut backend);
-        let text = to_exec_file(&small);
-        let file = dir.join(format!("{:016x}.json", crate::engine::stimulus::hash(text.as_bytes())));
-        std::fs::write(&file, &text)?;
-        let (n, f) = first_failure(&small, &mut backend).expect("a shrunk case still fails");
-        let line = format!(
-            "PROGRAM exec instruction={n} `{}` lanes={} unit={} signal={} | {} | repro: gcn-vmem exec {} --both",
-            isa::disassemble(&small.program[n]),
-            small.wave.exec.count_ones(),
-            f.unit,
-            f.signal,
-            f.line,
-            file.display()
-        );
-        summary.failures.push(SuiteFailure { file, line, unit_failure: f });
-        break;
+        summary.failures.extend(t.failures);
     }
     summary.elapsed = start.elapsed();
     Ok(summary)

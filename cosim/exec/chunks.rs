@@ -1,0 +1,87 @@
+//! The program suites' work split into chunks. Chunk `c` of a suite seeded `s` draws its
+//! programs from generators of its own (from `s` and `c` alone), and the chunks run on as many
+//! threads as the run has jobs; what a suite reports depends on its seed only, never on the
+//! number of threads (tests/exec_program.rs checks it).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Runs chunks `0..chunks` on up to `jobs` threads, each thread with its own state from
+/// `open` (a backend: its simulations are not shared). `work` runs one chunk and says whether it
+/// failed. Threads claim chunks in order; once chunk `f` has failed no chunk above `f` is
+/// started, and the results are those of chunks `0..=f` (`f` the lowest failing chunk) or of
+/// all chunks, in chunk order: the same for every `jobs`. The first error (in chunk order) of
+/// `open` or `work` is returned instead.
+pub fn run<S, T: Send>(
+    chunks: u64,
+    jobs: usize,
+    open: impl Fn() -> anyhow::Result<S> + Sync,
+    work: impl Fn(&mut S, u64) -> anyhow::Result<(T, bool)> + Sync,
+) -> anyhow::Result<Vec<T>> {
+    let next = AtomicU64::new(0);
+    // The lowest chunk that failed or gave an error (u64::MAX: none yet).
+    let lowest_failed = AtomicU64::new(u64::MAX);
+    let done: Mutex<Vec<(u64, anyhow::Result<T>)>> = Mutex::new(Vec::new());
+    let threads = jobs.clamp(1, chunks.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let record = |chunk: u64, result: anyhow::Result<T>| {
+                    done.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((chunk, result));
+                };
+                let mut state = None;
+                loop {
+                    let chunk = next.fetch_add(1, Ordering::Relaxed);
+                    if chunk >= chunks || chunk > lowest_failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if state.is_none() {
+                        match open() {
+                            Ok(s) => state = Some(s),
+                            Err(e) => {
+                                lowest_failed.fetch_min(chunk, Ordering::Relaxed);
+                                record(chunk, Err(e));
+                                break;
+                            }
+                        }
+                    }
+                    let Some(s) = state.as_mut() else { break };
+                    let result = work(s, chunk);
+                    if result.as_ref().map_or(true, |(_, failed)| *failed) {
+                        lowest_failed.fetch_min(chunk, Ordering::Relaxed);
+                    }
+                    record(chunk, result.map(|(t, _)| t));
+                }
+            });
+        }
+    });
+    let last = lowest_failed.into_inner();
+    let mut done = done.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    done.retain(|(chunk, _)| *chunk <= last);
+    done.sort_by_key(|(chunk, _)| *chunk);
+    done.into_iter().map(|(_, result)| result).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    /// Chunk 5 and chunk 9 fail: whatever the threads, the results stop at chunk 5.
+    #[test]
+    fn results_stop_at_the_lowest_failing_chunk_for_every_job_count() {
+        for jobs in [1, 2, 3, 8] {
+            let results = run(20, jobs, || Ok(()), |_, c| Ok((c, c == 5 || c == 9))).unwrap();
+            assert_eq!(results, vec![0, 1, 2, 3, 4, 5], "jobs {jobs}");
+        }
+        let all = run(7, 3, || Ok(()), |_, c| Ok((c * 10, false))).unwrap();
+        assert_eq!(all, vec![0, 10, 20, 30, 40, 50, 60]);
+    }
+
+    #[test]
+    fn an_error_is_returned_in_chunk_order() {
+        let e = run(10, 4, || Ok(()), |_, c| if c == 3 { anyhow::bail!("chunk {c}") } else { Ok(((), false)) });
+        assert_eq!(e.unwrap_err().to_string(), "chunk 3");
+        let e = run(10, 2, || -> anyhow::Result<()> { anyhow::bail!("cannot open") }, |_, _| Ok(((), false)));
+        assert_eq!(e.unwrap_err().to_string(), "cannot open");
+    }
+}
