@@ -29,7 +29,7 @@ DPI_BUILD  := --binary -j 2 -MAKEFLAGS "OPT_FAST=-O2" -o dpi_tb \
 
 .PHONY: dpi dpi-crate dpi-lint
 
-dpi: $(DPI_DIR)/bench/dpi_tb $(DPI_DIR)/bench_mut/dpi_tb $(DPI_DIR)/example
+dpi: $(DPI_DIR)/bench/dpi_tb $(DPI_DIR)/bench_mut/dpi_tb $(DPI_DIR)/example $(DPI_DIR)/example_so
 	tests/dpi/run.sh $(DPI_DIR) $(DPI_SEED) $(DPI_CYCLES)
 
 # Always run: Cargo decides what to rebuild, and Make re-reads the library's time stamp after.
@@ -48,6 +48,11 @@ dpi-lint: deps
 $(DPI_DIR)/example: tests/dpi/example.c $(DPI_HEADER) $(DPI_LIB)
 	$(CXX) -x c++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -Irust/dpi/include tests/dpi/example.c
 	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Irust/dpi/include tests/dpi/example.c $(DPI_LIB) $(DPI_LDLIBS) -o $@
+
+# The same example against the cdylib (what Questa's and Xcelium's -sv_lib load).
+$(DPI_DIR)/example_so: tests/dpi/example.c $(DPI_HEADER) $(DPI_LIB)
+	$(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Irust/dpi/include tests/dpi/example.c \
+	  -L$(DPI_DIR)/release -lgcn_vmem_dpi -Wl,-rpath,$(abspath $(DPI_DIR)/release) -o $@
 
 # The bench, and the bench on buffer_addr's test-only mutant. Each then checks that the imports
 # Verilator generated from the package (Vdpi_tb__Dpi.h) agree with the C header: a C++ unit

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # The DPI-C bench's verdict (make dpi; usable from CI once built):
+#   0. the C example gives the expected outputs, on the staticlib and the cdylib alike;
 #   1. the bench on the RTL as written must print PASS and exit 0;
 #   2. the bench on buffer_addr's test-only mutant (TestBreakSwizzle=1, cosim/units.txt) must
 #      fail: exit non-zero with a buffer_addr MISMATCH line.
-# Usage: tests/dpi/run.sh DIR SEED CYCLES   (DIR holds bench/dpi_tb and bench_mut/dpi_tb)
+# Usage: tests/dpi/run.sh DIR SEED CYCLES   (DIR holds bench/dpi_tb, bench_mut/dpi_tb, example,
+# example_so)
 # Prints the pass run's cycles, valid vectors and vectors per second (wall clock of the whole
 # binary: start, reset, run). Exit 0 when both verdicts hold, 1 otherwise.
 set -uo pipefail
 dir=${1:?usage: run.sh DIR SEED CYCLES} seed=${2:-1} cycles=${3:-1000000}
+
+# The C example, on the staticlib and on the cdylib: record 3 of a structured buffer at 0x1000
+# with 16-byte records, offset 4, is 0x1000 + 3 * 16 + 4 = 0x1034 (SPEC §2.3), two edges later.
+"$dir/example" >"$dir/example.log" 2>&1 || { cat "$dir/example.log"; echo "FAIL: $dir/example" >&2; exit 1; }
+cat "$dir/example.log"
+if ! grep -q '^cycle 1: .* valid_o 1 address_o 0x1034 in_range_o 0x1$' "$dir/example.log" \
+   || ! "$dir/example_so" | cmp -s - "$dir/example.log"; then
+  echo "FAIL: the C example's output is not the expected one, or differs on the cdylib" >&2
+  exit 1
+fi
 
 start=$(date +%s.%N)
 "$dir/bench/dpi_tb" +seed="$seed" +cycles="$cycles" >"$dir/pass.log" 2>&1
