@@ -45,6 +45,16 @@ mod engine {
 
 use eval::{Evaluator, Output};
 
+/// The Python string of a field name, made once: a dict lookup or insert with it skips building
+/// and hashing a new string (most of the cost of a small eval).
+fn key<'py>(py: Python<'py>, name: &'static str) -> Bound<'py, PyString> {
+    static KEYS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<&'static str, Py<PyString>>>> =
+        std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(Default::default);
+    let mut keys = keys.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    keys.entry(name).or_insert_with(|| PyString::intern(py, name).unbind()).bind(py).clone()
+}
+
 create_exception!(
     gcn_vmem_model,
     Error,
@@ -69,7 +79,10 @@ fn unknown_unit(name: &str) -> PyErr {
 fn dict_values<'py, E: Evaluator>(d: &Bound<'py, PyDict>) -> Result<Vec<Bound<'py, PyAny>>, String> {
     let fields = E::fields();
     check_keys(&fields, d)?;
-    fields.iter().map(|&f| d.get_item(f).ok().flatten().ok_or_else(|| format!("missing field `{f}`"))).collect()
+    fields
+        .iter()
+        .map(|&f| d.get_item(key(d.py(), f)).ok().flatten().ok_or_else(|| format!("missing field `{f}`")))
+        .collect()
 }
 
 fn check_keys(fields: &[&str], d: &Bound<'_, PyDict>) -> Result<(), String> {
@@ -92,7 +105,7 @@ fn key_text(key: &Bound<'_, PyAny>) -> String {
 fn output_dict<'py>(py: Python<'py>, out: &Output) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (k, v) in out {
-        d.set_item(*k, v.to_py(py)?)?;
+        d.set_item(key(py, k), v.to_py(py)?)?;
     }
     Ok(d)
 }
@@ -126,7 +139,7 @@ fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult
     let mut columns = Vec::with_capacity(fields.len());
     let mut rows: Option<usize> = None;
     for f in &fields {
-        let column = d.get_item(f)?.ok_or_else(|| error(format!("missing field `{f}`")))?;
+        let column = d.get_item(key(py, f))?.ok_or_else(|| error(format!("missing field `{f}`")))?;
         let values = values::items(&column).ok_or_else(|| {
             error(format!(
                 "field `{f}`: expected a list (or array) of values, one per input, got {}",
@@ -171,7 +184,7 @@ fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult
     }
     let d = PyDict::new(py);
     for (k, column) in out {
-        d.set_item(k, PyList::new(py, column)?)?;
+        d.set_item(key(py, k), PyList::new(py, column)?)?;
     }
     d.into_py_any(py)
 }
@@ -238,8 +251,25 @@ fn eval_py(py: Python<'_>, unit: &str, fields: &Bound<'_, PyAny>) -> PyResult<Py
 /// output dicts; or a dict of columns (each a list, tuple or numpy array with one value per
 /// input), answered by a dict of output columns (lists; `None` where an output lacks the key).
 /// Raises gcn_vmem_model.Error naming the input's index and the field.
+///
+/// Python's cyclic garbage collector is paused during the call (the outputs are dicts and lists
+/// of numbers and strings, which make no cycles): collections triggered by the many new
+/// containers cost as much as the conversion itself.
 #[pyfunction]
 fn eval_batch(py: Python<'_>, unit: &str, inputs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let gc = py.import("gc")?;
+    let paused = gc.call_method0("isenabled")?.is_truthy()?;
+    if paused {
+        gc.call_method0("disable")?;
+    }
+    let result = eval_batch_inner(py, unit, inputs);
+    if paused {
+        gc.call_method0("enable")?;
+    }
+    result
+}
+
+fn eval_batch_inner(py: Python<'_>, unit: &str, inputs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if let Ok(d) = inputs.downcast::<PyDict>() {
         return with_unit!(unit, E => eval_columns::<E>(py, d));
     }
