@@ -46,7 +46,8 @@ pub const ABI_VERSION: c_int = 1;
 pub const GCN_VMEM_OK: c_int = 0;
 /// A null handle or a null word pointer.
 pub const GCN_VMEM_ENULL: c_int = -1;
-/// The handle is not a live handle of this unit (another unit's, or freed).
+/// The handle is not a live handle of this unit: another unit's (a freed one is caught only
+/// while its memory still holds the cleared magic; using it is undefined behaviour).
 pub const GCN_VMEM_EHANDLE: c_int = -2;
 /// The model panicked: a bug in the model. The handle is unusable until freed.
 pub const GCN_VMEM_EPANIC: c_int = -3;
