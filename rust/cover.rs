@@ -115,6 +115,12 @@ impl Hits {
         self.counts[point][bin] += 1;
     }
 
+    /// Adds `n` hits to bin `bin` of point `point` (counts read back from a saved run,
+    /// `gcn-vmem cosim --results`).
+    pub fn add(&mut self, point: usize, bin: usize, n: u64) {
+        self.counts[point][bin] += n;
+    }
+
     /// The count of each bin of point `point`.
     pub fn counts(&self, point: usize) -> &[u64] {
         &self.counts[point]

@@ -19,6 +19,7 @@ mod harness;
 mod image_addr;
 mod inline_const;
 mod isa_llvm;
+mod merge;
 mod multi_texel;
 mod svg;
 mod swizzle;

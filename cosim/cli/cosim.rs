@@ -69,6 +69,11 @@ pub struct Args {
     /// hole fails the run only at the default budget or above, unsharded).
     #[arg(long)]
     require_bins: bool,
+    /// Write the run's results here as JSON (seed, shard, units, vectors, cycles, failures with
+    /// their files, the program suites, every bin's hits, the --coverage databases), for
+    /// `gcn-vmem merge` to combine a run's shards into one verdict.
+    #[arg(long, value_name = "PATH", env = "GCN_VMEM_RESULTS")]
+    results: Option<PathBuf>,
 }
 
 /// Runs below this many vectors per unit show no progress bar.
@@ -92,6 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         shard,
         junit,
         require_bins,
+        results,
     } = args;
     let units = resolve_units(&unit)?;
     if shard.is_some() && seed.is_none() {
@@ -102,6 +108,9 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     if let Some(path) = &junit {
         gcn_vmem::report::junit::check_writable(path)?;
     }
+    if let Some(path) = &results {
+        gcn_vmem::report::results::check_writable(path)?;
+    }
     let seed = seed.unwrap_or_else(fresh_seed);
     let variant = rtl.variant();
     let mut config = RunConfig {
@@ -110,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         max_failures,
         variant,
         wave: wave.into(),
-        coverage,
+        coverage: coverage.clone(),
         shrink: !no_shrink,
         shard,
         ..RunConfig::default()
@@ -129,8 +138,17 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         gcn_vmem::verilator_version(),
         shard.map(|s| format!(", shard {s}")).unwrap_or_default()
     );
+    // The closed-loop suites (the pipeline's programs, the executor's programs) are not cut into
+    // chunks: shard 1 runs them whole, the other shards leave them out, so that the shards of a
+    // run together run each program once (`gcn-vmem merge`).
+    let closed_loop = shard.is_none_or(|s| s.index == 1);
     let mut summaries = Vec::new();
-    for name in units {
+    let mut databases = Vec::new();
+    for &name in &units {
+        if name == "vmem_pipe" && !closed_loop {
+            println!("vmem_pipe: its random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
+            continue;
+        }
         if name == "vmem_pipe" {
             // A closed-loop unit: its random runs are whole programs (cosim/exec/pipe_suite.rs).
             let summary = gcn_vmem::exec::pipe_suite::run_pipe_suite(
@@ -149,6 +167,11 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         }
         let summary = actions::random(name, &config)?;
         summaries.push(summary);
+        if let Some(dir) = &config.coverage {
+            // Each worker writes <unit>-<worker>.dat (engine::run::random).
+            let written = (0..config.jobs).map(|w| dir.join(format!("{name}-{w}.dat"))).filter(|f| f.is_file());
+            databases.extend(written);
+        }
         for k in 1..=x_seeds {
             let x_config = RunConfig {
                 vectors: policy::x_run_vectors(vectors, x_seeds),
@@ -170,7 +193,10 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     ok &= bins.iter().all(|b| b.passed);
     let mut suite_result = None;
     let programs = programs.unwrap_or_else(|| policy::default_programs(unit.is_empty()));
-    if programs > 0 {
+    if programs > 0 && !closed_loop {
+        println!("exec: the random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
+    }
+    if programs > 0 && closed_loop {
         let suite = gcn_vmem::exec::suite::run_suite(
             programs,
             policy::PROGRAM_LENGTH,
@@ -179,27 +205,33 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             &gcn_vmem::exec::backends::UnitOptions::default(),
             config.jobs,
         )?;
-        for f in &suite.failures {
-            println!("{}", f.line);
-            println!("{}", f.unit_failure);
-        }
-        println!(
-            "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}  (programs, instructions; {} executed, {} programs stopped by an executor error)",
-            "exec",
-            suite.programs,
-            suite.instructions,
-            suite.failures.len(),
-            suite.programs as f64 / suite.elapsed.as_secs_f64().max(1e-9),
-            suite.elapsed.as_secs_f64(),
-            suite.executed,
-            suite.errors.values().sum::<u64>()
-        );
+        print_programs(&suite);
         ok &= suite.failures.is_empty();
         suite_result = Some(suite);
     }
     if let Some(path) = &junit {
         gcn_vmem::report::junit::write(path, seed, shard, &summaries, &bins, suite_result.as_ref())?;
         println!("JUnit report {}", path.display());
+    }
+    if let Some(path) = &results {
+        let settings = gcn_vmem::report::results::RunSettings {
+            seed,
+            vectors,
+            x_seeds,
+            programs,
+            variant,
+            require_bins,
+            units: units.clone(),
+        };
+        let results = gcn_vmem::report::results::Results {
+            run: settings,
+            shard,
+            summaries,
+            programs: suite_result,
+            coverage: databases,
+        };
+        gcn_vmem::report::results::write(path, &results)?;
+        println!("results {} (gcn-vmem merge combines a run's shards)", path.display());
     }
     if !ok {
         println!(
@@ -209,7 +241,27 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-fn print_summary(summaries: &[Summary]) {
+/// The executor's program suite: each failing program's lines, then its row of the table.
+pub(crate) fn print_programs(suite: &gcn_vmem::exec::suite::SuiteSummary) {
+    for f in &suite.failures {
+        println!("{}", f.line);
+        println!("{}", f.unit_failure);
+    }
+    println!(
+        "{:<25} {:>12} {:>12} {:>9} {:>12.0} {:>9.2}  (programs, instructions; {} executed, {} programs stopped by an executor error)",
+        "exec",
+        suite.programs,
+        suite.instructions,
+        suite.failures.len(),
+        suite.programs as f64 / suite.elapsed.as_secs_f64().max(1e-9),
+        suite.elapsed.as_secs_f64(),
+        suite.executed,
+        suite.errors.values().sum::<u64>()
+    );
+}
+
+/// The per-unit table: unit (and X seed), vectors, cycles, failing cases, vectors/s, seconds.
+pub(crate) fn print_summary(summaries: &[Summary]) {
     println!("{:<25} {:>12} {:>12} {:>9} {:>12} {:>9}", "unit", "vectors", "cycles", "failing", "vectors/s", "seconds");
     for s in summaries {
         let unit = match s.x_seed {

@@ -13,6 +13,7 @@ mod equiv;
 mod eval;
 mod exec;
 mod llvm_diff;
+mod merge;
 mod mutants;
 mod replay;
 mod scaling;
@@ -39,6 +40,11 @@ struct Cli {
 enum Command {
     /// Random vectors through model and RTL in lockstep; exits 1 on any mismatch.
     Cosim(cosim::Args),
+    /// Combines the results files of a run's shards (`cosim --shard K/N --results PATH`) into one
+    /// verdict: the per-unit table, the bins (an unhit bin fails as in an unsharded run), a JUnit
+    /// report and one Verilator coverage database; exits 1 when the merged run fails, 2 when the
+    /// files are not the shards of one run.
+    Merge(merge::Args),
     /// Replays a vector file on model and RTL; exits 1 on any mismatch.
     Replay(replay::Args),
     /// SPEC §13: one JSON object per stdin line in, one per stdout line out.
@@ -89,6 +95,7 @@ enum Command {
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
         Command::Cosim(args) => cosim::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Cost => cost::run(),

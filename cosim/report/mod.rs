@@ -1,11 +1,13 @@
 //! Reports of finished runs for people and CI: the timing diagram around a mismatch ([`svg`]),
 //! JUnit XML ([`junit`]), the functional-coverage verdict ([`bins`]) and Verilator's
-//! line/toggle coverage ([`coverage`]). (The waveforms a failing run writes are the engine's:
+//! line/toggle coverage ([`coverage`]), and a run's results as a file and the merge of a run's
+//! shards ([`results`]). (The waveforms a failing run writes are the engine's:
 //! [`crate::engine::wave`].)
 
 pub mod bins;
 pub mod coverage;
 pub mod junit;
+pub mod results;
 pub mod svg;
 
 /// `text` escaped for XML content and attribute values: the five markup characters become
