@@ -362,8 +362,7 @@ fn rows() -> Vec<common::Row<'static, Harness>> {
 
 #[test]
 fn directed_table_is_well_formed() {
-    common::assert_unique_names(ROWS.iter().map(|r| r.name));
-    assert!(ROWS.iter().all(|r| r.input.valid));
+    common::assert_rows_well_formed::<Harness>(&rows());
     // Result dwords at and above result_count are 0 (docs/decisions.md "d16").
     for r in ROWS {
         assert!(r.result[usize::from(r.result_count)..].iter().all(|&d| d == 0), "{}", r.name);
@@ -379,10 +378,11 @@ fn directed_table_is_well_formed() {
     }
 }
 
-/// All rows back to back through model and RTL in lockstep; both equal the hand-computed rows.
-#[test]
-fn directed_rows_match_spec() {
-    common::assert_rows_match_spec::<Harness>(&rows());
+// All rows back to back through model and RTL in lockstep; both equal the hand-computed rows. The
+// trace of the table as a reviewed snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: rows(),
+    directed_table_trace: rows(),
 }
 
 /// The hand-computed float rows agree with the witnesses used by the exhaustive tests (so a slip
@@ -404,11 +404,6 @@ fn witnesses_match_directed_rows() {
             assert_eq!(f16_to_f32(h), r.result[i], "{}: half {i} = {h:#06x}", r.name);
         }
     }
-}
-
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -279,10 +279,6 @@ fn expected(r: &Row) -> Out {
     Out { valid: true, data: r.expect, fmt_valid: r.fmt_valid }
 }
 
-fn show(o: &Out) -> String {
-    format!("valid={} data={:#034x} fmt_valid={}", o.valid, o.data, o.fmt_valid)
-}
-
 /// The table as the helpers of tests/common take it.
 fn rows() -> Vec<common::Row<'static, Harness>> {
     ROWS.iter().map(|r| (r.name, input(r), expected(r))).collect()
@@ -296,47 +292,27 @@ fn reference_out(i: &In) -> Out {
 
 #[test]
 fn directed_table_is_well_formed() {
-    common::assert_unique_names(ROWS.iter().map(|r| r.name));
-    for dfmt in 1..=14u8 {
-        assert!(ROWS.iter().any(|r| r.dfmt == dfmt && r.fmt_valid), "no valid row for dfmt {dfmt}");
-    }
-    for nfmt in [UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT] {
-        assert!(ROWS.iter().any(|r| r.nfmt == nfmt && r.fmt_valid && r.dfmt != 4), "no row for nfmt {nfmt}");
-        assert!(ROWS.iter().any(|r| r.nfmt == nfmt && r.dfmt == 4), "no w = 32 row for nfmt {nfmt}");
-    }
+    reference::assert_format_rows_well_formed(
+        &ROWS.iter().map(|r| (r.name, r.dfmt, r.nfmt, r.fmt_valid)).collect::<Vec<_>>(),
+    );
     for r in ROWS {
-        assert_eq!(r.fmt_valid, format_valid(r.dfmt, r.nfmt), "{}: fmt_valid", r.name);
         let bits = element_bits(r.dfmt);
         assert!(bits == 128 || r.expect >> bits == 0, "{}: data above the element", r.name);
     }
 }
 
-/// The hand-computed rows and the exact-arithmetic reference agree (two independent witnesses).
-#[test]
-fn directed_rows_agree_with_reference() {
-    common::assert_reference_matches_rows::<Harness>(&rows(), reference_out);
+// The hand-computed rows against the exact-arithmetic reference (two independent witnesses), and
+// through model and RTL in lockstep; the trace of the table as a reviewed snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: rows(),
+    reference_matches_directed_rows: (rows(), reference_out),
+    directed_table_trace: rows(),
+    pipeline_bubbles_hold_last_result: (junk, rows(), ROWS[0].name, "f16 NaN payloads"),
 }
 
-/// The whole table back to back through model and RTL in lockstep; every result equals its row.
-#[test]
-fn directed_rows_model_and_rtl() {
-    common::assert_rows_match_spec::<Harness>(&rows());
-}
-
-/// The cycle-by-cycle trace of the table (model and RTL agree), as a reviewed snapshot.
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
-}
-
-/// Bubbles (valid = 0 with junk inputs) leave the data outputs holding the last valid result
-/// with valid = 0; after reset the outputs are 0.
-#[test]
-fn pipeline_bubbles_hold_last_result() {
-    let rows = rows();
-    let junk = |k: u32| In { valid: false, dfmt: 14, nfmt: 4, components: !u128::from(k) };
-    let b = common::named(&rows, "f16 NaN payloads");
-    common::assert_bubbles_hold_last_result::<Harness>(junk, &rows[0], b);
+/// An invalid cycle whose other inputs would change every output if they were taken.
+fn junk(k: u32) -> In {
+    In { valid: false, dfmt: 14, nfmt: 4, components: !u128::from(k) }
 }
 
 /// Every (dfmt, nfmt) pair, valid or not, on every f32 corner value of the harness's stimulus
@@ -358,7 +334,9 @@ fn every_pair_on_special_values() {
         .iter()
         .zip(&outs)
         .filter(|(i, o)| **o != reference_out(i))
-        .map(|(i, o)| format!("{i:x?}:\n  reference: {}\n  got:       {}", show(&reference_out(i)), show(o)))
+        .map(|(i, o)| {
+            format!("{i:x?}:\n  reference: {}\n  got:       {}", common::show(&reference_out(i)), common::show(o))
+        })
         .collect();
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
     // 14 dfmts × 7 nfmts (6 is reserved), less float on the five formats with 8- or 2-bit fields.
@@ -467,7 +445,9 @@ fn roundtrip(dfmt: u8, nfmt: u8) -> (usize, usize) {
         .zip(&want)
         .zip(&outs)
         .filter(|((_, w), o)| o.data != **w || !o.fmt_valid)
-        .map(|((i, w), o)| format!("dfmt {dfmt} nfmt {nfmt} components {i:x?}: want data {w:#x}, got {}", show(o)))
+        .map(|((i, w), o)| {
+            format!("dfmt {dfmt} nfmt {nfmt} components {i:x?}: want data {w:#x}, got {}", common::show(o))
+        })
         .collect();
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
     (inputs.len(), exceptions)
@@ -561,7 +541,9 @@ fn exhaustive_pack_unorm_snorm_rounding_edges() {
         .iter()
         .zip(&outs)
         .filter(|(i, o)| **o != reference_out(i))
-        .map(|(i, o)| format!("{i:x?}:\n  reference: {}\n  got:       {}", show(&reference_out(i)), show(o)))
+        .map(|(i, o)| {
+            format!("{i:x?}:\n  reference: {}\n  got:       {}", common::show(&reference_out(i)), common::show(o))
+        })
         .collect();
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
     println!("exhaustive_pack_unorm_snorm_rounding_edges: {} vectors in {:.2?}", inputs.len(), start.elapsed());
@@ -659,20 +641,12 @@ fn valid_pair_input() -> impl Strategy<Value = In> {
     })
 }
 
-/// The unit's random cases with their mid-run reset pulses and holds: model and RTL agree on
-/// every output of every cycle and at every reset change.
-#[test]
-fn random_cases_with_resets_agree_in_lockstep() {
-    common::random_cases_agree::<Harness>(1000);
-}
-
-/// Random cases of the unit's own stimulus (invalid pairs and idle cycles included): model and
-/// RTL agree on every output of every cycle, and both equal the reference. (Without the cases'
-/// mid-run resets, which `random_cases_with_resets_agree_in_lockstep` keeps: the reference is of
-/// the packing, not of the registers.)
-#[test]
-fn random_cases_agree_in_lockstep() {
-    common::random_cases_match_reference::<Harness>(1000, reference_out);
+// The unit's random cases (invalid pairs and idle cycles included) with their mid-run reset
+// pulses and holds: model and RTL agree on every output of every cycle; and without the resets,
+// against the reference.
+common::unit_tests! {
+    random_cases_agree_in_lockstep: 1000,
+    random_cases_match_reference: (1000, reference_out),
 }
 
 proptest! {

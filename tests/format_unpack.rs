@@ -253,14 +253,6 @@ fn expected(r: &Row) -> Out {
     Out { valid: true, components: from_words(r.expect), count: r.count, fmt_valid: r.fmt_valid }
 }
 
-fn show(o: &Out) -> String {
-    let c = words(o.components);
-    format!(
-        "valid={} components=[{:#010x}, {:#010x}, {:#010x}, {:#010x}] count={} fmt_valid={}",
-        o.valid, c[0], c[1], c[2], c[3], o.count, o.fmt_valid
-    )
-}
-
 /// The reference's outputs for a valid input (tests/common/reference.rs).
 fn reference_out(i: &In) -> Out {
     let (c, count, fmt_valid) = reference::unpack(i.dfmt, i.nfmt, i.data);
@@ -274,51 +266,30 @@ fn rows() -> Vec<common::Row<'static, Harness>> {
 
 #[test]
 fn directed_table_is_well_formed() {
-    common::assert_unique_names(ROWS.iter().map(|r| r.name));
-    // Every dfmt 1..=14 has a valid row and every valid nfmt has a row on a field narrower than 32.
-    for dfmt in 1..=14u8 {
-        assert!(ROWS.iter().any(|r| r.dfmt == dfmt && r.fmt_valid), "no valid row for dfmt {dfmt}");
-    }
-    for nfmt in [UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT] {
-        assert!(ROWS.iter().any(|r| r.nfmt == nfmt && r.fmt_valid && r.dfmt != 4), "no row for nfmt {nfmt}");
-        assert!(ROWS.iter().any(|r| r.nfmt == nfmt && r.dfmt == 4), "no w = 32 row for nfmt {nfmt}");
-    }
-    // The rows' fmt_valid and count are SPEC §1.4's.
+    // Every dfmt 1..=14 has a valid row and every valid nfmt has a row on a field narrower than 32;
+    // the rows' fmt_valid and count are SPEC §1.4's.
+    reference::assert_format_rows_well_formed(
+        &ROWS.iter().map(|r| (r.name, r.dfmt, r.nfmt, r.fmt_valid)).collect::<Vec<_>>(),
+    );
     for r in ROWS {
-        assert_eq!(r.fmt_valid, format_valid(r.dfmt, r.nfmt), "{}: fmt_valid", r.name);
         let count = if r.fmt_valid { fields(r.dfmt).len() as u8 } else { 0 };
         assert_eq!(r.count, count, "{}: count", r.name);
         assert!(r.expect[usize::from(r.count)..].iter().all(|&c| c == 0), "{}: components beyond count", r.name);
     }
 }
 
-/// The hand-computed rows and the exact-arithmetic reference agree (two independent witnesses).
-#[test]
-fn directed_rows_agree_with_reference() {
-    common::assert_reference_matches_rows::<Harness>(&rows(), reference_out);
+// The hand-computed rows against the exact-arithmetic reference (two independent witnesses), and
+// through model and RTL in lockstep; the trace of the table as a reviewed snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: rows(),
+    reference_matches_directed_rows: (rows(), reference_out),
+    directed_table_trace: rows(),
+    pipeline_bubbles_hold_last_result: (junk, rows(), ROWS[0].name, "f16 inf/NaN dfmt 12"),
 }
 
-/// The whole table back to back through model and RTL in lockstep; every result equals its row.
-#[test]
-fn directed_rows_model_and_rtl() {
-    common::assert_rows_match_spec::<Harness>(&rows());
-}
-
-/// The cycle-by-cycle trace of the table (model and RTL agree), as a reviewed snapshot.
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
-}
-
-/// Bubbles (valid = 0 with junk inputs) leave the data outputs holding the last valid result
-/// with valid = 0 (docs/decisions.md "Data registers hold when not valid"); after reset the
-/// outputs are 0.
-#[test]
-fn pipeline_bubbles_hold_last_result() {
-    let rows = rows();
-    let junk = |k: u32| In { valid: false, dfmt: 12, nfmt: 7, data: !u128::from(k) };
-    let b = common::named(&rows, "f16 inf/NaN dfmt 12");
-    common::assert_bubbles_hold_last_result::<Harness>(junk, &rows[0], b);
+/// An invalid cycle whose other inputs would change every output if they were taken.
+fn junk(k: u32) -> In {
+    In { valid: false, dfmt: 12, nfmt: 7, data: !u128::from(k) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,8 +356,8 @@ fn sweep_dfmt(dfmt: u8) -> usize {
                 failures.push(format!(
                     "dfmt {dfmt} nfmt {nfmt} data {:#x}:\n  reference: {}\n  got:       {}",
                     inp.data,
-                    show(&want),
-                    show(o)
+                    common::show(&want),
+                    common::show(o)
                 ));
             }
         }
@@ -396,41 +367,35 @@ fn sweep_dfmt(dfmt: u8) -> usize {
     vectors
 }
 
-fn timed(name: &str, f: impl FnOnce() -> usize) {
-    let start = Instant::now();
-    let n = f();
-    println!("{name}: {n} vectors in {:.2?}", start.elapsed());
-}
-
 /// Every code of every field of the 8-bit formats (dfmt 1, 3, 10) under every nfmt 0..7.
 #[test]
 fn exhaustive_unpack_8bit_fields() {
-    timed("exhaustive_unpack_8bit_fields", || [1, 3, 10].into_iter().map(sweep_dfmt).sum());
+    common::timed("exhaustive_unpack_8bit_fields", || [1, 3, 10].into_iter().map(sweep_dfmt).sum());
 }
 
 /// Every code of the 16-bit field of dfmt 2 under every nfmt.
 #[test]
 fn exhaustive_unpack_16bit_dfmt2() {
-    timed("exhaustive_unpack_16bit_dfmt2", || sweep_dfmt(2));
+    common::timed("exhaustive_unpack_16bit_dfmt2", || sweep_dfmt(2));
 }
 
 /// Every code of both 16-bit fields of dfmt 5 under every nfmt.
 #[test]
 fn exhaustive_unpack_16bit_dfmt5() {
-    timed("exhaustive_unpack_16bit_dfmt5", || sweep_dfmt(5));
+    common::timed("exhaustive_unpack_16bit_dfmt5", || sweep_dfmt(5));
 }
 
 /// Every code of the four 16-bit fields of dfmt 12 under every nfmt.
 #[test]
 fn exhaustive_unpack_16bit_dfmt12() {
-    timed("exhaustive_unpack_16bit_dfmt12", || sweep_dfmt(12));
+    common::timed("exhaustive_unpack_16bit_dfmt12", || sweep_dfmt(12));
 }
 
 /// Every code of every field of the packed formats (11/11/10, 10/11/11, 2/10/10/10,
 /// 10/10/10/2) under every nfmt.
 #[test]
 fn exhaustive_unpack_packed_fields() {
-    timed("exhaustive_unpack_packed_fields", || [6, 7, 8, 9].into_iter().map(sweep_dfmt).sum());
+    common::timed("exhaustive_unpack_packed_fields", || [6, 7, 8, 9].into_iter().map(sweep_dfmt).sum());
 }
 
 /// All 65,536 f16 → f32 widenings (dfmt 2, float) through model and RTL, against the reference
@@ -457,7 +422,7 @@ fn exhaustive_f16_to_f32() {
             assert_eq!(want, witness, "reference and half disagree on f16 {h:#06x}");
         }
         if got != want || o.count != 1 || !o.fmt_valid || words(o.components)[1..] != [0, 0, 0] {
-            failures.push(format!("f16 {h:#06x}: reference {want:#010x} got {}", show(o)));
+            failures.push(format!("f16 {h:#06x}: reference {want:#010x} got {}", common::show(o)));
         }
     }
     assert_eq!(nans, 2 * 1023);
@@ -511,7 +476,7 @@ fn exhaustive_f11_to_f32() {
                 if comps[*slot] != want {
                     failures.push(format!(
                         "dfmt {dfmt} f11 {code:#05x} in field {slot}: reference {want:#010x} got {}",
-                        show(o)
+                        common::show(o)
                     ));
                 }
             }
@@ -543,7 +508,7 @@ fn exhaustive_f10_to_f32() {
             let want = reference::f10_to_f32(c);
             assert_eq!(want, small_float_witness(c, 5), "reference and witness disagree on f10 {c:#05x}");
             if words(o.components)[slot] != want {
-                failures.push(format!("dfmt {dfmt} f10 {c:#05x}: reference {want:#010x} got {}", show(o)));
+                failures.push(format!("dfmt {dfmt} f10 {c:#05x}: reference {want:#010x} got {}", common::show(o)));
             }
         }
     }
@@ -580,14 +545,7 @@ common::unit_tests! {
     random_cases_agree_in_lockstep: 1000,
     every_assertion_fires_and_is_reported: ["CountBound_A", "InvalidZero_A", "ValidCount_A"],
     random_stimulus_hits_every_bin: 62,
-}
-
-/// The same random cases against the reference, cycle by cycle: a valid input's result one step
-/// later; an idle cycle's output holds the last valid result with valid = 0. (Without the cases'
-/// mid-run resets: the reference is of the conversion, not of the registers.)
-#[test]
-fn random_cases_match_reference() {
-    common::random_cases_match_reference::<Harness>(1000, reference_out);
+    random_cases_match_reference: (1000, reference_out),
 }
 
 // ---------------------------------------------------------------------------------------------

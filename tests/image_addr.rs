@@ -13,13 +13,10 @@
 use crate::common;
 
 use gcn_vmem::bindings::image_addr::Harness;
-use gcn_vmem::engine::stimulus::from_rng;
-use gcn_vmem::engine::Binding;
 use gcn_vmem_model::image_addr::{
     check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
     OP_PCK2, OP_PCK4,
 };
-use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
 // Codes (SPEC §1.2, §1.4; docs/decisions.md for `op`).
@@ -541,8 +538,7 @@ fn table(rows: &[Row]) -> Vec<common::Row<'_, Harness>> {
 #[test]
 fn directed_table_is_well_formed() {
     let rows = rows();
-    common::assert_unique_names(rows.iter().map(|r| r.name.as_str()));
-    assert!(rows.iter().all(|r| r.input.valid && r.expect.valid));
+    common::assert_rows_well_formed::<Harness>(&table(&rows));
     // 29 legal combinations, plain and _MIP.
     assert_eq!(table_combinations().len(), 29);
     assert_eq!(rows.iter().filter(|r| r.name.starts_with("table ")).count(), 58);
@@ -558,24 +554,12 @@ fn directed_table_is_well_formed() {
     }
 }
 
-/// All rows back to back through model and RTL in lockstep (`outputs` checks they agree); both
-/// equal the hand-computed rows, every output field.
-#[test]
-fn directed_rows_match_spec() {
-    common::assert_rows_match_spec::<Harness>(&table(&rows()));
-}
-
-/// The hand-written rows and the independent reference agree (so the reference, used on the
-/// exhaustive and random inputs below, is itself checked against hand derivations).
-#[test]
-fn reference_matches_directed_rows() {
-    common::assert_reference_matches_rows::<Harness>(&table(&rows()), reference);
-}
-
-/// The trace of the whole table, row names first so cycles map to rows.
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&table(&rows())));
+// The rows through model and RTL in lockstep and against the independent reference (used on the
+// exhaustive and random inputs below); the trace of the table as a reviewed snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: table(&rows()),
+    reference_matches_directed_rows: (table(&rows()), reference),
+    directed_table_trace: table(&rows()),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -601,13 +585,8 @@ fn junk(k: u32) -> In {
     }
 }
 
-#[test]
-fn pipeline_bubbles_hold_last_result() {
-    let rows = rows();
-    let table = table(&rows);
-    let a = common::named(&table, "mips256 L2");
-    let b = common::named(&table, "reject op 1 dmask 0xf dfmt 1: d16");
-    common::assert_bubbles_hold_last_result::<Harness>(junk, a, b);
+common::unit_tests! {
+    pipeline_bubbles_hold_last_result: (junk, table(&rows()), "mips256 L2", "reject op 1 dmask 0xf dfmt 1: d16"),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -731,15 +710,8 @@ fn legality_exhaustive_matches_reference() {
     assert_eq!(legal, 29 + 29 * 4);
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-
-    /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
-    /// (checked by `outputs`) and with the reference.
-    #[test]
-    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(<Harness as Binding>::generate), 1..=32)) {
-        common::batch_matches_reference::<Harness>(&batch, reference)?;
-    }
+common::unit_tests! {
+    stimulus_matches_reference: (300, reference),
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ use gcn_vmem::bindings::multi_texel::Harness;
 use gcn_vmem_model::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
 use gcn_vmem_model::multi_texel::{In, MultiTexel, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
-use reference::{from_words, words, FLOAT, SINT, SNORM, UINT, UNORM};
+use reference::{from_words, FLOAT, SINT, SNORM, UINT, UNORM};
 
 // ---------------------------------------------------------------------------------------------
 // Codes and SPEC §4.3's table, transcribed.
@@ -304,14 +304,6 @@ fn expected(r: &Row) -> Out {
     Out { valid: true, result: from_words(r.result), result_count: r.result_count, illegal: r.illegal }
 }
 
-fn show(o: &Out) -> String {
-    let w = words(o.result);
-    format!(
-        "valid={} result=[{:#010x}, {:#010x}, {:#010x}, {:#010x}] result_count={} illegal={}",
-        o.valid, w[0], w[1], w[2], w[3], o.result_count, o.illegal
-    )
-}
-
 /// The table as the helpers of tests/common take it.
 fn table(rows: &[Row]) -> Vec<common::Row<'_, Harness>> {
     rows.iter().map(|r| (r.name.as_str(), r.input, expected(r))).collect()
@@ -367,25 +359,14 @@ fn directed_table_is_well_formed() {
     }
 }
 
-/// The hand-computed rows and [`spec`] (with the exact-arithmetic reference) agree: two
-/// independent witnesses, so `spec`, used on the exhaustive and random inputs below, is itself
-/// checked against hand derivations.
-#[test]
-fn directed_rows_agree_with_reference() {
-    common::assert_reference_matches_rows::<Harness>(&table(&rows()), spec);
-}
-
-/// All rows back to back through model and RTL in lockstep (`outputs` checks they agree); both
-/// equal the hand-computed rows.
-#[test]
-fn directed_rows_match_spec() {
-    common::assert_rows_match_spec::<Harness>(&table(&rows()));
-}
-
-/// The trace of the whole table, row names first so cycles map to rows.
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&table(&rows())));
+// The hand-computed rows against [`spec`] (with the exact-arithmetic reference; two independent
+// witnesses, so `spec`, used on the exhaustive and random inputs below, is itself checked against
+// hand derivations), and through model and RTL in lockstep; the trace of the table as a reviewed
+// snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: table(&rows()),
+    reference_matches_directed_rows: (table(&rows()), spec),
+    directed_table_trace: table(&rows()),
 }
 
 /// The codes this file uses are docs/decisions.md's (op) and SPEC §1.4's (dfmt), and the ports
@@ -412,13 +393,13 @@ fn junk(k: u64) -> In {
     In { valid: false, op: BY2, dmask: 0xf, dfmt: RG8, nfmt: UINT, group_valid: true, texels: JUNK ^ k }
 }
 
-#[test]
-fn pipeline_bubbles_hold_last_result() {
-    let rows = rows();
-    let table = table(&rows);
-    let a = common::named(&table, "by4 r8 snorm: 0x80, 0x81, 0x7f, 0x01");
-    let b = common::named(&table, "pck2 r8 sint: 0xff, 0x80; 31:16 zero");
-    common::assert_bubbles_hold_last_result::<Harness>(|k| junk(u64::from(k)), a, b);
+common::unit_tests! {
+    pipeline_bubbles_hold_last_result: (
+        |k: u32| junk(u64::from(k)),
+        table(&rows()),
+        "by4 r8 snorm: 0x80, 0x81, 0x7f, 0x01",
+        "pck2 r8 sint: 0xff, 0x80; 31:16 zero",
+    ),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -576,22 +557,22 @@ fn sweep_by(op: u8, dfmt: u8, nfmt: u8) -> usize {
             result_count: count,
             illegal: false,
         };
-        (*o != want)
-            .then(|| format!("texels {:#018x}:\n  reference: {}\n  got:       {}", inp.texels, show(&want), show(o)))
+        (*o != want).then(|| {
+            format!(
+                "texels {:#018x}:\n  reference: {}\n  got:       {}",
+                inp.texels,
+                common::show(&want),
+                common::show(o)
+            )
+        })
     })
-}
-
-fn timed(name: &str, f: impl FnOnce() -> usize) {
-    let start = Instant::now();
-    let n = f();
-    println!("{name}: {n} vectors in {:.2?}", start.elapsed());
 }
 
 /// Every 8-bit code in every texel position of BY4 R8 and BY2 R8 (every pair in texels 0 and 1),
 /// and every (R, G) pair of BY2 RG8 in both texels, in every listed nfmt, against the reference.
 #[test]
 fn exhaustive_by_8bit_codes() {
-    timed("exhaustive_by_8bit_codes", || {
+    common::timed("exhaustive_by_8bit_codes", || {
         let mut n = 0;
         for nfmt in [UNORM, SNORM, UINT, SINT] {
             n += sweep_by(BY4, R8, nfmt) + sweep_by(BY2, R8, nfmt) + sweep_by(BY2, RG8, nfmt);
@@ -604,7 +585,7 @@ fn exhaustive_by_8bit_codes() {
 /// widened, NaNs unquieted), against the reference.
 #[test]
 fn exhaustive_by2_r16_codes() {
-    timed("exhaustive_by2_r16_codes", || {
+    common::timed("exhaustive_by2_r16_codes", || {
         [UNORM, SNORM, UINT, SINT, FLOAT].into_iter().map(|n| sweep_by(BY2, R16, n)).sum()
     });
 }
@@ -613,7 +594,7 @@ fn exhaustive_by2_r16_codes() {
 /// is the group's texel bytes zero-extended (SPEC §4.3), result_count 1, not illegal.
 #[test]
 fn exhaustive_pck_codes() {
-    timed("exhaustive_pck_codes", || {
+    common::timed("exhaustive_pck_codes", || {
         let mut n = 0;
         for nfmt in [UNORM, UINT, SINT] {
             for (op, dfmt) in [(PCK2, R8), (PCK2, R16), (PCK2, RG8), (PCK4, R8)] {
@@ -621,7 +602,9 @@ fn exhaustive_pck_codes() {
                 n += sweep_row(op, dfmt, nfmt, |_, inp, o| {
                     let want =
                         Out { valid: true, result: u128::from(inp.texels & mask), result_count: 1, illegal: false };
-                    (*o != want).then(|| format!("texels {:#018x}: want {} got {}", inp.texels, show(&want), show(o)))
+                    (*o != want).then(|| {
+                        format!("texels {:#018x}: want {} got {}", inp.texels, common::show(&want), common::show(o))
+                    })
                 });
             }
         }
@@ -674,14 +657,7 @@ common::unit_tests! {
     random_cases_agree_in_lockstep: 1000,
     every_assertion_fires_and_is_reported: ["AboveCountZero_A", "CountRow_A", "IllegalZero_A"],
     random_stimulus_hits_every_bin: 250,
-}
-
-/// The same random cases against [`spec`], cycle by cycle: a valid input's result one step
-/// later; an idle cycle's output holds the last valid result with valid = 0. (Without the cases'
-/// mid-run resets: the reference is of the packing, not of the registers.)
-#[test]
-fn random_cases_match_reference() {
-    common::random_cases_match_reference::<Harness>(1000, spec);
+    random_cases_match_reference: (1000, spec),
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,10 +9,7 @@
 use crate::common;
 
 use gcn_vmem::bindings::swizzle::Harness;
-use gcn_vmem::engine::stimulus::from_rng;
-use gcn_vmem::engine::Binding;
 use gcn_vmem_model::swizzle::{In, Out, Swizzle};
-use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
 // Port helpers, written from docs/decisions.md "swizzle" (not from rust/swizzle.rs).
@@ -230,8 +227,7 @@ fn rows() -> Vec<common::Row<'static, Harness>> {
 
 #[test]
 fn directed_table_is_well_formed() {
-    common::assert_unique_names(ROWS.iter().map(|r| r.name));
-    assert!(ROWS.iter().all(|r| r.input.valid));
+    common::assert_rows_well_formed::<Harness>(&rows());
     // Every row's expectation obeys docs/decisions.md: dwords at and above the data count are 0.
     for r in ROWS {
         let data = usize::from(r.result_count) - usize::from(r.input.tfe);
@@ -239,23 +235,12 @@ fn directed_table_is_well_formed() {
     }
 }
 
-/// All rows back to back through model and RTL in lockstep; both equal the hand-computed rows.
-#[test]
-fn directed_rows_match_spec() {
-    common::assert_rows_match_spec::<Harness>(&rows());
-}
-
-/// The hand-written rows and the independent reference agree (so the reference, used on random
-/// and enumerated inputs below, is checked against hand derivations too).
-#[test]
-fn reference_matches_directed_rows() {
-    common::assert_reference_matches_rows::<Harness>(&rows(), reference);
-}
-
-/// The trace of the whole table, row names first so cycles map to rows.
-#[test]
-fn directed_table_trace() {
-    insta::assert_snapshot!("directed_trace", common::directed_trace::<Harness>(&rows()));
+// The rows through model and RTL in lockstep and against the independent reference (used on
+// random and enumerated inputs below); the trace of the table as a reviewed snapshot.
+common::unit_tests! {
+    directed_rows_match_spec: rows(),
+    reference_matches_directed_rows: (rows(), reference),
+    directed_table_trace: rows(),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,12 +262,8 @@ fn junk(k: u32) -> In {
     }
 }
 
-#[test]
-fn pipeline_bubbles_hold_last_result() {
-    let rows = rows();
-    let a = common::named(&rows, "swizzle WZYX");
-    let b = common::named(&rows, "tfe, dmask 0101: count 3");
-    common::assert_bubbles_hold_last_result::<Harness>(junk, a, b);
+common::unit_tests! {
+    pipeline_bubbles_hold_last_result: (junk, rows(), "swizzle WZYX", "tfe, dmask 0101: count 3"),
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,15 +308,8 @@ fn reference(i: &In) -> Out {
     Out { valid: i.valid, result: pack([dwords[0], dwords[1], dwords[2], dwords[3]]), result_count }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
-
-    /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
-    /// (checked by `outputs`) and with the reference.
-    #[test]
-    fn stimulus_matches_reference(batch in proptest::collection::vec(from_rng(<Harness as Binding>::generate), 1..=32)) {
-        common::batch_matches_reference::<Harness>(&batch, reference)?;
-    }
+common::unit_tests! {
+    stimulus_matches_reference: (400, reference),
 }
 
 /// Every count (0..7), dst_sel (4096), oor mask (16) and integer flag: 1,048,576 inputs, with

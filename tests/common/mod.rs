@@ -94,9 +94,40 @@ pub fn assert_unique_names<'a>(names: impl IntoIterator<Item = &'a str>) {
     assert_eq!(names.len(), rows, "duplicate row names");
 }
 
+/// Asserts that a directed table is one the helpers below can drive: distinct row names, and
+/// every row's input and output valid.
+pub fn assert_rows_well_formed<B: Binding>(rows: &[Row<B>]) {
+    assert_unique_names(rows.iter().map(|r| r.0));
+    for (name, input, out) in rows {
+        assert!(valid_of(input) && valid_of(out), "{name}: input and output must be valid");
+    }
+}
+
 /// The row named `name`.
 pub fn named<'r, 'a, I, O>(rows: &'r [(&'a str, I, O)], name: &str) -> &'r (&'a str, I, O) {
     rows.iter().find(|r| r.0 == name).unwrap_or_else(|| panic!("no row {name}"))
+}
+
+/// `name=value` for every port of `p`, as a test's failure message shows it: booleans as
+/// true/false, integers in decimal, a list as `[…]` of its elements and anything else in hex, each
+/// with the digits of its width.
+pub fn show<P: Ports>(p: &P) -> String {
+    use gcn_vmem_model::unit::{Kind, Signal};
+    let ports = P::SIGNALS.iter().enumerate().map(|(i, s)| {
+        let v = p.get(i);
+        let text = match s.kind {
+            Kind::Bool => (v != 0).to_string(),
+            Kind::Int | Kind::OneOf(_) => v.to_string(),
+            Kind::List { width, len } => {
+                let element = Signal { width, ..*s };
+                let items: Vec<String> = (0..len).map(|k| element.hex(v >> (width * k) & element.mask())).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Kind::Hex | Kind::Enum(_) => s.hex(v),
+        };
+        format!("{}={text}", s.name)
+    });
+    ports.collect::<Vec<_>>().join(" ")
 }
 
 /// A row whose output is not the spec's: its name, its input, the spec's output and the one
@@ -179,12 +210,14 @@ pub fn held<O: Ports>(out: &O) -> O {
 }
 
 /// Bubbles (valid = 0, the other inputs `junk(k)`, which would change every output if they were
-/// taken) around two valid rows `a` and `b`: the data outputs hold the last valid result with
-/// valid = 0, and after reset the outputs are 0 (docs/decisions.md "Data registers hold when not
-/// valid"). With LATENCY 2 the inputs junk(1), a, junk(2), junk(3), b, junk(4) give the outputs
-/// 0, 0, a, a held, a held, b, b held, b held (the result of input j is the output of step j + 1).
-pub fn assert_bubbles_hold_last_result<B: Binding>(junk: impl Fn(u32) -> In<B>, a: &Row<B>, b: &Row<B>) {
+/// taken) around the two valid rows of `rows` named `a` and `b`: the data outputs hold the last
+/// valid result with valid = 0, and after reset the outputs are 0 (docs/decisions.md "Data
+/// registers hold when not valid"). With LATENCY 2 the inputs junk(1), a, junk(2), junk(3), b,
+/// junk(4) give the outputs 0, 0, a, a held, a held, b, b held, b held (the result of input j is
+/// the output of step j + 1).
+pub fn assert_bubbles_hold_last_result<B: Binding>(junk: impl Fn(u32) -> In<B>, rows: &[Row<B>], a: &str, b: &str) {
     assert_eq!(<B::Model as Unit>::LATENCY, 2);
+    let (a, b) = (named(rows, a), named(rows, b));
     let (zero, a_out, b_out) = (Out::<B>::default(), a.2, b.2);
     assert_cycle_outputs::<B>(
         &[junk(1), a.1, junk(2), junk(3), b.1, junk(4)],
@@ -246,6 +279,18 @@ pub fn batch_matches_reference<B: Binding>(
     Ok(())
 }
 
+/// Random batches of 1 to 32 inputs of the unit's own stimulus ([`Binding::generate`]), `cases` of
+/// them, each driven back to back from reset and checked against `reference`
+/// ([`batch_matches_reference`]).
+pub fn stimulus_batches_match_reference<B: Binding>(cases: u32, reference: impl Fn(&In<B>) -> Out<B>) {
+    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let batches = proptest::collection::vec(gcn_vmem::engine::stimulus::from_rng(B::generate), 1..=32);
+    let result = TestRunner::new(config).run(&batches, |batch| batch_matches_reference::<B>(&batch, &reference));
+    if let Err(e) = result {
+        panic!("{}: {e}", <B::Model as Unit>::NAME);
+    }
+}
+
 /// Runs `inputs` (all valid) through model and RTL ([`sweep`], which asserts that the two agree;
 /// in chunks of 2^18 inputs) and asserts that each output is `want` of its input, listing the
 /// first 8 that are not. Returns the number of inputs.
@@ -261,6 +306,14 @@ pub fn assert_sweep_matches<B: Binding>(inputs: &[In<B>], want: impl Fn(&In<B>) 
     }
     assert!(misses.is_empty(), "model+RTL differ from the spec:\n{}", misses.join("\n"));
     inputs.len()
+}
+
+/// Runs `f` (a sweep that returns how many vectors it drove) and prints that count and the time it
+/// took under `name` (`cargo test -- --nocapture`).
+pub fn timed(name: &str, f: impl FnOnce() -> usize) {
+    let start = std::time::Instant::now();
+    let n = f();
+    println!("{name}: {n} vectors in {:.2?}", start.elapsed());
 }
 
 /// A hash of `n` (SplitMix64's first draw from seed `n`), to vary the fields an exhaustive sweep
@@ -472,9 +525,16 @@ pub fn assert_in_bins(what: &str, got: &[String], expected: &[&str], exactly: bo
 
 /// Declares the tests that every unit's file has in the same form, under their usual names and
 /// only those named, each on the module's `Harness`:
+/// `directed_rows_match_spec: rows` ([`assert_rows_match_spec`]),
+/// `reference_matches_directed_rows: (rows, reference)` ([`assert_reference_matches_rows`]),
+/// `directed_table_trace: rows` (the insta snapshot `directed_trace` of [`directed_trace`]),
+/// `pipeline_bubbles_hold_last_result: (junk, rows, a, b)` ([`assert_bubbles_hold_last_result`]),
 /// `random_cases_agree_in_lockstep: cases` ([`random_cases_agree`]),
+/// `random_cases_match_reference: (cases, reference)` ([`random_cases_match_reference`]),
+/// `stimulus_matches_reference: (cases, reference)` ([`stimulus_batches_match_reference`]),
 /// `every_assertion_fires_and_is_reported: [names]` ([`assertions_fire`]) and
-/// `random_stimulus_hits_every_bin: chunks` ([`every_bin_hit`]).
+/// `random_stimulus_hits_every_bin: chunks` ([`every_bin_hit`]). `rows` is a directed table as a
+/// `Vec` of [`Row`]s, `reference` a function from an input to its output.
 ///
 /// ```ignore
 /// common::unit_tests! {
@@ -484,6 +544,66 @@ pub fn assert_in_bins(what: &str, got: &[String], expected: &[&str], exactly: bo
 /// }
 /// ```
 macro_rules! unit_tests {
+    (@ directed_rows_match_spec $rows:expr) => {
+        /// All rows back to back through model and RTL in lockstep (`outputs` checks they agree);
+        /// both equal the hand-computed rows, every output field.
+        #[test]
+        fn directed_rows_match_spec() {
+            $crate::common::assert_rows_match_spec::<Harness>(&$rows);
+        }
+    };
+    (@ reference_matches_directed_rows $rows_and_reference:expr) => {
+        /// The hand-written rows and the independent reference agree (two witnesses: so the
+        /// reference, used on the exhaustive and random inputs, is itself checked against hand
+        /// derivations).
+        #[test]
+        fn reference_matches_directed_rows() {
+            // (A match, not a let: the scrutinee's temporaries, which `rows` may borrow, live
+            // through the arm.)
+            match $rows_and_reference {
+                (rows, reference) => $crate::common::assert_reference_matches_rows::<Harness>(&rows, reference),
+            }
+        }
+    };
+    (@ directed_table_trace $rows:expr) => {
+        /// The cycle-by-cycle trace of the whole table (model and RTL agree), row names first so
+        /// that cycles map to rows, as a reviewed snapshot.
+        #[test]
+        fn directed_table_trace() {
+            insta::assert_snapshot!("directed_trace", $crate::common::directed_trace::<Harness>(&$rows));
+        }
+    };
+    (@ pipeline_bubbles_hold_last_result $junk_rows_a_b:expr) => {
+        /// Bubbles (valid = 0 with junk inputs) around two rows leave the data outputs holding the
+        /// last valid result with valid = 0 (docs/decisions.md "Data registers hold when not
+        /// valid"); after reset the outputs are 0.
+        #[test]
+        fn pipeline_bubbles_hold_last_result() {
+            match $junk_rows_a_b {
+                (junk, rows, a, b) => $crate::common::assert_bubbles_hold_last_result::<Harness>(junk, &rows, a, b),
+            }
+        }
+    };
+    (@ random_cases_match_reference $cases_and_reference:expr) => {
+        /// Random cases of the unit's own stimulus against the reference, cycle by cycle: a valid
+        /// input's result one step later; an idle cycle's output holds the last valid result with
+        /// valid = 0. (Without the cases' mid-run resets: the reference is of the unit's
+        /// function, not of its registers.)
+        #[test]
+        fn random_cases_match_reference() {
+            let (cases, reference) = $cases_and_reference;
+            $crate::common::random_cases_match_reference::<Harness>(cases, reference);
+        }
+    };
+    (@ stimulus_matches_reference $cases_and_reference:expr) => {
+        /// Batches of the unit's own stimulus, back to back: model and RTL agree with each other
+        /// (checked by `outputs`) and with the reference.
+        #[test]
+        fn stimulus_matches_reference() {
+            let (cases, reference) = $cases_and_reference;
+            $crate::common::stimulus_batches_match_reference::<Harness>(cases, reference);
+        }
+    };
     (@ random_cases_agree_in_lockstep $cases:expr) => {
         /// Random cases of the unit's own stimulus (its bubbles, idle cycles and mid-run resets
         /// included): model and RTL agree on every output of every cycle (tests/common/mod.rs).

@@ -75,6 +75,24 @@ pub fn valid_pairs() -> Vec<(u8, u8)> {
     (0..16u8).flat_map(|d| (0..8u8).map(move |n| (d, n))).filter(|&(d, n)| format_valid(d, n)).collect()
 }
 
+/// Asserts what a directed table of `(name, dfmt, nfmt, fmt_valid)` rows of unpack or pack must
+/// hold: distinct names; a valid row for every dfmt 1..=14; for every nfmt but the reserved one a
+/// valid row on a field narrower than 32 bits and a row of dfmt 4 (32: the raw bits); and each
+/// row's `fmt_valid` is [`format_valid`]'s.
+pub fn assert_format_rows_well_formed(rows: &[(&str, u8, u8, bool)]) {
+    crate::common::assert_unique_names(rows.iter().map(|r| r.0));
+    for dfmt in 1..=14u8 {
+        assert!(rows.iter().any(|r| r.1 == dfmt && r.3), "no valid row for dfmt {dfmt}");
+    }
+    for nfmt in [UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT] {
+        assert!(rows.iter().any(|r| r.2 == nfmt && r.3 && r.1 != 4), "no row for nfmt {nfmt}");
+        assert!(rows.iter().any(|r| r.2 == nfmt && r.1 == 4), "no w = 32 row for nfmt {nfmt}");
+    }
+    for &(name, dfmt, nfmt, fmt_valid) in rows {
+        assert_eq!(fmt_valid, format_valid(dfmt, nfmt), "{name}: fmt_valid");
+    }
+}
+
 fn mask(width: u32) -> u32 {
     if width >= 32 {
         u32::MAX
