@@ -84,13 +84,6 @@ impl Op {
     }
 }
 
-impl FromStr for Op {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        by_name(&Self::NAMES, s, "an op", "ops")
-    }
-}
-
 /// The value that `s` names in `table`, or the error that lists the names:
 /// `"<s>" is not <a>; the <plural> are "<name>", …`.
 fn by_name<T: Copy>(table: &[(&str, T)], s: &str, a: &str, plural: &str) -> Result<T, String> {
@@ -99,6 +92,21 @@ fn by_name<T: Copy>(table: &[(&str, T)], s: &str, a: &str, plural: &str) -> Resu
         format!("\"{s}\" is not {a}; the {plural} are {}", names.join(", "))
     })
 }
+
+/// `FromStr` for `$ty` by [`by_name`]: `$names` its `(name, value)` table, `$a` and `$plural` the
+/// words of the error.
+macro_rules! from_str_by_name {
+    ($ty:ty, $names:expr, $a:literal, $plural:literal) => {
+        impl FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                by_name(&$names, s, $a, $plural)
+            }
+        }
+    };
+}
+
+from_str_by_name!(Op, Self::NAMES, "an op", "ops");
 
 /// The texture filter (SPEC §13.2 `filter`); for an anisotropic fetch, its mip filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,13 +117,12 @@ pub enum Filter {
     Trilinear,
 }
 
-impl FromStr for Filter {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let names = [("point", Filter::Point), ("bilinear", Filter::Bilinear), ("trilinear", Filter::Trilinear)];
-        by_name(&names, s, "a filter", "filters")
-    }
-}
+from_str_by_name!(
+    Filter,
+    [("point", Filter::Point), ("bilinear", Filter::Bilinear), ("trilinear", Filter::Trilinear)],
+    "a filter",
+    "filters"
+);
 
 /// How a channel's bits are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,13 +135,12 @@ pub enum ChannelKind {
     Int,
 }
 
-impl FromStr for ChannelKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let names = [("fixed", ChannelKind::Fixed), ("float", ChannelKind::Float), ("int", ChannelKind::Int)];
-        by_name(&names, s, "a channel kind", "kinds")
-    }
-}
+from_str_by_name!(
+    ChannelKind,
+    [("fixed", ChannelKind::Fixed), ("float", ChannelKind::Float), ("int", ChannelKind::Int)],
+    "a channel kind",
+    "kinds"
+);
 
 /// One channel of a texel format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
