@@ -97,13 +97,6 @@ module image_addr
   localparam int unsigned BppW       = 5;               // element bytes 0..16
 
   // Codes of §1.2, §1.4 and docs/decisions.md this unit decides on.
-  typedef enum logic [1:0] {
-    OpBy2  = 2'd0,
-    OpBy4  = 2'd1,
-    OpPck2 = 2'd2,
-    OpPck4 = 2'd3
-  } op_e;
-
   localparam logic [TsDfmtW-1:0] DfmtInvalid6 = 6'd0;   // unbound T#
   localparam logic [TsTypeW-1:0] TypeFirst    = 4'd8;   // 1D; types below are unbound
   localparam logic [TsTypeW-1:0] Type2d       = 4'd9;
@@ -185,7 +178,7 @@ module image_addr
   // Stage 1: binding and the combination table (§4.3) //
   //////////////////////////////////////////////////////
 
-  op_e         op;
+  mt_op_e      op;
   logic [2:0]  group_n;      // n
   logic        bound;
   logic        row_ok;       // (op, dmask, dfmt, nfmt) is a row of the table
@@ -193,14 +186,14 @@ module image_addr
   logic [BppW-1:0] bpp;
 
   always_comb begin
-    op       = op_e'(op_i);
+    op       = mt_op_e'(op_i);
     bound    = (ts_dfmt != DfmtInvalid6) && (ts_type >= TypeFirst);
 
     unique case (op)
-      OpBy4, OpPck4: group_n = 3'd4;
-      default:       group_n = 3'd2;
+      MtOpBy4, MtOpPck4: group_n = 3'd4;
+      default:           group_n = 3'd2;
     endcase
-    row_ok = mt_row_ok(op_i, dmask_i, ts_dfmt, ts_nfmt);
+    row_ok = mt_row_ok(op, dmask_i, ts_dfmt, ts_nfmt);
 
     illegal = bound && !((ts_type == Type2d) && row_ok && !d16_i && !tfe_i && !da_i);
 

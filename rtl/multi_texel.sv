@@ -72,13 +72,6 @@ module multi_texel
   localparam int unsigned CompW  = 16;   // widest component (R16)
 
   // Codes of §1.2, §4.3 and docs/decisions.md this unit decides on.
-  typedef enum logic [1:0] {
-    OpBy2  = 2'd0,
-    OpBy4  = 2'd1,
-    OpPck2 = 2'd2,
-    OpPck4 = 2'd3
-  } op_e;
-
   localparam logic [TsDfmtW-1:0] DfmtR8  = 6'd1;
   localparam logic [TsDfmtW-1:0] DfmtR16 = 6'd2;
 
@@ -127,7 +120,7 @@ module multi_texel
   // Stage 1: the combination table (§4.3) //
   ///////////////////////////////////////////
 
-  op_e        op;
+  mt_op_e     op;
   logic       is_r8;
   logic       is_r16;
   nfmt_e      nfmt;       // nfmt_i[2:0]; only meaningful with nfmt_i[3] = 0
@@ -137,15 +130,15 @@ module multi_texel
   logic [2:0] count;
 
   always_comb begin
-    op     = op_e'(op_i);
+    op     = mt_op_e'(op_i);
     is_r8  = dfmt_i == DfmtR8;
     is_r16 = dfmt_i == DfmtR16;
 
     nfmt     = nfmt_e'(nfmt_i[2:0]);
 
-    pck    = (op == OpPck2) || (op == OpPck4);
-    row_ok = mt_row_ok(op_i, dmask_i, dfmt_i, nfmt_i);
-    pck_half = (op == OpPck2) && is_r8;
+    pck    = (op == MtOpPck2) || (op == MtOpPck4);
+    row_ok = mt_row_ok(op, dmask_i, dfmt_i, nfmt_i);
+    pck_half = (op == MtOpPck2) && is_r8;
 
     // DMASK is the number of result dwords (§4.3), fixed per row.
     count = row_ok ? 3'($countones(dmask_i)) : 3'd0;

@@ -9,6 +9,8 @@
 //               `vsharp[VsFooLsb +: VsFooW]`. Bit k of the 128-bit V# is field bit k (LSB0).
 //   Ts*Lsb/W    T# image resource fields (docs/spec.md §1.2), positions over the 256-bit T#.
 //   Dfmt*       the data-format codes a unit decides on (docs/spec.md §1.4).
+//   mt_op_e, mt_row_ok  the multi-texel op codes and the combination table (docs/spec.md §4.3),
+//               for image_addr and multi_texel.
 //
 // Spec: docs/spec.md §1.1, §1.4, §2
 
@@ -102,13 +104,21 @@ package vmem_pkg;
   localparam logic [VsDfmtW-1:0] DfmtInvalid = 4'd0;   // unbound V# (§1.1)
 
   // ---------------------------------------------------------------------------------------------
-  // Multi-texel loads (docs/spec.md §4.3): the table of supported combinations, shared by image_addr
-  // and multi_texel so that it exists once.
+  // Multi-texel loads (docs/spec.md §4.3): the op codes and the table of supported combinations,
+  // shared by image_addr and multi_texel so that each exists once.
   // ---------------------------------------------------------------------------------------------
 
-  // 1 when (op, dmask, dfmt, nfmt) is a row of §4.3's table. op: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4;
-  // dfmt and nfmt are the T#'s fields at full width (R8, R16, RG8 = 1, 2, 3).
-  function automatic logic mt_row_ok(logic [1:0] op, logic [3:0] dmask, logic [5:0] dfmt,
+  // The units' `op_i` (docs/decisions.md "image_addr", "multi_texel").
+  typedef enum logic [1:0] {
+    MtOpBy2  = 2'd0,
+    MtOpBy4  = 2'd1,
+    MtOpPck2 = 2'd2,
+    MtOpPck4 = 2'd3
+  } mt_op_e;
+
+  // 1 when (op, dmask, dfmt, nfmt) is a row of §4.3's table. dfmt and nfmt are the T#'s fields at
+  // full width (R8, R16, RG8 = 1, 2, 3).
+  function automatic logic mt_row_ok(mt_op_e op, logic [3:0] dmask, logic [5:0] dfmt,
                                      logic [3:0] nfmt);
     logic r8, r16, rg8, by, pck, fl;
     r8  = dfmt == 6'd1;
@@ -118,11 +128,11 @@ package vmem_pkg;
     pck = (nfmt == 4'd0) || (nfmt == 4'd4) || (nfmt == 4'd5);                    // unorm uint sint
     fl  = nfmt == 4'd7;                                                           // float
     unique case (op)
-      2'd0:    return ((dmask == 4'h3) && r8 && by) || ((dmask == 4'h3) && r16 && (by || fl)) ||
-                      ((dmask == 4'hf) && rg8 && by);                            // BY2
-      2'd1:    return (dmask == 4'hf) && r8 && by;                               // BY4
-      2'd2:    return (dmask == 4'h1) && (r8 || r16 || rg8) && pck;               // PCK2
-      default: return (dmask == 4'h1) && r8 && pck;                              // PCK4
+      MtOpBy2:  return ((dmask == 4'h3) && r8 && by) || ((dmask == 4'h3) && r16 && (by || fl)) ||
+                       ((dmask == 4'hf) && rg8 && by);
+      MtOpBy4:  return (dmask == 4'hf) && r8 && by;
+      MtOpPck2: return (dmask == 4'h1) && (r8 || r16 || rg8) && pck;
+      default:  return (dmask == 4'h1) && r8 && pck;                             // MtOpPck4
     endcase
   endfunction
 
