@@ -81,6 +81,15 @@ module buffer_addr
   localparam int unsigned SwzLowW   = 10;  // index_lsb * E + offset_lsb <= 63*16 + 15
   localparam int unsigned RangeW    = 34;  // exact raw range sums (§2.4)
 
+  // The outputs final after stage 1, in port order (stage 2 passes them through).
+  typedef struct packed {
+    logic [3:0]          in_range;
+    logic                unbound;
+    logic                illegal;
+    logic [LdsAddrW-1:0] lds_address;
+    logic                lds_in_range;
+  } flags_t;
+
   // Stage 1 register: everything stage 2 needs, and the already-final flags.
   typedef struct packed {
     logic [AddrW-1:0]    base;          // V# base
@@ -91,21 +100,13 @@ module buffer_addr
     logic                swizzle_en;
     logic [1:0]          index_stride;  // log2(S) - 3
     logic                align_dword;   // bytes >= 4: force address[1:0] = 0
-    logic [3:0]          in_range;
-    logic                unbound;
-    logic                illegal;
-    logic [LdsAddrW-1:0] lds_address;
-    logic                lds_in_range;
+    flags_t              flags;
   } stage1_t;
 
   // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
     logic [AddrW-1:0]    address;
-    logic [3:0]          in_range;
-    logic                unbound;
-    logic                illegal;
-    logic [LdsAddrW-1:0] lds_address;
-    logic                lds_in_range;
+    flags_t              flags;
   } stage2_t;
 
   logic    valid_q;
@@ -326,11 +327,11 @@ module buffer_addr
     s1_d.swizzle_en   = vs_swizzle_en;
     s1_d.index_stride = vs_index_stride;
     s1_d.align_dword  = bytes_i >= 5'd4;
-    s1_d.in_range     = in_range;
-    s1_d.unbound      = unbound;
-    s1_d.illegal      = illegal;
-    s1_d.lds_address  = lds_address;
-    s1_d.lds_in_range = lds_in_range;
+    s1_d.flags.in_range     = in_range;
+    s1_d.flags.unbound      = unbound;
+    s1_d.flags.illegal      = illegal;
+    s1_d.flags.lds_address  = lds_address;
+    s1_d.flags.lds_in_range = lds_in_range;
   end
 
   /////////////////////////////////////////////
@@ -354,20 +355,16 @@ module buffer_addr
       address[1:0] = 2'b00;
     end
 
-    s2_d.address      = address;
-    s2_d.in_range     = s1_q.in_range;
-    s2_d.unbound      = s1_q.unbound;
-    s2_d.illegal      = s1_q.illegal;
-    s2_d.lds_address  = s1_q.lds_address;
-    s2_d.lds_in_range = s1_q.lds_in_range;
+    s2_d.address = address;
+    s2_d.flags   = s1_q.flags;
     if (TestBreakAsserts) begin
-      if (s1_q.unbound) begin
-        s2_d.in_range = 4'b0001;
-      end else if (s1_q.in_range == 4'b0011) begin
-        s2_d.in_range = 4'b0010;
+      if (s1_q.flags.unbound) begin
+        s2_d.flags.in_range = 4'b0001;
+      end else if (s1_q.flags.in_range == 4'b0011) begin
+        s2_d.flags.in_range = 4'b0010;
       end
-      if (s1_q.lds_address[1:0] == 2'b11) begin
-        s2_d.lds_address = '1;
+      if (s1_q.flags.lds_address[1:0] == 2'b11) begin
+        s2_d.flags.lds_address = '1;
       end
     end
   end
