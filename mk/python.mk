@@ -20,8 +20,10 @@ MATURIN_VERSION := 1.15.0
 PYTEST_VERSION  := 8.4.2
 # cocotb 2.x needs a newer Verilator than Debian's 5.006; 1.9 supports it.
 COCOTB_VERSION  := 1.9.2
+# For the tests of eval_batch on numpy arrays (the package itself does not need numpy).
+NUMPY_VERSION   := 2.3.5
 # The stamp names the pins, so changing one reinstalls.
-PY_STAMP     := $(PY_VENV)/tools-maturin$(MATURIN_VERSION)-pytest$(PYTEST_VERSION)-cocotb$(COCOTB_VERSION).installed
+PY_STAMP     := $(PY_VENV)/tools-maturin$(MATURIN_VERSION)-pytest$(PYTEST_VERSION)-cocotb$(COCOTB_VERSION)-numpy$(NUMPY_VERSION).installed
 PY_SOURCES   := $(wildcard rust/python/src/*.rs) rust/python/Cargo.toml rust/python/pyproject.toml cosim/exec/cost.rs \
                 $(wildcard rust/*.rs rust/*/*.rs)
 PY_INSTALLED := $(PY_DIR)/wheel.installed
@@ -38,9 +40,9 @@ $(PY_STAMP):
 	  python3 -m venv $(PY_VENV) || { rm -rf $(PY_VENV); \
 	    echo "error: \`python3 -m venv $(PY_VENV)\` failed; install python3-venv (apt-get install python3-venv), then rerun" >&2; \
 	    exit 1; }; fi
-	@echo "installing maturin==$(MATURIN_VERSION) pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) into $(PY_VENV)"
+	@echo "installing maturin==$(MATURIN_VERSION) pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION) into $(PY_VENV)"
 	@$(PY_VENV)/bin/pip install --quiet --disable-pip-version-check maturin==$(MATURIN_VERSION) \
-	    pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) || { \
+	    pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION) || { \
 	  echo "error: pip could not install the pinned tools into $(PY_VENV) (network? PyPI?);" \
 	       "fix the cause shown above, then rerun" >&2; exit 1; }
 	@rm -f $(PY_VENV)/tools-*.installed && touch $@

@@ -233,3 +233,25 @@ def test_numpy_like_columns():
     assert out == {"bits": [0x3F800000, 0x43800000]}
     assert g.eval_batch("inline_const", []) == []
     assert g.eval_batch("inline_const", {"code": []}) == {}
+
+
+def test_numpy_arrays_and_scalars():
+    np = pytest.importorskip("numpy")
+    # SPEC §9: 0x00 -> 2^-10, 0x38 -> 1.0; numpy columns and numpy scalars read as integers.
+    assert g.eval_batch("inline_const", {"code": np.array([0x00, 0x38], dtype=np.uint8)}) == {
+        "bits": [0x3A800000, 0x3F800000]}
+    assert g.eval("inline_const", {"code": np.uint8(0x38)}) == {"bits": 0x3F800000}
+    # Hex strings in a numpy string array; dfmt 10 as uint (SPEC §1.4).
+    out = g.eval_batch("format_unpack", {"dfmt": np.full(2, 10), "nfmt": np.full(2, 4),
+                                         "data": np.array(["0x44332211", "0x1"])})
+    assert out["components"] == [[0x11, 0x22, 0x33, 0x44], [1, 0, 0, 0]]
+    with pytest.raises(g.Error, match="field `code`: -1 is not a non-negative integer"):
+        g.eval("inline_const", {"code": np.int64(-1)})
+    with pytest.raises(g.Error, match="field `code`: expected an integer"):
+        g.eval("inline_const", {"code": np.float64(1.0)})
+
+
+def test_reserved_access_computes_and_is_illegal():
+    # SPEC §13: reserved-but-encodable inputs compute and report through the unit's flags (§2.3).
+    out = g.eval("buffer_addr", buffer(vsharp=vsharp(base=0x1000, num_records=64), access="reserved"))
+    assert out["illegal"] is True and out["address"] == 0x1000
