@@ -197,12 +197,12 @@ impl Visit for EvalRun {
                     match (expected, actual) {
                         _ if !failed.is_empty() => {
                             ok = false;
-                            json!({ "error": format!(
-                                "line {}: RTL assertion(s) failed: {} (rtl/{}.sv)",
-                                n + 1,
-                                failed.join(", "),
-                                <B::Model as Unit>::NAME
-                            ) })
+                            let unit = <B::Model as Unit>::NAME;
+                            let named: Vec<String> = failed
+                                .iter()
+                                .map(|a| format!("{a} ({})", crate::engine::run::assertion_file(unit, a)))
+                                .collect();
+                            json!({ "error": format!("line {}: RTL assertion(s) failed: {}", n + 1, named.join(", ")) })
                         }
                         (Some(e), Some(a)) if e != a => {
                             ok = false;

@@ -202,3 +202,44 @@ fn unknown_revision_is_an_error() {
     let err = equiv::check(&config).expect_err("an unknown revision cannot be checked");
     assert!(format!("{err:#}").contains("no-such-revision-of-gcn-vmem"), "{err:#}");
 }
+
+/// The pipeline's check reads its source set on both sides, as `make synth` does: the packages,
+/// the sub-blocks and units the pipeline instantiates (gold from the revision, gate from the
+/// working tree), then rtl/vmem_pipe.sv. Only the script is checked here: the run is stopped
+/// after a second (or finds no Yosys), long before Yosys has read the design.
+#[test]
+fn the_pipeline_is_read_with_its_sub_blocks_and_units() {
+    let work = scratch("vmem_pipe_sources");
+    let config = Config {
+        work: Some(work.clone()),
+        timeout: Some(std::time::Duration::from_secs(1)),
+        ..Config::new("vmem_pipe", &root())
+    };
+    let _ = equiv::check(&config);
+    let script = std::fs::read_to_string(work.join("equiv.ys")).unwrap();
+    for side in ["gold", "gate"] {
+        let read = script
+            .lines()
+            .find(|l| l.starts_with("read_slang") && l.contains(&format!("{side}/vmem_pipe.sv")))
+            .unwrap_or_else(|| panic!("no read of the {side} side:\n{script}"));
+        let files: Vec<&str> = read.split_whitespace().filter_map(|w| w.strip_prefix(&format!("{side}/"))).collect();
+        assert_eq!(files.last(), Some(&"vmem_pipe.sv"), "{read}");
+        for part in [
+            "vmem_pipe_ta.sv",
+            "vmem_pipe_tcp.sv",
+            "vmem_pipe_td.sv",
+            "buffer_addr.sv",
+            "format_pack.sv",
+            "format_unpack.sv",
+            "swizzle.sv",
+            "d16.sv",
+            "vmem_pkg.sv",
+        ] {
+            assert!(files.contains(&part), "{side} side lacks {part}: {read}");
+        }
+        // Nothing the pipeline does not instantiate.
+        for other in ["image_addr.sv", "coalescer.sv", "multi_texel.sv", "inline_const.sv"] {
+            assert!(!files.contains(&other), "{side} side reads {other}: {read}");
+        }
+    }
+}

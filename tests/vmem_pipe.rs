@@ -360,3 +360,102 @@ fn every_assertion_fires_and_is_reported() {
     }
     eprintln!("{} assertions fired in {tried} programs", BREAK_ASSERTS_KEYS.len());
 }
+
+/// Where each assertion of the pipeline is declared, as the failure lines name it: the assertions
+/// of each of rtl/vmem_pipe*.sv (read here by `common::declared_assertions`) map to that file,
+/// never to rtl/vmem_pipe.sv for a sub-block's; a name several units share maps to all of them;
+/// a name nothing declares falls back to the unit's file.
+#[test]
+fn assertion_lines_name_the_file_that_declares_the_assertion() {
+    use gcn_vmem::engine::run::assertion_file;
+    for file in ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_td.sv"] {
+        let names = crate::common::declared_assertions(&[file]);
+        assert!(!names.is_empty() || file == "rtl/vmem_pipe.sv", "{file} declares no assertion");
+        for name in names {
+            assert_eq!(assertion_file("vmem_pipe", &name), file, "{name}");
+        }
+    }
+    // CountBound_A is declared by d16, format_unpack and swizzle, all three in the pipeline.
+    let shared: std::collections::BTreeSet<String> =
+        assertion_file("vmem_pipe", "CountBound_A").split(" or ").map(str::to_string).collect();
+    let want: std::collections::BTreeSet<String> =
+        ["rtl/d16.sv", "rtl/format_unpack.sv", "rtl/swizzle.sv"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(shared, want);
+    assert_eq!(assertion_file("d16", "CountBound_A"), "rtl/d16.sv", "a unit alone: its own file");
+    assert_eq!(assertion_file("vmem_pipe", "NoSuch_A"), "rtl/vmem_pipe.sv");
+}
+
+/// `cosim --unit vmem_pipe --break-asserts` reports each failing program as an `ASSERTION` line
+/// (what `make mutants` reads) naming the assertion and its file, whose repro command replays
+/// the saved program on the break-asserts build (`exec … --break-asserts`), where it fails on
+/// that assertion, and on the RTL as written, where it passes.
+#[test]
+fn break_asserts_failures_are_assertion_lines_that_replay() {
+    let dir = crate::common::scratch("vmem_pipe_break_asserts");
+    let _ = std::fs::remove_dir_all(&dir);
+    let bin = env!("CARGO_BIN_EXE_gcn-vmem");
+    // 10 programs (the fewest a run draws); the V# picks one of 37 corruptions in 64, so some
+    // program of the ten fails.
+    let out = std::process::Command::new(bin)
+        .args(["cosim", "--unit", "vmem_pipe", "--break-asserts", "--no-shrink", "--no-progress"])
+        .args(["--vectors", "1000", "--seed", "19", "--max-failures", "3", "--wave", "vcd", "--artifacts"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ASSERTION vmem_pipe ")).collect();
+    assert!(!lines.is_empty(), "no ASSERTION line:\n{stdout}");
+    assert!(!stdout.contains("PIPELINE vmem_pipe"), "an assertion reported as a PIPELINE line:\n{stdout}");
+    assert!(stdout.contains("saved as found (--no-shrink)"), "{stdout}");
+    let reported = gcn_vmem::tools::mutants::assertions_reported(&stdout);
+    assert!(!reported.is_empty() && reported.iter().all(|n| BREAK_ASSERTS_KEYS.contains(&n.as_str())), "{reported:?}");
+    for line in lines {
+        let name = line.split_whitespace().find_map(|w| w.strip_prefix("assertion=")).unwrap();
+        let file = line.split(" (").nth(1).and_then(|r| r.split(')').next()).unwrap();
+        assert!(
+            crate::common::declared_assertions(&[file]).iter().any(|n| n == name),
+            "{file} does not declare {name}"
+        );
+        let repro = line.split(" | repro: ").nth(1).unwrap_or_else(|| panic!("no repro in {line}"));
+        let args: Vec<&str> = repro.split_whitespace().collect();
+        assert_eq!(args[0], "gcn-vmem", "{repro}");
+        assert!(args.contains(&"--break-asserts"), "{repro}");
+        let broken = std::process::Command::new(bin).args(&args[1..]).output().unwrap();
+        let text = String::from_utf8_lossy(&broken.stdout);
+        assert_eq!(broken.status.code(), Some(1), "{repro}: {text}");
+        assert!(text.contains(&format!("RTL assertion {name} failed")), "{repro}: {text}");
+        let written: Vec<&str> = args[1..].iter().copied().filter(|a| *a != "--break-asserts").collect();
+        let fine = std::process::Command::new(bin).args(&written).output().unwrap();
+        assert_eq!(fine.status.code(), Some(0), "{written:?}: {}", String::from_utf8_lossy(&fine.stdout));
+    }
+}
+
+/// `exec --break-asserts` picks an RTL build: without --rtl or --both it is an error that says so.
+#[test]
+fn exec_break_asserts_needs_the_rtl() {
+    let dir = crate::common::scratch("vmem_pipe_exec_flags");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("empty.json");
+    std::fs::write(&file, "{\"program\": []}\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .arg("exec")
+        .arg(&file)
+        .args(["--pipeline", "--break-asserts"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("add --rtl or --both"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Without --pipeline the flag is refused by the parser.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
+        .arg("exec")
+        .arg(&file)
+        .args(["--both", "--break-asserts"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -158,6 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
                 &config.artifacts,
                 variant,
                 config.max_failures as u64,
+                config.shrink,
             )?;
             for f in &summary.failures {
                 run::print_failure(f);

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
+use gcn_vmem::engine::Variant;
 use gcn_vmem::exec::pipeline::Config;
 use gcn_vmem::exec::program;
 
@@ -35,6 +36,14 @@ pub struct Args {
     /// With --pipeline: probability that the VGPR port refuses a write in a cycle.
     #[arg(long, default_value_t = 0.0, requires = "pipeline")]
     vgpr_stall: f64,
+    /// With --pipeline and --rtl or --both: the pipeline's deliberately broken test-only RTL
+    /// (`TestBreakLru`), as `cosim --unit vmem_pipe --mutant` ran it.
+    #[arg(long, requires = "pipeline", conflicts_with = "break_asserts")]
+    mutant: bool,
+    /// With --pipeline and --rtl or --both: the pipeline's break-asserts build
+    /// (`TestBreakAsserts`), as `cosim --unit vmem_pipe --break-asserts` ran it.
+    #[arg(long, requires = "pipeline")]
+    break_asserts: bool,
 }
 
 /// `MIN` or `MIN:MAX`.
@@ -77,6 +86,14 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         program::Mode::Model
     };
     let result = if args.pipeline {
+        let variant = match (args.mutant, args.break_asserts) {
+            (true, _) => Variant::Mutant,
+            (_, true) => Variant::BreakAsserts,
+            _ => Variant::AsWritten,
+        };
+        if variant != Variant::AsWritten && mode == program::Mode::Model {
+            anyhow::bail!("--mutant and --break-asserts pick an RTL build: add --rtl or --both");
+        }
         let config = Config {
             latency: latency(&args.l2_latency)?,
             seed: args.l2_seed,
@@ -84,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             vgpr_stall: probability("vgpr-stall", args.vgpr_stall)?,
             ..Config::default()
         };
-        program::execute_pipeline(&text, mode, config)
+        program::execute_pipeline(&text, mode, config, variant)
     } else {
         program::execute(&text, mode)
     };

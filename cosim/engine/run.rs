@@ -683,16 +683,67 @@ pub fn mismatch_line<B: Binding>(m: &Mismatch, steps: &[Step<In<B>>], repro: &st
 }
 
 /// One greppable line for a failed RTL assertion: unit, cycle, the assertion's name and where it
-/// is declared, the inputs behind the values it sampled, and the command that reproduces it.
+/// is declared ([`assertion_file`]), the inputs behind the values it sampled, and the command that
+/// reproduces it.
 pub fn assertion_line<B: Binding>(a: &AssertionFailure, steps: &[Step<In<B>>], repro: &str) -> String {
     let unit = <B::Model as Unit>::NAME;
     let at = if a.at == At::Edge { String::new() } else { format!(" at={}", a.at) };
     // A concurrent assertion samples the values from before the edge that evaluates it.
     let sampled = a.cycle.saturating_sub(1);
     format!(
-        "ASSERTION {unit} cycle={}{at} assertion={} (rtl/{unit}.sv) | {} | repro: {repro}",
+        "ASSERTION {unit} cycle={}{at} assertion={} ({}) | {} | repro: {repro}",
         a.cycle,
         a.name,
+        assertion_file(unit, &a.name),
         source_text::<B>(sampled, a.at, steps),
     )
+}
+
+/// The names of the assertions a SystemVerilog text declares (`` `VMEM_ASSERT(Name, …) `` and the
+/// `VMEM_ASSERT_*` variants), in order, outside `//` comments.
+pub fn declared_assertions(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, m) in code.match_indices("`VMEM_ASSERT") {
+            let rest = &code[at + m.len()..];
+            let rest = rest.trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '_');
+            let Some(args) = rest.strip_prefix('(') else { continue };
+            let name = args.split(',').next().unwrap_or("").trim();
+            if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// Where assertion `name` of `unit` is declared, as `rtl/<file>.sv`: the file of the unit's source
+/// set (rtl/<unit>.sv, then the modules it instantiates, [`crate::tools::yosys::submodules`])
+/// that declares it, e.g. `rtl/vmem_pipe_tcp.sv` for a TCP assertion of the pipeline. Units that
+/// share an assertion name (`CountBound_A` of d16, format_unpack and swizzle) give every file
+/// that declares it (`rtl/d16.sv or rtl/swizzle.sv`); when no file can be read or none declares
+/// it, `rtl/<unit>.sv`.
+pub fn assertion_file(unit: &str, name: &str) -> String {
+    assertion_file_in(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl"), unit, name)
+}
+
+/// [`assertion_file`] with the RTL read from `rtl_dir`.
+pub fn assertion_file_in(rtl_dir: &Path, unit: &str, name: &str) -> String {
+    let own = format!("{unit}.sv");
+    let mut files = vec![own.clone()];
+    files.extend(crate::tools::yosys::submodules(rtl_dir, unit).unwrap_or_default());
+    let declaring: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            std::fs::read_to_string(rtl_dir.join(f))
+                .is_ok_and(|text| declared_assertions(&text).iter().any(|n| n == name))
+        })
+        .map(|f| format!("rtl/{f}"))
+        .collect();
+    if declaring.is_empty() {
+        format!("rtl/{own}")
+    } else {
+        declaring.join(" or ")
+    }
 }

@@ -347,6 +347,42 @@ pub fn replay_flags(config: &Config) -> String {
     )
 }
 
+/// The `gcn-vmem exec` flags that replay a case on the RTL build `variant` ([`replay_flags`],
+/// then `--mutant` or `--break-asserts` for the test-only builds).
+pub fn repro_flags(config: &Config, variant: crate::engine::Variant) -> String {
+    use crate::engine::Variant;
+    let build = match variant {
+        Variant::AsWritten => "",
+        Variant::Mutant => " --mutant",
+        Variant::BreakAsserts => " --break-asserts",
+    };
+    format!("{}{build}", replay_flags(config))
+}
+
+/// The report line of a failing program: an `ASSERTION` line, as every unit's, when the RTL failed
+/// an assertion (its name and the file that declares it, [`crate::engine::run::assertion_file`]),
+/// else a `PIPELINE` line with the error (a mismatch, a hang, a result the executor disagrees
+/// with); both end with the command that replays the saved program on the same RTL build.
+pub fn failure_line(
+    instructions: usize,
+    error: &str,
+    assertion: Option<&crate::engine::lockstep::AssertionFailure>,
+    repro: &str,
+) -> String {
+    match assertion {
+        Some(a) => {
+            let at = if a.at == crate::engine::lockstep::At::Edge { String::new() } else { format!(" at={}", a.at) };
+            format!(
+                "ASSERTION vmem_pipe cycle={}{at} assertion={} ({}) | program of {instructions} instruction(s) | repro: {repro}",
+                a.cycle,
+                a.name,
+                crate::engine::run::assertion_file("vmem_pipe", &a.name)
+            )
+        }
+        None => format!("PIPELINE vmem_pipe program of {instructions} instruction(s) | {error} | repro: {repro}"),
+    }
+}
+
 /// The case as an exec file (SPEC §13.1), the registers the programs use.
 pub fn to_exec_file(case: &PipeCase) -> String {
     crate::exec::suite::to_exec_file(&crate::exec::suite::Case {
@@ -360,9 +396,10 @@ pub fn to_exec_file(case: &PipeCase) -> String {
 /// RTL of `variant`, every output every cycle) and against the executor at the end, with the
 /// pipeline's functional coverage counted. A failing program is saved as found, shrunk as a
 /// program (cases with fewer instructions, a plainer testbench, fewer lanes), saved again as an
-/// exec file with the command that replays it, and re-run with an FST waveform of the RTL. The
-/// result is an engine [`Summary`](crate::engine::run::Summary) of unit `vmem_pipe`: vectors are
-/// instructions, cycles the pipeline's.
+/// exec file with the command that replays it, and re-run with an FST waveform of the RTL
+/// (`shrink` false: saved and reported as found, as `cosim --no-shrink` asks). The result is an
+/// engine [`Summary`](crate::engine::run::Summary) of unit `vmem_pipe`: vectors are instructions,
+/// cycles the pipeline's. Each failure's line is [`failure_line`].
 pub fn run_pipe_suite(
     programs: u64,
     length: usize,
@@ -370,6 +407,7 @@ pub fn run_pipe_suite(
     artifacts: &std::path::Path,
     variant: crate::engine::Variant,
     max_failures: u64,
+    shrink: bool,
 ) -> anyhow::Result<crate::engine::run::Summary> {
     use crate::bindings::vmem_pipe::Rtl;
     use crate::engine::lockstep::Lockstep;
@@ -416,9 +454,14 @@ pub fn run_pipe_suite(
         };
         let unshrunk = save(&case, ".unshrunk")?;
         let mut fresh = Lockstep::new(VmemPipe::default(), Rtl::open(&options)?);
-        let small = shrink_case(case.clone(), &mut |c| check_case(&mut fresh, c, |_, _, _| {}).is_err());
+        let small = if shrink {
+            shrink_case(case.clone(), &mut |c| check_case(&mut fresh, c, |_, _, _| {}).is_err())
+        } else {
+            case.clone()
+        };
         let file = save(&small, "")?;
         let error = check_case(&mut fresh, &small, |_, _, _| {}).err().unwrap_or(error);
+        let assertion = fresh.assertions.first().cloned();
         let wave = file.with_extension("fst");
         let wave_options = RtlOptions { wave: Some((crate::engine::Wave::Fst, wave.clone())), ..options.clone() };
         let (rtl_wave, wave_error) = match Rtl::open(&wave_options) {
@@ -430,24 +473,24 @@ pub fn run_pipe_suite(
             }
             Err(e) => (None, Some(format!("{e:#}"))),
         };
-        let line = format!(
-            "PIPELINE vmem_pipe program of {} instruction(s) | {error} | repro: gcn-vmem exec {} {}",
-            small.program.len(),
-            file.display(),
-            replay_flags(&small.config)
-        );
+        let repro = format!("gcn-vmem exec {} {}", file.display(), repro_flags(&small.config, variant));
+        let line = failure_line(small.program.len(), &error, assertion.as_ref(), &repro);
         summary.failures.push(Failure {
             vector_file: file,
             count: 1,
             unshrunk_files: vec![unshrunk],
             rtl_wave,
             diff_wave: None,
-            shrunk: true,
+            shrunk: shrink,
             cycles_before: case.program.len(),
             cycles_after: small.program.len(),
             lines: vec![line],
             wave_error,
-            note: Some("is a program: the counts above are instructions, not cycles".into()),
+            note: Some(if shrink {
+                "is a program: the counts above are instructions, not cycles".into()
+            } else {
+                "is a program of instructions, saved as found (--no-shrink)".into()
+            }),
         });
         if summary.failing_cases >= max_failures {
             summary.stopped = true;

