@@ -1,13 +1,16 @@
 //! §10.1's atomic operations: the operation ([`AtomicOp`]) and its arithmetic on one memory
 //! value ([`atomic_result`]), shared by buffer and image atomics.
 
-/// §10.1's atomic operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// §10.1's atomic operations (also the decoded instructions', [`crate::isa::AtomicOp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     Swap,
+    /// data = {src, cmp}: src in the first VGPR(s), cmp in the next.
     Cmpswap,
     Add,
+    /// tmp − data.
     Sub,
+    /// data − tmp.
     Rsub,
     Smin,
     Umin,
@@ -16,7 +19,9 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    /// tmp >= data ? 0 : tmp + 1.
     Inc,
+    /// (tmp == 0 || tmp > data) ? data : tmp − 1.
     Dec,
     Fcmpswap,
     Fmin,

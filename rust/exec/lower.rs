@@ -1,27 +1,8 @@
 //! Decoded instructions ([`crate::isa`]) to the executor's terms: [`lower_buffer`] for MUBUF and
 //! MTBUF, [`lower_image`] for MIMG.
 
-use super::{Access, AtomicOp, BufferInst, BufferKind, ExecError, ImageInst, ImageKind, D16};
+use super::{Access, BufferInst, BufferKind, ExecError, ImageInst, ImageKind, D16};
 use crate::image_addr;
-
-fn atomic_op(op: crate::isa::AtomicOp) -> AtomicOp {
-    use crate::isa::AtomicOp as A;
-    match op {
-        A::Swap => AtomicOp::Swap,
-        A::Cmpswap => AtomicOp::Cmpswap,
-        A::Add => AtomicOp::Add,
-        A::Sub => AtomicOp::Sub,
-        A::Smin => AtomicOp::Smin,
-        A::Umin => AtomicOp::Umin,
-        A::Smax => AtomicOp::Smax,
-        A::Umax => AtomicOp::Umax,
-        A::And => AtomicOp::And,
-        A::Or => AtomicOp::Or,
-        A::Xor => AtomicOp::Xor,
-        A::Inc => AtomicOp::Inc,
-        A::Dec => AtomicOp::Dec,
-    }
-}
 
 fn d16_of(d: crate::isa::D16) -> D16 {
     match d {
@@ -62,9 +43,9 @@ pub fn lower_buffer(inst: &crate::isa::Instruction) -> Result<Option<BufferInst>
             let kind = match info.kind {
                 BufKind::Load => BufferKind::Load,
                 BufKind::Store => BufferKind::Store,
-                BufKind::Atomic => BufferKind::Atomic(atomic_op(
+                BufKind::Atomic => BufferKind::Atomic(
                     info.atomic.ok_or_else(|| ExecError(format!("{} has no atomic operation", info.mnemonic)))?,
-                )),
+                ),
                 BufKind::Invalidate => return Ok(None),
                 BufKind::StoreLds => {
                     return Err(ExecError(format!("{}: LDS-to-memory stores are not in SPEC §10", info.mnemonic)))
@@ -106,9 +87,9 @@ pub fn lower_image(m: &crate::isa::Mimg) -> Result<ImageInst, ExecError> {
             return Err(ExecError(format!("{}: image stores of raw (PCK) data are not in SPEC §4.4", info.mnemonic)))
         }
         K::Store => ImageKind::Store,
-        K::Atomic => ImageKind::Atomic(atomic_op(
+        K::Atomic => ImageKind::Atomic(
             info.atomic.ok_or_else(|| ExecError(format!("{} has no atomic operation", info.mnemonic)))?,
-        )),
+        ),
         K::Resinfo => ImageKind::GetResinfo,
         K::MultiTexel => ImageKind::MultiTexel {
             op: match (info.group, info.pck) {

@@ -6,28 +6,9 @@
 //! invalid encoding), plus `image_gather4h` (AMD's Vega ISA and later LLVM releases; llvm-mc-14
 //! does not know it) and the project's own multi-texel loads ([`OWN_MIMG_OPCODES`]).
 
-/// A buffer or image atomic operation (SPEC §10.1). GFX9 has no RSUB, FCMPSWAP, FMIN or FMAX
-/// opcode in these formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AtomicOp {
-    Swap,
-    /// data = {src, cmp}: src in the first VGPR(s), cmp in the next.
-    Cmpswap,
-    Add,
-    /// tmp − data.
-    Sub,
-    Smin,
-    Umin,
-    Smax,
-    Umax,
-    And,
-    Or,
-    Xor,
-    /// tmp >= data ? 0 : tmp + 1.
-    Inc,
-    /// (tmp == 0 || tmp > data) ? data : tmp − 1.
-    Dec,
-}
+/// A buffer or image atomic operation: SPEC §10.1's, the executor's type. GFX9 has no RSUB,
+/// FCMPSWAP, FMIN or FMAX opcode in these formats, so no row of the tables below names them.
+pub use crate::exec::AtomicOp;
 
 /// What a MUBUF opcode does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
