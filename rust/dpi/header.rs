@@ -1,9 +1,11 @@
-//! The two generated files, from [`crate::UNITS`]: the C header include/gcn_vmem_dpi.h and the
-//! SystemVerilog package include/gcn_vmem_dpi_pkg.sv. Each function's C prototype and SV import
-//! is written once, here, beside the Rust type it declares ([`crate::NewFn`] …); the tests
-//! check that the committed files equal what these functions print.
+//! The two generated files, from [`crate::UNITS`]: the C header gcn_vmem_dpi.h and the
+//! SystemVerilog package gcn_vmem_dpi_pkg.sv. Each function's C prototype and SV import is
+//! written once, here, beside the Rust type it declares ([`crate::NewFn`] …). They are build
+//! outputs, not sources: `make dpi` writes them into target/dpi/include with the crate's
+//! `gcn-vmem-dpi-generate` ([`write`]); nothing in git can go stale.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use gcn_vmem_model::unit::Signal;
 
@@ -32,11 +34,10 @@ pub const STEP: Shape = Shape {
         "import \"DPI-C\" function int {}(input chandle handle, input {unit}_in_t inputs, output {unit}_out_t outputs);",
 };
 
-/// The command that rewrites both files, from the repository root.
-pub const BLESS: &str =
-    "GCN_VMEM_DPI_BLESS=1 cargo test --release --manifest-path rust/dpi/Cargo.toml --target-dir target/dpi";
+/// Where `make dpi` writes them, from the repository root.
+pub const MAKE_DIR: &str = "target/dpi/include";
 
-fn fill(template: &str, name: &str, unit: &str) -> String {
+pub(crate) fn fill(template: &str, name: &str, unit: &str) -> String {
     template.replace("{unit}", unit).replace("{}", name)
 }
 
@@ -53,11 +54,11 @@ fn layout(signals: &[Signal]) -> Vec<(u32, Signal)> {
         .collect()
 }
 
-fn functions(u: &UnitAbi) -> [(&'static Shape, &'static str); 4] {
+pub(crate) fn functions(u: &UnitAbi) -> [(&'static Shape, &'static str); 4] {
     [(&NEW, u.new.0), (&FREE, u.free.0), (&RESET, u.reset.0), (&STEP, u.step.0)]
 }
 
-/// include/gcn_vmem_dpi.h.
+/// gcn_vmem_dpi.h.
 pub fn c_header() -> String {
     let mut h = String::new();
     let w = &mut h;
@@ -66,8 +67,8 @@ pub fn c_header() -> String {
         "\
 /* gcn_vmem_dpi.h: the C ABI of the gcn-vmem models (rust/dpi), for DPI-C and for C/C++.
  *
- * GENERATED from the unit table of rust/dpi/lib.rs by its tests; do not edit. Regenerate with
- *   {BLESS}
+ * GENERATED from the unit table of rust/dpi/lib.rs by `make dpi` (into {MAKE_DIR}); do not
+ * edit.
  * Documentation: docs/integrations/dpi.md
  *
  * Per unit, a cycle-accurate model handle (rust/unit.rs's contract: one step is one rising
@@ -172,7 +173,7 @@ static inline void gcn_vmem_dpi_set(uint32_t *words, unsigned lsb, unsigned widt
     h
 }
 
-/// include/gcn_vmem_dpi_pkg.sv.
+/// gcn_vmem_dpi_pkg.sv.
 pub fn sv_package() -> String {
     let mut p = String::new();
     let w = &mut p;
@@ -181,8 +182,8 @@ pub fn sv_package() -> String {
         "\
 // gcn_vmem_dpi_pkg: the DPI-C imports of the gcn-vmem models (rust/dpi) and their port structs.
 //
-// GENERATED from the unit table of rust/dpi/lib.rs by its tests; do not edit. Regenerate with
-//   {BLESS}
+// GENERATED from the unit table of rust/dpi/lib.rs by `make dpi` (into {MAKE_DIR}); do not
+// edit.
 // Documentation: docs/integrations/dpi.md
 //
 // Per unit U: U_in_t and U_out_t, packed structs of its ports named like the RTL ports, the first
@@ -219,4 +220,24 @@ package gcn_vmem_dpi_pkg;
     }
     let _ = write!(w, "\nendpackage : gcn_vmem_dpi_pkg\n");
     p
+}
+
+/// The generated files: their names and texts.
+pub fn files() -> [(&'static str, String); 2] {
+    [("gcn_vmem_dpi.h", c_header()), ("gcn_vmem_dpi_pkg.sv", sv_package())]
+}
+
+/// Writes both files into `dir` (made if missing) and gives the paths written. A file that
+/// already holds its text is left alone, so its time stamp tells make that nothing changed.
+pub fn write(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for (name, text) in files() {
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&path, text)?;
+            written.push(path);
+        }
+    }
+    Ok(written)
 }

@@ -17,10 +17,10 @@
 //! lists the ports in reverse order, which the generated package declares per unit
 //! (`<unit>_in_t`, `<unit>_out_t`), so a bench passes `bit` structs straight to the imports.
 //!
-//! The C header (include/gcn_vmem_dpi.h) and the SystemVerilog package
-//! (include/gcn_vmem_dpi_pkg.sv) are generated from [`UNITS`], the one table below, and the
-//! function types next to it ([`header`]); the tests fail when either file is stale
-//! (`GCN_VMEM_DPI_BLESS=1 cargo test` rewrites them).
+//! The C header (gcn_vmem_dpi.h) and the SystemVerilog package (gcn_vmem_dpi_pkg.sv) are
+//! generated from [`UNITS`], the one table below, and the function types next to it ([`header`]):
+//! `make dpi` writes them into target/dpi/include with the crate's binary
+//! `gcn-vmem-dpi-generate DIR` (generate.rs); they are not kept in git.
 //!
 //! Nothing unwinds across the ABI: every function catches a model panic and returns
 //! [`GCN_VMEM_EPANIC`] (the handle is then unusable until freed); a null handle or word pointer

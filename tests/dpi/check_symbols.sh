@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The functions rust/dpi/include/gcn_vmem_dpi.h declares are exactly the gcn_vmem_* symbols the
-# built libraries export (the staticlib and the cdylib). Usage: check_symbols.sh HEADER LIB.a LIB.so
+# The functions the generated header (make dpi: target/dpi/include/gcn_vmem_dpi.h) declares are
+# exactly the gcn_vmem_* symbols the built libraries export (the staticlib and the cdylib).
+# Usage: check_symbols.sh HEADER LIB.a LIB.so
 set -euo pipefail
 header=$1 staticlib=$2 cdylib=$3
 tmp=$(mktemp -d)

@@ -138,48 +138,33 @@ module dpi_tb
   longint unsigned ba_vectors;
   longint unsigned fu_vectors;
 
-  function automatic void mismatch(string unit, string port, logic [127:0] rtl, logic [127:0] model);
+  // One port of both sides: a MISMATCH line (the first max_reports of them) when they differ.
+  function automatic void compare(string unit, string port, logic [127:0] rtl, logic [127:0] model);
+    if (rtl == model) return;
     mismatches++;
     if (mismatches <= max_reports) begin
       $display("MISMATCH cycle %0d %s.%s: rtl 0x%0h model 0x%0h", cycle, unit, port, rtl, model);
     end
   endfunction
 
+  // Every port of a unit, once the whole structs differ (the common case returns at once).
   function automatic void compare_buffer_addr(buffer_addr_out_t rtl, buffer_addr_out_t model);
     if (rtl == model) return;
-    if (rtl.valid_o != model.valid_o) mismatch("buffer_addr", "valid_o", 128'(rtl.valid_o), 128'(model.valid_o));
-    if (rtl.address_o != model.address_o) begin
-      mismatch("buffer_addr", "address_o", 128'(rtl.address_o), 128'(model.address_o));
-    end
-    if (rtl.in_range_o != model.in_range_o) begin
-      mismatch("buffer_addr", "in_range_o", 128'(rtl.in_range_o), 128'(model.in_range_o));
-    end
-    if (rtl.unbound_o != model.unbound_o) begin
-      mismatch("buffer_addr", "unbound_o", 128'(rtl.unbound_o), 128'(model.unbound_o));
-    end
-    if (rtl.illegal_o != model.illegal_o) begin
-      mismatch("buffer_addr", "illegal_o", 128'(rtl.illegal_o), 128'(model.illegal_o));
-    end
-    if (rtl.lds_address_o != model.lds_address_o) begin
-      mismatch("buffer_addr", "lds_address_o", 128'(rtl.lds_address_o), 128'(model.lds_address_o));
-    end
-    if (rtl.lds_in_range_o != model.lds_in_range_o) begin
-      mismatch("buffer_addr", "lds_in_range_o", 128'(rtl.lds_in_range_o), 128'(model.lds_in_range_o));
-    end
+    compare("buffer_addr", "valid_o", 128'(rtl.valid_o), 128'(model.valid_o));
+    compare("buffer_addr", "address_o", 128'(rtl.address_o), 128'(model.address_o));
+    compare("buffer_addr", "in_range_o", 128'(rtl.in_range_o), 128'(model.in_range_o));
+    compare("buffer_addr", "unbound_o", 128'(rtl.unbound_o), 128'(model.unbound_o));
+    compare("buffer_addr", "illegal_o", 128'(rtl.illegal_o), 128'(model.illegal_o));
+    compare("buffer_addr", "lds_address_o", 128'(rtl.lds_address_o), 128'(model.lds_address_o));
+    compare("buffer_addr", "lds_in_range_o", 128'(rtl.lds_in_range_o), 128'(model.lds_in_range_o));
   endfunction
 
   function automatic void compare_format_unpack(format_unpack_out_t rtl, format_unpack_out_t model);
     if (rtl == model) return;
-    if (rtl.valid_o != model.valid_o) mismatch("format_unpack", "valid_o", 128'(rtl.valid_o), 128'(model.valid_o));
-    if (rtl.components_o != model.components_o) begin
-      mismatch("format_unpack", "components_o", rtl.components_o, model.components_o);
-    end
-    if (rtl.count_o != model.count_o) begin
-      mismatch("format_unpack", "count_o", 128'(rtl.count_o), 128'(model.count_o));
-    end
-    if (rtl.fmt_valid_o != model.fmt_valid_o) begin
-      mismatch("format_unpack", "fmt_valid_o", 128'(rtl.fmt_valid_o), 128'(model.fmt_valid_o));
-    end
+    compare("format_unpack", "valid_o", 128'(rtl.valid_o), 128'(model.valid_o));
+    compare("format_unpack", "components_o", rtl.components_o, model.components_o);
+    compare("format_unpack", "count_o", 128'(rtl.count_o), 128'(model.count_o));
+    compare("format_unpack", "fmt_valid_o", 128'(rtl.fmt_valid_o), 128'(model.fmt_valid_o));
   endfunction
 
   // A DPI call's return code: anything but 0 ends the run. (`what` is a code, not a string:

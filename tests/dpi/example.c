@@ -1,6 +1,7 @@
 /* example.c: buffer_addr's Rust model through the C ABI of rust/dpi, cycle by cycle
- * (docs/integrations/dpi.md). Built and run by `make dpi`:
- *   cc -std=c11 -Wall -Wextra -Werror -Irust/dpi/include tests/dpi/example.c \
+ * (docs/integrations/dpi.md). Built and run by `make dpi`, which first generates the header
+ * into target/dpi/include:
+ *   cc -std=c11 -Wall -Wextra -Werror -Itarget/dpi/include tests/dpi/example.c \
  *      target/dpi/release/libgcn_vmem_dpi.a -lpthread -ldl -lm -o target/dpi/example
  */
 #include <inttypes.h>
