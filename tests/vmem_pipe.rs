@@ -459,3 +459,29 @@ fn exec_break_asserts_needs_the_rtl() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 21: the pipeline's random programs spread their chunks over threads, and what the
+/// suite reports depends on the seed only: the same counts and bins with one and three threads
+/// on the RTL as written, and on the LRU mutant the same failing programs, saved to the same
+/// files, and the same counts up to them.
+#[test]
+fn pipe_suite_results_do_not_depend_on_jobs() {
+    use gcn_vmem::exec::pipe_suite::{run_pipe_suite, PIPE_CHUNK};
+    let dir = crate::common::scratch("pipe_suite_jobs");
+    let run = |variant, jobs: usize, programs| {
+        run_pipe_suite(programs, 6, 0x2121, &dir.join(format!("{variant:?}{jobs}")), variant, 3, true, jobs).unwrap()
+    };
+    let key = |s: &gcn_vmem::engine::run::Summary| {
+        let files: Vec<_> = s.failures.iter().map(|f| f.vector_file.file_name().unwrap().to_owned()).collect();
+        (s.vectors, s.cycles, s.chunks, s.failing_cases, files, s.hits.clone())
+    };
+    let programs = 2 * PIPE_CHUNK + 5;
+    let one = run(Variant::AsWritten, 1, programs);
+    assert_eq!((one.chunks, one.failing_cases), (programs, 0));
+    assert_eq!(key(&run(Variant::AsWritten, 3, programs)), key(&one));
+
+    let one = run(Variant::Mutant, 1, 20 * PIPE_CHUNK);
+    assert!(one.failing_cases > 0, "the LRU mutant survived {} programs", 20 * PIPE_CHUNK);
+    assert!(one.chunks < 20 * PIPE_CHUNK, "the run stops after the chunk of its first failure");
+    assert_eq!(key(&run(Variant::Mutant, 3, 20 * PIPE_CHUNK)), key(&one));
+}

@@ -1,7 +1,8 @@
 //! `vmem_pipe` in the harness: the VMEM pipeline of SPEC §14 (TA → TCP → TD for buffer
 //! instructions). Its stimulus is closed-loop — the testbench's SQ and L2 answer the pipeline's
 //! outputs (cosim/exec/pipeline.rs) — so its random runs are whole programs, checked cycle by
-//! cycle against the model and at the end against the executor (cosim/exec/pipe_suite.rs);
+//! cycle against the model and at the end against the executor (cosim/exec/pipe_suite.rs,
+//! drawn by cosim/exec/pipe_programs.rs);
 //! a failing program is shrunk as a program. This binding gives the generic tools (bench, replay
 //! of recorded traces, proptest) cases that are recorded traces of the model with the testbench:
 //! a trace stays a valid stimulus when cut short, not when edited, so the engine only truncates
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::engine::lockstep::Step;
 use crate::engine::stimulus::Rng;
 use crate::engine::Binding;
-use crate::exec::pipe_suite;
+use crate::exec::pipe_programs;
 use crate::exec::pipeline::Testbench;
 use gcn_vmem_model::unit::Unit;
 use gcn_vmem_model::vmem_pipe::ports::{In, Out};
@@ -27,8 +28,8 @@ include!(concat!(env!("OUT_DIR"), "/ports/vmem_pipe.rs"));
 const CASE_INSTRUCTIONS: usize = 4;
 
 /// The inputs the testbench gives the model over a whole run of `case`: a replayable trace.
-pub fn record(case: &pipe_suite::PipeCase) -> Vec<Step<In>> {
-    let program = pipe_suite::with_text(&case.program);
+pub fn record(case: &pipe_programs::PipeCase) -> Vec<Step<In>> {
+    let program = pipe_programs::with_text(&case.program);
     let Ok(mut tb) = Testbench::new(&program, &case.wave, case.config) else { return Vec::new() };
     let mut model = VmemPipe::default();
     model.set_reset(true);
@@ -49,20 +50,20 @@ impl Binding for Harness {
     /// The first beat of a random program's first instruction (the pipeline's inputs only make
     /// sense as a whole run: see [`Binding::generate_case`]).
     fn generate(rng: &mut Rng) -> In {
-        record(&pipe_suite::draw(rng, 1)).into_iter().map(|s| s.input).find(|i| i.iss_valid).unwrap_or_default()
+        record(&pipe_programs::draw(rng, 1)).into_iter().map(|s| s.input).find(|i| i.iss_valid).unwrap_or_default()
     }
 
     /// A random program of a few instructions, recorded with the model and the testbench.
     fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
         let len = 1 + rng.below(CASE_INSTRUCTIONS as u64) as usize;
-        record(&pipe_suite::draw(rng, len))
+        record(&pipe_programs::draw(rng, len))
     }
 
     /// One long random program recorded with the model and the testbench: at least `n` cycles.
     fn bench_inputs(rng: &mut Rng, n: usize) -> Vec<In> {
         let mut len = 16;
         loop {
-            let trace = record(&pipe_suite::draw(rng, len));
+            let trace = record(&pipe_programs::draw(rng, len));
             if trace.len() >= n || len >= 4096 {
                 return trace.into_iter().map(|s| s.input).collect();
             }

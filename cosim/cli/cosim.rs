@@ -159,6 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
                 variant,
                 config.max_failures as u64,
                 config.shrink,
+                config.jobs,
             )?;
             for f in &summary.failures {
                 run::print_failure(f);

@@ -6,6 +6,7 @@
 pub mod backends;
 pub mod chunks;
 pub mod cost;
+pub mod pipe_programs;
 pub mod pipe_suite;
 pub mod pipeline;
 pub mod program;
