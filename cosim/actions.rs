@@ -128,6 +128,13 @@ impl Visit for BenchRun {
             ..RunConfig::default()
         };
         let summary = run::random::<B>(&config)?;
+        // A closed-loop unit's other columns are cycles/s (its vectors are cycles of a recorded
+        // run), and so is its cosim column; its `vectors` are programs' instructions.
+        let cosim_rate = if B::CLOSED_LOOP {
+            summary.cycles as f64 / summary.elapsed.as_secs_f64().max(1e-9)
+        } else {
+            summary.vectors_per_second()
+        };
 
         println!(
             "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
@@ -136,9 +143,9 @@ impl Visit for BenchRun {
             rtl_rate,
             cpp_rate,
             lockstep_rate,
-            summary.vectors_per_second(),
+            cosim_rate,
             lockstep_rate / cpp_rate,
-            summary.vectors_per_second() / lockstep_rate,
+            cosim_rate / lockstep_rate,
             model_rate / rtl_rate
         );
         Ok(())

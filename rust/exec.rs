@@ -23,11 +23,15 @@
 //! `image_vaddr.rs` (SPEC §4.1's address VGPRs) and `multi_texel_check.rs` (SPEC §4.3's
 //! instruction-level check). Every public item is re-exported here, so its path is
 //! `gcn_vmem_model::exec::<item>` (the two helpers' items from `crate::image_addr`, where they
-//! were first); [`run`] is the entry point for a decoded instruction.
+//! were first); [`run`] is the entry point for a decoded instruction. With the crate's `json`
+//! feature, `document.rs` is `exec::document`: SPEC §13.1's exec documents as JSON, parsed, run
+//! and answered.
 
 mod atomics;
 mod backend;
 mod buffer;
+#[cfg(feature = "json")]
+pub mod document;
 mod error;
 mod image;
 pub(crate) mod image_vaddr;

@@ -87,6 +87,28 @@ ports! {
     }
 }
 
+impl In {
+    /// The multi-texel load these inputs describe, as the executor checks it
+    /// ([`check_multi_texel`]): the instruction's fields and the T#'s dfmt, nfmt and type (the
+    /// unit has no stores). The harness and the Python module name an `illegal` lane's rejection
+    /// with it.
+    pub fn access(&self) -> MultiTexelAccess {
+        let t = TSharp::decode(self.tsharp_lo, self.tsharp_hi);
+        MultiTexelAccess {
+            op: self.op,
+            mip: self.mip,
+            dmask: self.dmask,
+            dfmt: t.dfmt,
+            nfmt: t.nfmt,
+            kind: t.kind,
+            d16: self.d16,
+            tfe: self.tfe,
+            da: self.da,
+            store: false,
+        }
+    }
+}
+
 /// Addresses are modulo 2^48.
 const ADDRESS_MASK: u64 = (1 << 48) - 1;
 

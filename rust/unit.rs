@@ -66,6 +66,37 @@ impl Signal {
     }
 }
 
+/// Reads a port value's `"0x…"` text (SPEC §13: case-insensitive, zero-extended) no wider than
+/// `width` bits; the inverse of [`Signal::hex`]. The error quotes the text, for the harness's
+/// vector files and `eval` objects and the Python module alike.
+pub fn parse_hex(text: &str, width: u32) -> Result<u128, String> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .ok_or_else(|| format!("\"{text}\" is not a hex string (expected \"0x…\")"))?;
+    if digits.is_empty() {
+        return Err(format!("\"{text}\" has no hex digits"));
+    }
+    let mut value: u128 = 0;
+    for ch in digits.chars() {
+        let d = ch.to_digit(16).ok_or_else(|| format!("\"{text}\" has a non-hex character '{ch}'"))?;
+        if value >> 124 != 0 {
+            return Err(format!("\"{text}\" is wider than the field's {width} bits"));
+        }
+        value = value << 4 | u128::from(d);
+    }
+    check_width(value, width).map_err(|_| format!("\"{text}\" is wider than the field's {width} bits"))
+}
+
+/// `value` if it fits `width` bits; else an error naming it and the field's maximum.
+pub fn check_width(value: u128, width: u32) -> Result<u128, String> {
+    if width < 128 && value >> width != 0 {
+        Err(format!("{value} does not fit the field's {width} bits (max {})", (1u128 << width) - 1))
+    } else {
+        Ok(value)
+    }
+}
+
 /// A unit's input or output bundle, addressable port by port.
 pub trait Ports: Copy + Default + PartialEq + Debug + Send + 'static {
     /// The ports in RTL port-list order; `valid` is always first.

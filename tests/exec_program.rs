@@ -67,6 +67,8 @@ fn errors_name_the_instruction_and_the_rule_and_apply_nothing() {
         (r#"{"vgprs": {"v256": 1}, "program": []}"#, "v256"),
         (r#"{"vgprs": {"v1": [1, 2]}, "program": []}"#, "expected 64 values"),
         (r#"{"memory": [{"address": 1, "data": "abc"}], "program": []}"#, "odd number"),
+        // A character of two bytes: an error, not a panic slicing the string inside it.
+        (r#"{"program": [], "memory": [{"address": 0, "data": "aéb"}]}"#, r#"memory[0].data: "aéb" is not hex"#),
         (r#"{"sgprs": {"s[4:7]": "0x1ffffffffffffffffffffffffffffffff"}, "program": []}"#, "does not fit"),
         (r#"{"program": [{"encoding": "0xe0501000"}]}"#, "instruction 0"),
         ("{", "malformed JSON"),

@@ -16,41 +16,12 @@ use anyhow::Context as _;
 use serde_json::{Map, Value};
 
 use crate::engine::lockstep::{Reset, Step};
-use gcn_vmem_model::unit::{Kind, Ports, Signal};
+use gcn_vmem_model::unit::{check_width, parse_hex, Kind, Ports, Signal};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strictness {
     Strict,
     Replay,
-}
-
-/// Parses a `"0x…"` string (case-insensitive, zero-extended) no wider than `width` bits.
-pub fn parse_hex(text: &str, width: u32) -> Result<u128, String> {
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .ok_or_else(|| format!("\"{text}\" is not a hex string (expected \"0x…\")"))?;
-    if digits.is_empty() {
-        return Err(format!("\"{text}\" has no hex digits"));
-    }
-    let mut value: u128 = 0;
-    for ch in digits.chars() {
-        let d = ch.to_digit(16).ok_or_else(|| format!("\"{text}\" has a non-hex character '{ch}'"))?;
-        if value >> 124 != 0 {
-            return Err(format!("\"{text}\" is wider than the field's {width} bits"));
-        }
-        value = value << 4 | u128::from(d);
-    }
-    check_width(value, width).map_err(|_| format!("\"{text}\" is wider than the field's {width} bits"))?;
-    Ok(value)
-}
-
-fn check_width(value: u128, width: u32) -> Result<u128, String> {
-    if width < 128 && value >> width != 0 {
-        Err(format!("{value} does not fit the field's {width} bits (max {})", (1u128 << width) - 1))
-    } else {
-        Ok(value)
-    }
 }
 
 /// Parses one field's JSON value as `signal` reads it (its width, kind and set).

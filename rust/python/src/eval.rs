@@ -11,7 +11,6 @@
 use gcn_vmem_model::unit::{Kind, Ports, Signal};
 use gcn_vmem_model::{
     buffer_addr, coalescer, d16, format, format_pack, format_unpack, image_addr, inline_const, multi_texel, swizzle,
-    tsharp,
 };
 
 use crate::values::{items, parse_value, Val};
@@ -142,20 +141,7 @@ ports_unit!(ImageAddr, image_addr, |input, out| {
     ];
     if out.illegal {
         // The executor's rejection of the lane's instruction (SPEC §4.3's table).
-        let t = tsharp::TSharp::decode(input.tsharp_lo, input.tsharp_hi);
-        let access = image_addr::MultiTexelAccess {
-            op: input.op,
-            mip: input.mip,
-            dmask: input.dmask,
-            dfmt: t.dfmt,
-            nfmt: t.nfmt,
-            kind: t.kind,
-            d16: input.d16,
-            tfe: input.tfe,
-            da: input.da,
-            store: false,
-        };
-        if let Err(message) = image_addr::check_multi_texel(&access) {
+        if let Err(message) = image_addr::check_multi_texel(&input.access()) {
             o.push(("rejected", Val::Str(message)));
         }
     }

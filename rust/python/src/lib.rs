@@ -21,7 +21,6 @@ use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 
 mod eval;
-mod exec;
 mod values;
 
 // The harness's `gcn-vmem cost` parse and output (cosim/exec/cost.rs), compiled here as it is:
@@ -192,43 +191,17 @@ fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult
 /// Runs `$body` with `E` the evaluator of the unit called `$name`.
 macro_rules! with_unit {
     ($name:expr, $E:ident => $body:expr) => {
+        with_unit!(@match $name, $E => $body;
+            "buffer_addr" BufferAddr, "swizzle" Swizzle, "format_unpack" FormatUnpack, "format_pack" FormatPack,
+            "d16" D16, "image_addr" ImageAddr, "multi_texel" MultiTexel, "coalescer" Coalescer,
+            "inline_const" InlineConst)
+    };
+    (@match $name:expr, $E:ident => $body:expr; $($unit:literal $T:ident),*) => {
         match $name {
-            "buffer_addr" => {
-                type $E = eval::BufferAddr;
+            $($unit => {
+                type $E = eval::$T;
                 $body
-            }
-            "swizzle" => {
-                type $E = eval::Swizzle;
-                $body
-            }
-            "format_unpack" => {
-                type $E = eval::FormatUnpack;
-                $body
-            }
-            "format_pack" => {
-                type $E = eval::FormatPack;
-                $body
-            }
-            "d16" => {
-                type $E = eval::D16;
-                $body
-            }
-            "image_addr" => {
-                type $E = eval::ImageAddr;
-                $body
-            }
-            "multi_texel" => {
-                type $E = eval::MultiTexel;
-                $body
-            }
-            "coalescer" => {
-                type $E = eval::Coalescer;
-                $body
-            }
-            "inline_const" => {
-                type $E = eval::InlineConst;
-                $body
-            }
+            })*
             other => Err(unknown_unit(other)),
         }
     };
@@ -314,8 +287,11 @@ fn from_json(py: Python<'_>, value: &serde_json::Value) -> PyResult<PyObject> {
 #[pyfunction]
 #[pyo3(name = "exec")]
 fn exec_py(py: Python<'_>, document: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    // SPEC §13.1's parse, run and output object are the model crate's, as `gcn-vmem exec`'s are.
+    use gcn_vmem_model::exec::{document as exec_document, Models};
     let text = json_text(py, document)?;
-    let value = exec::execute(&text).map_err(error)?;
+    let program = exec_document::parse(&text).map_err(error)?;
+    let value = exec_document::run(&program, &mut Models::default(), |_, _| Ok(())).map_err(error)?;
     from_json(py, &value)
 }
 

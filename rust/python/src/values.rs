@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use gcn_vmem_model::unit::{Kind, Signal};
+use gcn_vmem_model::unit::{check_width, parse_hex, Kind, Signal};
 
 /// An output field's value (one of SPEC §13's output shapes).
 #[derive(Clone, Debug)]
@@ -50,37 +50,6 @@ impl Val {
 /// A short text of a Python value for an error message.
 pub fn show(v: &Bound<'_, PyAny>) -> String {
     v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".to_string())
-}
-
-/// Parses a `"0x…"` string (case-insensitive, zero-extended) no wider than `width` bits.
-pub fn parse_hex(text: &str, width: u32) -> Result<u128, String> {
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .ok_or_else(|| format!("\"{text}\" is not a hex string (expected \"0x…\")"))?;
-    if digits.is_empty() {
-        return Err(format!("\"{text}\" has no hex digits"));
-    }
-    let mut value: u128 = 0;
-    for ch in digits.chars() {
-        let d = ch.to_digit(16).ok_or_else(|| format!("\"{text}\" has a non-hex character '{ch}'"))?;
-        if value >> 124 != 0 {
-            return Err(format!("\"{text}\" is wider than the field's {width} bits"));
-        }
-        value = value << 4 | u128::from(d);
-    }
-    if width < 128 && value >> width != 0 {
-        return Err(format!("\"{text}\" is wider than the field's {width} bits"));
-    }
-    Ok(value)
-}
-
-fn check_width(value: u128, width: u32) -> Result<u128, String> {
-    if width < 128 && value >> width != 0 {
-        Err(format!("{value} does not fit the field's {width} bits (max {})", (1u128 << width) - 1))
-    } else {
-        Ok(value)
-    }
 }
 
 /// A non-negative integer of at most `width` bits: an `int` (or anything with `__index__`, such
