@@ -15,6 +15,7 @@ mod exec_backends;
 mod exec_program;
 mod format_pack;
 mod format_unpack;
+mod gls;
 mod harness;
 mod image_addr;
 mod inline_const;

@@ -6,8 +6,8 @@ use clap::ValueEnum;
 
 use gcn_vmem::bindings::unknown_unit;
 use gcn_vmem::bindings::UNITS;
-use gcn_vmem::engine::Variant;
 use gcn_vmem::engine::Wave;
+use gcn_vmem::engine::{Gls, Variant};
 
 /// The units named by `--unit` flags: all units of cosim/units.txt when none is named.
 pub fn resolve_units(names: &[String]) -> anyhow::Result<Vec<&'static str>> {
@@ -68,6 +68,11 @@ pub struct RtlArgs {
     /// its assertions fails (to see every assertion fire and be reported).
     #[arg(long)]
     break_asserts: bool,
+    /// Run against the gate-level netlist Yosys synthesized from the unit (`make gls UNIT=u`,
+    /// whose binary has it built in) instead of its RTL; only outputs are compared (a netlist has
+    /// no assertions).
+    #[arg(long, conflicts_with_all = ["mutant", "break_asserts"])]
+    gls: bool,
 }
 
 impl RtlArgs {
@@ -78,6 +83,14 @@ impl RtlArgs {
             Variant::BreakAsserts
         } else {
             Variant::AsWritten
+        }
+    }
+
+    pub fn gls(self) -> Gls {
+        if self.gls {
+            Gls::Netlist
+        } else {
+            Gls::Off
         }
     }
 }

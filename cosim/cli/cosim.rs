@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use gcn_vmem::actions;
-use gcn_vmem::engine::policy;
 use gcn_vmem::engine::run::{self, RunConfig, Summary};
+use gcn_vmem::engine::{policy, Gls};
 
 use crate::common::{fresh_seed, resolve_units, RtlArgs, WaveArg};
 
@@ -113,11 +113,16 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     }
     let seed = seed.unwrap_or_else(fresh_seed);
     let variant = rtl.variant();
+    let gls = rtl.gls();
+    if gls != Gls::Off && programs.is_some_and(|p| p > 0) {
+        anyhow::bail!("--programs runs the executor on every unit's RTL; it has no gate-level (--gls) run");
+    }
     let mut config = RunConfig {
         vectors,
         seed,
         max_failures,
         variant,
+        gls,
         wave: wave.into(),
         coverage: coverage.clone(),
         shrink: !no_shrink,
@@ -147,6 +152,10 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     for &name in &units {
         if name == "vmem_pipe" && !closed_loop {
             println!("vmem_pipe: its random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
+            continue;
+        }
+        if name == "vmem_pipe" && gls != Gls::Off {
+            println!("vmem_pipe: no gate-level run (--gls): excluded, docs/integrations/gls.md says why");
             continue;
         }
         if name == "vmem_pipe" {
@@ -194,7 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     let bins = gcn_vmem::report::bins::report(&summaries, bins_required);
     ok &= bins.iter().all(|b| b.passed);
     let mut suite_result = None;
-    let programs = programs.unwrap_or_else(|| policy::default_programs(unit.is_empty()));
+    let programs = programs.unwrap_or_else(|| policy::default_programs(unit.is_empty() && gls == Gls::Off));
     if programs > 0 && !closed_loop {
         println!("exec: the random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
     }

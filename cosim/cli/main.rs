@@ -15,6 +15,7 @@ mod exec;
 mod llvm_diff;
 mod merge;
 mod mutants;
+mod netlist;
 mod replay;
 mod scaling;
 mod sweep;
@@ -70,6 +71,10 @@ enum Command {
     /// Synthesis to generic gates (`make synth`, Yosys from `make yosys`): per unit cells, flops,
     /// longest path in logic levels and seconds; exits 1 when a unit fails to synthesize.
     Synth(synth::Args),
+    /// Gate-level netlists for `cosim --gls` (`make gls`, Yosys from `make yosys`): each unit
+    /// synthesized to generic gates and written as Verilog into target/gls/netlist/<unit>.v; exits 1
+    /// when a netlist fails.
+    Netlist(netlist::Args),
     /// Exhaustive sweeps, model against RTL (docs/tests.md); exits 1 on any mismatch.
     Sweep(sweep::Args),
     /// Summarises the coverage databases of `cosim --coverage DIR`: points hit per kind and unit,
@@ -104,6 +109,7 @@ fn main() -> ExitCode {
         Command::Mutants(args) => mutants::run(args),
         Command::Equiv(args) => equiv::run(args),
         Command::Synth(args) => synth::run(args),
+        Command::Netlist(args) => netlist::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Coverage(args) => coverage::run(args),
         Command::Units => units::run(),

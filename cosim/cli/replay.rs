@@ -37,6 +37,6 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         Some(u) => u,
         None => unit_from_path(&file)?,
     };
-    let rtl = RtlOptions { variant: rtl.variant(), wave: None, x_seed };
+    let rtl = RtlOptions { variant: rtl.variant(), gls: rtl.gls(), wave: None, x_seed };
     actions::replay(&name, Replay { file: &file, wave: wave.as_deref(), svg: svg.as_deref(), trace, rtl })
 }

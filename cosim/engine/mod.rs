@@ -61,16 +61,62 @@ impl Variant {
     }
 }
 
+/// Whether a simulation runs the unit's RTL or a gate-level netlist synthesized from it (`make gls`,
+/// docs/integrations/gls.md). The netlists are built only into a binary built with
+/// `GCN_VMEM_GLS=1` (build.rs, cosim/engine/gls_build.rs); elsewhere opening one is an error
+/// that names `make gls UNIT=<unit>`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Gls {
+    /// The RTL under Verilator (the build of [`RtlOptions::variant`]).
+    #[default]
+    Off,
+    /// The netlist Yosys synthesized from rtl/<unit>.sv as written (target/gls/netlist/<unit>.v).
+    Netlist,
+    /// TEST ONLY: tests/gls/<unit>_trap.sv under Verilator: the unit wrapped with a construct that
+    /// simulates differently from what synthesis builds (tests/gls.rs).
+    TrapRtl,
+    /// TEST ONLY: the netlist synthesized from tests/gls/<unit>_trap.sv (target/gls/netlist/<unit>_trap.v).
+    TrapNetlist,
+}
+
+impl Gls {
+    /// The variant code the C++ side takes for a gate-level build (3, 4, 5), `None` for `Off`.
+    pub fn code(self) -> Option<u8> {
+        match self {
+            Gls::Off => None,
+            Gls::Netlist => Some(3),
+            Gls::TrapRtl => Some(4),
+            Gls::TrapNetlist => Some(5),
+        }
+    }
+}
+
 /// Which RTL build to open, whether it dumps a waveform, and how unknown values start.
 #[derive(Clone, Debug, Default)]
 pub struct RtlOptions {
     pub variant: Variant,
+    /// Run a gate-level build instead of the RTL (only with `variant` [`Variant::AsWritten`]).
+    pub gls: Gls,
     /// Dump a waveform of this format to this path.
     pub wave: Option<(Wave, PathBuf)>,
     /// `Some(seed)`: every register's initial value and every X assignment of the RTL is random
     /// (Verilator's randReset(2), i.e. `+verilator+rand+reset+2`), drawn from `seed`; `None`:
     /// they read 0.
     pub x_seed: Option<u64>,
+}
+
+impl RtlOptions {
+    /// The code of the build to open (cosim/engine/rtl.h `open_rtl`): the variant's, or the
+    /// gate-level build's; an error for a gate-level build of a test-only variant.
+    pub fn code(&self) -> anyhow::Result<u8> {
+        match (self.gls.code(), self.variant) {
+            (None, variant) => Ok(variant.code()),
+            (Some(code), Variant::AsWritten) => Ok(code),
+            (Some(_), variant) => anyhow::bail!(
+                "a gate-level run (--gls) simulates the netlist of the RTL as written; it has no {variant:?} build"
+            ),
+        }
+    }
 }
 
 /// The Verilated side of a unit.

@@ -10,6 +10,9 @@
 namespace gcn_vmem {
 namespace {
 
+// The first variant code of the gate-level builds (rtl.h open_rtl).
+constexpr uint8_t kFirstGateLevel = 3;
+
 const gcn_vmem_units::UnitEntry &find(rust::Str unit) {
   const std::string name(unit);
   for (size_t i = 0; i < gcn_vmem_units::kUnitCount; ++i) {
@@ -40,6 +43,15 @@ std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust
   options.wave_path = std::string(path);
   options.x_random = x_random;
   options.x_seed = x_seed;
+  if (variant >= kFirstGateLevel) {
+    if (entry.open_gls == nullptr) {
+      throw std::invalid_argument("this binary has no gate-level build of `" + std::string(entry.name) +
+                                  "`: run `make gls UNIT=" + entry.name +
+                                  "` (it synthesizes the netlist and builds target/gls/build/release/gcn-vmem "
+                                  "with it; docs/integrations/gls.md)");
+    }
+    return std::make_unique<Rtl>(entry.open_gls(variant, traced ? 1 : 0, options));
+  }
   return std::make_unique<Rtl>(entry.open(variant, traced ? 1 : 0, options));
 }
 

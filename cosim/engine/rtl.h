@@ -31,9 +31,11 @@ class Rtl {
 
 // Opens unit `unit` (a name of cosim/units.txt). variant: 0 the RTL as written, 1 its
 // assertions broken on purpose (TestBreakAsserts), 2 the test-only mutant (cosim/units.txt
-// `mutant=`); traced: write an FST waveform to `path`; x_random: random initial state and X
-// values from x_seed. Throws (Rust: Err) for an unknown unit, a variant or traced build that does
-// not exist, or a waveform file that cannot be opened.
+// `mutant=`); in a binary built with GCN_VMEM_GLS=1 (`make gls`), the gate-level builds: 3 the
+// netlist of the RTL as written, 4 and 5 the test-only trap RTL and its netlist; traced: write an
+// FST waveform to `path`; x_random: random initial state and X values from x_seed. Throws (Rust:
+// Err) for an unknown unit, a variant or traced build that does not exist, or a waveform file
+// that cannot be opened.
 std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust::Str path, bool x_random,
                               uint64_t x_seed);
 
@@ -53,6 +55,9 @@ struct UnitEntry {
   // nullptr, or why the linked build must not run: its sources changed and the build that linked
   // it was asked for other units only (GCN_VMEM_UNITS, build.rs).
   const char *stale;
+  // The gate-level builds (variants 3..5; cosim/engine/gls_build.rs), or nullptr when this
+  // binary has none of the unit (built without GCN_VMEM_GLS=1, or no target/gls/netlist/<unit>.v).
+  std::unique_ptr<verilated_rs::Rtl> (*open_gls)(uint8_t variant, uint8_t wave, const verilated_rs::Options &options);
 };
 
 extern const UnitEntry kUnits[];

@@ -250,7 +250,7 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
         };
         let sim = ffi::open_rtl(
             name,
-            options.variant.code(),
+            options.code()?,
             options.wave.is_some(),
             &fst,
             options.x_seed.is_some(),

@@ -22,11 +22,11 @@ use crate::engine::cover::InFlight;
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
 use crate::engine::stimulus::{hash, Rng};
 use crate::engine::vectors;
-use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
 use crate::engine::Variant;
 use crate::engine::Wave;
 use crate::engine::{Binding, UnitTypes};
+use crate::engine::{Gls, RtlOptions};
 use gcn_vmem_model::cover::{Covered as _, Hits};
 use gcn_vmem_model::unit::{Ports, Unit};
 
@@ -53,6 +53,8 @@ pub struct RunConfig {
     pub max_failures: usize,
     /// Which RTL to run against (the unit as written, or one of its test-only broken builds).
     pub variant: Variant,
+    /// Run a gate-level netlist of the unit instead of its RTL (`cosim --gls`, `make gls`).
+    pub gls: Gls,
     /// Random initial state and X values in the RTL, from this seed (`make cosim XSEEDS=n`).
     pub x_seed: Option<u64>,
     /// Root of the failure artifacts (`<root>/<unit>/…`).
@@ -118,6 +120,7 @@ impl Default for RunConfig {
             jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
             max_failures: 5,
             variant: Variant::AsWritten,
+            gls: Gls::Off,
             x_seed: None,
             artifacts: default_artifacts(),
             wave: Wave::Fst,
@@ -293,7 +296,8 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let jobs = config.jobs.max(1);
 
     let work = |worker_index: usize| -> anyhow::Result<()> {
-        let rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed })?;
+        let rtl =
+            B::Rtl::open(&RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed })?;
         let mut lockstep = Lockstep::new(B::Model::default(), rtl);
         let mut hits = Hits::new(&group);
         let mut in_flight = InFlight::default();
@@ -308,7 +312,8 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
             let config = match config.x_seed {
                 Some(x) => {
                     let x_seed = Some(chunk_x_seed(x, chunk));
-                    lockstep.rtl = B::Rtl::open(&RtlOptions { variant: config.variant, wave: None, x_seed })?;
+                    lockstep.rtl =
+                        B::Rtl::open(&RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed })?;
                     chunk_config = RunConfig { x_seed, ..config.clone() };
                     &chunk_config
                 }
@@ -341,7 +346,8 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                     let history = chunk_cases::<B>(config.seed, chunk, first_case..index);
                     let failure = shrink_and_save::<B>(&history, case, config)?;
                     // Later cases start from a state nothing else has seen.
-                    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+                    let options =
+                        RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
                     lockstep.rtl = B::Rtl::open(&options)?;
                     first_case = index + 1;
                     record_failure(&mut failures.lock().unwrap(), failure);
@@ -428,7 +434,7 @@ pub fn concatenate<I: Ports>(cases: &[Vec<Step<I>>], latency: usize) -> Vec<Step
 fn shrink_and_save<B: Binding>(history: &[Case<B>], original: Case<B>, config: &RunConfig) -> anyhow::Result<Failure> {
     // Save the unshrunk case first: whatever happens next, it is not lost.
     let (dir, _, unshrunk_file) = save_unshrunk::<B>(&original, config)?;
-    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+    let options = RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
     let fails = |steps: &[Step<In<B>>]| -> anyhow::Result<bool> {
         let mut fresh = Lockstep::new(B::Model::default(), B::Rtl::open(&options)?);
         Ok(!fresh.run_steps(steps))
@@ -469,7 +475,7 @@ fn shrink_and_save<B: Binding>(history: &[Case<B>], original: Case<B>, config: &
     std::fs::write(&vector_file, vectors::to_text(&best))
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", vector_file.display()))?;
     let wave_file = dir.join(format!("{id}.{}", config.wave.extension()));
-    let options = RtlOptions { variant: config.variant, wave: None, x_seed: config.x_seed };
+    let options = RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
     let replay = replay::<B>(&best, &options, Some(&vector_file), Some(&wave_file));
     let (rtl_wave, diff_wave, wave_error, lines) = match replay {
         Ok(r) => (r.rtl_wave, r.diff_wave, r.wave_error, r.lines),
@@ -554,11 +560,17 @@ pub struct Replay {
 
 /// The command that regenerates a vector's waveforms (on the same RTL build and X seed).
 pub fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) -> String {
-    let mut command = format!("make wave UNIT={unit} VECTOR={}", vector_file.display());
+    // The gate-level netlist runs in the binary `make gls` builds (mk/gls.mk).
+    let target = if rtl.gls == Gls::Netlist { "gls-wave" } else { "wave" };
+    let mut command = format!("make {target} UNIT={unit} VECTOR={}", vector_file.display());
     match rtl.variant {
         Variant::AsWritten => {}
         Variant::Mutant => command.push_str(" FLAGS=--mutant"),
         Variant::BreakAsserts => command.push_str(" FLAGS=--break-asserts"),
+    }
+    if matches!(rtl.gls, Gls::TrapRtl | Gls::TrapNetlist) {
+        // The test-only trap builds have no flag: tests/gls.rs opens them.
+        command.push_str(&format!(" (on the test-only build Gls::{:?} of tests/gls.rs)", rtl.gls));
     }
     if let Some(seed) = rtl.x_seed {
         command.push_str(&format!(" XSEED={seed}"));

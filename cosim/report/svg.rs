@@ -32,7 +32,7 @@ use crate::engine::run;
 use crate::engine::Binding;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
-use crate::engine::Variant;
+use crate::engine::{Gls, Variant};
 use gcn_vmem_model::unit::{Kind, Ports, Signal, Unit};
 
 /// Cycles drawn before the first mismatch.
@@ -66,6 +66,8 @@ pub struct Title {
     /// The vector file as given on the command line.
     pub vector_file: String,
     pub variant: Variant,
+    /// A gate-level build (`--gls`) instead of the RTL.
+    pub gls: Gls,
     pub x_seed: Option<u64>,
     /// The report line of the first mismatch (or, with none, of the first failed assertion).
     pub first_line: Option<String>,
@@ -94,6 +96,7 @@ pub fn replay_svg<B: Binding>(
         unit: unit.to_string(),
         vector_file: vector_file.display().to_string(),
         variant: rtl.variant,
+        gls: rtl.gls,
         x_seed: rtl.x_seed,
         first_line,
     };
@@ -416,10 +419,12 @@ pub fn render<I: Ports, O: Ports>(
     writeln!(cv.out, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##).unwrap();
 
     // Header.
-    let build = match title.variant {
-        Variant::AsWritten => "RTL: as written",
-        Variant::Mutant => "RTL: test-only mutant build (--mutant)",
-        Variant::BreakAsserts => "RTL: test-only break-asserts build (--break-asserts)",
+    let build = match (title.gls, title.variant) {
+        (Gls::Netlist, _) => "gate-level netlist of the RTL as written (--gls)",
+        (Gls::TrapRtl | Gls::TrapNetlist, _) => "test-only gate-level trap build (tests/gls.rs)",
+        (Gls::Off, Variant::AsWritten) => "RTL: as written",
+        (Gls::Off, Variant::Mutant) => "RTL: test-only mutant build (--mutant)",
+        (Gls::Off, Variant::BreakAsserts) => "RTL: test-only break-asserts build (--break-asserts)",
     };
     let seed = title.x_seed.map(|s| format!(", X seed {s}")).unwrap_or_default();
     let shown_span = if first == 0 && end == len {

@@ -1,8 +1,10 @@
-//! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]) and formal equivalence
-//! ([`equiv`]), mutation testing of the RTL ([`mutants`]), and LLVM's assembler as the
+//! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]), formal equivalence
+//! ([`equiv`]) and gate-level netlists ([`gls`]), mutation testing of the RTL ([`mutants`]), and
+//! LLVM's assembler as the
 //! instruction codec's differential peer ([`llvm`]).
 
 pub mod equiv;
+pub mod gls;
 pub mod llvm;
 pub mod mutants;
 pub mod synth;

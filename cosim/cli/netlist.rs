@@ -1,0 +1,77 @@
+//! `gcn-vmem netlist` (`make gls`): each unit synthesized to a generic-gate Verilog netlist,
+//! target/gls/netlist/<unit>.v, for the gate-level builds (cosim/tools/gls.rs).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use gcn_vmem::tools::{gls, yosys};
+
+use crate::common::{cores, resolve_units};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Unit to synthesize (repeatable); all units of cosim/units.txt with a gate-level run by
+    /// default.
+    #[arg(long)]
+    unit: Vec<String>,
+    /// Netlists synthesized at once (Yosys runs on one thread); default: the cores.
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// Ok(false) when a netlist fails; an error (exit 2) when Yosys does not run or a unit named is
+/// excluded.
+pub fn run(args: Args) -> anyhow::Result<bool> {
+    let units = resolve_units(&args.unit)?;
+    let mut list = Vec::new();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for unit in units {
+        if let Some(why) = gls::excluded(unit) {
+            if args.unit.is_empty() {
+                println!("{unit}: no gate-level run: {why}");
+                continue;
+            }
+            anyhow::bail!("{unit} has no gate-level run: {why}");
+        }
+        list.push(gls::Job::for_unit(&root, unit)?);
+        list.extend(gls::Job::trap(&root, unit)?);
+    }
+    let version = yosys::version()?;
+    let jobs = args.jobs.unwrap_or_else(cores).clamp(1, list.len().max(1));
+    println!("gcn-vmem netlist: {version}");
+    println!(
+        "{} netlist(s), {jobs} at a time, into target/gls/netlist/; scripts and logs in target/gls/work/<name>/",
+        list.len()
+    );
+    let started = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reports = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(job) = list.get(i) else { break };
+                let report = gls::synthesize(job, &root);
+                eprintln!("  {} done after {:.1} s", report.name, report.elapsed.as_secs_f64());
+                reports.lock().unwrap_or_else(|e| e.into_inner()).push((i, report));
+            });
+        }
+    });
+    let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
+    reports.sort_by_key(|(i, _)| *i);
+    let mut failed = 0;
+    for (_, r) in &reports {
+        match &r.outcome {
+            Ok(path) => {
+                let lines = std::fs::read_to_string(path).map_or(0, |t| t.lines().count());
+                println!("{:<18} {:>8.1} s  {} ({lines} lines)", r.name, r.elapsed.as_secs_f64(), path.display());
+            }
+            Err(why) => {
+                failed += 1;
+                println!("{:<18} FAILED after {:.1} s: {why}", r.name, r.elapsed.as_secs_f64());
+            }
+        }
+    }
+    println!("{} written, {failed} failed, {:.1} s in all", reports.len() - failed, started.elapsed().as_secs_f64());
+    Ok(failed == 0)
+}

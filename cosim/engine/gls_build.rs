@@ -1,0 +1,368 @@
+//! The gate-level builds of `make gls` (docs/integrations/gls.md): a module of build.rs, used only
+//! when the environment sets `GCN_VMEM_GLS=1`.
+//!
+//! `make gls` has Yosys synthesize each unit to a generic-gate netlist,
+//! target/gls/netlist/<unit>.v (cosim/tools/gls.rs), beside a list of the sources it read and
+//! their hashes (<unit>.sources), then builds the harness with `GCN_VMEM_GLS=1` in its own target
+//! directory. For every unit with a current netlist, this module verilates it and compiles it,
+//! with its own copy of the unit's port copying (build.rs `cpp_ports`), into a library of its own,
+//! `target/verilated/<unit>_gls-<key>/libcosim_<unit>_gls.a`, whose `open_<unit>_gls` the table
+//! of units (build.rs) points at. The unit's own library, key and cache directory are untouched,
+//! so a build without `GCN_VMEM_GLS` is what it was, and switching it on rebuilds no unit.
+//!
+//! The builds, by the variant code of cosim/engine/rtl.h `open_rtl`:
+//!
+//! - 3: the netlist, untraced (the build random runs use) and FST-traced (failing vectors'
+//!   waveforms);
+//! - 4 (test only, when tests/gls/<unit>_trap.sv exists): that file under Verilator, the unit
+//!   wrapped with a construct that simulates differently from what synthesis builds;
+//! - 5 (test only, when target/gls/netlist/<unit>_trap.v exists): its netlist, untraced and traced.
+//!
+//! A netlist is a plain Verilog file (Yosys `write_verilog -noattr`: `assign` expressions and one
+//! `always @(posedge clk_i, negedge rst_ni)` per flop), read alone, with Verilator's lint warnings
+//! off: they are about Yosys's naming, not the design. Its ports must be the unit's (names,
+//! directions and widths; a packed array or struct port is a flat vector there, which Verilator
+//! gives the same C++ type). A netlist whose recorded sources changed since `make gls` wrote it is
+//! left out with a warning (the harness then names `make gls UNIT=<unit>`).
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{
+    build_key, cpp_ports, files_in, fnv, model_files, packages, port_list, prune, unity, Built, Port, Toolchain,
+    UnitLine,
+};
+
+/// The environment variable that turns the gate-level builds on (`1`).
+pub const ENV: &str = "GCN_VMEM_GLS";
+
+/// Where `make gls` writes the netlists (relative to the repository root).
+pub const NETLIST_DIR: &str = "target/gls/netlist";
+
+/// Whether `GCN_VMEM_GLS=1`.
+pub fn enabled() -> bool {
+    std::env::var(ENV).is_ok_and(|v| v == "1")
+}
+
+/// What one Verilator build reads.
+enum Source {
+    /// A Yosys netlist, read alone.
+    Netlist(PathBuf),
+    /// A test-only RTL file that instantiates units: read with the packages and `-y rtl`.
+    Rtl(PathBuf),
+}
+
+/// One gate-level build: its variant code, class prefix, top module, source, whether traced and
+/// whether it is the build that random runs use.
+struct GateBuild {
+    code: u8,
+    prefix: String,
+    top: String,
+    source: Source,
+    traced: bool,
+    hot: bool,
+}
+
+/// Each unit's gate-level library directory, or `None` when it has no current netlist. A unit
+/// whose netlist cannot be built fails the build (the error names the netlist).
+pub fn build_all(units: &[UnitLine], built: &[Built], tools: &Toolchain, root: &Path) -> Vec<Option<PathBuf>> {
+    println!("cargo::rerun-if-changed={NETLIST_DIR}");
+    println!("cargo::rerun-if-changed=tests/gls");
+    let results: Vec<Result<Option<PathBuf>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> =
+            units.iter().zip(built).map(|(u, b)| s.spawn(move || build_unit(u, &b.ports, tools, root))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("a gate-level build thread panicked".into())))
+            .collect()
+    });
+    let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    if !errors.is_empty() {
+        super::fail(&errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
+    }
+    results.into_iter().map(Result::unwrap).collect()
+}
+
+/// Whether the sources listed in `<netlist stem>.sources` (`<fnv hex> <path>` per line, written by
+/// cosim/tools/gls.rs) still hash as recorded; the error says which changed.
+fn current(listing: &Path) -> Result<(), String> {
+    let text = fs::read_to_string(listing).map_err(|e| format!("{} is missing ({e})", listing.display()))?;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let (hash, path) = line.split_once(' ').ok_or_else(|| format!("{}: bad line `{line}`", listing.display()))?;
+        let now = fs::read(path).ok().map(|b| format!("{:016x}", fnv(0xcbf2_9ce4_8422_2325, &b)));
+        if now.as_deref() != Some(hash) {
+            return Err(format!("{path} changed since the netlist was synthesized"));
+        }
+    }
+    Ok(())
+}
+
+fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -> Result<Option<PathBuf>, String> {
+    let name = &unit.name;
+    let dir = Path::new(NETLIST_DIR);
+    let netlist = dir.join(format!("{name}.v"));
+    if !netlist.is_file() {
+        return Ok(None);
+    }
+    let fix = format!("run `make gls UNIT={name}`");
+    if let Err(why) = current(&dir.join(format!("{name}.sources"))) {
+        println!("cargo::warning={name}: no gate-level build: {}: {why}; {fix}", netlist.display());
+        return Ok(None);
+    }
+    let mut gates = vec![
+        GateBuild {
+            code: 3,
+            prefix: format!("V{name}_gls"),
+            top: name.clone(),
+            source: Source::Netlist(netlist.clone()),
+            traced: false,
+            hot: true,
+        },
+        GateBuild {
+            code: 3,
+            prefix: format!("V{name}_gls_fst"),
+            top: name.clone(),
+            source: Source::Netlist(netlist.clone()),
+            traced: true,
+            hot: false,
+        },
+    ];
+    let trap_rtl = PathBuf::from(format!("tests/gls/{name}_trap.sv"));
+    let trap_netlist = dir.join(format!("{name}_trap.v"));
+    let trap_top = format!("{name}_trap");
+    if trap_rtl.is_file() {
+        gates.push(GateBuild {
+            code: 4,
+            prefix: format!("V{name}_trap"),
+            top: trap_top.clone(),
+            source: Source::Rtl(trap_rtl.clone()),
+            traced: false,
+            hot: false,
+        });
+        if trap_netlist.is_file() && current(&dir.join(format!("{name}_trap.sources"))).is_ok() {
+            for traced in [false, true] {
+                gates.push(GateBuild {
+                    code: 5,
+                    prefix: format!("V{name}_trap_gls{}", if traced { "_fst" } else { "" }),
+                    top: trap_top.clone(),
+                    source: Source::Netlist(trap_netlist.clone()),
+                    traced,
+                    hot: false,
+                });
+            }
+        }
+    }
+
+    // The key: every file read (the trap RTL reads the units' sources and the packages), this
+    // module, build.rs, the shim and the toolchain.
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for g in &gates {
+        match &g.source {
+            Source::Netlist(f) => inputs.push(f.clone()),
+            Source::Rtl(f) => {
+                inputs.push(f.clone());
+                inputs.extend(
+                    files_in(Path::new("rtl")).into_iter().filter(|p| p.extension().is_some_and(|e| e == "sv")),
+                );
+                inputs.push(PathBuf::from("rtl/lint/verilator.vlt"));
+            }
+        }
+    }
+    inputs.dedup();
+    inputs.extend(["build.rs", "cosim/engine/gls_build.rs", "cosim/engine/port_list.rs"].map(PathBuf::from));
+    inputs.extend(files_in(Path::new(&tools.shim)));
+    let codes: Vec<String> = gates.iter().map(|g| format!("{}:{}", g.code, g.prefix)).collect();
+    let key = build_key(
+        &inputs,
+        &format!(
+            "gls {} {} {} coverage={} include={} builds={}",
+            tools.bin,
+            tools.version,
+            tools.compiler,
+            tools.coverage,
+            tools.include,
+            codes.join(",")
+        ),
+    )?;
+    let stem = format!("{name}_gls");
+    let out = root.join(format!("{stem}-{key}"));
+    let library = out.join(format!("libcosim_{stem}.a"));
+    if library.is_file() {
+        return Ok(Some(out));
+    }
+    let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+
+    let configure = |opt: u32, obj: &str| {
+        let mut b = cc::Build::new();
+        b.cpp(true)
+            .std("c++17")
+            .opt_level(opt)
+            .debug(false)
+            .cargo_metadata(false)
+            .out_dir(tmp.join(obj))
+            .include(&tools.include)
+            .include(Path::new(&tools.include).join("vltstd"))
+            .include(&tools.shim)
+            .define("VM_COVERAGE", "0")
+            .define("VM_SC", "0")
+            .define("VM_TRACE", "1")
+            .define("VM_TRACE_FST", "1")
+            .define("VM_TRACE_VCD", "0")
+            .flag("-faligned-new")
+            .flag("-Wno-unused-parameter")
+            .flag("-Wno-unused-variable")
+            .flag("-Wno-sign-compare")
+            .flag("-Wno-bool-operation")
+            .flag("-Wno-unused-but-set-variable");
+        b
+    };
+    // The netlist random runs use at -O1 (a netlist is long straight-line code: -O3 costs much
+    // more compile time for little speed), the others at -O0.
+    let mut build = configure(1, "obj");
+    let mut slow = configure(0, "obj_slow");
+    let mut slow_files = 0;
+    let mut headers = String::new();
+    for g in &gates {
+        let mdir = tmp.join("vl").join(&g.prefix);
+        verilate(tools, g, &mdir, ports)?;
+        let files = model_files(&mdir, &g.prefix)?;
+        let file = unity(&mdir, &g.prefix, &files)?;
+        if g.hot {
+            build.include(&mdir).file(file);
+        } else {
+            slow.include(&mdir).file(file);
+            slow_files += 1;
+        }
+        build.include(&mdir);
+        writeln!(headers, "#include \"{}.h\"", g.prefix).unwrap();
+    }
+    if slow_files > 0 {
+        let objects =
+            slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s gate-level C++: {e}"))?;
+        build.objects(objects);
+    }
+    let glue = tmp.join(format!("{stem}_rtl.cc"));
+    fs::write(&glue, glue_cpp(name, &gates, ports, &headers)).map_err(|e| format!("{}: {e}", glue.display()))?;
+    build.file(&glue);
+    build.try_compile(&format!("cosim_{stem}")).map_err(|e| format!("compiling {name}'s gate-level C++: {e}"))?;
+    fs::rename(tmp.join("obj").join(format!("libcosim_{stem}.a")), tmp.join(format!("libcosim_{stem}.a")))
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let _ = fs::remove_dir_all(tmp.join("obj"));
+    let _ = fs::remove_dir_all(tmp.join("obj_slow"));
+    if fs::rename(&tmp, &out).is_err() {
+        let _ = fs::remove_dir_all(&tmp);
+        if !library.is_file() {
+            return Err(format!("cannot move {} to {}", tmp.display(), out.display()));
+        }
+    }
+    prune(root, &stem, &out);
+    Ok(Some(out))
+}
+
+/// Verilates one gate-level build into `mdir`, after checking that its top's ports are `ports`.
+fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port]) -> Result<(), String> {
+    let run = |extra: &[&str]| -> Result<(), String> {
+        let _ = fs::remove_dir_all(mdir);
+        fs::create_dir_all(mdir).map_err(|e| format!("cannot create {}: {e}", mdir.display()))?;
+        let mut cmd = Command::new(&tools.bin);
+        cmd.args([
+            "--assert",
+            "--x-assign",
+            "unique",
+            "--x-initial",
+            "unique",
+            "--prefix",
+            g.prefix.as_str(),
+            "--top-module",
+        ])
+        .arg(&g.top)
+        .arg("-Mdir")
+        .arg(mdir)
+        .args(extra);
+        let file = match &g.source {
+            // Yosys's netlist: Verilator's lint is about its naming (unused `_15_` bits, signals
+            // it splits), not the design; UNOPTFLAT is a speed note about concatenated assigns.
+            Source::Netlist(f) => {
+                cmd.args(["-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-UNOPTFLAT"]);
+                f
+            }
+            Source::Rtl(f) => {
+                cmd.args(["-Wall", "-y", "rtl", "rtl/lint/verilator.vlt"]).args(packages());
+                f
+            }
+        };
+        let out = cmd
+            .arg(file)
+            .output()
+            .map_err(|e| format!("cannot run `{}`: {e}. Fix: `apt-get install -y verilator zlib1g-dev`.", tools.bin))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "verilator failed on {} ({}); run `make gls` again:\n{}",
+                file.display(),
+                g.prefix,
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    run(&["--xml-only"])?;
+    let xml_path = mdir.join(format!("{}.xml", g.prefix));
+    let xml = fs::read_to_string(&xml_path).map_err(|e| format!("{}: {e}", xml_path.display()))?;
+    let found = port_list::read(&xml, &g.top).map_err(|e| format!("{}: {e}", xml_path.display()))?.ports;
+    let shape = |p: &Port| (p.rtl.clone(), p.input, p.width);
+    let (want, have): (Vec<_>, Vec<_>) = (ports.iter().map(shape).collect(), found.iter().map(shape).collect());
+    if want != have {
+        let file = match &g.source {
+            Source::Netlist(f) | Source::Rtl(f) => f,
+        };
+        return Err(format!(
+            "{} ({}): its top's ports {have:?} are not the unit's {want:?}; run `make gls` again",
+            file.display(),
+            g.top
+        ));
+    }
+    let mut extra = vec!["--cc", "-O3"];
+    if g.traced {
+        extra.push("--trace-fst");
+    }
+    run(&extra)
+}
+
+/// The glue of a unit's gate-level builds: the port copying and `open_<unit>_gls`.
+fn glue_cpp(name: &str, gates: &[GateBuild], ports: &[Port], headers: &str) -> String {
+    let mut cases = String::new();
+    for code in [3u8, 4, 5] {
+        let plain = gates.iter().find(|g| g.code == code && !g.traced);
+        let traced = gates.iter().find(|g| g.code == code && g.traced);
+        if let Some(plain) = plain {
+            let fst = traced.map_or("void", |t| t.prefix.as_str());
+            writeln!(
+                cases,
+                "    case {code}: return verilated_rs::open<Ports, {}, {fst}>(wave, options);",
+                plain.prefix
+            )
+            .unwrap();
+        }
+    }
+    format!(
+        "// Generated by build.rs (cosim/engine/gls_build.rs) from the ports of rtl/{name}.sv and the\n\
+         // netlists of `make gls`: do not edit.\n\
+         #include <cstddef>\n#include <cstdint>\n#include <memory>\n#include <stdexcept>\n#include <string>\n\n\
+         #include \"verilated_rs.h\"\n{headers}{}\
+         namespace gcn_vmem_units {{\n\n\
+         std::unique_ptr<verilated_rs::Rtl> open_{name}_gls(uint8_t variant, uint8_t wave, const verilated_rs::Options &options) {{\n\
+         \x20 switch (variant) {{\n{cases}\x20   default: break;\n\x20 }}\n\
+         \x20 if (variant == 4 || variant == 5) {{\n\
+         \x20   throw std::invalid_argument(\"{name} has no test-only gate-level trap build (tests/gls/{name}_trap.sv, \
+         target/gls/netlist/{name}_trap.v from `make gls`)\");\n\
+         \x20 }}\n\
+         \x20 throw std::invalid_argument(\"{name} has no gate-level variant \" + std::to_string(variant));\n\
+         }}\n\n\
+         }}  // namespace gcn_vmem_units\n",
+        cpp_ports(ports)
+    )
+}

@@ -1,0 +1,105 @@
+//! Gate-level lockstep (`make gls`, docs/integrations/gls.md): the netlists Yosys synthesized from
+//! the units, run against the models, and a planted construct that simulates differently from
+//! what synthesis builds (tests/gls/inline_const_trap.sv), which only the gate-level run catches.
+//!
+//! The gate-level builds exist only in the binary `make gls` builds (GCN_VMEM_GLS=1, its own
+//! target directory, target/gls/build); `make gls` runs these tests there. In the normal build
+//! (`make test`) the tests that need a netlist print a note and pass, and the one that checks
+//! the error naming `make gls` runs instead.
+
+use crate::common;
+
+use gcn_vmem::actions;
+use gcn_vmem::bindings::inline_const::Harness;
+use gcn_vmem::bindings::UNITS;
+use gcn_vmem::engine::run::{self, RunConfig};
+use gcn_vmem::engine::{Gls, RtlOptions, RtlUnit, UnitTypes, Variant};
+use gcn_vmem::tools::gls;
+
+/// Whether this binary has inline_const's gate-level build `gls`; the error otherwise.
+fn inline_const_build(gls: Gls) -> Result<(), String> {
+    <Harness as UnitTypes>::Rtl::open(&RtlOptions { gls, ..RtlOptions::default() })
+        .map(|_| ())
+        .map_err(|e| format!("{e:#}"))
+}
+
+#[test]
+fn the_gate_level_run_catches_an_out_of_range_read_that_the_rtl_run_cannot() {
+    if let Err(e) = inline_const_build(Gls::TrapNetlist) {
+        eprintln!("note: no gate-level trap build in this binary (`make gls` runs this test): {e}");
+        return;
+    }
+    // tests/gls/inline_const_trap.sv under Verilator: the out-of-range read gives 0, and the
+    // unit's outputs are the model's.
+    let rtl_dir = common::scratch("gls_trap_rtl");
+    let config = RunConfig {
+        vectors: 20_000,
+        seed: 5,
+        gls: Gls::TrapRtl,
+        ..common::first_failure_run(Variant::AsWritten, rtl_dir.clone())
+    };
+    let summary = run::random::<Harness>(&config).unwrap();
+    assert_eq!(summary.failing_cases, 0, "the trap RTL differs from the model in simulation: {:?}", summary.failures);
+    assert!(!rtl_dir.join("inline_const").exists(), "the clean run saved a failure");
+
+    // Its netlist: Yosys built the read as 1, so bits_o[31] is set for mantissa bits 6 and 7.
+    let gls_dir = common::scratch("gls_trap_netlist");
+    let config = RunConfig { gls: Gls::TrapNetlist, artifacts: gls_dir.clone(), ..config };
+    let summary = run::random::<Harness>(&config).unwrap();
+    assert!(summary.failing_cases >= 1, "the netlist's bit 31 went unnoticed in {} vectors", summary.vectors);
+    let failure = &summary.failures[0];
+    assert!(failure.lines.iter().all(|l| l.starts_with("MISMATCH inline_const cycle=")), "{:?}", failure.lines);
+    assert!(failure.lines.iter().any(|l| l.contains("signal=bits")), "{:?}", failure.lines);
+    // The same artifacts as any failure: shrunk to the three cycles one constant needs, saved,
+    // and traced on the netlist's FST build.
+    assert!(failure.shrunk, "{:?}", failure.note);
+    assert!(failure.cycles_after <= 3, "shrunk to {} cycles", failure.cycles_after);
+    assert_eq!(failure.vector_file.parent().unwrap(), gls_dir.join("inline_const"));
+    assert!(failure.vector_file.is_file());
+    let wave = failure.rtl_wave.as_ref().unwrap_or_else(|| panic!("no waveform: {:?}", failure.wave_error));
+    assert!(wave.is_file() && std::fs::metadata(wave).unwrap().len() > 0, "{}", wave.display());
+    assert!(failure.diff_wave.as_ref().is_some_and(|d| d.is_file()));
+}
+
+#[test]
+fn every_netlist_agrees_with_its_model_in_random_and_x_runs() {
+    let mut ran = Vec::new();
+    for &unit in UNITS {
+        if gls::excluded(unit).is_some() {
+            continue;
+        }
+        let config = RunConfig { vectors: 4_000, seed: 21, jobs: 1, gls: Gls::Netlist, ..RunConfig::default() };
+        let summary = match actions::random_quiet(unit, &config) {
+            Err(e) if format!("{e:#}").contains("make gls UNIT=") => continue,
+            other => other.unwrap(),
+        };
+        assert_eq!(summary.failing_cases, 0, "{unit}'s netlist differs from its model: {:?}", summary.failures);
+        let x = RunConfig { x_seed: Some(77), seed: 22, ..config };
+        let summary = actions::random_quiet(unit, &x).unwrap();
+        assert_eq!(summary.failing_cases, 0, "{unit}'s netlist, X seed 77: {:?}", summary.failures);
+        ran.push(unit);
+    }
+    if ran.is_empty() {
+        eprintln!("note: no gate-level build in this binary (`make gls` runs this test)");
+    }
+}
+
+#[test]
+fn a_missing_gate_level_build_names_make_gls() {
+    // vmem_pipe never has one (cosim/tools/gls.rs EXCLUDED); inline_const lacks one outside
+    // `make gls`'s binary.
+    let e = <gcn_vmem::bindings::vmem_pipe::Harness as UnitTypes>::Rtl::open(&RtlOptions {
+        gls: Gls::Netlist,
+        ..RtlOptions::default()
+    })
+    .err()
+    .expect("vmem_pipe has no gate-level build");
+    assert!(format!("{e:#}").contains("run `make gls UNIT=vmem_pipe`"), "{e:#}");
+    if let Err(e) = inline_const_build(Gls::Netlist) {
+        assert!(e.contains("run `make gls UNIT=inline_const`"), "{e}");
+    }
+    // A gate-level run of a test-only build is refused before anything opens.
+    let both = RtlOptions { variant: Variant::Mutant, gls: Gls::Netlist, ..RtlOptions::default() };
+    let e = <Harness as UnitTypes>::Rtl::open(&both).err().expect("a gate-level mutant was opened");
+    assert!(format!("{e:#}").contains("simulates the netlist of the RTL as written"), "{e:#}");
+}
