@@ -65,7 +65,7 @@ pub const USCALED: &[&str] = &[
     "above max -> max",
     "+inf -> max",
 ];
-pub const SSCALED: &[&str] = &[
+const SSCALED_ALL: [&str; 12] = [
     "NaN -> 0",
     "-inf -> min",
     "below min -> min",
@@ -79,25 +79,15 @@ pub const SSCALED: &[&str] = &[
     "above max -> max",
     "+inf -> max",
 ];
-/// sscaled on a 2-bit field (range −2..1): no positive integer besides the max.
-pub const SSCALED2: &[&str] = &[
-    "NaN -> 0",
-    "-inf -> min",
-    "below min -> min",
-    "min exactly",
-    "negative integer",
-    "negative fraction truncated toward 0",
-    "+-0",
-    "positive fraction truncated",
-    "max exactly",
-    "above max -> max",
-    "+inf -> max",
-];
+pub const SSCALED: &[&str] = &SSCALED_ALL;
+/// sscaled on a 2-bit field (range −2..1): SSCALED less "positive integer" (none besides the max).
+pub const SSCALED2: &[&str] = &without::<12, 11>(SSCALED_ALL, 7);
 pub const UINT: &[&str] = &["0", "fits", "max (all ones)", "wider: upper bits dropped"];
-pub const SINT: &[&str] =
-    &["0", "fits, positive", "fits, negative", "max positive", "most negative", "wider: upper bits dropped"];
-/// sint on a 2-bit field (−2..1): no positive value besides the max.
-pub const SINT2: &[&str] = &["0", "fits, negative", "max positive", "most negative", "wider: upper bits dropped"];
+const SINT_ALL: [&str; 6] =
+    ["0", "fits, positive", "fits, negative", "max positive", "most negative", "wider: upper bits dropped"];
+pub const SINT: &[&str] = &SINT_ALL;
+/// sint on a 2-bit field (−2..1): SINT less "fits, positive" (no positive value besides the max).
+pub const SINT2: &[&str] = &without::<6, 5>(SINT_ALL, 1);
 pub const F16: &[&str] = &[
     "NaN, payload kept",
     "NaN, payload forced to 1",
@@ -131,6 +121,19 @@ pub const F11: &[&str] = &[
     "max finite result",
     "normal",
 ];
+
+/// `classes` less entry `skip`: a 2-bit field's classes are the wider field's but for one it
+/// cannot receive.
+const fn without<const N: usize, const M: usize>(classes: [&'static str; N], skip: usize) -> [&'static str; M] {
+    assert!(M + 1 == N && skip < N);
+    let mut out = [""; M];
+    let mut i = 0;
+    while i < M {
+        out[i] = classes[if i < skip { i } else { i + 1 }];
+        i += 1;
+    }
+    out
+}
 
 /// The value classes of a field of `width` bits under a valid `nfmt`.
 pub const fn classes(width: u32, nfmt: u8) -> &'static [&'static str] {
