@@ -105,6 +105,17 @@ const fn bad(name: &'static str, input: In, result: [u32; 4], result_count: u8) 
     Row { name, input, result, result_count, illegal: true }
 }
 
+/// A byte/short row (`base`, from [`bs`]) with `nfmt` and `count` set, which the op ignores:
+/// one result dword, `d0`.
+const fn ignoring(name: &'static str, nfmt: u8, count: u8, base: In, d0: u32) -> Row {
+    row(name, In { nfmt, count, ..base }, [d0, 0, 0, 0], 1)
+}
+
+/// A STORE_FORMAT float row of four halves (halves 4..7 are 0, never read): four result dwords.
+const fn sf_float(name: &'static str, h: [u16; 4], result: [u32; 4]) -> Row {
+    row(name, sf(FLOAT, 4, [h[0], h[1], h[2], h[3], 0, 0, 0, 0]), result, 4)
+}
+
 /// The load_format rows on float-like nfmts use these components:
 /// 1+3·2^-11 (tie → 0x3C02), 65520 (tie → 0x7C00), 2^-25 (tie → 0x0000), sNaN 0x7F800001 (→ 0x7C01).
 const LF_MIX: [u32; 4] = [0x3F80_3000, 0x477F_F000, 0x3300_0000, 0x7F80_0001];
@@ -267,18 +278,8 @@ const ROWS: &[Row] = &[
     row("load short hi, old 0", In { old: 0, ..bs(LOAD_SHORT, true, 0xDEAD_8001) }, [0x8001_0000, 0, 0, 0], 1),
     row("load short lo, old all ones", In { old: !0, ..bs(LOAD_SHORT, false, 0x0000_0000) }, [0xFFFF_0000, 0, 0, 0], 1),
     // nfmt and count are ignored by the byte/short ops: no illegal for nfmt 6, count 0 or 7.
-    row(
-        "load ubyte ignores nfmt 6, count 0",
-        In { nfmt: NFMT_RESERVED, count: 0, ..bs(LOAD_UBYTE, false, 0x5A5A_C3F0) },
-        [0x1234_00F0, 0, 0, 0],
-        1,
-    ),
-    row(
-        "load sbyte ignores count 7",
-        In { nfmt: UINT, count: 7, ..bs(LOAD_SBYTE, true, 0x0000_0080) },
-        [0xFF80_ABCD, 0, 0, 0],
-        1,
-    ),
+    ignoring("load ubyte ignores nfmt 6, count 0", NFMT_RESERVED, 0, bs(LOAD_UBYTE, false, 0x5A5A_C3F0), 0x1234_00F0),
+    ignoring("load sbyte ignores count 7", UINT, 7, bs(LOAD_SBYTE, true, 0x0000_0080), 0xFF80_ABCD),
     // ================= op 4 STORE_FORMAT: halves widened to four components.
     // 1.0, -2.0, 65504 (0x477FE000), -0.0; halves 4..7 (junk) are never read.
     row(
@@ -288,26 +289,23 @@ const ROWS: &[Row] = &[
         4,
     ),
     // Denormals exact: 1·2^-24 = 0x33800000; 1023·2^-24 = 0x387FC000; -2^-24; 512·2^-24 = 2^-15.
-    row(
+    sf_float(
         "sf float denormals exact",
-        sf(FLOAT, 4, [0x0001, 0x03FF, 0x8001, 0x0200, 0, 0, 0, 0]),
+        [0x0001, 0x03FF, 0x8001, 0x0200],
         [0x3380_0000, 0x387F_C000, 0xB380_0000, 0x3800_0000],
-        4,
     ),
     // inf, -inf; NaN payload << 13, not quieted: 0x7C01 → 0x7F802000, 0xFDFF → 0xFFBFE000.
-    row(
+    sf_float(
         "sf float infinities and NaNs",
-        sf(FLOAT, 4, [0x7C00, 0xFC00, 0x7C01, 0xFDFF, 0, 0, 0, 0]),
+        [0x7C00, 0xFC00, 0x7C01, 0xFDFF],
         [0x7F80_0000, 0xFF80_0000, 0x7F80_2000, 0xFFBF_E000],
-        4,
     ),
     // 0x7E00 → 0x7FC00000; 0xFFFF → 0xFFFFE000; 2^-14 → 0x38800000;
     // 0x3555 = (1024+341)·2^-12 → exponent 125, mantissa 341 << 13 = 0x2AA000: 0x3EAAA000.
-    row(
+    sf_float(
         "sf float quiet NaN, all ones, smallest normal",
-        sf(FLOAT, 4, [0x7E00, 0xFFFF, 0x0400, 0x3555, 0, 0, 0, 0]),
+        [0x7E00, 0xFFFF, 0x0400, 0x3555],
         [0x7FC0_0000, 0xFFFF_E000, 0x3880_0000, 0x3EAA_A000],
-        4,
     ),
     // Components >= k are 0 (1.0, 2.0, 3.0, 4.0 = 0x3F800000, 0x40000000, 0x40400000, 0x40800000).
     row("sf float count 1", sf(FLOAT, 1, H1234), [F1, 0, 0, 0], 4),
@@ -334,18 +332,8 @@ const ROWS: &[Row] = &[
     row("store byte hi: bits 23:16", bs(STORE_BYTE, true, 0x89AB_CDEF), [0x0000_00AB, 0, 0, 0], 1),
     row("store short lo", bs(STORE_SHORT, false, 0x89AB_CDEF), [0x0000_CDEF, 0, 0, 0], 1),
     row("store short hi: bits 31:16", bs(STORE_SHORT, true, 0x89AB_CDEF), [0x0000_89AB, 0, 0, 0], 1),
-    row(
-        "store byte ignores nfmt 6, count 0",
-        In { nfmt: NFMT_RESERVED, count: 0, ..bs(STORE_BYTE, true, 0x89AB_CDEF) },
-        [0x0000_00AB, 0, 0, 0],
-        1,
-    ),
-    row(
-        "store short ignores count 5",
-        In { nfmt: SINT, count: 5, ..bs(STORE_SHORT, false, 0x89AB_CDEF) },
-        [0x0000_CDEF, 0, 0, 0],
-        1,
-    ),
+    ignoring("store byte ignores nfmt 6, count 0", NFMT_RESERVED, 0, bs(STORE_BYTE, true, 0x89AB_CDEF), 0x0000_00AB),
+    ignoring("store short ignores count 5", SINT, 5, bs(STORE_SHORT, false, 0x89AB_CDEF), 0x0000_CDEF),
     // ================= op 7: reserved → illegal, result 0, result_count 0.
     bad("reserved op 7", In { op: RESERVED_OP, ..lf(FLOAT, 4, L1234) }, [0; 4], 0),
     bad("reserved op 7, hi, uint", In { op: RESERVED_OP, hi: true, ..sf(UINT, 1, SF_INT) }, [0; 4], 0),
@@ -364,9 +352,7 @@ fn rows() -> Vec<common::Row<'static, Harness>> {
 fn directed_table_is_well_formed() {
     common::assert_rows_well_formed::<Harness>(&rows());
     // Result dwords at and above result_count are 0 (docs/decisions.md "d16").
-    for r in ROWS {
-        assert!(r.result[usize::from(r.result_count)..].iter().all(|&d| d == 0), "{}", r.name);
-    }
+    common::assert_zero_above_data(ROWS.iter().map(|r| (r.name, &r.result[..], usize::from(r.result_count))));
     // Every op has rows, and both values of hi for each byte/short op.
     for op in 0..8 {
         assert!(ROWS.iter().any(|r| r.input.op == op), "no row for op {op}");

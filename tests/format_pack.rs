@@ -15,6 +15,7 @@ use crate::common::reference;
 use std::cell::RefCell;
 use std::time::Instant;
 
+use common::f32_consts::{HALF, INF, M_HALF, M_INF, M_ONE, M_TWO, M_ZERO, ONE, QNAN, TWO};
 use common::sweep;
 use gcn_vmem::bindings::format_pack::{Harness, Rtl};
 use gcn_vmem::engine::lockstep::Lockstep;
@@ -29,17 +30,6 @@ use reference::{
 // ---------------------------------------------------------------------------------------------
 // Directed table.
 // ---------------------------------------------------------------------------------------------
-
-const ONE: u32 = 0x3f80_0000;
-const M_ONE: u32 = 0xbf80_0000;
-const HALF: u32 = 0x3f00_0000;
-const M_HALF: u32 = 0xbf00_0000;
-const TWO: u32 = 0x4000_0000;
-const M_TWO: u32 = 0xc000_0000;
-const INF: u32 = 0x7f80_0000;
-const M_INF: u32 = 0xff80_0000;
-const QNAN: u32 = 0x7fc0_0000;
-const M_ZERO: u32 = 0x8000_0000;
 
 struct Row {
     name: &'static str,
@@ -304,9 +294,7 @@ fn directed_table_is_well_formed() {
 // The hand-computed rows against the exact-arithmetic reference (two independent witnesses), and
 // through model and RTL in lockstep; the trace of the table as a reviewed snapshot.
 common::unit_tests! {
-    directed_rows_match_spec: rows(),
-    reference_matches_directed_rows: (rows(), reference_out),
-    directed_table_trace: rows(),
+    directed_table: (rows(), reference_out),
     pipeline_bubbles_hold_last_result: (junk, rows(), ROWS[0].name, "f16 NaN payloads"),
 }
 
@@ -329,7 +317,15 @@ fn every_pair_on_special_values() {
             }
         }
     }
-    let outs = sweep::<Harness>(&inputs);
+    assert_sweep_matches_reference(&inputs);
+    // 14 dfmts × 7 nfmts (6 is reserved), less float on the five formats with 8- or 2-bit fields.
+    assert_eq!(valid_pairs().len(), 14 * 7 - 5, "valid pair count");
+}
+
+/// Runs `inputs` through model and RTL (which must agree: [`sweep`]) and checks every output
+/// against the reference.
+fn assert_sweep_matches_reference(inputs: &[In]) {
+    let outs = sweep::<Harness>(inputs);
     let failures: Vec<String> = inputs
         .iter()
         .zip(&outs)
@@ -338,9 +334,7 @@ fn every_pair_on_special_values() {
             format!("{i:x?}:\n  reference: {}\n  got:       {}", common::show(&reference_out(i)), common::show(o))
         })
         .collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
-    // 14 dfmts × 7 nfmts (6 is reserved), less float on the five formats with 8- or 2-bit fields.
-    assert_eq!(valid_pairs().len(), 14 * 7 - 5, "valid pair count");
+    common::assert_no_failures(&failures);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -449,7 +443,7 @@ fn roundtrip(dfmt: u8, nfmt: u8) -> (usize, usize) {
             format!("dfmt {dfmt} nfmt {nfmt} components {i:x?}: want data {w:#x}, got {}", common::show(o))
         })
         .collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    common::assert_no_failures(&failures);
     (inputs.len(), exceptions)
 }
 
@@ -536,16 +530,7 @@ fn exhaustive_pack_unorm_snorm_rounding_edges() {
             }
         }
     }
-    let outs = sweep::<Harness>(&inputs);
-    let failures: Vec<String> = inputs
-        .iter()
-        .zip(&outs)
-        .filter(|(i, o)| **o != reference_out(i))
-        .map(|(i, o)| {
-            format!("{i:x?}:\n  reference: {}\n  got:       {}", common::show(&reference_out(i)), common::show(o))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    assert_sweep_matches_reference(&inputs);
     println!("exhaustive_pack_unorm_snorm_rounding_edges: {} vectors in {:.2?}", inputs.len(), start.elapsed());
 }
 

@@ -14,6 +14,7 @@ use crate::common::reference;
 
 use std::time::Instant;
 
+use common::f32_consts::{INF, M_ONE, ONE};
 use common::sweep;
 use gcn_vmem::bindings::format_unpack::Harness;
 use gcn_vmem_model::format_unpack::{FormatUnpack, In, Out};
@@ -22,10 +23,6 @@ use reference::{fields, format_valid, from_words, words, FLOAT, RESERVED, SINT, 
 // ---------------------------------------------------------------------------------------------
 // Directed table.
 // ---------------------------------------------------------------------------------------------
-
-const ONE: u32 = 0x3f80_0000;
-const M_ONE: u32 = 0xbf80_0000;
-const INF: u32 = 0x7f80_0000;
 
 struct Row {
     name: &'static str,
@@ -45,6 +42,11 @@ const fn ok(name: &'static str, dfmt: u8, nfmt: u8, data: u128, expect: [u32; 4]
 /// An invalid pair (SPEC §5): four 0 components, count 0, fmt_valid 0, whatever the data.
 const fn bad(name: &'static str, dfmt: u8, nfmt: u8, data: u128) -> Row {
     Row { name, dfmt, nfmt, data, expect: [0; 4], count: 0, fmt_valid: false }
+}
+
+/// A valid pair of dfmt 4 (one 32-bit field): `expect` is X, the only component (count 1).
+const fn raw32(name: &'static str, nfmt: u8, data: u128, expect: u32) -> Row {
+    ok(name, 4, nfmt, data, [expect, 0, 0, 0], 1)
 }
 
 /// Junk for the bits above a 32-bit element (SPEC/decisions: bits above the element are ignored).
@@ -162,13 +164,13 @@ const ROWS: &[Row] = &[
     ok("sint8 dfmt 1 positive", 1, SINT, 0x7f, [0x7f, 0, 0, 0], 1),
     ok("sint16 dfmt 2 negative", 2, SINT, 0x8000, [0xffff_8000, 0, 0, 0], 1),
     // ---- w = 32: the raw bits under every nfmt (a NaN pattern would be 0 through unorm).
-    ok("raw32 unorm", 4, UNORM, 0xffc0_0001 | HI_JUNK, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 snorm", 4, SNORM, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 uscaled", 4, USCALED, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 sscaled", 4, SSCALED, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 uint", 4, UINT, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 sint", 4, SINT, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
-    ok("raw32 float", 4, FLOAT, 0xffc0_0001, [0xffc0_0001, 0, 0, 0], 1),
+    raw32("raw32 unorm", UNORM, 0xffc0_0001 | HI_JUNK, 0xffc0_0001),
+    raw32("raw32 snorm", SNORM, 0xffc0_0001, 0xffc0_0001),
+    raw32("raw32 uscaled", USCALED, 0xffc0_0001, 0xffc0_0001),
+    raw32("raw32 sscaled", SSCALED, 0xffc0_0001, 0xffc0_0001),
+    raw32("raw32 uint", UINT, 0xffc0_0001, 0xffc0_0001),
+    raw32("raw32 sint", SINT, 0xffc0_0001, 0xffc0_0001),
+    raw32("raw32 float", FLOAT, 0xffc0_0001, 0xffc0_0001),
     // dfmt 11: X, Y raw; bits 127:64 ignored.
     ok("raw32x2 dfmt 11 unorm", 11, UNORM, 0xdead_beef_0000_0000_ffff_ffff_1234_5678, [0x1234_5678, !0, 0, 0], 2),
     // dfmt 13: X, Y, Z raw; bits 127:96 ignored.
@@ -281,9 +283,7 @@ fn directed_table_is_well_formed() {
 // The hand-computed rows against the exact-arithmetic reference (two independent witnesses), and
 // through model and RTL in lockstep; the trace of the table as a reviewed snapshot.
 common::unit_tests! {
-    directed_rows_match_spec: rows(),
-    reference_matches_directed_rows: (rows(), reference_out),
-    directed_table_trace: rows(),
+    directed_table: (rows(), reference_out),
     pipeline_bubbles_hold_last_result: (junk, rows(), ROWS[0].name, "f16 inf/NaN dfmt 12"),
 }
 
@@ -426,7 +426,7 @@ fn exhaustive_f16_to_f32() {
         }
     }
     assert_eq!(nans, 2 * 1023);
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    common::assert_no_failures(&failures);
     println!("exhaustive_f16_to_f32: 65536 vectors in {:.2?}", start.elapsed());
 }
 
@@ -482,7 +482,7 @@ fn exhaustive_f11_to_f32() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    common::assert_no_failures(&failures);
     println!("exhaustive_f11_to_f32: 4096 vectors in {:.2?}", start.elapsed());
 }
 
@@ -512,7 +512,7 @@ fn exhaustive_f10_to_f32() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    common::assert_no_failures(&failures);
     println!("exhaustive_f10_to_f32: 2048 vectors in {:.2?}", start.elapsed());
 }
 

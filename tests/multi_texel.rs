@@ -17,6 +17,7 @@ use crate::common::reference;
 
 use std::time::Instant;
 
+use common::f32_consts::{M_ONE, ONE};
 use common::sweep;
 use gcn_vmem::bindings::multi_texel::Harness;
 use gcn_vmem_model::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
@@ -102,8 +103,6 @@ fn spec(i: &In) -> Out {
 // Directed table.
 // ---------------------------------------------------------------------------------------------
 
-const ONE: u32 = 0x3f80_0000;
-const M_ONE: u32 = 0xbf80_0000;
 /// f32 arithmetic used in the comments: for q in [2^k, 2^(k+1)), biased exponent E = 127 + k
 /// and fraction F = round((q / 2^k − 1)·2^23); the f32 is E << 23 | F.
 /// unorm8 3 = 3/255 = 1/85 = 2^-7·128/85: F = 2^23·43/85 = 4243648.75 → 4243649 = 0x40c0c1,

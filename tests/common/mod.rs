@@ -4,6 +4,20 @@
 pub mod reference;
 pub mod spec43;
 
+/// f32 bit patterns the directed tables name (IEEE 754 binary32).
+pub mod f32_consts {
+    pub const ONE: u32 = 0x3f80_0000;
+    pub const M_ONE: u32 = 0xbf80_0000;
+    pub const HALF: u32 = 0x3f00_0000;
+    pub const M_HALF: u32 = 0xbf00_0000;
+    pub const TWO: u32 = 0x4000_0000;
+    pub const M_TWO: u32 = 0xc000_0000;
+    pub const INF: u32 = 0x7f80_0000;
+    pub const M_INF: u32 = 0xff80_0000;
+    pub const QNAN: u32 = 0x7fc0_0000;
+    pub const M_ZERO: u32 = 0x8000_0000;
+}
+
 use std::cell::RefCell;
 
 use gcn_vmem::engine::lockstep::{trace, Lockstep};
@@ -100,6 +114,15 @@ pub fn assert_rows_well_formed<B: Binding>(rows: &[Row<B>]) {
     assert_unique_names(rows.iter().map(|r| r.0));
     for (name, input, out) in rows {
         assert!(valid_of(input) && valid_of(out), "{name}: input and output must be valid");
+    }
+}
+
+/// Asserts, for each row (its name, its result dwords and its data count), that the result dwords
+/// at and above the data count are 0 (docs/decisions.md: a unit drives 0 above the dwords it
+/// returns).
+pub fn assert_zero_above_data<'a>(rows: impl IntoIterator<Item = (&'a str, &'a [u32], usize)>) {
+    for (name, result, count) in rows {
+        assert!(result[count.min(result.len())..].iter().all(|&d| d == 0), "{name}: dwords above the data count");
     }
 }
 
@@ -336,6 +359,12 @@ pub fn pct(hits: u64, of: u64) -> f64 {
     100.0 * hits as f64 / of.max(1) as f64
 }
 
+/// Asserts that an exhaustive test collected no failures; else panics with their count and the
+/// first 20.
+pub fn assert_no_failures(failures: &[String]) {
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+}
+
 /// Runs many inputs (all valid) through lockstep from one reset, without recording (for
 /// exhaustive tests); panics with the first mismatches if model and RTL part. Returns the
 /// output each input produced.
@@ -528,6 +557,7 @@ pub fn assert_in_bins(what: &str, got: &[String], expected: &[&str], exactly: bo
 /// `directed_rows_match_spec: rows` ([`assert_rows_match_spec`]),
 /// `reference_matches_directed_rows: (rows, reference)` ([`assert_reference_matches_rows`]),
 /// `directed_table_trace: rows` (the insta snapshot `directed_trace` of [`directed_trace`]),
+/// `directed_table: (rows, reference)` (the three above),
 /// `pipeline_bubbles_hold_last_result: (junk, rows, a, b)` ([`assert_bubbles_hold_last_result`]),
 /// `random_cases_agree_in_lockstep: cases` ([`random_cases_agree`]),
 /// `random_cases_match_reference: (cases, reference)` ([`random_cases_match_reference`]),
@@ -564,6 +594,14 @@ macro_rules! unit_tests {
                 (rows, reference) => $crate::common::assert_reference_matches_rows::<Harness>(&rows, reference),
             }
         }
+    };
+    (@ directed_table $rows_and_reference:expr) => {
+        // The three tests of a directed table that has an independent reference, each under its
+        // own name: `directed_rows_match_spec`, `reference_matches_directed_rows` and
+        // `directed_table_trace`.
+        $crate::common::unit_tests!(@ directed_rows_match_spec $rows_and_reference.0);
+        $crate::common::unit_tests!(@ reference_matches_directed_rows $rows_and_reference);
+        $crate::common::unit_tests!(@ directed_table_trace $rows_and_reference.0);
     };
     (@ directed_table_trace $rows:expr) => {
         /// The cycle-by-cycle trace of the whole table (model and RTL agree), row names first so
