@@ -265,6 +265,17 @@ fn assemble_errors_name_the_operand() {
         ("image_load v1, v[0:16], s[8:15] dmask:0x1", "vaddr", "at most 16"),
         ("image_sample v1, v2, s[8:15], s[124:127] dmask:0x1", "ssamp", "not a tuple GFX9 can encode"),
         ("buffer_wbinvl1 v1", "operands", "takes no operand"),
+        // s_waitcnt: llvm-mc-14 says "too large value for vmcnt" and "invalid counter name foo".
+        ("s_waitcnt vmcnt(64)", "vmcnt", "vmcnt is 0..63"),
+        ("s_waitcnt expcnt(8)", "expcnt", "expcnt is 0..7"),
+        ("s_waitcnt vmcnt(0) lgkmcnt(16)", "lgkmcnt", "lgkmcnt is 0..15"),
+        ("s_waitcnt vmcnt(-1)", "vmcnt", "vmcnt is 0..63"),
+        ("s_waitcnt vmcnt(x)", "vmcnt", "not an integer"),
+        ("s_waitcnt foo(1)", "counter", "unknown counter `foo`"),
+        ("s_waitcnt vmcnt(0) bar", "counter", "`bar` is not a counter"),
+        ("s_waitcnt vmcnt(0", "counter", "is not a counter"),
+        ("s_waitcnt", "operands", "none given"),
+        ("s_waitcnt 0x10000", "simm16", "16 bits"),
     ];
     assert_assembly_errors(cases);
 }
@@ -422,20 +433,6 @@ fn s_waitcnt_matches_llvm_mc() {
 
 #[test]
 fn s_waitcnt_errors_name_the_counter() {
-    // llvm-mc-14 says "too large value for vmcnt" and "invalid counter name foo".
-    let cases: &[(&str, &str, &str)] = &[
-        ("s_waitcnt vmcnt(64)", "vmcnt", "vmcnt is 0..63"),
-        ("s_waitcnt expcnt(8)", "expcnt", "expcnt is 0..7"),
-        ("s_waitcnt vmcnt(0) lgkmcnt(16)", "lgkmcnt", "lgkmcnt is 0..15"),
-        ("s_waitcnt vmcnt(-1)", "vmcnt", "vmcnt is 0..63"),
-        ("s_waitcnt vmcnt(x)", "vmcnt", "not an integer"),
-        ("s_waitcnt foo(1)", "counter", "unknown counter `foo`"),
-        ("s_waitcnt vmcnt(0) bar", "counter", "`bar` is not a counter"),
-        ("s_waitcnt vmcnt(0", "counter", "is not a counter"),
-        ("s_waitcnt", "operands", "none given"),
-        ("s_waitcnt 0x10000", "simm16", "16 bits"),
-    ];
-    assert_assembly_errors(cases);
     // Out-of-range fields built by hand are rejected by validate, naming the counter.
     let e = Instruction::Waitcnt(Waitcnt { vmcnt: 64, ..Waitcnt::new() }).validate().unwrap_err();
     assert_eq!(e.field, "vmcnt");
@@ -448,57 +445,25 @@ fn s_waitcnt_errors_name_the_counter() {
 }
 
 fn any_instruction() -> impl Strategy<Value = Instruction> {
-    let mubuf = (0..MUBUF_OPCODES.len(), any::<[u8; 8]>(), 0u16..4096).prop_map(|(k, b, offset)| {
-        Instruction::Mubuf(Mubuf {
-            op: MUBUF_OPCODES[k].op,
-            offset,
-            offen: b[0] & 1 != 0,
-            idxen: b[0] & 2 != 0,
-            glc: b[0] & 4 != 0,
-            lds: b[0] & 8 != 0,
-            slc: b[0] & 16 != 0,
-            tfe: b[0] & 32 != 0,
-            vaddr: b[1],
-            vdata: b[2],
-            srsrc: b[3] & 31,
-            soffset: b[4],
-        })
-    });
-    let mtbuf = (0..MTBUF_OPCODES.len(), any::<[u8; 8]>(), 0u16..4096).prop_map(|(k, b, offset)| {
-        Instruction::Mtbuf(Mtbuf {
-            op: MTBUF_OPCODES[k].op,
-            offset,
-            offen: b[0] & 1 != 0,
-            idxen: b[0] & 2 != 0,
-            glc: b[0] & 4 != 0,
-            slc: b[0] & 16 != 0,
-            tfe: b[0] & 32 != 0,
-            dfmt: b[5] & 15,
-            nfmt: b[5] >> 4 & 7,
-            vaddr: b[1],
-            vdata: b[2],
-            srsrc: b[3] & 31,
-            soffset: b[4],
-        })
-    });
-    let mimg = (0..MIMG_OPCODES.len(), any::<[u8; 8]>()).prop_map(|(k, b)| {
-        Instruction::Mimg(Mimg {
-            op: MIMG_OPCODES[k].op,
-            dmask: b[0] & 15,
-            unorm: b[0] & 16 != 0,
-            glc: b[0] & 32 != 0,
-            da: b[0] & 64 != 0,
-            a16: b[0] & 128 != 0,
-            tfe: b[5] & 1 != 0,
-            lwe: b[5] & 2 != 0,
-            slc: b[5] & 4 != 0,
-            d16: b[5] & 8 != 0,
-            vaddr: b[1],
-            vdata: b[2],
-            srsrc: b[3] & 31,
-            ssamp: if MIMG_OPCODES[k].sampler { b[4] & 31 } else { 0 },
-        })
-    });
+    // Each field drawn uniformly over its width; SRSRC and SSAMP are 5 bits, SSAMP 0 without a sampler.
+    let mubuf = (0..MUBUF_OPCODES.len(), 0u16..4096, any::<[bool; 6]>(), any::<[u8; 3]>(), 0u8..32).prop_map(
+        |(k, offset, [offen, idxen, glc, lds, slc, tfe], [vaddr, vdata, soffset], srsrc)| {
+            let op = MUBUF_OPCODES[k].op;
+            Instruction::Mubuf(Mubuf { op, offset, offen, idxen, glc, lds, slc, tfe, vaddr, vdata, srsrc, soffset })
+        },
+    );
+    let mtbuf = (0..MTBUF_OPCODES.len(), 0u16..4096, any::<[bool; 5]>(), any::<[u8; 3]>(), 0u8..32, 0u8..16, 0u8..8)
+        .prop_map(|(k, offset, [offen, idxen, glc, slc, tfe], [vaddr, vdata, soffset], srsrc, dfmt, nfmt)| {
+            let op = MTBUF_OPCODES[k].op;
+            let m = Mtbuf { op, offset, offen, idxen, glc, slc, tfe, dfmt, nfmt, vaddr, vdata, srsrc, soffset };
+            Instruction::Mtbuf(m)
+        });
+    let mimg = (0..MIMG_OPCODES.len(), 0u8..16, any::<[bool; 8]>(), any::<[u8; 2]>(), 0u8..32, 0u8..32).prop_map(
+        |(k, dmask, [unorm, glc, da, a16, tfe, lwe, slc, d16], [vaddr, vdata], srsrc, ssamp)| {
+            let (op, ssamp) = (MIMG_OPCODES[k].op, if MIMG_OPCODES[k].sampler { ssamp } else { 0 });
+            Instruction::Mimg(Mimg { op, dmask, unorm, glc, da, a16, tfe, lwe, slc, d16, vaddr, vdata, srsrc, ssamp })
+        },
+    );
     let waitcnt = any::<u16>().prop_map(|simm16| Instruction::Waitcnt(Waitcnt::from_simm16(simm16)));
     prop_oneof![mubuf, mtbuf, mimg, waitcnt]
 }
