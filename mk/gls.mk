@@ -36,7 +36,7 @@ gls: gls-build
 	  --wave $(WAVE) --artifacts $(GLS_DIR)/cosim $(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS))
 
 gls-test:
-	$(GLS_ENV) $(CARGO) test --release --target-dir $(GLS_BUILD) --test suite gls::
+	$(GLS_ENV) $(CARGO) test --release --target-dir $(GLS_BUILD) --test suite gls:: -- --nocapture
 
 gls-wave:
 	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \

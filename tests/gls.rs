@@ -48,6 +48,8 @@ fn the_gate_level_run_catches_an_out_of_range_read_that_the_rtl_run_cannot() {
     let summary = run::random::<Harness>(&config).unwrap();
     assert!(summary.failing_cases >= 1, "the netlist's bit 31 went unnoticed in {} vectors", summary.vectors);
     let failure = &summary.failures[0];
+    // Shown by `make gls-test` (docs/integrations/gls.md quotes it).
+    eprintln!("the netlist's failure: {}", failure.lines[0]);
     assert!(failure.lines.iter().all(|l| l.starts_with("MISMATCH inline_const cycle=")), "{:?}", failure.lines);
     assert!(failure.lines.iter().any(|l| l.contains("signal=bits")), "{:?}", failure.lines);
     // The same artifacts as any failure: shrunk to the three cycles one constant needs, saved,

@@ -1,7 +1,6 @@
 //! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]), formal equivalence
 //! ([`equiv`]) and gate-level netlists ([`gls`]), mutation testing of the RTL ([`mutants`]), and
-//! LLVM's assembler as the
-//! instruction codec's differential peer ([`llvm`]).
+//! LLVM's assembler as the instruction codec's differential peer ([`llvm`]).
 
 pub mod equiv;
 pub mod gls;

@@ -15,7 +15,7 @@
 //   Yosys 0.70 (`make gls`) folds the read, memory and all, into 1 where the guard holds: the
 //   netlist's bit 31 is m >= 6 (target/gls/netlist/inline_const_trap.v: `assign trap = bits_o[22] &
 //   bits_o[21];`), set for every constant with mantissa bits 22:20 of 6 or 7 (codes with e > 0
-//   and m = 6, 7): the gate-level run fails.
+//   and m = 6, 7, and the denormal code 7, 1.75 * 2^-7): the gate-level run fails.
 //
 // Model: rust/inline_const.rs (the unit's)  Tests: tests/gls.rs
 
