@@ -117,6 +117,11 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     if gls != Gls::Off && programs.is_some_and(|p| p > 0) {
         anyhow::bail!("--programs runs the executor on every unit's RTL; it has no gate-level (--gls) run");
     }
+    if gls != Gls::Off && results.is_some() {
+        // A results file records the RTL build (`run.variant`), not a gate-level run: merging it
+        // with an RTL run's shards would pass for one run.
+        anyhow::bail!("--results does not record a gate-level (--gls) run; leave one of them out");
+    }
     let mut config = RunConfig {
         vectors,
         seed,
