@@ -53,6 +53,11 @@ help:
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
+	@echo "make python | python-bench         the Python package gcn_vmem_model: wheel and its tests | calls/s (docs/integrations/python.md)"
+	@echo "make cocotb                        cocotb bench of buffer_addr and swizzle scored by the Python package"
+	@echo "make dpi                           the DPI-C library, its header, and the SystemVerilog bench under Verilator"
+	@echo "make gls [UNIT=u] | gls-test       gate-level lockstep: Yosys netlists against the models (docs/integrations/gls.md)"
+	@echo "make merge RESULTS=\"a.json b.json\"  one verdict from the --results files of a run's shards (make cosim RESULTS=path)"
 
 # $(call apt_install,TEST,PACKAGES,WHAT): unless the shell test TEST passes, installs the Debian
 # PACKAGES (WHAT: what they provide, for the error where apt-get is missing).
