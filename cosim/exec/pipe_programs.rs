@@ -271,3 +271,18 @@ pub fn atomic_crossing_a_line(inst: &Instruction, wave: &Wave) -> Option<String>
         )
     })
 }
+
+/// The executor's result of `program` on `wave` (SPEC §10): the reference every pipeline run
+/// must equal. `Err`: the executor's error, naming the instruction (SPEC §13.1).
+pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave, String> {
+    let mut w = wave.clone();
+    let mut models = Models::default();
+    for (n, (inst, text)) in program.iter().enumerate() {
+        let name = || format!("instruction {n} (`{text}`)");
+        if let Some(e) = atomic_crossing_a_line(inst, &w) {
+            return Err(format!("{}: {e}", name()));
+        }
+        exec::run(&mut w, inst, &mut models).map_err(|e| format!("{}: {e}", name()))?;
+    }
+    Ok(w)
+}

@@ -4,29 +4,14 @@
 //! chunks over the run's threads ([`chunks`](crate::exec::chunks)); what the suite reports
 //! depends on its seed only.
 
-use gcn_vmem_model::exec::{self, Models, Wave, LANES};
+use gcn_vmem_model::exec::LANES;
 use gcn_vmem_model::isa::Instruction;
 
 pub use crate::exec::pipe_programs::{
-    atomic_crossing_a_line, draw, draw_case, draw_cases, lru_scenario, with_text, PipeCase,
+    atomic_crossing_a_line, draw, draw_case, draw_cases, lru_scenario, reference, with_text, PipeCase,
 };
 use crate::exec::pipeline::{first_difference, run_both, Config, PipeRun};
 use gcn_vmem_model::vmem_pipe::ports::{In, Out};
-
-/// The executor's result of `program` on `wave` (SPEC §10): the reference every pipeline run
-/// must equal. `Err`: the executor's error, naming the instruction (SPEC §13.1).
-pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave, String> {
-    let mut w = wave.clone();
-    let mut models = Models::default();
-    for (n, (inst, text)) in program.iter().enumerate() {
-        let name = || format!("instruction {n} (`{text}`)");
-        if let Some(e) = atomic_crossing_a_line(inst, &w) {
-            return Err(format!("{}: {e}", name()));
-        }
-        exec::run(&mut w, inst, &mut models).map_err(|e| format!("{}: {e}", name()))?;
-    }
-    Ok(w)
-}
 
 /// Runs a case in lockstep and checks the final state against the executor's.
 pub fn check_case<M, R>(

@@ -70,7 +70,7 @@ pub fn execute_pipeline(
     config: PipelineConfig,
     variant: crate::engine::Variant,
 ) -> Result<Value, Value> {
-    use crate::exec::pipe_suite::reference;
+    use crate::exec::pipe_programs::reference;
     use crate::exec::pipeline::{first_difference, run, run_both};
     let error = |m: String| json!({ "error": m });
     let program = parse(text).map_err(error)?;
