@@ -165,9 +165,12 @@ fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
         anyhow::bail!("{} failed (log {}):\n{}", yosys::YOSYS, log.display(), yosys::tail(&text, 8));
     }
+    let written = work.join("netlist.v");
+    anyhow::ensure!(written.is_file(), "{} wrote no netlist.v (log {})", yosys::YOSYS, log.display());
+    std::fs::create_dir_all(&job.out).with_context(|| format!("cannot create {}", job.out.display()))?;
     let netlist = job.netlist();
-    std::fs::copy(work.join("netlist.v"), &netlist)
-        .with_context(|| format!("{} wrote no netlist.v (log {})", yosys::YOSYS, log.display()))?;
+    std::fs::copy(&written, &netlist)
+        .with_context(|| format!("cannot copy {} to {}", written.display(), netlist.display()))?;
     let sources = job.out.join(format!("{}.sources", job.name));
     std::fs::write(&sources, listing).with_context(|| format!("cannot write {}", sources.display()))?;
     Ok(netlist)
