@@ -240,6 +240,8 @@ fn a_missing_yosys_is_named_with_the_fix() {
 #[test]
 fn a_webassembly_crash_is_named() {
     let dir = scratch("crash");
+    // Emptied first: a previous run of this test leaves its stderr file behind.
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     assert_eq!(yosys::crash_note(&dir, "synth"), "", "no stderr file: no note");
     std::fs::write(dir.join("synth.stderr"), "Warning: something else\n").unwrap();
