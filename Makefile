@@ -42,7 +42,7 @@ help:
 	@echo "make test-model                    the model crate (rust/) alone, with Verilator hidden"
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms and the GTKWave save file"
 	@echo "make picture                       regenerate the README's timing diagram from the buffer_addr mutant"
-	@echo "make bench                         throughput table and harness / plain C++ ratio"
+	@echo "make bench                         throughput table and harness / plain C++ ratio, then the Python package's calls/s"
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
@@ -237,8 +237,10 @@ coverage: deps
 	done
 	@echo "annotated sources: $(COV_DIR)/annotated/<unit>/ (lines marked %00 were never hit)"
 
+# Then the Python package's calls/s (mk/python.mk: one call at a time against batches).
 bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))
+	$(MAKE) --no-print-directory python-bench
 
 # The instruction codec (rust/isa/) against llvm-mc-14 on N random valid encodings of every opcode.
 llvm-diff: build deps-llvm
