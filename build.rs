@@ -466,6 +466,35 @@ struct Toolchain {
     coverage: bool,
 }
 
+/// The C++ build of Verilated models: Verilator's runtime headers and the shim, FST tracing
+/// compiled in, objects into `out` at `-O<opt>`; `coverage` for `make coverage`'s builds. Shared
+/// by the units' builds and their gate-level ones (gls_build.rs).
+fn verilated_cc(tools: &Toolchain, out: &Path, opt: u32, coverage: bool) -> cc::Build {
+    let mut b = cc::Build::new();
+    b.cpp(true)
+        .std("c++17")
+        .opt_level(opt)
+        .debug(false)
+        .cargo_metadata(false)
+        .out_dir(out)
+        .include(&tools.include)
+        .include(Path::new(&tools.include).join("vltstd"))
+        .include(&tools.shim)
+        .define("VM_COVERAGE", if coverage { "1" } else { "0" })
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "1")
+        .define("VM_TRACE_VCD", "0")
+        .flag("-faligned-new")
+        .flag("-Wno-unused-parameter")
+        .flag("-Wno-unused-variable")
+        .flag("-Wno-sign-compare")
+        .flag("-Wno-bool-operation")
+        // Verilator 5.006 leaves cell-output copies it never reads (vmem_pipe's sub-units' valid_o).
+        .flag("-Wno-unused-but-set-variable");
+    b
+}
+
 /// Finds the unit's build in the cache, or verilates and compiles it there.
 fn build_unit(
     unit: &UnitLine,
@@ -508,31 +537,7 @@ fn build_unit(
     // the generated glue. The others (traced builds for failing vectors' waveforms, the
     // break-asserts and mutant builds for short test runs) are compiled at -O0: half the
     // compile time, and no run of theirs is long.
-    let configure = |opt: u32, obj: &str| {
-        let mut b = cc::Build::new();
-        b.cpp(true)
-            .std("c++17")
-            .opt_level(opt)
-            .debug(false)
-            .cargo_metadata(false)
-            .out_dir(tmp.join(obj))
-            .include(&tools.include)
-            .include(Path::new(&tools.include).join("vltstd"))
-            .include(&tools.shim)
-            .define("VM_COVERAGE", if tools.coverage { "1" } else { "0" })
-            .define("VM_SC", "0")
-            .define("VM_TRACE", "1")
-            .define("VM_TRACE_FST", "1")
-            .define("VM_TRACE_VCD", "0")
-            .flag("-faligned-new")
-            .flag("-Wno-unused-parameter")
-            .flag("-Wno-unused-variable")
-            .flag("-Wno-sign-compare")
-            .flag("-Wno-bool-operation")
-            // Verilator 5.006 leaves cell-output copies it never reads (vmem_pipe's sub-units' valid_o).
-            .flag("-Wno-unused-but-set-variable");
-        b
-    };
+    let configure = |opt: u32, obj: &str| verilated_cc(tools, &tmp.join(obj), opt, tools.coverage);
     let mut build = configure(3, "obj");
     let mut slow = configure(0, "obj_slow");
     let mut large = configure(LARGE_OPT, "obj_large");

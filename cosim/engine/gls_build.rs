@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::{
-    build_key, cpp_ports, files_in, fnv, model_files, packages, port_list, prune, unity, Built, Port, Toolchain,
-    UnitLine,
+    build_key, cpp_ports, files_in, fnv, model_files, packages, port_list, prune, unity, verilated_cc, Built, Port,
+    Toolchain, UnitLine,
 };
 
 /// The environment variable that turns the gate-level builds on (`1`).
@@ -195,30 +195,7 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
 
-    let configure = |opt: u32, obj: &str| {
-        let mut b = cc::Build::new();
-        b.cpp(true)
-            .std("c++17")
-            .opt_level(opt)
-            .debug(false)
-            .cargo_metadata(false)
-            .out_dir(tmp.join(obj))
-            .include(&tools.include)
-            .include(Path::new(&tools.include).join("vltstd"))
-            .include(&tools.shim)
-            .define("VM_COVERAGE", "0")
-            .define("VM_SC", "0")
-            .define("VM_TRACE", "1")
-            .define("VM_TRACE_FST", "1")
-            .define("VM_TRACE_VCD", "0")
-            .flag("-faligned-new")
-            .flag("-Wno-unused-parameter")
-            .flag("-Wno-unused-variable")
-            .flag("-Wno-sign-compare")
-            .flag("-Wno-bool-operation")
-            .flag("-Wno-unused-but-set-variable");
-        b
-    };
+    let configure = |opt: u32, obj: &str| verilated_cc(tools, &tmp.join(obj), opt, false);
     // The netlist random runs use at -O1 (a netlist is long straight-line code: -O3 costs much
     // more compile time for little speed), the others at -O0.
     let mut build = configure(1, "obj");

@@ -66,10 +66,7 @@ impl Job {
     /// The netlist of rtl/<unit>.sv of the working tree (its packages and sub-modules, as
     /// [`crate::tools::synth::Job::for_unit`] reads them).
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
-        let rtl = root.join("rtl");
-        let mut sources: Vec<PathBuf> = yosys::packages(&rtl)?.into_iter().map(|p| rtl.join(p)).collect();
-        sources.extend(yosys::submodules(&rtl, unit)?.into_iter().map(|f| rtl.join(f)));
-        sources.push(rtl.join(format!("{unit}.sv")));
+        let sources = yosys::unit_sources(&root.join("rtl"), unit)?;
         Ok(Job::named(root, unit, sources))
     }
 

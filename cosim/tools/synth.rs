@@ -58,10 +58,7 @@ impl Job {
     /// pipeline's sub-blocks and units, [`yosys::submodules`]) and rtl/<unit>.sv, in
     /// `<root>/target/synth/<unit>`.
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
-        let rtl = root.join("rtl");
-        let mut sources: Vec<PathBuf> = yosys::packages(&rtl)?.into_iter().map(|p| rtl.join(p)).collect();
-        sources.extend(yosys::submodules(&rtl, unit)?.into_iter().map(|f| rtl.join(f)));
-        sources.push(rtl.join(format!("{unit}.sv")));
+        let sources = yosys::unit_sources(&root.join("rtl"), unit)?;
         Ok(Job { top: unit.to_string(), sources, work: root.join("target").join("synth").join(unit) })
     }
 }

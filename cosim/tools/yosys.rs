@@ -153,6 +153,15 @@ pub fn packages(rtl_dir: &Path) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
+/// What a tool reads for `unit` of `rtl_dir`, in order: the packages (sorted), the module files
+/// it instantiates ([`submodules`]), and rtl/<unit>.sv.
+pub fn unit_sources(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<PathBuf>> {
+    let mut sources: Vec<PathBuf> = packages(rtl_dir)?.into_iter().map(|p| rtl_dir.join(p)).collect();
+    sources.extend(submodules(rtl_dir, unit)?.into_iter().map(|f| rtl_dir.join(f)));
+    sources.push(rtl_dir.join(format!("{unit}.sv")));
+    Ok(sources)
+}
+
 /// The module files a unit's file instantiates, directly or through its sub-blocks (each
 /// rtl/<module>.sv, a module per file named as the file), each after the files it needs and
 /// before the unit's own, which is not in the list. A name counts as an instantiation when it is
