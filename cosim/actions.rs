@@ -137,7 +137,7 @@ impl Visit for BenchRun {
         };
 
         println!(
-            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.1}",
+            "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.2} {:>8.1}",
             <B::Model as Unit>::NAME,
             model_rate,
             rtl_rate,
@@ -146,6 +146,7 @@ impl Visit for BenchRun {
             cosim_rate,
             lockstep_rate / cpp_rate,
             cosim_rate / lockstep_rate,
+            cosim_rate / cpp_rate,
             model_rate / rtl_rate
         );
         Ok(())

@@ -20,7 +20,6 @@
 
 use crate::ports;
 use crate::unit::{pipelined_unit, Kind};
-use bitvec::field::BitField as _;
 
 use crate::vsharp;
 
@@ -76,33 +75,34 @@ const ADDRESS_MASK: u64 = (1 << 48) - 1;
 /// LDS allocations are in units of 128 bytes.
 const LDS_GRANULE: u32 = 128;
 
-/// The V# fields this unit reads (SPEC §1.1), decoded with bitvec at the positions of
-/// `crate::vsharp`. The full [`VSharp`] also decodes dst_sel, nfmt and the hints, which address
-/// calculation ignores; skipping them halves the decode in the lockstep loop.
+/// The V# fields this unit reads (SPEC §1.1), at the positions of `crate::vsharp`. The full
+/// [`VSharp`](crate::vsharp::VSharp) also decodes dst_sel, nfmt and the hints, which address
+/// calculation ignores. The coverage sampler reads the same decode (rust/buffer_addr/cover.rs).
 #[derive(Clone, Copy, Debug)]
-struct Addressing {
-    base: u64,
-    stride: u16,
-    swizzle_en: bool,
-    num_records: u32,
-    dfmt: u8,
-    element_size: u8,
-    index_stride: u8,
-    add_tid_en: bool,
+pub(crate) struct Addressing {
+    pub(crate) base: u64,
+    pub(crate) stride: u16,
+    pub(crate) swizzle_en: bool,
+    pub(crate) num_records: u32,
+    pub(crate) dfmt: u8,
+    pub(crate) element_size: u8,
+    pub(crate) index_stride: u8,
+    pub(crate) add_tid_en: bool,
 }
 
 impl Addressing {
-    fn decode(raw: u128) -> Addressing {
+    #[inline]
+    pub(crate) fn decode(raw: u128) -> Addressing {
         let b = vsharp::to_bits(raw);
         Addressing {
-            base: b[vsharp::BASE].load_le(),
-            stride: b[vsharp::STRIDE].load_le(),
-            swizzle_en: b[vsharp::SWIZZLE_EN],
-            num_records: b[vsharp::NUM_RECORDS].load_le(),
-            dfmt: b[vsharp::DFMT].load_le(),
-            element_size: b[vsharp::ELEMENT_SIZE].load_le(),
-            index_stride: b[vsharp::INDEX_STRIDE].load_le(),
-            add_tid_en: b[vsharp::ADD_TID_EN],
+            base: vsharp::BASE.load_le(&b),
+            stride: vsharp::STRIDE.load_le(&b),
+            swizzle_en: vsharp::SWIZZLE_EN.load_le(&b),
+            num_records: vsharp::NUM_RECORDS.load_le(&b),
+            dfmt: vsharp::DFMT.load_le(&b),
+            element_size: vsharp::ELEMENT_SIZE.load_le(&b),
+            index_stride: vsharp::INDEX_STRIDE.load_le(&b),
+            add_tid_en: vsharp::ADD_TID_EN.load_le(&b),
         }
     }
 }

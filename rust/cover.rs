@@ -81,18 +81,26 @@ impl Covergroup {
     }
 }
 
-/// Hit counts of a [`Covergroup`]'s bins.
+/// Hit counts of a [`Covergroup`]'s bins: one flat array, point by point, so that a hit is one
+/// indexed add (samplers run for every vector of a lockstep run).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hits {
-    counts: Vec<Vec<u64>>,
+    counts: Vec<u64>,
+    /// Where each point's bins start in `counts`, and one more entry: the end.
+    starts: Vec<usize>,
     dims: Vec<Vec<usize>>,
 }
 
 impl Hits {
     /// All-zero counts for `group`.
     pub fn new(group: &Covergroup) -> Self {
+        let mut starts = vec![0];
+        for p in &group.points {
+            starts.push(starts[starts.len() - 1] + p.bins.len());
+        }
         Hits {
-            counts: group.points.iter().map(|p| vec![0; p.bins.len()]).collect(),
+            counts: vec![0; starts[starts.len() - 1]],
+            starts,
             dims: group.points.iter().map(|p| p.dims.clone()).collect(),
         }
     }
@@ -100,7 +108,9 @@ impl Hits {
     /// Counts one hit of bin `bin` of point `point`.
     #[inline]
     pub fn hit(&mut self, point: usize, bin: usize) {
-        self.counts[point][bin] += 1;
+        let at = self.starts[point] + bin;
+        assert!(at < self.starts[point + 1], "bin {bin} outside point {point}");
+        self.counts[at] += 1;
     }
 
     /// Counts one hit of a cross bin given its coordinate on each axis (in the order the axes
@@ -112,39 +122,38 @@ impl Hits {
             debug_assert!(c < d, "cross coordinate {c} outside an axis of {d} bins");
             bin = bin * d + c;
         }
-        self.counts[point][bin] += 1;
+        self.hit(point, bin);
     }
 
     /// Adds `n` hits to bin `bin` of point `point` (counts read back from a saved run,
     /// `gcn-vmem cosim --results`).
     pub fn add(&mut self, point: usize, bin: usize, n: u64) {
-        self.counts[point][bin] += n;
+        assert!(self.starts[point] + bin < self.starts[point + 1], "bin {bin} outside point {point}");
+        self.counts[self.starts[point] + bin] += n;
     }
 
     /// The count of each bin of point `point`.
     pub fn counts(&self, point: usize) -> &[u64] {
-        &self.counts[point]
+        &self.counts[self.starts[point]..self.starts[point + 1]]
     }
 
     /// Adds `other`'s counts (of the same group) to these.
     pub fn merge(&mut self, other: &Hits) {
-        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
-            for (a, b) in mine.iter_mut().zip(theirs) {
-                *a += b;
-            }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
         }
     }
 
     /// Bins hit at least once.
     pub fn hit_bins(&self) -> usize {
-        self.counts.iter().flatten().filter(|&&c| c > 0).count()
+        self.counts.iter().filter(|&&c| c > 0).count()
     }
 
     /// `(point, bin)` names of the bins never hit, in declaration order.
     pub fn unhit<'g>(&self, group: &'g Covergroup) -> Vec<(&'g str, &'g str)> {
         let mut out = Vec::new();
-        for (point, counts) in group.points.iter().zip(&self.counts) {
-            for (bin, &c) in point.bins.iter().zip(counts) {
+        for (k, point) in group.points.iter().enumerate() {
+            for (bin, &c) in point.bins.iter().zip(self.counts(k)) {
                 if c == 0 {
                     out.push((point.name, bin.as_str()));
                 }
@@ -185,6 +194,7 @@ macro_rules! impl_covered {
             fn covergroup() -> $crate::cover::Covergroup {
                 cover::covergroup()
             }
+            #[inline]
             fn sample(input: &Self::In, out: &Self::Out, hits: &mut $crate::cover::Hits) {
                 cover::sample(input, out, hits);
             }

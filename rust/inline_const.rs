@@ -11,9 +11,9 @@
 //! value with the input's valid, the output stage registers stage 1; data registers hold when no
 //! valid input reaches them; reset clears every register.
 
-use bitvec::field::BitField as _;
 use bitvec::prelude::{BitArray, Lsb0};
 
+use crate::bits::Field;
 use crate::ports;
 use crate::unit::pipelined_unit;
 
@@ -32,11 +32,16 @@ ports! {
     }
 }
 
+/// 6:3, the exponent e (bias 7).
+pub const EXPONENT: Field = Field::new(3..7);
+/// 2:0, the mantissa m (eighths).
+pub const MANTISSA: Field = Field::new(0..3);
+
 /// The code's fields (SPEC §9): (exponent bits 6:3, mantissa bits 2:0).
 #[inline]
 pub fn fields(code: u8) -> (u8, u8) {
-    let bits: BitArray<[u8; 1], Lsb0> = BitArray::new([code & 0x7f]);
-    (bits[3..7].load_le(), bits[0..3].load_le())
+    let bits: BitArray<[u64; 1], Lsb0> = BitArray::new([u64::from(code & 0x7f)]);
+    (EXPONENT.load_le(&bits), MANTISSA.load_le(&bits))
 }
 
 /// 2^k as an f32, for the normal exponents k of this unit (−10..=8): exact, and without the
@@ -59,10 +64,15 @@ pub fn value(code: u8) -> f32 {
     }
 }
 
-/// The combinational function: a code to its constant's bits.
+/// Every code's constant bits, by [`value`], computed once: the lockstep loop's step is then a
+/// lookup (the model took a third of the RTL's time per step computing it each time).
+static VALUES: std::sync::LazyLock<[u32; 128]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|code| value(code as u8).to_bits()));
+
+/// The combinational function: a code to its constant's bits (bit 7 of `code` ignored).
 #[inline]
 pub fn compute(input: &In) -> Out {
-    Out { valid: input.valid, bits: value(input.code).to_bits() }
+    Out { valid: input.valid, bits: VALUES[usize::from(input.code & 0x7f)] }
 }
 
 pipelined_unit! {

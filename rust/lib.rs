@@ -35,7 +35,9 @@
 //! assert_eq!(out.in_range, 0b0001); // record 3 < num_records 8: the one dword is in range
 //! ```
 
-// Shared pieces: small-float conversions, SPEC §1.4's formats, the descriptors.
+// Shared pieces: descriptor fields over bitvec, small-float conversions, SPEC §1.4's formats,
+// the descriptors.
+pub mod bits;
 pub mod float;
 pub mod format;
 pub mod isa;

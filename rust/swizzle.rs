@@ -23,7 +23,7 @@
 
 use crate::ports;
 use crate::unit::{pipelined_unit, Kind};
-use crate::vsharp::{SEL_1, SEL_W, SEL_X};
+use crate::vsharp::{SEL_1, SEL_X};
 
 ports! {
     /// Inputs of `swizzle`, in RTL port order.
@@ -83,6 +83,12 @@ fn dst_sel_of(dst_sel: u16, c: usize) -> u8 {
 }
 
 /// The combinational function of SPEC §3 for one lane; `valid` is passed through.
+///
+/// Written without data-dependent branches: what a channel reads is a lookup by its dst_sel code
+/// in the eight values the codes can select, and compaction shifts each channel by the count of
+/// enabled channels before it (random codes and masks would make every branch a misprediction
+/// on the lockstep run's hot path).
+#[inline]
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
     let count = usize::from(input.count & 0x7);
@@ -94,28 +100,20 @@ pub fn compute(input: &In) -> Out {
     // has all four).
     let expanded: [u32; 4] = std::array::from_fn(|k| if k < count { dword(input.components, k) } else { 0 });
 
-    // Step 2, dst_sel: SEL_0 → 0, SEL_1 → 1 in the nfmt's class, R/G/B/A → expanded X/Y/Z/W;
-    // reserved codes 2 and 3 → 0.
+    // Steps 2 and 3, what each code selects: SEL_0 → 0, SEL_1 → 1 in the nfmt's class, reserved
+    // codes 2 and 3 → 0 (§1.1), X/Y/Z/W → the expanded component, or 0 when that component is
+    // out of range (SEL_1 keeps its 1). Unbound: every code selects 0, SEL_1 included.
     let one = if input.integer { ONE_INTEGER } else { ONE_FLOAT };
-    let selected: [u32; 4] = std::array::from_fn(|c| match dst_sel_of(dst_sel, c) {
-        SEL_1 => one,
-        code @ SEL_X..=SEL_W => expanded[usize::from(code - SEL_X)],
-        _ => 0,
-    });
-
-    // Step 3, out of range: a channel whose component is out of range reads 0; SEL_1 keeps its 1
-    // (and SEL_0/reserved channels are 0 already). Unbound: every channel 0, SEL_1 included.
-    let channels: [u32; 4] = std::array::from_fn(|c| {
-        let component_oor = match dst_sel_of(dst_sel, c) {
-            code @ SEL_X..=SEL_W => (oor >> (code - SEL_X)) & 1 != 0,
-            _ => false,
-        };
-        if input.unbound || component_oor {
-            0
-        } else {
-            selected[c]
-        }
-    });
+    let mut selects = [0u32; 8];
+    selects[usize::from(SEL_1)] = one;
+    for (k, &value) in expanded.iter().enumerate() {
+        let component_oor = (oor >> k) & 1 != 0;
+        selects[usize::from(SEL_X) + k] = if component_oor { 0 } else { value };
+    }
+    if input.unbound {
+        selects = [0; 8];
+    }
+    let channels: [u32; 4] = std::array::from_fn(|c| selects[usize::from(dst_sel_of(dst_sel, c))]);
 
     // Step 4, DMASK compaction: the enabled channels, in R, G, B, A order, go to consecutive
     // result dwords; DMASK = 0 behaves as 0001.
@@ -123,10 +121,10 @@ pub fn compute(input: &In) -> Out {
     let mut result = 0u128;
     let mut data_dwords = 0usize;
     for (c, &value) in channels.iter().enumerate() {
-        if (dmask >> c) & 1 != 0 {
-            result |= u128::from(value) << (32 * data_dwords);
-            data_dwords += 1;
-        }
+        let enabled = (dmask >> c) & 1;
+        let kept = if enabled != 0 { value } else { 0 };
+        result |= u128::from(kept) << (32 * data_dwords);
+        data_dwords += usize::from(enabled);
     }
 
     // Step 5, TFE: one status dword after the data dwords. It is always 0, so writing it changes
@@ -153,7 +151,7 @@ pub mod cover;
 mod tests {
     use super::*;
     use crate::unit::{testing, Unit};
-    use crate::vsharp::{SEL_0, SEL_Y, SEL_Z};
+    use crate::vsharp::{SEL_0, SEL_W, SEL_Y, SEL_Z};
     use proptest::prelude::*;
 
     /// dst_sel codes of R, G, B, A packed at 3-bit steps.

@@ -4,9 +4,10 @@
 //!
 //! The descriptor is held as `BitArray<[u64; 4], Lsb0>`: word 0 is descriptor bits 63:0, word 3
 //! bits 255:192, and within a word bit 0 is the least significant bit, so array index k is
-//! descriptor bit k. Every field of SPEC §1.2's table lies inside one 64-bit word, so `load_le`
-//! takes its single-element path. Fields are read with explicit bit ranges, in the table's order,
-//! through `load_le`/`store_le` (plain `load` would depend on the host's byte order). Bits the
+//! descriptor bit k. Every field of SPEC §1.2's table lies inside one 64-bit word and is declared
+//! once, with its explicit bit range, in the table's order, as a [`Field`] (rust/bits.rs), whose
+//! `load_le` is a shift and a mask and whose `store_le` writes through bitvec (plain `load` would
+//! depend on the host's byte order). Bits the
 //! table does not name are ignored on decode and written as 0 by [`TSharp::encode`].
 //!
 //! [`TSharp`] holds the raw fields (no interpretation): `width_minus_1` is the 14-bit field, not
@@ -15,50 +16,51 @@
 //! reads 0, pitch = width, no max_mip check).
 
 use std::fmt;
-use std::ops::Range;
 
 use bitvec::prelude::*;
+
+use crate::bits::Field;
 
 /// The raw descriptor: bit k of the array is descriptor bit k.
 pub type TSharpBits = BitArray<[u64; 4], Lsb0>;
 
 // Field positions, in SPEC §1.2's table order (`hi:lo` there is `lo..hi + 1` here).
 /// 39:0, base address in units of 256 bytes.
-pub const BASE: Range<usize> = 0..40;
+pub const BASE: Field = Field::new(0..40);
 /// 51:40, min_lod (u4.8).
-pub const MIN_LOD: Range<usize> = 40..52;
+pub const MIN_LOD: Field = Field::new(40..52);
 /// 57:52, image data format.
-pub const DFMT: Range<usize> = 52..58;
+pub const DFMT: Field = Field::new(52..58);
 /// 61:58, numeric format.
-pub const NFMT: Range<usize> = 58..62;
+pub const NFMT: Field = Field::new(58..62);
 /// 77:64, width − 1 (mip 0).
-pub const WIDTH: Range<usize> = 64..78;
+pub const WIDTH: Field = Field::new(64..78);
 /// 91:78, height − 1 (mip 0).
-pub const HEIGHT: Range<usize> = 78..92;
+pub const HEIGHT: Field = Field::new(78..92);
 /// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
-pub const DST_SEL: [Range<usize>; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
+pub const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
 /// 98:96.
-pub const DST_SEL_X: Range<usize> = 96..99;
+pub const DST_SEL_X: Field = Field::new(96..99);
 /// 101:99.
-pub const DST_SEL_Y: Range<usize> = 99..102;
+pub const DST_SEL_Y: Field = Field::new(99..102);
 /// 104:102.
-pub const DST_SEL_Z: Range<usize> = 102..105;
+pub const DST_SEL_Z: Field = Field::new(102..105);
 /// 107:105.
-pub const DST_SEL_W: Range<usize> = 105..108;
+pub const DST_SEL_W: Field = Field::new(105..108);
 /// 111:108, the most detailed level of the view.
-pub const BASE_LEVEL: Range<usize> = 108..112;
+pub const BASE_LEVEL: Field = Field::new(108..112);
 /// 115:112, the least detailed level of the view (MSAA: sample count).
-pub const LAST_LEVEL: Range<usize> = 112..116;
+pub const LAST_LEVEL: Field = Field::new(112..116);
 /// 120:116, tiling index (ignored: only linear surfaces are modelled).
-pub const TILING_INDEX: Range<usize> = 116..121;
+pub const TILING_INDEX: Field = Field::new(116..121);
 /// 127:124, resource type (see the `TYPE_*` codes).
-pub const TYPE: Range<usize> = 124..128;
+pub const TYPE: Field = Field::new(124..128);
 /// 140:128, depth − 1 (3D: depth; arrays: layers; cube: cube count); 256-bit form.
-pub const DEPTH: Range<usize> = 128..141;
+pub const DEPTH: Field = Field::new(128..141);
 /// 156:141, pitch − 1 in texels; 256-bit form.
-pub const PITCH: Range<usize> = 141..157;
+pub const PITCH: Field = Field::new(141..157);
 /// 191:188, max_mip (resource mip count − 1); 256-bit form.
-pub const MAX_MIP: Range<usize> = 188..192;
+pub const MAX_MIP: Field = Field::new(188..192);
 
 /// The bits of descriptor bits 127:0 that SPEC §1.2 names (62, 63, 92..=95 and 121..=123 are
 /// not fields).
@@ -146,20 +148,20 @@ impl TSharp {
     pub fn decode(lo: u128, hi: u128) -> TSharp {
         let b = to_bits(lo, hi);
         TSharp {
-            base: b[BASE].load_le(),
-            min_lod: b[MIN_LOD].load_le(),
-            dfmt: b[DFMT].load_le(),
-            nfmt: b[NFMT].load_le(),
-            width_minus_1: b[WIDTH].load_le(),
-            height_minus_1: b[HEIGHT].load_le(),
-            dst_sel: [b[DST_SEL_X].load_le(), b[DST_SEL_Y].load_le(), b[DST_SEL_Z].load_le(), b[DST_SEL_W].load_le()],
-            base_level: b[BASE_LEVEL].load_le(),
-            last_level: b[LAST_LEVEL].load_le(),
-            tiling_index: b[TILING_INDEX].load_le(),
-            kind: b[TYPE].load_le(),
-            depth_minus_1: b[DEPTH].load_le(),
-            pitch_minus_1: b[PITCH].load_le(),
-            max_mip: b[MAX_MIP].load_le(),
+            base: BASE.load_le(&b),
+            min_lod: MIN_LOD.load_le(&b),
+            dfmt: DFMT.load_le(&b),
+            nfmt: NFMT.load_le(&b),
+            width_minus_1: WIDTH.load_le(&b),
+            height_minus_1: HEIGHT.load_le(&b),
+            dst_sel: DST_SEL.map(|f| f.load_le(&b)),
+            base_level: BASE_LEVEL.load_le(&b),
+            last_level: LAST_LEVEL.load_le(&b),
+            tiling_index: TILING_INDEX.load_le(&b),
+            kind: TYPE.load_le(&b),
+            depth_minus_1: DEPTH.load_le(&b),
+            pitch_minus_1: PITCH.load_le(&b),
+            max_mip: MAX_MIP.load_le(&b),
         }
     }
 
@@ -168,22 +170,22 @@ impl TSharp {
     /// in-range `t`.
     pub fn encode(&self) -> (u128, u128) {
         let mut b = TSharpBits::ZERO;
-        b[BASE].store_le(self.base);
-        b[MIN_LOD].store_le(self.min_lod);
-        b[DFMT].store_le(self.dfmt);
-        b[NFMT].store_le(self.nfmt);
-        b[WIDTH].store_le(self.width_minus_1);
-        b[HEIGHT].store_le(self.height_minus_1);
-        for (range, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
-            b[range].store_le(sel);
+        BASE.store_le(&mut b, self.base);
+        MIN_LOD.store_le(&mut b, self.min_lod);
+        DFMT.store_le(&mut b, self.dfmt);
+        NFMT.store_le(&mut b, self.nfmt);
+        WIDTH.store_le(&mut b, self.width_minus_1);
+        HEIGHT.store_le(&mut b, self.height_minus_1);
+        for (field, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
+            field.store_le(&mut b, sel);
         }
-        b[BASE_LEVEL].store_le(self.base_level);
-        b[LAST_LEVEL].store_le(self.last_level);
-        b[TILING_INDEX].store_le(self.tiling_index);
-        b[TYPE].store_le(self.kind);
-        b[DEPTH].store_le(self.depth_minus_1);
-        b[PITCH].store_le(self.pitch_minus_1);
-        b[MAX_MIP].store_le(self.max_mip);
+        BASE_LEVEL.store_le(&mut b, self.base_level);
+        LAST_LEVEL.store_le(&mut b, self.last_level);
+        TILING_INDEX.store_le(&mut b, self.tiling_index);
+        TYPE.store_le(&mut b, self.kind);
+        DEPTH.store_le(&mut b, self.depth_minus_1);
+        PITCH.store_le(&mut b, self.pitch_minus_1);
+        MAX_MIP.store_le(&mut b, self.max_mip);
         from_bits(&b)
     }
 
@@ -357,7 +359,35 @@ mod tests {
         assert_eq!(type_name(TYPE_2D_ARRAY), "2D array");
     }
 
+    /// Every field, to check it reads as bitvec's own `load_le` of its slice reads it.
+    const FIELDS: [Field; 17] = [
+        BASE,
+        MIN_LOD,
+        DFMT,
+        NFMT,
+        WIDTH,
+        HEIGHT,
+        DST_SEL_X,
+        DST_SEL_Y,
+        DST_SEL_Z,
+        DST_SEL_W,
+        BASE_LEVEL,
+        LAST_LEVEL,
+        TILING_INDEX,
+        TYPE,
+        DEPTH,
+        PITCH,
+        MAX_MIP,
+    ];
+
     proptest! {
+        #[test]
+        fn fields_load_as_bitvec_loads_them(lo in any::<u128>(), hi in any::<u128>()) {
+            for f in FIELDS {
+                crate::bits::tests::loads_like_bitvec(f, &to_bits(lo, hi));
+            }
+        }
+
         #[test]
         fn decode_encode_round_trip(lo in any::<u128>(), hi in any::<u128>()) {
             let t = TSharp::decode(lo, hi);

@@ -42,6 +42,7 @@ pub struct Signal {
 
 impl Signal {
     /// All-ones mask of the port's width.
+    #[inline]
     pub const fn mask(&self) -> u128 {
         if self.width >= 128 {
             u128::MAX
@@ -291,6 +292,7 @@ impl<O: Ports, const STAGES: usize> Default for Pipeline<O, STAGES> {
 impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
     /// [`Unit::set_reset`]: asserting clears every stage, valid and data, and keeps them clear
     /// until released. Returns the last stage.
+    #[inline]
     pub fn set_reset(&mut self, asserted: bool) -> O {
         if asserted {
             self.stages = [O::default(); STAGES];
@@ -367,10 +369,13 @@ macro_rules! pipelined_unit {
             type In = In;
             type Out = Out;
 
+            #[inline]
             fn set_reset(&mut self, asserted: bool) -> Out {
                 self.pipe.set_reset(asserted)
             }
 
+            // Inlined into the harness's lockstep loop (another crate), with `compute`.
+            #[inline]
             fn step(&mut self, input: &In) -> Out {
                 self.pipe.step(input.valid, || compute(input))
             }

@@ -4,55 +4,57 @@
 //!
 //! The descriptor is held as `BitArray<[u64; 2], Lsb0>`: word 0 is descriptor bits 63:0 (the first
 //! two SGPRs, little-endian), and within a word bit 0 is the least significant bit, so array index
-//! k is descriptor bit k. (64-bit words keep every field inside one word, which makes `load_le` take
-//! its single-element path: the lockstep loop decodes a V# every cycle.) Every field is read with an explicit bit range, in the order of SPEC §1.1's table, through
-//! `load_le`/`store_le` (plain `load` would depend on the host's byte order). Bits the table does
-//! not name (120..=122, 124..=125) are ignored on decode and written as 0 by [`VSharp::encode`].
+//! k is descriptor bit k. Every field is declared once, with its explicit bit range, in the order
+//! of SPEC §1.1's table, as a [`Field`] (rust/bits.rs): each lies inside one 64-bit word, so that
+//! `load_le` compiles to a shift and a mask (the lockstep loop decodes a V# every cycle);
+//! `store_le` writes through bitvec (plain `load` would depend on the host's byte order). Bits the
+//! table does not name (120..=122, 124..=125) are ignored on decode and written as 0 by
+//! [`VSharp::encode`].
 
 use std::fmt;
-use std::ops::Range;
 
 use bitvec::prelude::*;
+
+use crate::bits::Field;
 
 /// The raw descriptor: bit k of the array is descriptor bit k.
 pub type VSharpBits = BitArray<[u64; 2], Lsb0>;
 
-// Field positions, in SPEC §1.1's table order (`hi:lo` there is `lo..hi + 1` here: half-open
-// ranges index a bit slice faster than inclusive ones).
+// Field positions, in SPEC §1.1's table order (`hi:lo` there is `lo..hi + 1` here).
 /// 47:0, byte address.
-pub const BASE: Range<usize> = 0..48;
+pub const BASE: Field = Field::new(0..48);
 /// 61:48, bytes (§2.2 extends it to 18 bits with dfmt).
-pub const STRIDE: Range<usize> = 48..62;
+pub const STRIDE: Field = Field::new(48..62);
 /// 62, cache-bank hint; no effect.
-pub const CACHE_SWIZZLE: usize = 62;
+pub const CACHE_SWIZZLE: Field = Field::bit(62);
 /// 63, swizzled addressing.
-pub const SWIZZLE_EN: usize = 63;
+pub const SWIZZLE_EN: Field = Field::bit(63);
 /// 95:64, range-check limit.
-pub const NUM_RECORDS: Range<usize> = 64..96;
+pub const NUM_RECORDS: Field = Field::new(64..96);
 /// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
-pub const DST_SEL: [Range<usize>; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
+pub const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
 /// 98:96.
-pub const DST_SEL_X: Range<usize> = 96..99;
+pub const DST_SEL_X: Field = Field::new(96..99);
 /// 101:99.
-pub const DST_SEL_Y: Range<usize> = 99..102;
+pub const DST_SEL_Y: Field = Field::new(99..102);
 /// 104:102.
-pub const DST_SEL_Z: Range<usize> = 102..105;
+pub const DST_SEL_Z: Field = Field::new(102..105);
 /// 107:105.
-pub const DST_SEL_W: Range<usize> = 105..108;
+pub const DST_SEL_W: Field = Field::new(105..108);
 /// 110:108, numeric format.
-pub const NFMT: Range<usize> = 108..111;
+pub const NFMT: Field = Field::new(108..111);
 /// 114:111, data format (stride[17:14] under §2.2's extension).
-pub const DFMT: Range<usize> = 111..115;
+pub const DFMT: Field = Field::new(111..115);
 /// 116:115, swizzled element size code: 2, 4, 8, 16 bytes.
-pub const ELEMENT_SIZE: Range<usize> = 115..117;
+pub const ELEMENT_SIZE: Field = Field::new(115..117);
 /// 118:117, swizzled index stride code: 8, 16, 32, 64.
-pub const INDEX_STRIDE: Range<usize> = 117..119;
+pub const INDEX_STRIDE: Field = Field::new(117..119);
 /// 119, add the lane id to the index.
-pub const ADD_TID_EN: usize = 119;
+pub const ADD_TID_EN: Field = Field::bit(119);
 /// 123, non-volatile hint; no effect.
-pub const NV: usize = 123;
+pub const NV: Field = Field::bit(123);
 /// 127:126, resource type (0 = buffer; other values are treated as 0).
-pub const TYPE: Range<usize> = 126..128;
+pub const TYPE: Field = Field::new(126..128);
 
 /// The descriptor bits SPEC §1.1 names; the rest are ignored.
 pub const DEFINED_MASK: u128 = !((0b111u128 << 120) | (0b11u128 << 124));
@@ -111,19 +113,19 @@ impl VSharp {
     pub fn decode(raw: u128) -> VSharp {
         let b = to_bits(raw);
         VSharp {
-            base: b[BASE].load_le(),
-            stride: b[STRIDE].load_le(),
-            cache_swizzle: b[CACHE_SWIZZLE],
-            swizzle_en: b[SWIZZLE_EN],
-            num_records: b[NUM_RECORDS].load_le(),
-            dst_sel: [b[DST_SEL_X].load_le(), b[DST_SEL_Y].load_le(), b[DST_SEL_Z].load_le(), b[DST_SEL_W].load_le()],
-            nfmt: b[NFMT].load_le(),
-            dfmt: b[DFMT].load_le(),
-            element_size: b[ELEMENT_SIZE].load_le(),
-            index_stride: b[INDEX_STRIDE].load_le(),
-            add_tid_en: b[ADD_TID_EN],
-            nv: b[NV],
-            kind: b[TYPE].load_le(),
+            base: BASE.load_le(&b),
+            stride: STRIDE.load_le(&b),
+            cache_swizzle: CACHE_SWIZZLE.load_le(&b),
+            swizzle_en: SWIZZLE_EN.load_le(&b),
+            num_records: NUM_RECORDS.load_le(&b),
+            dst_sel: DST_SEL.map(|f| f.load_le(&b)),
+            nfmt: NFMT.load_le(&b),
+            dfmt: DFMT.load_le(&b),
+            element_size: ELEMENT_SIZE.load_le(&b),
+            index_stride: INDEX_STRIDE.load_le(&b),
+            add_tid_en: ADD_TID_EN.load_le(&b),
+            nv: NV.load_le(&b),
+            kind: TYPE.load_le(&b),
         }
     }
 
@@ -131,21 +133,21 @@ impl VSharp {
     /// ignored bits are 0. `VSharp::decode(v.encode()) == v` for every in-range `v`.
     pub fn encode(&self) -> u128 {
         let mut b = VSharpBits::ZERO;
-        b[BASE].store_le(self.base);
-        b[STRIDE].store_le(self.stride);
-        b.set(CACHE_SWIZZLE, self.cache_swizzle);
-        b.set(SWIZZLE_EN, self.swizzle_en);
-        b[NUM_RECORDS].store_le(self.num_records);
-        for (range, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
-            b[range].store_le(sel);
+        BASE.store_le(&mut b, self.base);
+        STRIDE.store_le(&mut b, self.stride);
+        CACHE_SWIZZLE.store_le(&mut b, self.cache_swizzle);
+        SWIZZLE_EN.store_le(&mut b, self.swizzle_en);
+        NUM_RECORDS.store_le(&mut b, self.num_records);
+        for (field, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
+            field.store_le(&mut b, sel);
         }
-        b[NFMT].store_le(self.nfmt);
-        b[DFMT].store_le(self.dfmt);
-        b[ELEMENT_SIZE].store_le(self.element_size);
-        b[INDEX_STRIDE].store_le(self.index_stride);
-        b.set(ADD_TID_EN, self.add_tid_en);
-        b.set(NV, self.nv);
-        b[TYPE].store_le(self.kind);
+        NFMT.store_le(&mut b, self.nfmt);
+        DFMT.store_le(&mut b, self.dfmt);
+        ELEMENT_SIZE.store_le(&mut b, self.element_size);
+        INDEX_STRIDE.store_le(&mut b, self.index_stride);
+        ADD_TID_EN.store_le(&mut b, self.add_tid_en);
+        NV.store_le(&mut b, self.nv);
+        TYPE.store_le(&mut b, self.kind);
         from_bits(&b)
     }
 
@@ -293,7 +295,34 @@ mod tests {
         assert!(v.to_string().ends_with("dst_sel=X231"));
     }
 
+    /// Every field reads as bitvec's own `load_le` of its slice reads it.
+    const FIELDS: [Field; 16] = [
+        BASE,
+        STRIDE,
+        CACHE_SWIZZLE,
+        SWIZZLE_EN,
+        NUM_RECORDS,
+        DST_SEL_X,
+        DST_SEL_Y,
+        DST_SEL_Z,
+        DST_SEL_W,
+        NFMT,
+        DFMT,
+        ELEMENT_SIZE,
+        INDEX_STRIDE,
+        ADD_TID_EN,
+        NV,
+        TYPE,
+    ];
+
     proptest! {
+        #[test]
+        fn fields_load_as_bitvec_loads_them(raw in any::<u128>()) {
+            for f in FIELDS {
+                crate::bits::tests::loads_like_bitvec(f, &to_bits(raw));
+            }
+        }
+
         #[test]
         fn decode_encode_round_trip(raw in any::<u128>()) {
             let v = VSharp::decode(raw);

@@ -203,14 +203,28 @@ pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
         .map(|_| {
-            let valid = rng.chance(0.88);
-            let reset = generate_reset(rng);
+            // One draw for the cycle's valid (bits 63:40) and reset activity (bits 31:0), each
+            // as `chance(0.88)` and `generate_reset` draw them, without a branch.
+            let r = rng.next_u64();
+            let valid = r >> 40 < VALID_BELOW;
+            let reset = RESETS[crate::engine::stimulus::scaled(r, 32, RESETS.len() as u64) as usize];
             let mut input = B::generate(rng);
             input.set(0, u128::from(valid));
             Step { reset, input }
         })
         .collect()
 }
+
+/// A cycle is valid when 24 bits of its draw are below this: 0.88 of 2^24.
+const VALID_BELOW: u64 = (0.88 * (1u64 << 24) as f64) as u64;
+
+/// [`generate_reset`]'s distribution as a table: one pulse and one hold in 40.
+const RESETS: [Reset; 40] = {
+    let mut table = [Reset::None; 40];
+    table[0] = Reset::Pulse;
+    table[1] = Reset::Hold;
+    table
+};
 
 /// The reset activity of one random cycle: about one cycle in 40 pulses rst_ni between edges
 /// and one in 40 holds it low across the edge (runs of held cycles arise from neighbours), so

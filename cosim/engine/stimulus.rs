@@ -128,8 +128,41 @@ pub fn from_rng<T: std::fmt::Debug>(generate: fn(&mut Rng) -> T) -> impl proptes
     proptest::arbitrary::any::<u64>().prop_map(move |seed| generate(&mut Rng::new(seed)))
 }
 
+/// The sum of `weights` (the length of [`weight_table`]'s table), at compile time.
+pub const fn weight_total(weights: &[u32]) -> usize {
+    let (mut total, mut i) = (0usize, 0);
+    while i < weights.len() {
+        total += weights[i] as usize;
+        i += 1;
+    }
+    total
+}
+
+/// The lookup table of [`one_of!`](crate::one_of): entry `x` (for `x` in `0..total`) is the index
+/// that [`Rng::weighted`] returns when its draw below the total is `x` (index i covers the
+/// `weights[i]` entries after those of the indices before it), built at compile time.
+pub const fn weight_table<const N: usize>(weights: &[u32]) -> [u8; N] {
+    assert!(weights.len() <= 256, "one_of!: at most 256 alternatives");
+    assert!(N == weight_total(weights), "one_of!: the table is as long as the weights' sum");
+    let mut table = [0u8; N];
+    let (mut i, mut at) = (0, 0);
+    while i < weights.len() {
+        let mut k = 0;
+        while k < weights[i] {
+            table[at] = i as u8;
+            at += 1;
+            k += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
 /// Evaluates one of the expressions, chosen with probability proportional to its weight, the
-/// way proptest's `prop_oneof!` picks a strategy; only the chosen expression runs.
+/// way proptest's `prop_oneof!` picks a strategy; only the chosen expression runs. The weights
+/// are constants: the choice is one draw and one lookup in a table built at compile time
+/// ([`weight_table`]), the same choice [`Rng::weighted`] makes from the same draw, without its
+/// loop (on the lockstep run's hot path, stimulus is drawn for every cycle).
 ///
 /// ```ignore
 /// let size = one_of!(rng; 6 => rng.pick(&[0u8, 1, 3]), 1 => rng.below(16) as u8);
@@ -137,7 +170,10 @@ pub fn from_rng<T: std::fmt::Debug>(generate: fn(&mut Rng) -> T) -> impl proptes
 #[macro_export]
 macro_rules! one_of {
     ($rng:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
-        let mut __choice = $rng.weighted(&[$($weight),+]);
+        const __WEIGHTS: &[u32] = &[$($weight),+];
+        const __TABLE: [u8; $crate::engine::stimulus::weight_total(__WEIGHTS)] =
+            $crate::engine::stimulus::weight_table(__WEIGHTS);
+        let mut __choice = __TABLE[$rng.below(__TABLE.len() as u64) as usize];
         let mut __out = None;
         $(
             if __out.is_none() {
@@ -150,6 +186,34 @@ macro_rules! one_of {
         )+
         __out.expect("one_of!: a weight was chosen")
     }};
+}
+
+/// [`one_of!`](crate::one_of) for cheap alternatives that draw nothing themselves: every
+/// expression is evaluated (from bits drawn before) and the chosen one is taken by indexing, so
+/// the choice costs no branch. Random choices are unpredictable branches: one mispredicted costs
+/// more than computing a few alternatives, and stimulus is drawn for every cycle of a run.
+///
+/// ```ignore
+/// let r = rng.next_u64();
+/// let count = pick!(rng; 8 => 1 + (r & 3) as u8, 1 => 0, 1 => 5 + (r >> 2) as u8 % 3);
+/// ```
+#[macro_export]
+macro_rules! pick {
+    ($rng:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
+        const __WEIGHTS: &[u32] = &[$($weight),+];
+        const __TABLE: [u8; $crate::engine::stimulus::weight_total(__WEIGHTS)] =
+            $crate::engine::stimulus::weight_table(__WEIGHTS);
+        let __choice = usize::from(__TABLE[$rng.below(__TABLE.len() as u64) as usize]);
+        [$($value),+][__choice]
+    }};
+}
+
+/// The low `bits` bits of `x` (uniform, part of a draw already taken) scaled to `0..n` by
+/// multiply-shift (bias below n / 2^bits): `below(n)` from a field of a draw.
+#[inline(always)]
+pub fn scaled(x: u64, bits: u32, n: u64) -> u64 {
+    debug_assert!(bits <= 32 && n <= 1 << 32, "scaled: at most 32 bits, n at most 2^32");
+    ((x & ((1 << bits) - 1)) * n) >> bits
 }
 
 /// The four 32-bit words of a 128-bit port, word 0 = bits 31:0.
@@ -218,7 +282,8 @@ pub const SPECIAL_F32: &[u32] = &[
 ];
 
 /// f32 patterns for conversions: uniform bits, the specials above, small values, integers,
-/// points of the unorm8/unorm16 grids and their neighbours, and f16 halfway points.
+/// points of the unorm8/unorm16 grids and their neighbours, and f16 halfway points. Each kind
+/// takes one draw (its fields are bit fields of it) and no branch beyond the choice of kind.
 pub fn f32_bits(rng: &mut Rng) -> u32 {
     crate::one_of!(rng;
         4 => rng.next_u32(),
@@ -228,28 +293,41 @@ pub fn f32_bits(rng: &mut Rng) -> u32 {
         // k / (2^w - 1) for w = 8 or 16, then nudged by -2..=2 ulp: the unorm/snorm pack edges,
         // and (k + 0.5) / (2^w - 1), the ties.
         2 => {
-            let (k, wide, half, ulp) = (rng.below(65536), rng.bool(), rng.bool(), rng.range_i64(-2..=2));
-            let max = if wide { 65535.0 } else { 255.0 };
-            let k = if wide { k as f64 } else { (k % 256) as f64 };
+            let r = rng.next_u64();
+            let (k, wide, half) = (r & 0xffff, r >> 16 & 1 != 0, r >> 17 & 1 != 0);
+            let ulp = (((r >> 32) * 5) >> 32) as i32 - 2;
+            let (k, max) = if wide { (k as f64, 65535.0) } else { ((k & 0xff) as f64, 255.0) };
             let v = (k + if half { 0.5 } else { 0.0 }) / max;
-            (v as f32).to_bits().wrapping_add_signed(ulp as i32)
+            (v as f32).to_bits().wrapping_add_signed(ulp)
         },
-        // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16.
+        // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16
+        // (the four edges, or any remainder, one in five each).
         2 => {
-            let h = rng.next_u32() as u16;
-            let rest = crate::one_of!(rng;
-                1 => 0x1000u32, 1 => 0x0fff, 1 => 0x1001, 1 => 0x0001, 1 => rng.below(0x2000) as u32);
+            let r = rng.next_u64();
+            let h = r as u16;
+            let rests = [0x1000u32, 0x0fff, 0x1001, 0x0001, (r >> 16) as u32 & 0x1fff];
+            let rest = rests[(((r >> 32) * 5) >> 32) as usize];
             let sign = u32::from(h >> 15) << 31;
             let exp = u32::from(h >> 10 & 0x1f);
             let man = u32::from(h & 0x3ff);
-            if exp == 0 || exp == 31 {
-                sign | (exp << 23) | (man << 13) | rest
-            } else {
-                sign | ((exp + 112) << 23) | (man << 13) | rest
-            }
+            let exp = if exp == 0 || exp == 31 { exp } else { exp + 112 };
+            sign | (exp << 23) | (man << 13) | rest
         },
         1 => rng.next_u32() & 0x807f_ffff,
     )
+}
+
+/// A dword for a unit that moves its data without converting it (swizzle): uniform bits three
+/// times in four, else one of [`SPECIAL_F32`]; one draw and no branch.
+#[inline]
+pub fn data_dword(rng: &mut Rng) -> u32 {
+    let r = rng.next_u64();
+    let special = SPECIAL_F32[scaled(r >> 32, 30, SPECIAL_F32.len() as u64) as usize];
+    if r >> 62 == 0 {
+        special
+    } else {
+        r as u32
+    }
 }
 
 /// dfmt names of SPEC §1.4, for mismatch lines.
@@ -275,3 +353,38 @@ pub const DFMT_NAMES: [&str; 16] = [
 /// nfmt names of SPEC §1.4, for mismatch lines.
 pub const NFMT_NAMES: [&str; 8] =
     ["0:unorm", "1:snorm", "2:uscaled", "3:sscaled", "4:uint", "5:sint", "6:reserved", "7:float"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `one_of!`'s table makes the choice `Rng::weighted` makes from the same draw.
+    #[test]
+    fn the_weight_table_chooses_as_weighted_does() {
+        const WEIGHTS: &[u32] = &[4, 3, 2, 1, 2, 2, 1];
+        let table: [u8; 15] = weight_table(WEIGHTS);
+        assert_eq!(table, [0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 4, 5, 5, 6]);
+        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+        for _ in 0..1000 {
+            let chosen = crate::one_of!(a; 4 => 0, 3 => 1, 2 => 2, 1 => 3, 2 => 4, 2 => 5, 1 => 6);
+            assert_eq!(chosen, b.weighted(WEIGHTS));
+        }
+    }
+
+    /// Every f32 kind comes out of `f32_bits`, and `data_dword` gives specials and other bits.
+    #[test]
+    fn f32_bits_and_data_dwords_reach_their_kinds() {
+        let mut rng = Rng::new(1);
+        let draws: Vec<u32> = (0..20_000).map(|_| f32_bits(&mut rng)).collect();
+        // A special that uniform bits almost never give, f16 halfway points, unorm8 grid points
+        // (about 1 draw in 150: narrow, not a tie, no ulp nudge).
+        assert!(draws.contains(&0x7f80_0001));
+        assert!(draws.iter().any(|&d| d & 0x1fff == 0x1000));
+        let grid: Vec<u32> = (0..256).map(|k| (f64::from(k) / 255.0) as f32).map(f32::to_bits).collect();
+        let on_grid = draws.iter().filter(|d| grid.contains(d)).count();
+        assert!(on_grid > 60, "{on_grid} unorm8 grid points in 20000 draws");
+        let dwords: Vec<u32> = (0..4000).map(|_| data_dword(&mut rng)).collect();
+        let specials = dwords.iter().filter(|d| SPECIAL_F32.contains(d)).count();
+        assert!((800..1200).contains(&specials), "{specials} specials in 4000 dwords");
+    }
+}

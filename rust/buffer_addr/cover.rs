@@ -2,7 +2,7 @@
 //! and §2 (not from the RTL). Range, kind and swizzle bins count only bound, legal accesses
 //! (`unbound` and `illegal` low): their verdicts are the ones §2.4 defines.
 
-use super::{vsharp, Addressing, In, Out, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NAMES, ACCESS_NON_FORMAT, BYTES_LEGAL};
+use super::{Addressing, In, Out, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NAMES, ACCESS_NON_FORMAT, BYTES_LEGAL};
 use crate::cover::{Covergroup, Hits};
 
 /// The coverpoints, in declaration order.
@@ -193,27 +193,9 @@ pub fn covergroup() -> Covergroup {
         )
 }
 
-/// The V# fields the bins read, at `crate::vsharp`'s positions, by plain shifts (cheaper
-/// than the bit-array decode on the lockstep run's hot path).
-#[inline]
-fn decode(raw: u128) -> Addressing {
-    // Field widths are at most 48 bits: the truncating casts are exact.
-    let f = |r: std::ops::Range<usize>| ((raw >> r.start) & ((1u128 << r.len()) - 1)) as u64;
-    let bit = |k: usize| raw >> k & 1 != 0;
-    Addressing {
-        base: f(vsharp::BASE),
-        stride: f(vsharp::STRIDE) as u16,
-        swizzle_en: bit(vsharp::SWIZZLE_EN),
-        num_records: f(vsharp::NUM_RECORDS) as u32,
-        dfmt: f(vsharp::DFMT) as u8,
-        element_size: f(vsharp::ELEMENT_SIZE) as u8,
-        index_stride: f(vsharp::INDEX_STRIDE) as u8,
-        add_tid_en: bit(vsharp::ADD_TID_EN),
-    }
-}
-
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
-    let v = decode(input.vsharp);
+    // The model's own decode of the V# fields it reads (shifts and masks: rust/bits.rs).
+    let v = Addressing::decode(input.vsharp);
     let access = input.access & 0x3;
     let bytes = u32::from(input.bytes) & 0x1f;
     let tid = u32::from(input.tid) & 0x3f;

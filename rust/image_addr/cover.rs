@@ -5,10 +5,10 @@
 use super::{group_size, supported, In, Out, FORMAT_TABLE, OP_NAMES};
 use crate::cover::{Covergroup, Hits};
 use crate::tsharp;
-use std::ops::Range;
 
-/// The T# fields the bins read, at `crate::tsharp`'s positions, by plain shifts (cheaper than
-/// a full decode on the lockstep run's hot path).
+/// The T# fields the bins read, at `crate::tsharp`'s positions, through the same field loads as
+/// the model's decode (a shift and a mask each: rust/bits.rs), without the fields the bins do not
+/// read.
 struct Fields {
     base: u64,
     dfmt: u8,
@@ -24,21 +24,17 @@ struct Fields {
 impl Fields {
     #[inline]
     fn decode(lo: u128, hi: u128) -> Fields {
-        // Field widths are at most 40 bits: the truncating casts are exact.
-        let f = |r: Range<usize>| -> u64 {
-            let (word, start) = if r.start >= 128 { (hi, r.start - 128) } else { (lo, r.start) };
-            ((word >> start) & ((1u128 << r.len()) - 1)) as u64
-        };
+        let b = tsharp::to_bits(lo, hi);
         Fields {
-            base: f(tsharp::BASE),
-            dfmt: f(tsharp::DFMT) as u8,
-            nfmt: f(tsharp::NFMT) as u8,
-            width_minus_1: f(tsharp::WIDTH) as u32,
-            height_minus_1: f(tsharp::HEIGHT) as u32,
-            base_level: f(tsharp::BASE_LEVEL) as u8,
-            last_level: f(tsharp::LAST_LEVEL) as u8,
-            kind: f(tsharp::TYPE) as u8,
-            max_mip: f(tsharp::MAX_MIP) as u8,
+            base: tsharp::BASE.load_le(&b),
+            dfmt: tsharp::DFMT.load_le(&b),
+            nfmt: tsharp::NFMT.load_le(&b),
+            width_minus_1: tsharp::WIDTH.load_le(&b),
+            height_minus_1: tsharp::HEIGHT.load_le(&b),
+            base_level: tsharp::BASE_LEVEL.load_le(&b),
+            last_level: tsharp::LAST_LEVEL.load_le(&b),
+            kind: tsharp::TYPE.load_le(&b),
+            max_mip: tsharp::MAX_MIP.load_le(&b),
         }
     }
     fn width(&self) -> u32 {
