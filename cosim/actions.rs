@@ -71,6 +71,9 @@ struct BenchRun(u64);
 /// Distinct vectors in a bench working set (the set is driven repeatedly).
 const BENCH_SET: usize = 1 << 16;
 
+/// The shortest cosim run the bench times (seconds): against about 1.5 ms of start-up.
+const COSIM_BENCH_SECONDS: f64 = 0.25;
+
 impl Visit for BenchRun {
     type Output = anyhow::Result<()>;
     fn visit<B: Binding>(self) -> Self::Output {
@@ -120,14 +123,25 @@ impl Visit for BenchRun {
         anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
         lockstep.rtl.finish();
 
-        let config = RunConfig {
-            vectors: self.0 / 8,
-            seed: 1,
-            jobs: 1,
-            artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
-            ..RunConfig::default()
+        // The cosim column: a run of as many vectors as the other columns, and at least
+        // COSIM_BENCH_SECONDS long, so that its fixed start-up (opening the RTL, the thread,
+        // about 1.5 ms) stays under 1 % of what it times: the steady state.
+        let cosim = |vectors: u64| {
+            let config = RunConfig {
+                vectors,
+                seed: 1,
+                jobs: 1,
+                artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
+                ..RunConfig::default()
+            };
+            run::random::<B>(&config)
         };
-        let summary = run::random::<B>(&config)?;
+        let mut summary = cosim(self.0)?;
+        let seconds = summary.elapsed.as_secs_f64();
+        if seconds < COSIM_BENCH_SECONDS {
+            let scale = (COSIM_BENCH_SECONDS / seconds.max(1e-6)).ceil() as u64;
+            summary = cosim(self.0.saturating_mul(scale.clamp(2, 1000)))?;
+        }
         // A closed-loop unit's other columns are cycles/s (its vectors are cycles of a recorded
         // run), and so is its cosim column; its `vectors` are programs' instructions.
         let cosim_rate = if B::CLOSED_LOOP {
