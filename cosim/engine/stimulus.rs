@@ -208,6 +208,26 @@ macro_rules! pick {
     }};
 }
 
+/// [`pick!`](crate::pick) that chooses with bits already drawn: the low `bits` bits of `x`
+/// (uniform, at most 32), scaled to the weights' total ([`scaled`]). Every expression is
+/// evaluated and the chosen one indexed: no draw and no branch.
+///
+/// ```ignore
+/// let r = rng.next_u64();
+/// let count = pick_at!(r >> 48, 16; 8 => 1 + (r & 3) as u8, 1 => 0, 1 => 5 + (r >> 2) as u8 % 3);
+/// ```
+#[macro_export]
+macro_rules! pick_at {
+    ($x:expr, $bits:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
+        const __WEIGHTS: &[u32] = &[$($weight),+];
+        const __TABLE: [u8; $crate::engine::stimulus::weight_total(__WEIGHTS)] =
+            $crate::engine::stimulus::weight_table(__WEIGHTS);
+        let __choice =
+            usize::from(__TABLE[$crate::engine::stimulus::scaled($x, $bits, __TABLE.len() as u64) as usize]);
+        [$($value),+][__choice]
+    }};
+}
+
 /// The low `bits` bits of `x` (uniform, part of a draw already taken) scaled to `0..n` by
 /// multiply-shift (bias below n / 2^bits): `below(n)` from a field of a draw.
 #[inline(always)]
@@ -282,39 +302,51 @@ pub const SPECIAL_F32: &[u32] = &[
 ];
 
 /// f32 patterns for conversions: uniform bits, the specials above, small values, integers,
-/// points of the unorm8/unorm16 grids and their neighbours, and f16 halfway points. Each kind
-/// takes one draw (its fields are bit fields of it) and no branch beyond the choice of kind.
+/// points of the unorm8/unorm16 grids and their neighbours, and f16 halfway points: [`f32_of`]
+/// one draw.
+#[inline]
 pub fn f32_bits(rng: &mut Rng) -> u32 {
-    crate::one_of!(rng;
-        4 => rng.next_u32(),
-        3 => rng.pick(SPECIAL_F32),
-        2 => (-2.5f32 + 5.0 * (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32).to_bits(),
-        1 => (rng.range_i64(-70000..=69999) as f32).to_bits(),
-        // k / (2^w - 1) for w = 8 or 16, then nudged by -2..=2 ulp: the unorm/snorm pack edges,
-        // and (k + 0.5) / (2^w - 1), the ties.
-        2 => {
-            let r = rng.next_u64();
-            let (k, wide, half) = (r & 0xffff, r >> 16 & 1 != 0, r >> 17 & 1 != 0);
-            let ulp = (((r >> 32) * 5) >> 32) as i32 - 2;
-            let (k, max) = if wide { (k as f64, 65535.0) } else { ((k & 0xff) as f64, 255.0) };
-            let v = (k + if half { 0.5 } else { 0.0 }) / max;
-            (v as f32).to_bits().wrapping_add_signed(ulp)
-        },
-        // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16
-        // (the four edges, or any remainder, one in five each).
-        2 => {
-            let r = rng.next_u64();
-            let h = r as u16;
-            let rests = [0x1000u32, 0x0fff, 0x1001, 0x0001, (r >> 16) as u32 & 0x1fff];
-            let rest = rests[(((r >> 32) * 5) >> 32) as usize];
-            let sign = u32::from(h >> 15) << 31;
-            let exp = u32::from(h >> 10 & 0x1f);
-            let man = u32::from(h & 0x3ff);
-            let exp = if exp == 0 || exp == 31 { exp } else { exp + 112 };
-            sign | (exp << 23) | (man << 13) | rest
-        },
-        1 => rng.next_u32() & 0x807f_ffff,
-    )
+    f32_of(rng.next_u64())
+}
+
+/// [`f32_bits`] of the draw `r`: its top byte (bits 63:56) picks the kind (weights 4, 3, 2, 1, 2,
+/// 2, 1 of 15, as a table), bits 47:0 are the kind's fields, and bits 55:48 are not read (a
+/// caller may choose between this and other values with them). Every kind is computed and the
+/// chosen one indexed, so that the choice is no branch.
+#[inline]
+pub fn f32_of(r: u64) -> u32 {
+    const KINDS: [u8; 15] = weight_table(&[4, 3, 2, 1, 2, 2, 1]);
+    let kind = usize::from(KINDS[scaled(r >> 56, 8, 15) as usize]);
+    // k / (2^w - 1) for w = 8 or 16, then nudged by -2..=2 ulp: the unorm/snorm pack edges,
+    // and (k + 0.5) / (2^w - 1), the ties.
+    let grid = {
+        let (k, wide, half) = (r & 0xffff, r >> 16 & 1 != 0, r >> 17 & 1 != 0);
+        let ulp = scaled(r >> 32, 16, 5) as i32 - 2;
+        let (k, max) = if wide { (k as f64, 65535.0) } else { ((k & 0xff) as f64, 255.0) };
+        let v = (k + if half { 0.5 } else { 0.0 }) / max;
+        (v as f32).to_bits().wrapping_add_signed(ulp)
+    };
+    // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16
+    // (the four edges, or any remainder, one in five each).
+    let halfway = {
+        let h = r as u16;
+        let rests = [0x1000u32, 0x0fff, 0x1001, 0x0001, (r >> 16) as u32 & 0x1fff];
+        let rest = rests[scaled(r >> 32, 16, 5) as usize];
+        let sign = u32::from(h >> 15) << 31;
+        let exp = u32::from(h >> 10 & 0x1f);
+        let man = u32::from(h & 0x3ff);
+        let exp = if exp == 0 || exp == 31 { exp } else { exp + 112 };
+        sign | (exp << 23) | (man << 13) | rest
+    };
+    [
+        r as u32,
+        SPECIAL_F32[scaled(r >> 32, 16, SPECIAL_F32.len() as u64) as usize],
+        (-2.5f32 + 5.0 * ((r as u32) >> 8) as f32 / (1u32 << 24) as f32).to_bits(),
+        ((scaled(r, 32, 140_000) as i64 - 70_000) as f32).to_bits(),
+        grid,
+        halfway,
+        r as u32 & 0x807f_ffff,
+    ][kind]
 }
 
 /// A dword for a unit that moves its data without converting it (swizzle): uniform bits three
