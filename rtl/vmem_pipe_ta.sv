@@ -113,7 +113,6 @@ module vmem_pipe_ta
   output logic [15:0]         step_ta_o
 );
 
-  localparam int unsigned Lanes      = 64;
   localparam int unsigned GroupLanes = 16;
 
   // d16 op codes (docs/decisions.md "d16").
@@ -213,9 +212,11 @@ module vmem_pipe_ta
   logic [1:0][15:0] ib_tfirst_q, ib_tfirst_d;
   logic [1:0][15:0] ib_tlast_q, ib_tlast_d;
 
-  // Operand storage (no reset: a dword is read only after the beat that wrote it).
-  logic [31:0] ib_addr_mem [2][2][Lanes];       // [buffer][address dword][lane]
-  logic [31:0] ib_data_mem [2][4][Lanes];       // [buffer][data dword][lane]
+  // Operand storage (no reset: a dword is read only after the beat that wrote it). Registers
+  // written by constant index: each beat writes one (buffer, dword, group) row of 16 lanes, so
+  // no row has more than two writers (the beat, and for data the d16 result).
+  logic [1:0][1:0][3:0][GroupLanes-1:0][31:0] ib_addr_q;   // [buffer][address dword][group][lane]
+  logic [1:0][3:0][3:0][GroupLanes-1:0][31:0] ib_data_q;   // [buffer][data dword][group][lane]
 
   logic       beat;
   logic [4:0] bk;          // beat index within the instruction
@@ -257,7 +258,7 @@ module vmem_pipe_ta
               ({1'b0, bj} == (b_d - 3'd1));
     for (int l = 0; l < GroupLanes; l++) begin
       cv_data[l] = {64'd0, iss_data_i[l],
-                    (bj == 2'd0) ? iss_data_i[l] : ib_data_mem[ib_w_q][0][{bg, 4'(l)}]};
+                    (bj == 2'd0) ? iss_data_i[l] : ib_data_q[ib_w_q][0][bg][l]};
     end
 
     ib_w_d      = ib_w_q;
@@ -315,21 +316,28 @@ module vmem_pipe_ta
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
 
   always_ff @(posedge clk_i) begin
-    if (beat) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        if ({1'b0, bj} < b_a) begin
-          ib_addr_mem[ib_w_q][bj[0]][{bg, 4'(l)}] <= iss_addr_i[l];
+    for (int s = 0; s < 2; s++) begin
+      for (int g = 0; g < 4; g++) begin
+        // The beat's dword bj of group bg, into buffer ib_w_q.
+        if (beat && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
+          for (int j = 0; j < 2; j++) begin
+            if ((bj[0] == 1'(j)) && ({1'b0, bj} < b_a)) begin
+              ib_addr_q[s][j][g] <= iss_addr_i;
+            end
+          end
+          for (int i = 0; i < 4; i++) begin
+            if ((bj == 2'(i)) && ({1'b0, bj} < b_d)) begin
+              ib_data_q[s][i][g] <= iss_data_i;
+            end
+          end
         end
-        if ({1'b0, bj} < b_d) begin
-          ib_data_mem[ib_w_q][bj][{bg, 4'(l)}] <= iss_data_i[l];
-        end
-      end
-    end
-    // A group's d16 result replaces its data dwords (no beat of that group writes data then).
-    if (cv_p2_q.valid) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        for (int i = 0; i < 4; i++) begin
-          ib_data_mem[cv_p2_q.sel][i][{cv_p2_q.group, 4'(l)}] <= cv_res[l][32*i +: 32];
+        // A group's d16 result replaces its data dwords (no beat of that group writes data then).
+        if (cv_p2_q.valid && (cv_p2_q.sel == 1'(s)) && (cv_p2_q.group == 2'(g))) begin
+          for (int i = 0; i < 4; i++) begin
+            for (int l = 0; l < GroupLanes; l++) begin
+              ib_data_q[s][i][g][l] <= cv_res[l][32*i +: 32];
+            end
+          end
         end
       end
     end
@@ -345,7 +353,7 @@ module vmem_pipe_ta
   logic [1:0]       lt_held_q, lt_held_d;     // taken and not yet stepped to the end
   logic [1:0][3:0]  lt_avail_q, lt_avail_d;   // group g's results are in the table
   lt_hdr_t [1:0]    lt_hdr_q, lt_hdr_d;
-  lt_lane_t         lt_mem [2][Lanes];        // no reset: read only once available
+  lt_lane_t [1:0][3:0][GroupLanes-1:0] lt_q;  // [table][group][lane]; no reset: read only once available
 
   logic             fd_valid;                 // a group is fed to the units this cycle
   logic             fd_buf;
@@ -392,14 +400,13 @@ module vmem_pipe_ta
                            fd_hdr.count, fd_hdr.d16);
 
     for (int l = 0; l < GroupLanes; l++) begin
-      ba_index[l]  = fd_hdr.idxen ? ib_addr_mem[fd_buf][0][{fd_group, 4'(l)}] : 32'd0;
-      ba_offset[l] = !fd_hdr.offen ? 32'd0
-                   : ib_addr_mem[fd_buf][fd_hdr.idxen ? 1 : 0][{fd_group, 4'(l)}];
+      ba_index[l]  = fd_hdr.idxen ? ib_addr_q[fd_buf][0][fd_group][l] : 32'd0;
+      ba_offset[l] = !fd_hdr.offen ? 32'd0 : ib_addr_q[fd_buf][fd_hdr.idxen][fd_group][l];
       for (int i = 0; i < 4; i++) begin
         fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
-                               ? ib_data_mem[fd_buf][i][{fd_group, 4'(l)}] : 32'd0;
+                               ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
         fd_comp[l][32*i +: 32] = ((3'(i) < fd_hdr.count) || (fd_hdr.d16 == 2'd1))
-                               ? ib_data_mem[fd_buf][i][{fd_group, 4'(l)}] : 32'd0;
+                               ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
       end
     end
 
@@ -550,9 +557,11 @@ module vmem_pipe_ta
   assign res_lanes_o = rt;
 
   always_ff @(posedge clk_i) begin
-    if (rp2_q.valid) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        lt_mem[rp2_q.sel][{rp2_q.group, 4'(l)}] <= rl[l];
+    for (int t = 0; t < 2; t++) begin
+      for (int g = 0; g < 4; g++) begin
+        if (rp2_q.valid && (rp2_q.sel == 1'(t)) && (rp2_q.group == 2'(g))) begin
+          lt_q[t][g] <= rl;
+        end
       end
     end
   end
@@ -601,7 +610,7 @@ module vmem_pipe_ta
     w_atomic = wh.kind == PipeAtomic;
 
     for (int l = 0; l < GroupLanes; l++) begin
-      wl[l]      = lt_mem[st_tab_q][{wg, 4'(l)}];
+      wl[l]      = lt_q[st_tab_q][wg][l];
       w_part[l]  = st_work & wl[l].part;
       w_blk[l]   = wl[l].addr[47:4];
       w_strad[l] = blk_straddles(wl[l].addr[3:0], 4'(wh.bytes - 5'd1));
