@@ -203,12 +203,13 @@ fn unknown_revision_is_an_error() {
     assert!(format!("{err:#}").contains("no-such-revision-of-gcn-vmem"), "{err:#}");
 }
 
-/// The pipeline's check reads its source set on both sides, as `make synth` does: the packages,
-/// the sub-blocks and units the pipeline instantiates (gold from the revision, gate from the
-/// working tree), then rtl/vmem_pipe.sv. Only the script is checked here: the run is stopped
-/// after a second (or finds no Yosys), long before Yosys has read the design.
+/// The pipeline is checked module by module: a script per module of its hierarchy, each reading
+/// the module's source set on both sides (the packages, what it instantiates, its file; gold from
+/// the revision, gate from the working tree) with the modules it instantiates itself as black
+/// boxes. Only the scripts are checked here: the run is stopped after a second (or finds no
+/// Yosys), long before Yosys has read the first module.
 #[test]
-fn the_pipeline_is_read_with_its_sub_blocks_and_units() {
+fn the_pipeline_is_checked_module_by_module() {
     let work = scratch("vmem_pipe_sources");
     let config = Config {
         work: Some(work.clone()),
@@ -216,30 +217,43 @@ fn the_pipeline_is_read_with_its_sub_blocks_and_units() {
         ..Config::new("vmem_pipe", &root())
     };
     let _ = equiv::check(&config);
-    let script = std::fs::read_to_string(work.join("equiv.ys")).unwrap();
-    for side in ["gold", "gate"] {
-        let read = script
-            .lines()
-            .find(|l| l.starts_with("read_slang") && l.contains(&format!("{side}/vmem_pipe.sv")))
-            .unwrap_or_else(|| panic!("no read of the {side} side:\n{script}"));
-        let files: Vec<&str> = read.split_whitespace().filter_map(|w| w.strip_prefix(&format!("{side}/"))).collect();
-        assert_eq!(files.last(), Some(&"vmem_pipe.sv"), "{read}");
-        for part in [
-            "vmem_pipe_ta.sv",
-            "vmem_pipe_tcp.sv",
-            "vmem_pipe_td.sv",
-            "buffer_addr.sv",
-            "format_pack.sv",
-            "format_unpack.sv",
-            "swizzle.sv",
-            "d16.sv",
-            "vmem_pkg.sv",
-        ] {
-            assert!(files.contains(&part), "{side} side lacks {part}: {read}");
+    let boxes_of = |module: &str| -> Vec<String> {
+        let path = work.join(format!("equiv_{module}.ys"));
+        let script = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut boxes = Vec::new();
+        for side in ["gold", "gate"] {
+            let read = script
+                .lines()
+                .find(|l| l.starts_with("read_slang") && l.contains(&format!("{side}/{module}.sv")))
+                .unwrap_or_else(|| panic!("no read of the {side} side:\n{script}"));
+            let files: Vec<&str> =
+                read.split_whitespace().filter_map(|w| w.strip_prefix(&format!("{side}/"))).collect();
+            assert_eq!(files.last(), Some(&format!("{module}.sv").as_str()), "{read}");
+            assert!(files.contains(&"vmem_pkg.sv"), "{read}");
+            // Nothing outside the pipeline.
+            for other in ["image_addr.sv", "coalescer.sv", "multi_texel.sv", "inline_const.sv"] {
+                assert!(!files.contains(&other), "{side} side reads {other}: {read}");
+            }
+            let words: Vec<&str> = read.split_whitespace().collect();
+            let side_boxes: Vec<String> =
+                words.windows(2).filter(|w| w[0] == "--blackboxed-module").map(|w| w[1].to_string()).collect();
+            // A black box is read (its ports are needed).
+            for b in &side_boxes {
+                assert!(files.contains(&format!("{b}.sv").as_str()), "{b} boxed but not read: {read}");
+            }
+            boxes = side_boxes;
         }
-        // Nothing the pipeline does not instantiate.
-        for other in ["image_addr.sv", "coalescer.sv", "multi_texel.sv", "inline_const.sv"] {
-            assert!(!files.contains(&other), "{side} side reads {other}: {read}");
-        }
+        boxes
+    };
+    assert_eq!(boxes_of("vmem_pipe"), ["vmem_pipe_ta", "vmem_pipe_tcp", "vmem_pipe_td"]);
+    let mut ta = boxes_of("vmem_pipe_ta");
+    ta.sort();
+    assert_eq!(ta, ["buffer_addr", "d16", "format_pack"]);
+    assert_eq!(boxes_of("vmem_pipe_tcp"), ["vmem_pipe_tcp_ram"]);
+    let mut td = boxes_of("vmem_pipe_td");
+    td.sort();
+    assert_eq!(td, ["d16", "format_unpack", "swizzle"]);
+    for leaf in ["vmem_pipe_tcp_ram", "buffer_addr", "format_pack", "format_unpack", "swizzle", "d16"] {
+        assert!(boxes_of(leaf).is_empty(), "{leaf} boxes something");
     }
 }

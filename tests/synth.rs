@@ -290,7 +290,7 @@ fn hierarchical_script_retypes_copies_then_flattens_the_gates() {
     let at = |line: &str| s.find(line).unwrap_or_else(|| panic!("no `{line}` in\n{s}"));
     assert!(at("read_rtlil elaborated.il\n") < at("chtype -map \\d16$p.u1 \\d16$p.u0\n"));
     assert!(at("chtype -map") < at("hierarchy -top vmem_pipe\n"));
-    assert!(at("share\n") < at("synth -run fine:check\n"));
+    assert!(at("share -fast\n") < at("synth -run fine:check\n"));
     assert!(at("synth -run fine:check\n") < at("flatten\n"));
     assert!(at("flatten\n") < at("check -assert\n"));
     assert!(at("check -assert\n") < at("tee -q -o stat.json stat -json\n"));

@@ -106,6 +106,9 @@ pub enum Proof {
     /// Every input sequence of the report's depth in cycles from reset; the induction did not
     /// close, or was not tried (`Config::induction` false).
     Bounded { induction_tried: bool },
+    /// A unit built from modules: register correspondence proven for each of its `modules`
+    /// (`pairs` pairs in all), each with the modules it instantiates as black boxes. Complete.
+    Modules { modules: usize, pairs: usize },
 }
 
 /// The outcome of one check.
@@ -116,6 +119,10 @@ pub enum Verdict {
     /// Different: the shortest input sequence from reset that shows it, `cycles` long, saved as
     /// the vector file `cex`.
     Different { cycles: usize, cex: PathBuf },
+    /// A unit built from modules: register correspondence did not prove `module` equal (it
+    /// differs, or differs only in names or register placement, which this check cannot tell
+    /// apart). No counterexample: a unit among the modules can be checked alone.
+    Unproven { module: String },
 }
 
 /// One unit's check.
@@ -137,7 +144,10 @@ impl Report {
 
     /// Whether the proof covers every cycle of every run (not only a bounded depth).
     pub fn is_complete(&self) -> bool {
-        matches!(self.verdict, Verdict::Equal(Proof::Correspondence { .. } | Proof::Induction(_)))
+        matches!(
+            self.verdict,
+            Verdict::Equal(Proof::Correspondence { .. } | Proof::Induction(_) | Proof::Modules { .. })
+        )
     }
 
     /// One line: unit, verdict, depth, seconds.
@@ -154,7 +164,15 @@ impl Report {
                 self.depth,
                 if *induction_tried { "induction did not close" } else { "no induction tried" }
             ),
+            Verdict::Equal(Proof::Modules { modules, pairs }) => {
+                format!("equal, complete (module by module: {modules} modules, {pairs} same-named signal bits proven)")
+            }
             Verdict::Different { cycles, .. } => format!("DIFFERENT (counterexample of {cycles} cycles from reset)"),
+            Verdict::Unproven { module } => format!(
+                "NOT PROVEN: register correspondence does not prove module {module} equal (a change, or \
+                 only a renamed signal; log {})",
+                self.log.display()
+            ),
         };
         format!("{:<14} {verdict}  {:.1} s", self.unit, self.elapsed.as_secs_f64())
     }
@@ -220,12 +238,21 @@ fn tree_packages(root: &Path) -> anyhow::Result<Vec<String>> {
     crate::tools::yosys::packages(&root.join("rtl"))
 }
 
-/// Phase 1: both designs read, renamed and saved as pair.il; register correspondence.
-fn correspondence_script(unit: &str, gold: &[String], gate: &[String], correspondence: bool) -> String {
+/// Phase 1: both designs read, renamed and saved as `<il>`; register correspondence. The modules
+/// in `blackboxes` are read as black boxes (their instances compared as cells).
+fn correspondence_script(
+    unit: &str,
+    gold: &[String],
+    gate: &[String],
+    correspondence: bool,
+    blackboxes: &[String],
+    il: &str,
+) -> String {
+    let boxes: String = blackboxes.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
     let read = |side: &str, files: &[String]| {
         let list: Vec<String> = files.iter().map(|f| format!("{side}/{f}")).collect();
         format!(
-            "read_slang -j 1 --single-unit -D SYNTHESIS {} --top {unit}\nhierarchy -top {unit}\nproc\nmemory\nflatten\nrename {unit} {side}\n",
+            "read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {unit}\nhierarchy -top {unit}\nproc\nmemory\nflatten\nrename {unit} {side}\n",
             list.join(" ")
         )
     };
@@ -236,10 +263,10 @@ fn correspondence_script(unit: &str, gold: &[String], gate: &[String], correspon
     s.push_str(&read("gate", gate));
     s.push_str("design -copy-from gold -as gold gold\n");
     s.push_str("async2sync\n");
-    s.push_str("write_rtlil pair.il\n");
+    writeln!(s, "write_rtlil {il}").unwrap();
     if correspondence {
         s.push_str(
-            "equiv_make gold gate equiv\nhierarchy -top equiv\nopt_merge\nopt_clean\nequiv_simple\nequiv_status\n",
+            "equiv_make gold gate equiv\nhierarchy -top equiv\nopt_merge -share_all\nopt_clean\nequiv_simple\nequiv_status\n",
         );
     }
     s
@@ -332,7 +359,10 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
     };
 
     // Phase 1: read both, register correspondence.
-    std::fs::write(work.join("equiv.ys"), correspondence_script(unit, &gold, &gate, config.induction))?;
+    if gate.len() > tree_packages(root)?.len() + 1 {
+        return check_modules(config, &work, depth, start);
+    }
+    std::fs::write(work.join("equiv.ys"), correspondence_script(unit, &gold, &gate, config.induction, &[], "pair.il"))?;
     let ok = run_yosys(&work, "equiv", deadline)?;
     let log = std::fs::read_to_string(work.join("equiv.log")).unwrap_or_default();
     if !work.join("pair.il").exists() {
@@ -372,6 +402,78 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         );
     };
     Ok(report(verdict, "miter.log"))
+}
+
+/// A unit built from other modules (the pipeline), module by module (module documentation):
+/// each module of the working tree's hierarchy against the same module at the revision, the
+/// modules it instantiates read as black boxes, by register correspondence alone.
+fn check_modules(config: &Config, work: &Path, depth: usize, start: Instant) -> anyhow::Result<Report> {
+    use crate::tools::yosys::{children, submodules};
+    let unit = config.unit.as_str();
+    let (gold_dir, gate_dir) = (work.join("gold"), work.join("gate"));
+    let stems = |dir: &Path| -> anyhow::Result<Vec<String>> {
+        let mut list: Vec<String> =
+            submodules(dir, unit)?.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
+        list.push(unit.to_string());
+        Ok(list)
+    };
+    let (gold_modules, gate_modules) = (stems(&gold_dir)?, stems(&gate_dir)?);
+    let (mut a, mut b) = (gold_modules.clone(), gate_modules.clone());
+    a.sort();
+    b.sort();
+    anyhow::ensure!(
+        a == b,
+        "{unit} is built from other modules at {} ({}) than in the working tree ({}): a unit built from \
+         modules is checked module by module, which needs the same modules on both sides",
+        config.base,
+        a.join(", "),
+        b.join(", ")
+    );
+    let deadline = config.timeout.map(|t| start + t);
+    let report = |verdict: Verdict, log: PathBuf| Report {
+        unit: unit.to_string(),
+        base: config.base.clone(),
+        depth,
+        verdict,
+        elapsed: start.elapsed(),
+        log,
+    };
+    // Every module's script first (so that all of them can be read even when a run stops).
+    for module in &gate_modules {
+        let files = |dir: &Path, packages: Vec<String>| -> anyhow::Result<Vec<String>> {
+            let mut list = packages;
+            list.extend(submodules(dir, module)?);
+            list.push(format!("{module}.sv"));
+            Ok(list)
+        };
+        let gold = files(&gold_dir, base_packages(&config.root, &config.base)?)?;
+        let gate = files(&gate_dir, tree_packages(&config.root)?)?;
+        let boxes = children(&gate_dir, module)?;
+        let script = correspondence_script(module, &gold, &gate, true, &boxes, &format!("pair_{module}.il"));
+        std::fs::write(work.join(format!("equiv_{module}.ys")), script)?;
+    }
+    let mut pairs = 0;
+    for module in &gate_modules {
+        let name = format!("equiv_{module}");
+        let ok = run_yosys(work, &name, deadline)?;
+        let log_path = work.join(format!("{name}.log"));
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        if !work.join(format!("pair_{module}.il")).exists() {
+            anyhow::bail!(
+                "{YOSYS} could not read {module} (log {}):\n{}{}",
+                log_path.display(),
+                tail(&log, 12),
+                crate::tools::yosys::crash_note(work, &name)
+            );
+        }
+        let proven = proven_pairs(&log);
+        if !(ok && proven > 0 && log.contains("Equivalence successfully proven!")) {
+            return Ok(report(Verdict::Unproven { module: module.clone() }, log_path));
+        }
+        pairs += proven;
+    }
+    let modules = gate_modules.len();
+    Ok(report(Verdict::Equal(Proof::Modules { modules, pairs }), work.join(format!("equiv_{unit}.log"))))
 }
 
 /// The number of proven pairs in `equiv_status` output.

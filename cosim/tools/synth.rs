@@ -49,7 +49,7 @@
 //! read_rtlil elaborated.il
 //! chtype -map <copy> <kept>        (every copy but one of each module: see below)
 //! hierarchy -top <unit>
-//! <synth's coarse steps without its two `check`s>
+//! <synth's coarse steps without its two `check`s, `share -fast` for `share`>
 //! synth -run fine:check
 //! flatten
 //! opt_clean
@@ -69,6 +69,9 @@
 //! - `synth`'s coarse `check`s are left out: on the TCP's word-level cells (wide `$shiftx`,
 //!   `$bmux`, `$demux`) one took more than four minutes without ending; `check -assert` runs on
 //!   the gates.
+//! - `share -fast`: `share` (merging arithmetic that mutually exclusive conditions use) ran the
+//!   TA out of memory after 17 minutes; `-fast` gives its SAT solver only the simple part of the
+//!   control logic, so it may merge less, and the TA's share takes 21 s.
 //! - [`MACROS`] are storage arrays a GPU builds from SRAM macros, left as black boxes: `stat`
 //!   counts their instances apart ([`Stats::macros`]), and `ltp` counts one level through one.
 
@@ -214,7 +217,7 @@ pub fn hierarchical_script(top: &str, copies: &[(String, String)]) -> String {
          peepopt\n\
          opt_clean\n\
          alumacc\n\
-         share\n\
+         share -fast\n\
          opt\n\
          memory -nomap\n\
          opt_clean\n\

@@ -204,6 +204,22 @@ fn visit_submodules(
     Ok(())
 }
 
+/// The module files (`<module>.sv`) that rtl/<module>.sv instantiates itself, in order of first
+/// appearance (not through its sub-modules: [`submodules`]).
+pub fn children(rtl_dir: &Path, module: &str) -> anyhow::Result<Vec<String>> {
+    let mut modules = Vec::new();
+    for entry in std::fs::read_dir(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".sv").filter(|s| !s.ends_with("_pkg")) {
+            modules.push(stem.to_string());
+        }
+    }
+    modules.sort();
+    let file = rtl_dir.join(format!("{module}.sv"));
+    let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+    Ok(instantiated(&text, &modules).into_iter().filter(|m| m != module).collect())
+}
+
 /// The names of `modules` that `text` instantiates, in order of first appearance.
 fn instantiated(text: &str, modules: &[String]) -> Vec<String> {
     let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
