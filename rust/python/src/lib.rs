@@ -86,7 +86,8 @@ fn dict_values<'py, E: Evaluator>(d: &Bound<'py, PyDict>) -> Result<Vec<Bound<'p
 
 fn check_keys(fields: &[&str], d: &Bound<'_, PyDict>) -> Result<(), String> {
     for key in d.keys() {
-        let known = key.downcast::<PyString>().ok().and_then(|k| k.to_str().ok()).is_some_and(|k| fields.contains(&k));
+        let known =
+            key.downcast::<PyString>().ok().and_then(|k| k.to_cow().ok()).is_some_and(|k| fields.contains(&k.as_ref()));
         if !known {
             return Err(format!("unknown field `{}`; the fields are: {}", key_text(&key), fields.join(", ")));
         }
@@ -266,7 +267,7 @@ fn fields(unit: &str) -> PyResult<Vec<&'static str>> {
 /// A dict (or JSON text) as JSON text, through Python's json module.
 fn json_text(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = doc.downcast::<PyString>() {
-        return Ok(s.to_str()?.to_string());
+        return Ok(s.to_cow()?.into_owned());
     }
     let json = py.import("json")?;
     json.call_method1("dumps", (doc,))
@@ -328,7 +329,7 @@ fn cost_batch(py: Python<'_>, fetches: &Bound<'_, PyAny>) -> PyResult<PyObject> 
 #[pyfunction]
 fn decode(words: &Bound<'_, PyAny>) -> PyResult<String> {
     let words: Vec<u32> = if let Ok(s) = words.downcast::<PyString>() {
-        let text = s.to_str()?;
+        let text = s.to_cow()?;
         let mut w = Vec::new();
         for token in text.split([' ', ',', '\t']).filter(|t| !t.is_empty()) {
             let hex = token.strip_prefix("0x").or_else(|| token.strip_prefix("0X")).unwrap_or(token);

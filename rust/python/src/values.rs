@@ -59,8 +59,8 @@ pub fn number(v: &Bound<'_, PyAny>, width: u32) -> Result<u128, String> {
         return Err(format!("expected an integer or a \"0x…\" string, got {}", show(v)));
     }
     if let Ok(s) = v.downcast::<PyString>() {
-        let text = s.to_str().map_err(|e| e.to_string())?;
-        return parse_hex(text, width);
+        let text = s.to_cow().map_err(|e| e.to_string())?;
+        return parse_hex(&text, width);
     }
     match v.extract::<u128>() {
         Ok(x) => check_width(x, width),
@@ -109,7 +109,7 @@ pub fn parse_value(signal: &Signal, v: &Bound<'_, PyAny>) -> Result<u128, String
         Kind::Int | Kind::Hex => number(v, signal.width),
         Kind::Enum(names) => match v.downcast::<PyString>() {
             Ok(s) => {
-                let s = s.to_str().map_err(|e| e.to_string())?;
+                let s = s.to_cow().map_err(|e| e.to_string())?;
                 names
                     .iter()
                     .position(|n| *n == s)
