@@ -257,3 +257,25 @@ fn the_pipeline_is_checked_module_by_module() {
         assert!(boxes_of(leaf).is_empty(), "{leaf} boxes something");
     }
 }
+
+/// A module that register correspondence leaves unproven fails the check (exit 1 from the
+/// command) and is named; the whole proven module by module is complete.
+#[test]
+fn an_unproven_module_is_named_and_is_not_equal() {
+    let unproven = equiv::Report {
+        unit: "vmem_pipe".into(),
+        base: "HEAD".into(),
+        depth: 4,
+        verdict: Verdict::Unproven { module: "vmem_pipe_tcp".into() },
+        elapsed: std::time::Duration::from_secs(1),
+        log: PathBuf::from("target/equiv/vmem_pipe/equiv_vmem_pipe_tcp.log"),
+    };
+    assert!(!unproven.is_equal());
+    assert!(!unproven.is_complete());
+    let line = unproven.line();
+    assert!(line.contains("NOT PROVEN") && line.contains("module vmem_pipe_tcp"), "{line}");
+    assert!(line.contains("equiv_vmem_pipe_tcp.log"), "{line}");
+    let proven = equiv::Report { verdict: Verdict::Equal(equiv::Proof::Modules { modules: 10, pairs: 7 }), ..unproven };
+    assert!(proven.is_equal() && proven.is_complete(), "{}", proven.line());
+    assert!(proven.line().contains("module by module: 10 modules"), "{}", proven.line());
+}

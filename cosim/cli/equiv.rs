@@ -61,8 +61,8 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         match equiv::check(&config) {
             Ok(report) => {
                 println!("{}", report.line());
+                equal &= report.is_equal();
                 if let equiv::Verdict::Different { cex, .. } = &report.verdict {
-                    equal = false;
                     println!("    counterexample: {} (inputs per cycle; yosys log {})", shown(cex), shown(&report.log));
                     println!("    replay with: gcn-vmem replay {} --unit {name}", shown(cex));
                 }
