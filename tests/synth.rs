@@ -133,6 +133,7 @@ fn rows_show_numbers_or_the_failure() {
         outcome: Ok(Stats { cells: 7018, flops: 274, latches: 0, macros: 0, levels: 113 }),
         elapsed: std::time::Duration::from_millis(4250),
         log: PathBuf::from("target/synth/buffer_addr/synth.log"),
+        parts: Vec::new(),
     };
     let row = synth::row(&ok);
     assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["buffer_addr", "7,018", "274", "113", "4.2"]);
@@ -260,52 +261,67 @@ fn a_webassembly_crash_is_named() {
     assert!(note.contains(&dir.join("synth.stderr").display().to_string()), "{note}");
 }
 
-/// Instances elaborated as modules of their own are retyped to the first of their copies: equal
-/// statistics and the same module name before the `$`; a copy that differs is kept apart.
+/// A hierarchy adds up its modules, each times its instances: the top's children times the
+/// top's count, a child's children times the child's, whichever path reaches them.
 #[test]
-fn copies_are_retyped_to_the_first_equal_module_of_their_name() {
-    let stats =
-        |cells: u64| format!(r#"{{"num_wires": 3, "num_cells": {cells}, "num_cells_by_type": {{"$and": {cells}}}}}"#);
-    let json = format!(
-        r#"{{"modules": {{"\\top": {}, "\\a$top.u0": {}, "\\a$top.u1": {}, "\\a$top.u2": {}, "\\b$top.u3": {}, "\\a$top.u4": {}}}}}"#,
-        stats(9),
-        stats(2),
-        stats(2),
-        stats(5),
-        stats(2),
-        stats(5)
-    );
-    let copies = synth::copies(&json).unwrap();
-    assert_eq!(
-        copies,
-        [("\\a$top.u1".to_string(), "\\a$top.u0".to_string()), ("\\a$top.u4".to_string(), "\\a$top.u2".to_string())]
-    );
-    assert!(synth::copies("{}").is_err());
-    assert!(synth::copies("not json").is_err());
+fn a_hierarchy_adds_up_its_modules_times_their_instances() {
+    let stats = |cells, flops, levels| Stats { cells, flops, latches: 0, macros: 0, levels };
+    let part = |m: &str, st, children: &[(&str, u64)]| synth::Part {
+        module: m.into(),
+        instances: 99, // recomputed
+        stats: st,
+        children: children.iter().map(|(c, n)| (c.to_string(), *n)).collect(),
+    };
+    let mut parts = vec![
+        part("a", stats(10, 2, 7), &[]),
+        part("b", stats(100, 20, 30), &[("a", 3)]),
+        part("top", Stats { macros: 4, ..stats(1000, 200, 5) }, &[("a", 2), ("b", 1)]),
+        part("unused", stats(5, 5, 500), &[]),
+    ];
+    let total = synth::combine("top", &mut parts).unwrap();
+    let count = |m: &str| parts.iter().find(|p| p.module == m).unwrap().instances;
+    assert_eq!((count("top"), count("b"), count("a"), count("unused")), (1, 1, 5, 0));
+    assert_eq!(total, Stats { cells: 1000 + 100 + 5 * 10, flops: 200 + 20 + 5 * 2, latches: 0, macros: 4, levels: 30 });
+    // A child without a synthesis (it failed) cannot be added up.
+    let mut missing = vec![part("top", stats(1, 1, 1), &[("a", 1)])];
+    assert!(synth::combine("top", &mut missing).is_err());
 }
 
 #[test]
-fn hierarchical_script_retypes_copies_then_flattens_the_gates() {
-    let s = synth::hierarchical_script("vmem_pipe", &[("\\d16$p.u1".into(), "\\d16$p.u0".into())]);
+fn a_module_reads_its_children_as_black_boxes() {
+    let s = synth::module_script(
+        "vmem_pipe_tcp",
+        &["vmem_pkg.sv".into(), "vmem_pipe_tcp.sv".into()],
+        &["vmem_pipe_tcp_ram".into()],
+    );
+    let read = "read_slang -j 1 --single-unit -D SYNTHESIS --blackboxed-module vmem_pipe_tcp_ram vmem_pkg.sv \
+                vmem_pipe_tcp.sv --top vmem_pipe_tcp\n";
+    assert!(s.contains(read), "{s}");
     let at = |line: &str| s.find(line).unwrap_or_else(|| panic!("no `{line}` in\n{s}"));
-    assert!(at("read_rtlil elaborated.il\n") < at("chtype -map \\d16$p.u1 \\d16$p.u0\n"));
-    assert!(at("chtype -map") < at("hierarchy -top vmem_pipe\n"));
     assert!(at("share -fast\n") < at("synth -run fine:check\n"));
-    assert!(at("synth -run fine:check\n") < at("flatten\n"));
-    assert!(at("flatten\n") < at("check -assert\n"));
+    assert!(at("synth -run fine:check\n") < at("check -assert\n"));
     assert!(at("check -assert\n") < at("tee -q -o stat.json stat -json\n"));
     assert!(s.ends_with("tee -q -o ltp.txt ltp -noff\n"), "{s}");
-    // No `check` on word-level cells (module documentation): only the one on the gates.
-    assert_eq!(s.matches("check").count(), 2, "{s}"); // `fine:check` and `check -assert`
-    let e = synth::elaborate_script("vmem_pipe", &["vmem_pkg.sv".into(), "vmem_pipe.sv".into()]);
-    assert!(
-        e.contains("--keep-hierarchy --blackboxed-module vmem_pipe_tcp_ram vmem_pkg.sv vmem_pipe.sv --top vmem_pipe\n"),
-        "{e}"
-    );
-    assert!(e.contains("write_rtlil elaborated.il\n"), "{e}");
+    // No `check` on word-level cells (module documentation): `hierarchy -check`, `fine:check`
+    // and `check -assert` only.
+    assert_eq!(s.matches("check").count(), 3, "{s}");
 }
 
-/// A macro's instances are counted apart from the cells.
+/// The instances of each child, and a module's own cells without them.
+#[test]
+fn children_instances_are_counted_and_left_out_of_the_cells() {
+    let json = r#"{"modules": {"\\ta": {"num_cells": 25, "num_cells_by_type": {"$_AND_": 3, "$_DFF_P_": 2, "buffer_addr": 16, "d16": 4}}}}"#;
+    let children = ["buffer_addr".to_string(), "d16".to_string(), "format_pack".to_string()];
+    assert_eq!(
+        synth::child_instances(json, "ta", &children).unwrap(),
+        [("buffer_addr".to_string(), 16), ("d16".to_string(), 4), ("format_pack".to_string(), 0)]
+    );
+    let s = synth::parse_stat_boxed(json, "ta", &children).unwrap();
+    assert_eq!(s, Stats { cells: 5, flops: 2, latches: 0, macros: 0, levels: 0 });
+    assert!(synth::child_instances(json, "td", &children).is_err());
+}
+
+/// A macro's instances are counted apart.
 #[test]
 fn macro_instances_are_counted_apart() {
     let json = r#"{"modules": {"\\top": {"num_cells": 7, "num_cells_by_type": {"$_AND_": 2, "$_DFF_P_": 1, "vmem_pipe_tcp_ram": 4}}}}"#;

@@ -36,44 +36,37 @@
 //!
 //! `read_slang` flattens what it reads, so the pipeline, with 16 copies each of buffer_addr,
 //! format_pack, format_unpack and swizzle and 32 of d16, would reach `synth` as one module of
-//! half a million gates' worth of logic, which Yosys for WebAssembly cannot hold in its 4 GiB.
-//! A unit that instantiates other modules ([`Flow::Hierarchical`]) runs in two steps instead:
+//! half a million gates' worth of logic, which Yosys for WebAssembly cannot hold in its 4 GiB;
+//! kept whole with its hierarchy (`--keep-hierarchy`), the design still ran out of memory in
+//! `share`. A unit that instantiates other modules ([`Flow::Hierarchical`]) is therefore
+//! synthesized **module by module**: each distinct module of its hierarchy (the units it uses,
+//! its sub-blocks, the top) in a Yosys run of its own, in target/synth/<unit>/<module>/, up to
+//! `--jobs` at a time, with the modules it instantiates as black boxes:
 //!
 //! ```text
-//! # elaborate.ys: the hierarchy as written, the macros as black boxes
-//! read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy --blackboxed-module <macro>… <files> --top <unit>
-//! hierarchy -check -top <unit>
-//! tee -q -o modules.json stat -json
-//! write_rtlil elaborated.il
-//! # synth.ys: one copy of each module, synthesized, then flattened
-//! read_rtlil elaborated.il
-//! chtype -map <copy> <kept>        (every copy but one of each module: see below)
-//! hierarchy -top <unit>
+//! read_slang -j 1 --single-unit -D SYNTHESIS --blackboxed-module <child>… <files> --top <module>
+//! hierarchy -check -top <module>
 //! <synth's coarse steps without its two `check`s, `share -fast` for `share`>
 //! synth -run fine:check
-//! flatten
-//! opt_clean
 //! check -assert
 //! tee -q -o stat.json stat -json
 //! tee -q -o ltp.txt ltp -noff
 //! ```
 //!
-//! - `--keep-hierarchy` gives every instance a module of its own (`d16$vmem_pipe.u_td.g_lane[3].u_d16`).
-//!   Instances of one module whose elaborated statistics (`stat -json`: wires, cells by type,
-//!   memories) are equal are taken as copies ([`copies`]): all but the first are retyped to it,
-//!   so each distinct module is synthesized once. The units take no parameters but test-only
-//!   ones left at their defaults, so their copies are equal; copies that differ are kept apart
-//!   and synthesized each on its own.
-//! - Each module is synthesized as it stands: constants at its ports are not carried into it.
-//!   After `flatten`, `opt_clean` removes the gates whose outputs nothing reads.
+//! The unit's row adds the modules up, each times its number of instances (from the instance
+//! cells in its parents' statistics): cells and flops are the sum; levels are the longest path
+//! **inside one module** (paths that cross a module's ports are not followed, and a module's
+//! constant inputs are not carried into it: the figure is a hierarchical synthesis's). Under the
+//! row, one line per module gives its own numbers and instance count.
+//!
 //! - `synth`'s coarse `check`s are left out: on the TCP's word-level cells (wide `$shiftx`,
 //!   `$bmux`, `$demux`) one took more than four minutes without ending; `check -assert` runs on
 //!   the gates.
 //! - `share -fast`: `share` (merging arithmetic that mutually exclusive conditions use) ran the
-//!   TA out of memory after 17 minutes; `-fast` gives its SAT solver only the simple part of the
-//!   control logic, so it may merge less, and the TA's share takes 21 s.
-//! - [`MACROS`] are storage arrays a GPU builds from SRAM macros, left as black boxes: `stat`
-//!   counts their instances apart ([`Stats::macros`]), and `ltp` counts one level through one.
+//!   pipeline out of memory; `-fast` gives its SAT solver only the simple part of the control
+//!   logic, so it may merge less.
+//! - [`MACROS`] are storage arrays a GPU builds from SRAM macros: never synthesized, their
+//!   instances are counted apart ([`Stats::macros`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -149,6 +142,19 @@ pub struct Report {
     pub elapsed: Duration,
     /// Yosys's log.
     pub log: PathBuf,
+    /// A [`Flow::Hierarchical`] unit's modules, in synthesis order (empty for a flat unit).
+    pub parts: Vec<PartReport>,
+}
+
+/// One module's synthesis within a [`Flow::Hierarchical`] unit.
+#[derive(Debug)]
+pub struct PartReport {
+    pub module: String,
+    /// Instances of it in the unit (0 when the count is unknown: a parent failed).
+    pub instances: u64,
+    /// Its own numbers (what it instantiates left out), or why there are none.
+    pub outcome: Result<Stats, String>,
+    pub elapsed: Duration,
 }
 
 /// The Yosys script of [`Job`] (module documentation).
@@ -165,48 +171,14 @@ pub fn script(top: &str, files: &[String]) -> String {
     )
 }
 
-/// The scripts of a [`Flow::Hierarchical`] job's first step (module documentation).
-pub fn elaborate_script(top: &str, files: &[String]) -> String {
-    let macros: String = MACROS.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
+/// The script of one module of a [`Flow::Hierarchical`] job (module documentation): `children`
+/// are read as black boxes.
+pub fn module_script(module: &str, files: &[String], children: &[String]) -> String {
+    let boxes: String = children.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
     format!(
-        "# gcn-vmem synth (cosim/tools/synth.rs): {top} elaborated with its hierarchy\n\
-         read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy {macros}{} --top {top}\n\
-         hierarchy -check -top {top}\n\
-         tee -q -o modules.json stat -json\n\
-         write_rtlil elaborated.il\n",
-        files.join(" ")
-    )
-}
-
-/// The copies to retype, `(copy, kept)`, in the modules of an elaboration's `stat -json`
-/// (module documentation): modules named `<name>$<instance path>` whose statistics equal an
-/// earlier one's (in the order of their names) of the same `<name>`.
-pub fn copies(json: &str) -> anyhow::Result<Vec<(String, String)>> {
-    let value: Value = serde_json::from_str(json).context("stat output is not JSON")?;
-    let modules = value.get("modules").and_then(Value::as_object).context("stat output has no modules")?;
-    let mut kept: Vec<(&str, &Value, &String)> = Vec::new();
-    let mut out = Vec::new();
-    for (name, stats) in modules {
-        let Some((base, _)) = name.trim_start_matches('\\').split_once('$') else { continue };
-        match kept.iter().find(|(b, s, _)| *b == base && *s == stats) {
-            Some((_, _, first)) => out.push((name.clone(), (*first).clone())),
-            None => kept.push((base, stats, name)),
-        }
-    }
-    Ok(out)
-}
-
-/// The second step's script of a [`Flow::Hierarchical`] job (module documentation).
-pub fn hierarchical_script(top: &str, copies: &[(String, String)]) -> String {
-    let mut s = format!(
-        "# gcn-vmem synth (cosim/tools/synth.rs): {top} to generic gates, one copy of each module\n\
-         read_rtlil elaborated.il\n"
-    );
-    for (copy, kept) in copies {
-        s.push_str(&format!("chtype -map {} {}\n", escaped(copy), escaped(kept)));
-    }
-    s.push_str(&format!(
-        "hierarchy -top {top}\n\
+        "# gcn-vmem synth (cosim/tools/synth.rs): {module} to generic gates, what it instantiates as black boxes\n\
+         read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {module}\n\
+         hierarchy -check -top {module}\n\
          proc\n\
          opt_expr\n\
          opt_clean\n\
@@ -222,26 +194,89 @@ pub fn hierarchical_script(top: &str, copies: &[(String, String)]) -> String {
          memory -nomap\n\
          opt_clean\n\
          synth -run fine:check\n\
-         flatten\n\
-         opt_clean\n\
          check -assert\n\
          tee -q -o stat.json stat -json\n\
-         tee -q -o ltp.txt ltp -noff\n"
-    ));
-    s
+         tee -q -o ltp.txt ltp -noff\n",
+        files.join(" ")
+    )
 }
 
-/// A module name as a script argument: public names with their leading backslash.
-fn escaped(name: &str) -> String {
-    if name.starts_with('\\') || name.starts_with('$') {
-        name.to_string()
-    } else {
-        format!("\\{name}")
+/// One module of a [`Flow::Hierarchical`] job: its own numbers (its children's instances not
+/// in `cells`), how many instances of it the unit has, and the instances of each child it holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Part {
+    pub module: String,
+    pub instances: u64,
+    pub stats: Stats,
+    pub children: Vec<(String, u64)>,
+}
+
+/// Adds up a hierarchy's parts (module documentation): `parts` each with its own numbers and
+/// children; the instance counts are filled in from `top` down. An error when a child has no
+/// part (it failed) or the hierarchy has a loop.
+pub fn combine(top: &str, parts: &mut [Part]) -> anyhow::Result<Stats> {
+    for p in parts.iter_mut() {
+        p.instances = u64::from(p.module == top);
     }
+    // Parents before children: repeat until nothing changes (the hierarchy is small).
+    let mut order: Vec<String> = vec![top.to_string()];
+    let mut at = 0;
+    while at < order.len() {
+        let module = order[at].clone();
+        let part = parts.iter().find(|p| p.module == module).with_context(|| format!("no synthesis of {module}"))?;
+        for (child, _) in &part.children {
+            if !order.contains(child) {
+                order.push(child.clone());
+            }
+        }
+        at += 1;
+        anyhow::ensure!(order.len() <= parts.len() + 1, "the hierarchy of {top} has a loop");
+    }
+    for module in &order {
+        let (count, children) = {
+            let p = parts.iter().find(|p| &p.module == module).with_context(|| format!("no synthesis of {module}"))?;
+            (p.instances, p.children.clone())
+        };
+        for (child, n) in children {
+            let c = parts.iter_mut().find(|p| p.module == child).with_context(|| format!("no synthesis of {child}"))?;
+            c.instances += count * n;
+        }
+    }
+    let mut total = Stats::default();
+    for p in parts.iter().filter(|p| p.instances > 0) {
+        total.cells += p.instances * p.stats.cells;
+        total.flops += p.instances * p.stats.flops;
+        total.latches += p.instances * p.stats.latches;
+        total.macros += p.instances * p.stats.macros;
+        total.levels = total.levels.max(p.stats.levels);
+    }
+    Ok(total)
+}
+
+/// The instances of `children` in module `top`'s `stat -json` output.
+pub fn child_instances(json: &str, top: &str, children: &[String]) -> anyhow::Result<Vec<(String, u64)>> {
+    let value: Value = serde_json::from_str(json).context("stat output is not JSON")?;
+    let by_type = value
+        .get("modules")
+        .and_then(|m| m.get(format!("\\{top}")))
+        .and_then(|m| m.get("num_cells_by_type"))
+        .and_then(Value::as_object)
+        .with_context(|| format!("stat output has no cell types of `{top}`"))?;
+    let mut out = Vec::new();
+    for child in children {
+        let n = by_type.get(child.as_str()).or_else(|| by_type.get(&format!("\\{child}"))).and_then(Value::as_u64);
+        out.push((child.clone(), n.unwrap_or(0)));
+    }
+    Ok(out)
 }
 
 /// Cells, flops, latches and macros of module `top` in `stat -json` output (levels left 0).
 pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
+    parse_stat_boxed(json, top, &[])
+}
+
+/// [`parse_stat`] of a module whose `boxes` (other modules' instances) are left out of its cells.
+pub fn parse_stat_boxed(json: &str, top: &str, boxes: &[String]) -> anyhow::Result<Stats> {
     let value: Value = serde_json::from_str(json).context("stat output is not JSON")?;
     let module = value
         .get("modules")
@@ -250,12 +285,15 @@ pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
     let cells = module.get("num_cells").and_then(Value::as_u64).context("stat output has no num_cells")?;
     let by_type =
         module.get("num_cells_by_type").and_then(Value::as_object).context("stat output has no num_cells_by_type")?;
-    let (mut flops, mut latches, mut macros, mut listed) = (0, 0, 0, 0);
+    let (mut flops, mut latches, mut macros, mut boxed, mut listed) = (0, 0, 0, 0, 0);
     for (kind, count) in by_type {
         let count = count.as_u64().with_context(|| format!("stat output: count of {kind} is not a number"))?;
         listed += count;
-        if MACROS.contains(&kind.trim_start_matches('\\')) {
+        let name = kind.trim_start_matches('\\');
+        if MACROS.contains(&name) {
             macros += count;
+        } else if boxes.iter().any(|b| b == name) {
+            boxed += count;
         } else if kind.contains("DFF") {
             flops += count;
         } else if kind.contains("DLATCH") {
@@ -265,7 +303,7 @@ pub fn parse_stat(json: &str, top: &str) -> anyhow::Result<Stats> {
     if listed != cells {
         anyhow::bail!("stat output: the cell types add up to {listed}, not num_cells = {cells}");
     }
-    Ok(Stats { cells: cells - macros, flops, latches, macros, levels: 0 })
+    Ok(Stats { cells: cells - macros - boxed, flops, latches, macros, levels: 0 })
 }
 
 /// The length of the longest path in `ltp` output ("Longest topological path in m (length=N):").
@@ -283,8 +321,11 @@ pub fn parse_ltp(text: &str, top: &str) -> anyhow::Result<u64> {
 pub fn synthesize(job: &Job) -> Report {
     let start = Instant::now();
     let log = job.work.join("synth.log");
-    let outcome = run_job(job).map_err(|e| format!("{e:#}"));
-    Report { top: job.top.clone(), outcome, elapsed: start.elapsed(), log }
+    let (outcome, parts) = match job.flow {
+        Flow::Flat => (run_job(job).map_err(|e| format!("{e:#}")), Vec::new()),
+        Flow::Hierarchical => run_modules(job),
+    };
+    Report { top: job.top.clone(), outcome, elapsed: start.elapsed(), log, parts }
 }
 
 fn run_job(job: &Job) -> anyhow::Result<Stats> {
@@ -305,34 +346,114 @@ fn run_job(job: &Job) -> anyhow::Result<Stats> {
         std::fs::read_to_string(&path)
             .with_context(|| format!("{} wrote no {} (log {})", yosys::YOSYS, path.display(), log.display()))
     };
-    let step = |name: &str, script: String| -> anyhow::Result<()> {
-        let path = work.join(format!("{name}.ys"));
-        std::fs::write(&path, script).with_context(|| format!("cannot write {}", path.display()))?;
-        if !yosys::run(work, name, None)? {
-            let log = work.join(format!("{name}.log"));
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            anyhow::bail!(
-                "{} failed (log {}):\n{}{}",
-                yosys::YOSYS,
-                log.display(),
-                yosys::tail(&text, 8),
-                yosys::crash_note(work, name)
-            );
-        }
-        Ok(())
-    };
-    match job.flow {
-        Flow::Flat => step("synth", script(&job.top, &files))?,
-        Flow::Hierarchical => {
-            step("elaborate", elaborate_script(&job.top, &files))?;
-            let copies = copies(&read("modules.json")?)
-                .with_context(|| format!("log {}", work.join("elaborate.log").display()))?;
-            step("synth", hierarchical_script(&job.top, &copies))?;
-        }
-    }
+    std::fs::write(work.join("synth.ys"), script(&job.top, &files))
+        .with_context(|| format!("cannot write {}", work.join("synth.ys").display()))?;
+    run_yosys(work, "synth")?;
     let mut stats = parse_stat(&read("stat.json")?, &job.top).with_context(|| format!("log {}", log.display()))?;
     stats.levels = parse_ltp(&read("ltp.txt")?, &job.top).with_context(|| format!("log {}", log.display()))?;
     Ok(stats)
+}
+
+/// Runs `work/<name>.ys`; an error naming the log (and a crash) when Yosys fails.
+fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
+    if !yosys::run(work, name, None)? {
+        let log = work.join(format!("{name}.log"));
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        anyhow::bail!(
+            "{} failed (log {}):\n{}{}",
+            yosys::YOSYS,
+            log.display(),
+            yosys::tail(&text, 8),
+            yosys::crash_note(work, name)
+        );
+    }
+    Ok(())
+}
+
+/// A [`Flow::Hierarchical`] job, module by module (module documentation). Every module is tried,
+/// so that the parts show which of them fail.
+fn run_modules(job: &Job) -> (Result<Stats, String>, Vec<PartReport>) {
+    let rtl = match job.sources.last().and_then(|p| p.parent()) {
+        Some(dir) => dir.to_path_buf(),
+        None => return (Err("the job has no sources".to_string()), Vec::new()),
+    };
+    let modules = match yosys::submodules(&rtl, &job.top) {
+        Ok(files) => {
+            let mut list: Vec<String> = files.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
+            list.retain(|m| !MACROS.contains(&m.as_str()));
+            list.push(job.top.clone());
+            list
+        }
+        Err(e) => return (Err(format!("{e:#}")), Vec::new()),
+    };
+    if let Err(e) = std::fs::remove_dir_all(&job.work).or_else(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Ok(()),
+        _ => Err(e),
+    }) {
+        return (Err(format!("cannot clear {}: {e}", job.work.display())), Vec::new());
+    }
+    let mut parts = Vec::new();
+    let mut reports = Vec::new();
+    for module in &modules {
+        let start = Instant::now();
+        let outcome = run_module(&rtl, &job.work.join(module), module);
+        let elapsed = start.elapsed();
+        match outcome {
+            Ok((stats, children)) => {
+                parts.push(Part { module: module.clone(), instances: 0, stats, children });
+                reports.push(PartReport { module: module.clone(), instances: 0, outcome: Ok(stats), elapsed });
+            }
+            Err(e) => reports.push(PartReport {
+                module: module.clone(),
+                instances: 0,
+                outcome: Err(format!("{e:#}")),
+                elapsed,
+            }),
+        }
+    }
+    let total = combine(&job.top, &mut parts);
+    for r in &mut reports {
+        r.instances = parts.iter().find(|p| p.module == r.module).map_or(0, |p| p.instances);
+    }
+    let failed: Vec<&str> = reports.iter().filter(|r| r.outcome.is_err()).map(|r| r.module.as_str()).collect();
+    let outcome = if failed.is_empty() {
+        total.map_err(|e| format!("{e:#}"))
+    } else {
+        Err(format!(
+            "{} of {} modules failed: {} (see the lines below)",
+            failed.len(),
+            reports.len(),
+            failed.join(", ")
+        ))
+    };
+    (outcome, reports)
+}
+
+/// One module of a hierarchical job in `work`: its own numbers and its children's instances.
+fn run_module(rtl: &Path, work: &Path, module: &str) -> anyhow::Result<(Stats, Vec<(String, u64)>)> {
+    std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+    let mut sources = yosys::packages(rtl)?;
+    sources.extend(yosys::submodules(rtl, module)?);
+    sources.push(format!("{module}.sv"));
+    for name in &sources {
+        std::fs::copy(rtl.join(name), work.join(name)).with_context(|| format!("cannot copy {name}"))?;
+    }
+    let children = yosys::children(rtl, module)?;
+    std::fs::write(work.join("synth.ys"), module_script(module, &sources, &children))
+        .with_context(|| format!("cannot write {}", work.join("synth.ys").display()))?;
+    run_yosys(work, "synth")?;
+    let log = work.join("synth.log");
+    let read = |name: &str| {
+        let path = work.join(name);
+        std::fs::read_to_string(&path)
+            .with_context(|| format!("{} wrote no {} (log {})", yosys::YOSYS, path.display(), log.display()))
+    };
+    let units: Vec<String> = children.iter().filter(|c| !MACROS.contains(&c.as_str())).cloned().collect();
+    let stat = read("stat.json")?;
+    let mut stats = parse_stat_boxed(&stat, module, &units).with_context(|| format!("log {}", log.display()))?;
+    stats.levels = parse_ltp(&read("ltp.txt")?, module).with_context(|| format!("log {}", log.display()))?;
+    let instances = child_instances(&stat, module, &units).with_context(|| format!("log {}", log.display()))?;
+    Ok((stats, instances))
 }
 
 /// Synthesizes every job, up to `jobs` at once; reports in the order of `list`. `done` is called
@@ -360,6 +481,7 @@ pub fn synthesize_all(list: &[Job], jobs: usize, done: &(dyn Fn(&Report) + Sync)
                 outcome: Err("not run (a worker stopped)".to_string()),
                 elapsed: Duration::ZERO,
                 log: job.work.join("synth.log"),
+                parts: Vec::new(),
             })
         })
         .collect()
@@ -381,10 +503,11 @@ fn grouped(n: u64) -> String {
 /// The table header.
 pub const HEADER: &str = "unit                cells    flops   levels    seconds";
 
-/// One table row: the numbers, or FAILED with the reason (which names the log).
+/// One table row: the numbers, or FAILED with the reason (which names the log); for a
+/// [`Flow::Hierarchical`] unit, then a line per module.
 pub fn row(report: &Report) -> String {
     let seconds = report.elapsed.as_secs_f64();
-    match &report.outcome {
+    let mut out = match &report.outcome {
         Ok(s) => {
             let mut line = format!(
                 "{:<14} {:>10} {:>8} {:>8} {:>10.1}",
@@ -412,5 +535,23 @@ pub fn row(report: &Report) -> String {
             }
             line
         }
+    };
+    for part in &report.parts {
+        let secs = part.elapsed.as_secs_f64();
+        out.push_str(&match &part.outcome {
+            Ok(st) => format!(
+                "\n  {:<22} x{:<3} {:>10} {:>8} {:>8} {:>10.1}",
+                part.module,
+                part.instances,
+                grouped(st.cells),
+                grouped(st.flops),
+                st.levels,
+                secs
+            ),
+            Err(why) => {
+                format!("\n  {:<22} FAILED after {secs:.1} s: {}", part.module, why.lines().next().unwrap_or("").trim())
+            }
+        });
     }
+    out
 }
