@@ -150,7 +150,7 @@ pub struct Report {
 #[derive(Debug)]
 pub struct PartReport {
     pub module: String,
-    /// Instances of it in the unit (0 when the count is unknown: a parent failed).
+    /// Instances of it in the unit (0 when the count is unknown: a module failed; shown `x?`).
     pub instances: u64,
     /// Its own numbers (what it instantiates left out), or why there are none.
     pub outcome: Result<Stats, String>,
@@ -413,7 +413,11 @@ fn run_modules(job: &Job) -> (Result<Stats, String>, Vec<PartReport>) {
     }
     let total = combine(&job.top, &mut parts);
     for r in &mut reports {
-        r.instances = parts.iter().find(|p| p.module == r.module).map_or(0, |p| p.instances);
+        // Counts only when the whole hierarchy is known (a failed module's children are not).
+        r.instances = match total {
+            Ok(_) => parts.iter().find(|p| p.module == r.module).map_or(0, |p| p.instances),
+            Err(_) => 0,
+        };
     }
     let failed: Vec<&str> = reports.iter().filter(|r| r.outcome.is_err()).map(|r| r.module.as_str()).collect();
     let outcome = if failed.is_empty() {
@@ -542,7 +546,7 @@ pub fn row(report: &Report) -> String {
             Ok(st) => format!(
                 "\n  {:<22} x{:<3} {:>10} {:>8} {:>8} {:>10.1}",
                 part.module,
-                part.instances,
+                if part.instances == 0 { "?".to_string() } else { part.instances.to_string() },
                 grouped(st.cells),
                 grouped(st.flops),
                 st.levels,
