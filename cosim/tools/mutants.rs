@@ -251,7 +251,7 @@ fn closing(b: &[u8], open: usize) -> Option<usize> {
 
 /// The files a unit's mutants edit, relative to the checkout `root`: rtl/<unit>.sv, then the
 /// modules it instantiates that are not units themselves (the pipeline's sub-blocks
-/// rtl/vmem_pipe_ta.sv, _tcp, _td), sorted. A unit it instantiates (the pipeline's buffer_addr,
+/// rtl/vmem_pipe_ta.sv, _tcp, _tcp_ram, _td), sorted. A unit it instantiates (the pipeline's buffer_addr,
 /// swizzle, …) is mutated in that unit's own run, against its own lockstep suite.
 pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
     let own = format!("rtl/{unit}.sv");
@@ -312,13 +312,46 @@ pub fn equivalent(list: &str, unit: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every `step`-th mutant, at most `max`, spread over the file (deterministic).
+/// At most `max` mutants, evenly spaced in each file (deterministic). Over several files each
+/// file gets a share in proportion to its mutants and, when `max` allows, at least one, so that
+/// a small file (the TCP's data array) is not left out of a sample.
 pub fn sample(mutants: Vec<Mutant>, max: usize) -> Vec<Mutant> {
     if mutants.len() <= max || max == 0 {
         return mutants;
     }
-    let step = mutants.len() as f64 / max as f64;
-    (0..max).map(|i| mutants[(i as f64 * step) as usize].clone()).collect()
+    let mut files: Vec<(&str, Vec<&Mutant>)> = Vec::new();
+    for m in &mutants {
+        match files.iter_mut().find(|(f, _)| *f == m.file) {
+            Some((_, list)) => list.push(m),
+            None => files.push((m.file.as_str(), vec![m])),
+        }
+    }
+    let total = mutants.len();
+    let floor = usize::from(max >= files.len());
+    let mut quota: Vec<usize> =
+        files.iter().map(|(_, list)| (max * list.len() / total).max(floor).min(list.len())).collect();
+    // Trim the largest shares down to `max`, then give what is left to the largest files.
+    while quota.iter().sum::<usize>() > max {
+        let i = (0..quota.len()).max_by_key(|&i| quota[i]).unwrap_or(0);
+        quota[i] -= 1;
+    }
+    while quota.iter().sum::<usize>() < max {
+        let Some(i) =
+            (0..quota.len()).filter(|&i| quota[i] < files[i].1.len()).max_by_key(|&i| files[i].1.len() - quota[i])
+        else {
+            break;
+        };
+        quota[i] += 1;
+    }
+    let mut out = Vec::new();
+    for ((_, list), q) in files.iter().zip(quota) {
+        if q == 0 {
+            continue;
+        }
+        let step = list.len() as f64 / q as f64;
+        out.extend((0..q).map(|i| list[(i as f64 * step) as usize].clone()));
+    }
+    out
 }
 
 /// How one mutant ended.
@@ -710,13 +743,20 @@ mod tests {
         assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
     }
 
-    /// The pipeline's mutants edit its own four files (the top and the TA, TCP and TD sub-blocks),
+    /// The pipeline's mutants edit its own five files (the top and the TA, TCP, TCP data array and
+    /// TD sub-blocks),
     /// never the units it instantiates (buffer_addr, format_pack, format_unpack, swizzle, d16:
     /// mutated in their own runs); a unit with no sub-blocks edits its file alone.
     #[test]
     fn the_pipeline_mutates_its_own_files() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let want = ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_td.sv"];
+        let want = [
+            "rtl/vmem_pipe.sv",
+            "rtl/vmem_pipe_ta.sv",
+            "rtl/vmem_pipe_tcp.sv",
+            "rtl/vmem_pipe_tcp_ram.sv",
+            "rtl/vmem_pipe_td.sv",
+        ];
         assert_eq!(files(root, "vmem_pipe").unwrap(), want);
         assert_eq!(files(root, "swizzle").unwrap(), ["rtl/swizzle.sv"]);
         let err = files(root, "nonesuch").unwrap_err();
