@@ -188,6 +188,45 @@ module vmem_pipe_tcp
     return (mx == 3'd0) ? 2'd0 : 2'(mx - 3'd1);
   endfunction
 
+  // Entry selection over a bank as a tree of log2(Entries) levels: {found, entry} of the
+  // candidates `cand` by `mode`:
+  //   PickLowest:  the lowest candidate;
+  //   PickHighest: the highest candidate;
+  //   PickOldest:  the candidate of the highest rank (least recently used), the lowest of equal
+  //                ranks (which a permutation of ranks never has).
+  // Each node keeps its left (lower) half's pick unless the right half's is preferred, so the
+  // result is that of a scan in entry order.
+  localparam logic [1:0] PickLowest  = 2'd0;
+  localparam logic [1:0] PickHighest = 2'd1;
+  localparam logic [1:0] PickOldest  = 2'd2;
+
+  function automatic logic [6:0] pick(logic [Entries-1:0] cand, ranks_t rank, logic [1:0] mode);
+    logic [Entries-1:0]      ok;
+    logic [Entries-1:0][5:0] idx;
+    logic [Entries-1:0][5:0] rk;
+    logic                    right;
+    for (int e = 0; e < Entries; e++) begin
+      ok[e]  = cand[e];
+      idx[e] = 6'(e);
+      rk[e]  = rank[e];
+    end
+    // Level by level, node i of a level from nodes 2i and 2i + 1 of the one below (in place:
+    // node i is written after nodes 2i and 2i + 1 are read).
+    for (int w = Entries / 2; w >= 1; w = w / 2) begin
+      for (int i = 0; i < w; i++) begin
+        unique case (mode)
+          PickLowest:  right = ok[2*i+1] && !ok[2*i];
+          PickHighest: right = ok[2*i+1];
+          default:     right = ok[2*i+1] && (!ok[2*i] || (rk[2*i+1] > rk[2*i]));
+        endcase
+        ok[i]  = ok[2*i] | ok[2*i+1];
+        idx[i] = right ? idx[2*i+1] : idx[2*i];
+        rk[i]  = right ? rk[2*i+1] : rk[2*i];
+      end
+    end
+    return {ok[0], idx[0]};
+  endfunction
+
   // The entry becomes most recently used: the entries more recent than it age by one.
   function automatic ranks_t make_mru(ranks_t r, logic [5:0] e);
     ranks_t n;
@@ -246,7 +285,6 @@ module vmem_pipe_tcp
   logic [Banks-1:0]              pend;        // and it is pending
   logic [Banks-1:0][5:0]         victim;
   logic [Banks-1:0]              victim_ok;
-  logic [Banks-1:0][5:0]         vrank;       // the victim's rank (while searching)
   logic [Banks-1:0]              tag_ok;
   logic [Banks-1:0][2:0]         tag;         // the request's tag
   logic [Banks-1:0]              is_load, is_store, is_atomic;
@@ -291,37 +329,16 @@ module vmem_pipe_tcp
       cline[b] = creq[b].addr[47:6];
 
       // Lookup.
-      present[b] = 1'b0;
-      hit_e[b]   = '0;
       for (int e = 0; e < Entries; e++) begin
         match[b][e] = cur_ok[b] && ent_valid_q[b][e] && (ent_line_mem[b][e] == cline[b]);
-        if (match[b][e]) begin
-          present[b] = 1'b1;
-          hit_e[b]   = 6'(e);
-        end
       end
+      {present[b], hit_e[b]} = pick(match[b], ent_rank_q[b], PickHighest);
       pend[b]  = present[b] & ent_pend_q[b][hit_e[b]];
 
       // Victim: the lowest invalid entry, else the least recently used entry not pending.
-      victim[b]    = '0;
-      victim_ok[b] = 1'b0;
-      for (int e = Entries - 1; e >= 0; e--) begin
-        if (!ent_valid_q[b][e]) begin
-          victim[b]    = 6'(e);
-          victim_ok[b] = 1'b1;
-        end
-      end
+      {victim_ok[b], victim[b]} = pick(~ent_valid_q[b], ent_rank_q[b], PickLowest);
       if (!victim_ok[b]) begin
-        vrank[b] = '0;
-        for (int e = 0; e < Entries; e++) begin
-          if (!ent_pend_q[b][e] && (!victim_ok[b] || (ent_rank_q[b][e] > vrank[b]))) begin
-            victim[b]    = 6'(e);
-            victim_ok[b] = 1'b1;
-            vrank[b]     = ent_rank_q[b][e];
-          end
-        end
-      end else begin
-        vrank[b] = '0;
+        {victim_ok[b], victim[b]} = pick(~ent_pend_q[b], ent_rank_q[b], PickOldest);
       end
 
       // Tag: held once presented, else the lowest free one.
@@ -531,10 +548,11 @@ module vmem_pipe_tcp
     end
 
     // Outstanding requests and counters.
+    // Per id, a count of 32 one-bit terms (constant indices: an adder tree, not a chain).
     rets_per_id = '0;
-    for (int s = 0; s < 32; s++) begin
-      if (ret_o[s].valid) begin
-        rets_per_id[ret_o[s].id] = rets_per_id[ret_o[s].id] + 8'd1;
+    for (int i = 0; i < 4; i++) begin
+      for (int s = 0; s < 32; s++) begin
+        rets_per_id[i] = rets_per_id[i] + {7'd0, ret_o[s].valid && (ret_o[s].id == 2'(i))};
       end
     end
     ctr_d = ctr_q;
