@@ -408,7 +408,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
 /// each module of the working tree's hierarchy against the same module at the revision, the
 /// modules it instantiates read as black boxes, by register correspondence alone.
 fn check_modules(config: &Config, work: &Path, depth: usize, start: Instant) -> anyhow::Result<Report> {
-    use crate::tools::yosys::{children, submodules};
+    use crate::tools::yosys::{children, submodules, unit_sources};
     let unit = config.unit.as_str();
     let (gold_dir, gate_dir) = (work.join("gold"), work.join("gate"));
     let stems = |dir: &Path| -> anyhow::Result<Vec<String>> {
@@ -440,14 +440,14 @@ fn check_modules(config: &Config, work: &Path, depth: usize, start: Instant) -> 
     };
     // Every module's script first (so that all of them can be read even when a run stops).
     for module in &gate_modules {
-        let files = |dir: &Path, packages: Vec<String>| -> anyhow::Result<Vec<String>> {
-            let mut list = packages;
-            list.extend(submodules(dir, module)?);
-            list.push(format!("{module}.sv"));
-            Ok(list)
+        // Each side's folder holds that side's rtl/*.sv, packages included.
+        let files = |dir: &Path| -> anyhow::Result<Vec<String>> {
+            Ok(unit_sources(dir, module)?
+                .iter()
+                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .collect())
         };
-        let gold = files(&gold_dir, base_packages(&config.root, &config.base)?)?;
-        let gate = files(&gate_dir, tree_packages(&config.root)?)?;
+        let (gold, gate) = (files(&gold_dir)?, files(&gate_dir)?);
         let boxes = children(&gate_dir, module)?;
         let script = correspondence_script(module, &gold, &gate, true, &boxes, &format!("pair_{module}.il"));
         std::fs::write(work.join(format!("equiv_{module}.ys")), script)?;

@@ -354,6 +354,18 @@ fn run_job(job: &Job) -> anyhow::Result<Stats> {
     Ok(stats)
 }
 
+/// The file names of `paths` (the scratch folders hold the sources by name).
+fn source_names(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .with_context(|| format!("{} is not a file", p.display()))
+        })
+        .collect()
+}
+
 /// Runs `work/<name>.ys`; an error naming the log (and a crash) when Yosys fails.
 fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
     if !yosys::run(work, name, None)? {
@@ -436,9 +448,7 @@ fn run_modules(job: &Job) -> (Result<Stats, String>, Vec<PartReport>) {
 /// One module of a hierarchical job in `work`: its own numbers and its children's instances.
 fn run_module(rtl: &Path, work: &Path, module: &str) -> anyhow::Result<(Stats, Vec<(String, u64)>)> {
     std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-    let mut sources = yosys::packages(rtl)?;
-    sources.extend(yosys::submodules(rtl, module)?);
-    sources.push(format!("{module}.sv"));
+    let sources = source_names(&yosys::unit_sources(rtl, module)?)?;
     for name in &sources {
         std::fs::copy(rtl.join(name), work.join(name)).with_context(|| format!("cannot copy {name}"))?;
     }

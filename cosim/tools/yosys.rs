@@ -168,6 +168,14 @@ pub fn unit_sources(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<PathBuf>> 
 /// followed by `#(` or by an instance name and `(`, outside `//` comments, and not declared
 /// (`module <name>`).
 pub fn submodules(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
+    let modules = module_names(rtl_dir)?;
+    let mut order = Vec::new();
+    visit_submodules(rtl_dir, unit, &modules, &mut vec![unit.to_string()], &mut order)?;
+    Ok(order.into_iter().map(|m| format!("{m}.sv")).collect())
+}
+
+/// The modules of `rtl_dir`: its .sv files but the packages, by name, sorted.
+fn module_names(rtl_dir: &Path) -> anyhow::Result<Vec<String>> {
     let mut modules = Vec::new();
     for entry in std::fs::read_dir(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))? {
         let name = entry?.file_name().to_string_lossy().into_owned();
@@ -176,9 +184,7 @@ pub fn submodules(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
         }
     }
     modules.sort();
-    let mut order = Vec::new();
-    visit_submodules(rtl_dir, unit, &modules, &mut vec![unit.to_string()], &mut order)?;
-    Ok(order.into_iter().map(|m| format!("{m}.sv")).collect())
+    Ok(modules)
 }
 
 fn visit_submodules(
@@ -207,14 +213,7 @@ fn visit_submodules(
 /// The module files (`<module>.sv`) that rtl/<module>.sv instantiates itself, in order of first
 /// appearance (not through its sub-modules: [`submodules`]).
 pub fn children(rtl_dir: &Path, module: &str) -> anyhow::Result<Vec<String>> {
-    let mut modules = Vec::new();
-    for entry in std::fs::read_dir(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".sv").filter(|s| !s.ends_with("_pkg")) {
-            modules.push(stem.to_string());
-        }
-    }
-    modules.sort();
+    let modules = module_names(rtl_dir)?;
     let file = rtl_dir.join(format!("{module}.sv"));
     let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
     Ok(instantiated(&text, &modules).into_iter().filter(|m| m != module).collect())
