@@ -86,6 +86,7 @@
 `include "rtl/format_unpack.sv"
 `include "rtl/swizzle.sv"
 `include "rtl/d16.sv"
+`include "rtl/vmem_pipe_td_gather.sv"
 `endif
 
 module vmem_pipe_td
@@ -134,8 +135,8 @@ module vmem_pipe_td
 );
 
   localparam int unsigned Ids        = 4;
-  localparam int unsigned Lanes      = 64;
   localparam int unsigned GroupLanes = 16;
+  localparam int unsigned Quads      = 16;  // quads of lanes in a wave of 64
 
   // d16 op codes (docs/decisions.md "d16").
   localparam logic [2:0] D16LoadUbyte = 3'd1;
@@ -185,12 +186,13 @@ module vmem_pipe_td
   logic [Ids-1:0]         stepped_q, stepped_d;  // step stage ended
   logic [Ids-1:0][15:0]   ta_q, ta_d;
 
-  // Memories (no reset): a lane's entry is written by the address stage before it is read; a
-  // block only once its request completed (read only for lanes that took part and bytes in
-  // range); a result only after its conversion.
-  pipe_tdlane_t           tdl_mem [Ids][Lanes];
-  logic [127:0]           gath_mem [Ids][Lanes][2];   // [id][lane][first/second block]
-  logic [31:0]            res_mem [Lanes][4];
+  // Stores (no reset), registers written by constant index: a lane's entry is written by the
+  // address stage before it is read; a block only once its request completed (read only for
+  // lanes that took part and bytes in range); a result only after its conversion.
+  pipe_tdlane_t [Ids-1:0][3:0][GroupLanes-1:0] tdl_q;    // [id][group][lane]
+  logic [3:0][GroupLanes-1:0][3:0][31:0]       res_q;    // [group][lane][dword]
+  // The gathered blocks: one vmem_pipe_td_gather row per id and quad of lanes.
+  logic [3:0][1:0][127:0]                      gath [Ids][Quads];  // [id][quad][lane][block]
 
   logic [1:0]             td_id_q, td_id_d;      // the oldest unfinished instruction
   logic                   td_busy_q, td_busy_d;  // writing it
@@ -354,11 +356,10 @@ module vmem_pipe_td
 
   always_comb begin
     for (int l = 0; l < GroupLanes; l++) begin
-      fd_offset[l]   = tdl_mem[td_id_q][{feed_g, 4'(l)}].offset;
-      fd_unbound[l]  = tdl_mem[td_id_q][{feed_g, 4'(l)}].unbound;
-      fd_in_range[l] = tdl_mem[td_id_q][{feed_g, 4'(l)}].in_range;
-      fd_both[l]     = {gath_mem[td_id_q][{feed_g, 4'(l)}][1],
-                        gath_mem[td_id_q][{feed_g, 4'(l)}][0]};
+      fd_offset[l]   = tdl_q[td_id_q][feed_g][l].offset;
+      fd_unbound[l]  = tdl_q[td_id_q][feed_g][l].unbound;
+      fd_in_range[l] = tdl_q[td_id_q][feed_g][l].in_range;
+      fd_both[l]     = gath[td_id_q][{feed_g, 2'(l / 4)}][l % 4];
       fd_raw[l]      = 128'(fd_both[l] >> {fd_offset[l], 3'b000});
       for (int i = 0; i < 4; i++) begin
         el[l][32*i +: 32] = ((3'(i) < c_ndw) && !fd_unbound[l] &&
@@ -367,10 +368,10 @@ module vmem_pipe_td
       end
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2_q).
-      sw_in_range[l] = tdl_mem[td_id_q][{tp2_q.group, 4'(l)}].in_range;
+      sw_in_range[l] = tdl_q[td_id_q][tp2_q.group][l].in_range;
       sw_oor[l]      = (ci.sized && (ci.bytes > 5'd4)) ? ~sw_in_range[l]
                      : (sw_in_range[l][0] ? 4'd0 : 4'hf);
-      sw_unbound[l]  = tdl_mem[td_id_q][{tp2_q.group, 4'(l)}].unbound | ~up_fmt_valid[l];
+      sw_unbound[l]  = tdl_q[td_id_q][tp2_q.group][l].unbound | ~up_fmt_valid[l];
 
       // D16 format loads: each component narrowed to a half, two per dword (d16 OP_LOAD_FORMAT).
       for (int i = 0; i < 4; i++) begin
@@ -426,7 +427,7 @@ module vmem_pipe_td
       .nfmt_i         (3'd0),
       .count_i        (3'd0),
       .data_i         (el[l]),
-      .old_i          (tdl_mem[td_id_q][{feed_g, 4'(l)}].old),
+      .old_i          (tdl_q[td_id_q][feed_g][l].old),
       .valid_o        (dh_valid[l]),
       .result_o       (dh_res[l]),
       .result_count_o (dh_count[l]),
@@ -463,16 +464,16 @@ module vmem_pipe_td
       vgpr_mask_o  = ci.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
         if (c_atomic) begin
-          v = tdl_mem[td_id_q][{wr_g_q, 4'(l)}].part
-            ? gath_mem[td_id_q][{wr_g_q, 4'(l)}][0][32*wr_i_q[0] +: 32] : 32'd0;
+          v = tdl_q[td_id_q][wr_g_q][l].part
+            ? gath[td_id_q][{wr_g_q, 2'(l / 4)}][l % 4][0][32*wr_i_q[0] +: 32] : 32'd0;
         end else if (c_d16bs) begin
-          v = res_mem[{wr_g_q, 4'(l)}][0];
+          v = res_q[wr_g_q][l][0];
         end else if (wr_i_q >= c_rdata) begin
           v = 32'd0;   // the TFE status dword
         end else if (tp4_q.valid && (tp4_q.group == wr_g_q)) begin
           v = cv_now[l][32*wr_i_q[1:0] +: 32];
         end else begin
-          v = res_mem[{wr_g_q, 4'(l)}][wr_i_q[1:0]];
+          v = res_q[wr_g_q][l][wr_i_q[1:0]];
         end
         vgpr_data_o[l] = vgpr_mask_o[l] ? v : 32'd0;
       end
@@ -556,31 +557,41 @@ module vmem_pipe_td
   `VMEM_FF(done_q, done_d, '0)
 
   always_ff @(posedge clk_i) begin
-    if (res_valid_i) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        tdl_mem[res_id_i][{res_group_i, 4'(l)}] <= res_lanes_i[l];
+    for (int g = 0; g < 4; g++) begin
+      for (int i = 0; i < Ids; i++) begin
+        if (res_valid_i && (res_id_i == 2'(i)) && (res_group_i == 2'(g))) begin
+          tdl_q[i][g] <= res_lanes_i;
+        end
+      end
+      if (tp4_q.valid && c_conv && (tp4_q.group == 2'(g))) begin
+        res_q[g] <= cv_now;
+      end
+      if (tp2_q.valid && c_d16bs && (tp2_q.group == 2'(g))) begin
+        for (int l = 0; l < GroupLanes; l++) begin
+          res_q[g][l][0] <= dh_res[l][31:0];
+        end
       end
     end
+  end
+
+  // The gather rows each slot writes: its id and quad, decoded once.
+  logic [Ids-1:0][Quads-1:0][31:0] gath_wr;   // [id][quad][slot]
+
+  always_comb begin
+    gath_wr = '0;
     for (int s = 0; s < 32; s++) begin
-      if (ret_i[s].valid && ret_i[s].data_en) begin
-        for (int j = 0; j < 4; j++) begin
-          if (ret_i[s].lanes[j]) begin
-            gath_mem[ret_i[s].id][{ret_i[s].quad, 2'(j)}][ret_i[s].second] <= ret_i[s].data;
-          end
-        end
-      end
+      gath_wr[ret_i[s].id][ret_i[s].quad][s] = ret_i[s].valid & ret_i[s].data_en;
     end
-    if (tp4_q.valid && c_conv) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        for (int i = 0; i < 4; i++) begin
-          res_mem[{tp4_q.group, 4'(l)}][i] <= cv_now[l][32*i +: 32];
-        end
-      end
-    end
-    if (tp2_q.valid && c_d16bs) begin
-      for (int l = 0; l < GroupLanes; l++) begin
-        res_mem[{tp2_q.group, 4'(l)}][0] <= dh_res[l][31:0];
-      end
+  end
+
+  for (genvar i = 0; i < Ids; i++) begin : g_gath_id
+    for (genvar q = 0; q < Quads; q++) begin : g_gath_quad
+      vmem_pipe_td_gather u_gather (
+        .clk_i,
+        .wr_i  (gath_wr[i][q]),
+        .ret_i,
+        .blk_o (gath[i][q])
+      );
     end
   end
 

@@ -251,8 +251,9 @@ fn closing(b: &[u8], open: usize) -> Option<usize> {
 
 /// The files a unit's mutants edit, relative to the checkout `root`: rtl/<unit>.sv, then the
 /// modules it instantiates that are not units themselves (the pipeline's sub-blocks
-/// rtl/vmem_pipe_ta.sv, _tcp, _tcp_ram, _td), sorted. A unit it instantiates (the pipeline's buffer_addr,
-/// swizzle, …) is mutated in that unit's own run, against its own lockstep suite.
+/// rtl/vmem_pipe_ta.sv, _tcp, _tcp_ram, _td, _td_gather), sorted. A unit it instantiates (the
+/// pipeline's buffer_addr, swizzle, …) is mutated in that unit's own run, against its own
+/// lockstep suite.
 pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
     let own = format!("rtl/{unit}.sv");
     anyhow::ensure!(root.join(&own).is_file(), "{own} does not exist under {}", root.display());
@@ -743,8 +744,8 @@ mod tests {
         assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
     }
 
-    /// The pipeline's mutants edit its own five files (the top and the TA, TCP, TCP data array and
-    /// TD sub-blocks),
+    /// The pipeline's mutants edit its own six files (the top and the TA, TCP, TCP data array, TD
+    /// and TD gather row sub-blocks),
     /// never the units it instantiates (buffer_addr, format_pack, format_unpack, swizzle, d16:
     /// mutated in their own runs); a unit with no sub-blocks edits its file alone.
     #[test]
@@ -756,6 +757,7 @@ mod tests {
             "rtl/vmem_pipe_tcp.sv",
             "rtl/vmem_pipe_tcp_ram.sv",
             "rtl/vmem_pipe_td.sv",
+            "rtl/vmem_pipe_td_gather.sv",
         ];
         assert_eq!(files(root, "vmem_pipe").unwrap(), want);
         assert_eq!(files(root, "swizzle").unwrap(), ["rtl/swizzle.sv"]);
