@@ -38,11 +38,11 @@ pub type Case<B> = Vec<Step<In<B>>>;
 pub use super::policy::DEFAULT_VECTORS;
 
 pub use super::stimulus::CHUNK_VECTORS;
-/// Longest random case, in cycles. Cases average 64.5 cycles, so that the opening reset of each
+/// Longest random case, in cycles. Cases average 128.5 cycles, so that the opening reset of each
 /// (four evaluations, two cycles' worth) and its drain (the latency, two cycles) cost little
-/// against its vectors; shrinking shortens them. (64 until issue 21's second round: the RTL
-/// then cost 1.3× the plain C++ loop per counted vector, docs/perf.md.)
-pub const CASE_CYCLES: usize = 128;
+/// against its vectors; shrinking shortens them. (64 until issue 21's second round, 128 until
+/// its third: docs/perf.md.)
+pub const CASE_CYCLES: usize = 256;
 
 /// Settings of one random run.
 #[derive(Clone, Debug)]
@@ -199,16 +199,16 @@ pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
     B::case_strategy()
 }
 
-/// The default case: 1..=CASE_CYCLES independent cycles, one in sixteen idle (an idle cycle
-/// keeps its random data), each with the reset activity of [`generate_reset`]. With cases of
-/// 64.5 cycles on average, 88 % of cases hold an idle cycle (89 % did with one in eight idle
-/// and cases half as long).
+/// The default case: 1..=CASE_CYCLES independent cycles, one in thirty-two idle (an idle cycle
+/// keeps its random data), each with the reset activity of [`reset_activity`] (one in 80). With cases of
+/// 128.5 cycles on average, 88 % of cases hold an idle cycle (as with one in sixteen idle and
+/// cases half as long).
 pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
         .map(|_| {
             // One draw for the cycle's valid (bits 63:40) and reset activity (bits 31:0), the
-            // latter as `generate_reset` draws it, without a branch.
+            // latter as `reset_activity` draws it, without a branch.
             let r = rng.next_u64();
             let valid = r >> 40 < VALID_BELOW;
             let reset = RESETS[crate::engine::stimulus::scaled(r, 32, RESETS.len() as u64) as usize];
@@ -219,22 +219,28 @@ pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
         .collect()
 }
 
-/// A cycle is valid when 24 bits of its draw are below this: 15/16 of 2^24.
-const VALID_BELOW: u64 = 15 << 20;
+/// A cycle is valid when 24 bits of its draw are below this: 31/32 of 2^24.
+const VALID_BELOW: u64 = 31 << 19;
 
-/// [`generate_reset`]'s distribution as a table: one pulse and one hold in 40.
-const RESETS: [Reset; 40] = {
-    let mut table = [Reset::None; 40];
+/// One in this many cycles of a default case pulses rst_ni, and one in this many holds it.
+const RESET_ONE_IN: usize = 80;
+
+/// [`generate_cycles`]'s reset activity ([`reset_activity`] with [`RESET_ONE_IN`]) as a table.
+const RESETS: [Reset; RESET_ONE_IN] = {
+    let mut table = [Reset::None; RESET_ONE_IN];
     table[0] = Reset::Pulse;
     table[1] = Reset::Hold;
     table
 };
 
-/// The reset activity of one random cycle: about one cycle in 40 pulses rst_ni between edges
-/// and one in 40 holds it low across the edge (runs of held cycles arise from neighbours), so
-/// that most cases (four in five) reset somewhere inside or between their bursts of valid inputs.
-pub fn generate_reset(rng: &mut Rng) -> Reset {
-    match rng.below(40) {
+/// The reset activity of one random cycle or handshake: one in `one_in` pulses rst_ni between
+/// edges, one in `one_in` holds it low across the edge (runs of held cycles arise from
+/// neighbours). The default case draws it as [`RESETS`] does, one in 80 each, so that most
+/// default cases (four in five, of 128.5 cycles on average) reset somewhere inside or between
+/// their bursts of valid inputs; the coalescer's handshakes (cosim/bindings/coalescer.rs) one in
+/// 40 each.
+pub fn reset_activity(rng: &mut Rng, one_in: u64) -> Reset {
+    match rng.below(one_in) {
         0 => Reset::Pulse,
         1 => Reset::Hold,
         _ => Reset::None,
