@@ -15,18 +15,22 @@ include!(concat!(env!("OUT_DIR"), "/ports/format_pack.rs"));
 impl Binding for Harness {
     /// Every dfmt (mostly valid ones) under every nfmt, components from the f32 corner patterns
     /// (and raw integers for uint/sint), or aimed at the value classes of each field of the format
-    /// under its nfmt, drawn from `rng`: one draw for the fields, one per component.
+    /// under its nfmt, drawn from `rng`: one draw for the fields, one per component (uniform
+    /// bits for the components the format does not have).
     fn generate(rng: &mut Rng) -> In {
         let r = rng.next_u64();
         let dfmt = pick_at!(r >> 48, 16; 12 => 1 + scaled(r, 16, 14) as u8, 1 => 0u8, 1 => 15u8);
         let nfmt = (r >> 16) as u8 & 7;
         let aimed = r >> 19 & 1 != 0;
         let fields = gcn_vmem_model::format::fields(dfmt);
+        // Components past the format's fields are not packed: uniform bits there (the RTL must
+        // ignore whatever they hold), the f32 corners only where a field takes them.
         let c: [u32; 4] = std::array::from_fn(|k| {
             let r = rng.next_u64();
             match fields.get(k) {
                 Some(f) if aimed => component_corner(r, f.width, nfmt),
-                _ => f32_of(r),
+                Some(_) => f32_of(r),
+                None => r as u32,
             }
         });
         In { valid: true, dfmt, nfmt, components: from_words(c) }
