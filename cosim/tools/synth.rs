@@ -48,10 +48,24 @@
 //! hierarchy -check -top <module>
 //! <synth's coarse steps without its two `check`s, `share -fast` for `share`>
 //! synth -run fine:check
+//! write_rtlil synth.il
+//! ```
+//!
+//! then, in a second Yosys process (report.ys), the gate netlist alone:
+//!
+//! ```text
+//! read_rtlil synth.il
 //! check -assert
 //! tee -q -o stat.json stat -json
-//! tee -q -o ltp.txt ltp -noff
+//! tee -q -o ltp.txt ltp -noff * t:<child> %d …
 //! ```
+//!
+//! Two processes because Yosys for WebAssembly keeps the memory it has grown to: the TD
+//! (vmem_pipe_td) reaches its gates with most of its 4 GiB spent. `ltp` leaves the children's
+//! instances out of its selection: it takes a cell it does not know as a path from each of its
+//! input bits to each of its output bits, and the TD's 64 gather rows (4,384 input bits and 1,024
+//! output bits each) made that 287 million pairs, far past 4 GiB; a path now ends at a child's
+//! ports, as the levels below say.
 //!
 //! The unit's row adds the modules up, each times its number of instances (from the instance
 //! cells in its parents' statistics): cells and flops are the sum; levels are the longest path
@@ -194,10 +208,23 @@ pub fn module_script(module: &str, files: &[String], children: &[String]) -> Str
          memory -nomap\n\
          opt_clean\n\
          synth -run fine:check\n\
+         write_rtlil synth.il\n",
+        files.join(" ")
+    )
+}
+
+/// The second script of one module of a [`Flow::Hierarchical`] job (module documentation): the
+/// checks and numbers of the netlist that [`module_script`] wrote, in a fresh Yosys process.
+/// `ltp` leaves out the instances of `children`: paths end at a child's ports.
+pub fn report_script(module: &str, children: &[String]) -> String {
+    let without: String = children.iter().map(|c| format!(" t:{c} %d")).collect();
+    let selection = if children.is_empty() { String::new() } else { format!(" *{without}") };
+    format!(
+        "# gcn-vmem synth (cosim/tools/synth.rs): the checks and numbers of {module}'s gates\n\
+         read_rtlil synth.il\n\
          check -assert\n\
          tee -q -o stat.json stat -json\n\
-         tee -q -o ltp.txt ltp -noff\n",
-        files.join(" ")
+         tee -q -o ltp.txt ltp -noff{selection}\n"
     )
 }
 
@@ -453,10 +480,18 @@ fn run_module(rtl: &Path, work: &Path, module: &str) -> anyhow::Result<(Stats, V
         std::fs::copy(rtl.join(name), work.join(name)).with_context(|| format!("cannot copy {name}"))?;
     }
     let children = yosys::children(rtl, module)?;
-    std::fs::write(work.join("synth.ys"), module_script(module, &sources, &children))
-        .with_context(|| format!("cannot write {}", work.join("synth.ys").display()))?;
+    for (name, text) in
+        [("synth", module_script(module, &sources, &children)), ("report", report_script(module, &children))]
+    {
+        let path = work.join(format!("{name}.ys"));
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    for stale in ["synth.il", "stat.json", "ltp.txt"] {
+        let _ = std::fs::remove_file(work.join(stale));
+    }
     run_yosys(work, "synth")?;
-    let log = work.join("synth.log");
+    run_yosys(work, "report")?;
+    let log = work.join("report.log");
     let read = |name: &str| {
         let path = work.join(name);
         std::fs::read_to_string(&path)
