@@ -71,8 +71,18 @@ struct BenchRun(u64);
 /// Distinct vectors in a bench working set (the set is driven repeatedly).
 const BENCH_SET: usize = 1 << 16;
 
-/// The shortest cosim run the bench times (seconds): against about 1.5 ms of start-up.
-const COSIM_BENCH_SECONDS: f64 = 0.25;
+/// The shortest cosim time the bench adds up over its rounds (seconds): against about 1.5 ms
+/// of start-up a round.
+const COSIM_BENCH_SECONDS: f64 = 0.5;
+
+/// Rounds of the plain C++ loop and of cosim, alternating (the cosim/C++ column).
+const PAIRED_ROUNDS: usize = 5;
+
+/// The median of `values` (the upper one of an even count); sorts them.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
+}
 
 impl Visit for BenchRun {
     type Output = anyhow::Result<()>;
@@ -104,8 +114,6 @@ impl Visit for BenchRun {
         }
         let rtl_rate = rate(t.elapsed());
 
-        let cpp_rate = rate(B::Rtl::plain_loop(&inputs, rounds)?);
-
         let mut lockstep = Lockstep::new(B::Model::default(), rtl);
         lockstep.reset();
         let t = Instant::now();
@@ -123,32 +131,52 @@ impl Visit for BenchRun {
         anyhow::ensure!(same, "{}: the bench vectors mismatched; run make cosim first", <B::Model as Unit>::NAME);
         lockstep.rtl.finish();
 
-        // The cosim column: a run of as many vectors as the other columns, and at least
-        // COSIM_BENCH_SECONDS long, so that its fixed start-up (opening the RTL, the thread,
-        // about 1.5 ms) stays under 1 % of what it times: the steady state.
-        let cosim = |vectors: u64| {
+        // The C++ loop and cosim columns, measured in PAIRED_ROUNDS alternating rounds (a pass
+        // of the plain loop over its share of the vectors, then a cosim run of as many), so that
+        // both sides of cosim/C++ see the machine in the same state; each column is the median
+        // of its rounds, cosim/C++ the median of the rounds' ratios. A cosim round runs at least
+        // COSIM_BENCH_SECONDS / PAIRED_ROUNDS, so that its fixed start-up (opening the RTL, the
+        // thread, about 1.5 ms) stays near 1 % of what it times: the steady state.
+        let cosim = |vectors: u64, round: usize| {
             let config = RunConfig {
                 vectors,
-                seed: 1,
+                seed: 1 + round as u64,
                 jobs: 1,
                 artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
                 ..RunConfig::default()
             };
             run::random::<B>(&config)
         };
-        let mut summary = cosim(self.0)?;
-        let seconds = summary.elapsed.as_secs_f64();
-        if seconds < COSIM_BENCH_SECONDS {
-            let scale = (COSIM_BENCH_SECONDS / seconds.max(1e-6)).ceil() as u64;
-            summary = cosim(self.0.saturating_mul(scale.clamp(2, 1000)))?;
-        }
         // A closed-loop unit's other columns are cycles/s (its vectors are cycles of a recorded
         // run), and so is its cosim column; its `vectors` are programs' instructions.
-        let cosim_rate = if B::CLOSED_LOOP {
-            summary.cycles as f64 / summary.elapsed.as_secs_f64().max(1e-9)
-        } else {
-            summary.vectors_per_second()
+        let cosim_rate_of = |summary: &run::Summary| {
+            if B::CLOSED_LOOP {
+                summary.cycles as f64 / summary.elapsed.as_secs_f64().max(1e-9)
+            } else {
+                summary.vectors_per_second()
+            }
         };
+        let passes = rounds.div_ceil(PAIRED_ROUNDS as u64).max(1);
+        let mut cosim_vectors = (self.0 / PAIRED_ROUNDS as u64).max(1);
+        let (mut cpp, mut cos, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..PAIRED_ROUNDS {
+            let elapsed = B::Rtl::plain_loop(&inputs, passes)?;
+            let cpp_round = (set as f64 * passes as f64) / elapsed.as_secs_f64().max(1e-9);
+            let mut summary = cosim(cosim_vectors, round)?;
+            let least = COSIM_BENCH_SECONDS / PAIRED_ROUNDS as f64;
+            let seconds = summary.elapsed.as_secs_f64();
+            if round == 0 && seconds < least {
+                let scale = (least / seconds.max(1e-6)).ceil() as u64;
+                cosim_vectors = cosim_vectors.saturating_mul(scale.clamp(2, 1000));
+                summary = cosim(cosim_vectors, round)?;
+            }
+            let cosim_round = cosim_rate_of(&summary);
+            cpp.push(cpp_round);
+            cos.push(cosim_round);
+            ratios.push(cosim_round / cpp_round);
+        }
+        let (cpp_rate, cosim_rate) = (median(&mut cpp), median(&mut cos));
+        let cosim_cpp = median(&mut ratios);
 
         println!(
             "{:<14} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>12.0} {:>8.2} {:>8.2} {:>8.2} {:>8.1}",
@@ -160,7 +188,7 @@ impl Visit for BenchRun {
             cosim_rate,
             lockstep_rate / cpp_rate,
             cosim_rate / lockstep_rate,
-            cosim_rate / cpp_rate,
+            cosim_cpp,
             model_rate / rtl_rate
         );
         Ok(())
@@ -288,5 +316,17 @@ impl Visit for Replay<'_> {
             r.assertions.len()
         );
         Ok(r.mismatches.is_empty() && r.assertions.is_empty() && r.wave_error.is_none())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_is_the_middle_value_of_the_rounds() {
+        assert_eq!(median(&mut [0.9, 0.3, 0.5, 0.7, 0.1]), 0.5);
+        assert_eq!(median(&mut [2.0, 1.0]), 2.0);
+        assert_eq!(median(&mut []), 0.0);
     }
 }
