@@ -30,6 +30,19 @@ impl Reset {
     /// The vector-file spelling (`"reset": "pulse"` / `"hold"`); `None` is not written.
     pub const NAMES: [&'static str; 3] = ["none", "pulse", "hold"];
 
+    /// The changes of rst_ni before the edge of a cycle with this activity, in order (`true`:
+    /// it falls, `false`: it rises), when rst_ni was `held` low across the previous edge or not:
+    /// the one statement of the protocol that [`Lockstep::drive`], [`drive_unit`], the batched
+    /// run and its C++ loop (`verilated_rs::Rtl::run_batch`) follow.
+    pub fn changes(self, held: bool) -> &'static [bool] {
+        match (self, held) {
+            (Reset::None, false) | (Reset::Hold, true) => &[],
+            (Reset::None, true) | (Reset::Pulse, true) => &[false],
+            (Reset::Pulse, false) => &[true, false],
+            (Reset::Hold, false) => &[true],
+        }
+    }
+
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
@@ -238,17 +251,8 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             let slot = usize::from(at_reset[0].is_some());
             at_reset[slot] = Some((asserted, outs));
         };
-        match step.reset {
-            Reset::None if self.held => change(self, false),
-            Reset::None => {}
-            Reset::Pulse => {
-                if !self.held {
-                    change(self, true);
-                }
-                change(self, false);
-            }
-            Reset::Hold if !self.held => change(self, true),
-            Reset::Hold => {}
+        for &asserted in step.reset.changes(self.held) {
+            change(self, asserted);
         }
         self.held = step.reset == Reset::Hold;
         let expected = self.model.step(&step.input);
@@ -353,17 +357,8 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
                 let expected = this.model.set_reset(asserted);
                 compare(this, if asserted { At::ResetAsserted } else { At::ResetReleased }, &expected);
             };
-            match step.reset {
-                Reset::None if self.held => change(self, false),
-                Reset::None => {}
-                Reset::Pulse => {
-                    if !self.held {
-                        change(self, true);
-                    }
-                    change(self, false);
-                }
-                Reset::Hold if !self.held => change(self, true),
-                Reset::Hold => {}
+            for &asserted in step.reset.changes(self.held) {
+                change(self, asserted);
             }
             self.held = step.reset == Reset::Hold;
             let expected = self.model.step(&step.input);
@@ -396,21 +391,8 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
 /// [`Lockstep::drive`]; `held` tracks whether rst_ni is low across edges. Returns the outputs
 /// after the edge. For stimulus that reacts to the model's outputs.
 pub fn drive_unit<U: Unit>(unit: &mut U, held: &mut bool, step: &Step<U::In>) -> U::Out {
-    match step.reset {
-        Reset::None if *held => {
-            unit.set_reset(false);
-        }
-        Reset::None => {}
-        Reset::Pulse => {
-            if !*held {
-                unit.set_reset(true);
-            }
-            unit.set_reset(false);
-        }
-        Reset::Hold if !*held => {
-            unit.set_reset(true);
-        }
-        Reset::Hold => {}
+    for &asserted in step.reset.changes(*held) {
+        unit.set_reset(asserted);
     }
     *held = step.reset == Reset::Hold;
     unit.step(&step.input)

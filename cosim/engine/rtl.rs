@@ -311,11 +311,7 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
         let mut slots = 0;
         let mut low = held;
         for step in steps {
-            slots += match step.reset {
-                Reset::None => usize::from(low),
-                Reset::Pulse => 1 + usize::from(!low),
-                Reset::Hold => usize::from(!low),
-            } + 1;
+            slots += step.reset.changes(low).len() + 1;
             low = step.reset == Reset::Hold;
         }
         outs.extend(self.batch_out.chunks_exact(P::OUT_WORDS.max(1)).take(slots).map(P::unpack));
