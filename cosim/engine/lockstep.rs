@@ -179,12 +179,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
         let mut clean = true;
         if expected != actual {
             clean = false;
-            for (signal, _) in M::Out::SIGNALS.iter().enumerate() {
-                let (e, a) = (expected.get(signal), actual.get(signal));
-                if e != a {
-                    self.mismatches.push(Mismatch { cycle: self.cycle, at, signal, expected: e, actual: a });
-                }
-            }
+            self.push_mismatches(at, expected, actual);
         }
         if self.rtl.assertion_failed() {
             clean = false;
@@ -196,6 +191,16 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             }));
         }
         clean
+    }
+
+    /// One mismatch per output that differs between `expected` and `actual`, at this cycle.
+    fn push_mismatches(&mut self, at: At, expected: &M::Out, actual: &M::Out) {
+        for (signal, _) in M::Out::SIGNALS.iter().enumerate() {
+            let (e, a) = (expected.get(signal), actual.get(signal));
+            if e != a {
+                self.mismatches.push(Mismatch { cycle: self.cycle, at, signal, expected: e, actual: a });
+            }
+        }
     }
 
     /// Moves rst_ni on both sides and compares the outputs right after.
@@ -333,12 +338,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
         let mut compare = |this: &mut Self, at: At, expected: &M::Out| {
             let actual = &outs[slot];
             if expected != actual {
-                for (signal, _) in M::Out::SIGNALS.iter().enumerate() {
-                    let (e, a) = (expected.get(signal), actual.get(signal));
-                    if e != a {
-                        this.mismatches.push(Mismatch { cycle: this.cycle, at, signal, expected: e, actual: a });
-                    }
-                }
+                this.push_mismatches(at, expected, actual);
             }
             let reported = (fails[slot] as usize).min(names.len());
             if reported > taken {
