@@ -19,7 +19,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<bool> {
     let Args { unit, vectors } = args;
     let units = resolve_units(&unit)?;
-    println!("gcn-vmem bench: {vectors} vectors per unit, one thread, release build expected (make bench)");
+    let cpu = match gcn_vmem::engine::rtl::pin_to_current_cpu() {
+        Some(cpu) => format!("pinned to CPU {cpu}"),
+        None => "not pinned to a CPU (sched_setaffinity failed): expect noisier ratios".to_string(),
+    };
+    println!("gcn-vmem bench: {vectors} vectors per unit, one thread, {cpu}, release build expected (make bench)");
     println!(
         "{:<14} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>8} {:>8}",
         "unit",

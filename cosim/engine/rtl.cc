@@ -1,6 +1,8 @@
 // The generic cxx bridge to every unit's Verilated RTL (see rtl.h).
 #include "gcn-vmem/cosim/engine/rtl.h"
 
+#include <sched.h>
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -53,6 +55,15 @@ std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust
     return std::make_unique<Rtl>(entry.open_gls(variant, traced ? 1 : 0, options));
   }
   return std::make_unique<Rtl>(entry.open(variant, traced ? 1 : 0, options));
+}
+
+int32_t pin_to_current_cpu() {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return -1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
 }
 
 uint64_t plain_loop(rust::Str unit, rust::Slice<const uint32_t> inputs, size_t count, uint64_t rounds) {

@@ -45,6 +45,12 @@ class Rtl {
 std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust::Str path, bool x_random,
                               uint64_t x_seed);
 
+// Binds the calling thread, and the threads it starts afterwards, to the CPU it is running on
+// (Linux sched_setaffinity): the benchmark's columns then run on one CPU, as a thread that the
+// scheduler moves between CPUs (cold caches, another core's load) measures the move. Returns that
+// CPU, or -1 when the thread could not be bound.
+int32_t pin_to_current_cpu();
+
 // The benchmark baseline (verilated_rs::plain_loop): nanoseconds for `rounds` passes over the
 // `count` inputs packed in `inputs`. Throws for an unknown unit.
 uint64_t plain_loop(rust::Str unit, rust::Slice<const uint32_t> inputs, size_t count, uint64_t rounds);
