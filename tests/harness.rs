@@ -320,61 +320,6 @@ fn an_assertion_alone_fails_a_run() {
     assert!(failed > 0, "no assertion fired in 2000 cases of the break-asserts build");
 }
 
-/// The random runs' batched lockstep (the RTL driven a case at a time) makes exactly the
-/// comparisons of the per-cycle one: the same mismatches (cycle, moment, signal, values), the same
-/// assertion failures at the same evaluation, the same verdict and the same outputs shown to the
-/// coverage, on cases with mid-case resets; with the RTL's test-only mutant (mismatches), its
-/// break-asserts build (assertions), and a model with a wrong reset value (mismatches at the
-/// changes of rst_ni).
-#[test]
-fn the_batched_run_compares_as_the_per_cycle_run_does() {
-    type Rtl = gcn_vmem::bindings::buffer_addr::Rtl;
-    type Model = gcn_vmem_model::buffer_addr::BufferAddr;
-    type Outs = Vec<(Step<In>, gcn_vmem_model::buffer_addr::Out)>;
-    fn both<M: Unit<In = In, Out = gcn_vmem_model::buffer_addr::Out>>(
-        per_cycle: &mut Lockstep<M, Rtl>,
-        batched: &mut Lockstep<M, Rtl>,
-        case: &[Step<In>],
-    ) -> bool {
-        let (mut a, mut b): (Outs, Outs) = (Vec::new(), Vec::new());
-        let clean_a = per_cycle.run_steps_with(case, |s, o| a.push((*s, *o)));
-        let clean_b = batched.run_steps_batched(case, |s, o| b.push((*s, *o)));
-        assert_eq!(clean_a, clean_b);
-        assert_eq!(per_cycle.mismatches, batched.mismatches);
-        assert_eq!(per_cycle.assertions, batched.assertions);
-        assert_eq!(per_cycle.cycles(), batched.cycles());
-        assert!(a == b, "the outputs shown to the coverage differ");
-        clean_a
-    }
-    let open = |variant| Rtl::open(&RtlOptions { variant, ..RtlOptions::default() }).unwrap();
-    let all = cases(600);
-    assert!(all.iter().any(|c| c.iter().any(|s| s.reset == Reset::Pulse)));
-    assert!(all.iter().any(|c| c.iter().any(|s| s.reset == Reset::Hold)));
-    for (variant, what) in
-        [(Variant::AsWritten, "clean"), (Variant::Mutant, "mismatches"), (Variant::BreakAsserts, "assertions")]
-    {
-        let mut a = Lockstep::new(Model::default(), open(variant));
-        let mut b = Lockstep::new(Model::default(), open(variant));
-        let (mut failing, mut mismatched, mut asserted) = (0, 0, 0);
-        for case in &all {
-            failing += usize::from(!both(&mut a, &mut b, case));
-            mismatched += usize::from(!b.mismatches.is_empty());
-            asserted += usize::from(!b.assertions.is_empty());
-        }
-        match what {
-            "clean" => assert_eq!(failing, 0),
-            "mismatches" => assert!(mismatched > 0, "the mutant made no mismatch in {} cases", all.len()),
-            _ => assert!(asserted > 0, "no assertion fired in {} cases", all.len()),
-        }
-    }
-    let mut a = Lockstep::new(ValidOutOfReset::default(), open(Variant::AsWritten));
-    let mut b = Lockstep::new(ValidOutOfReset::default(), open(Variant::AsWritten));
-    for case in &all[..50] {
-        assert!(!both(&mut a, &mut b, case));
-        assert!(b.mismatches.iter().any(|m| m.at == At::ResetReleased));
-    }
-}
-
 /// A model whose `valid` comes out of reset as 1: the wrong reset value a register can have.
 #[derive(Default)]
 struct ValidOutOfReset(gcn_vmem_model::buffer_addr::BufferAddr, bool);

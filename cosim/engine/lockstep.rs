@@ -32,8 +32,7 @@ impl Reset {
 
     /// The changes of rst_ni before the edge of a cycle with this activity, in order (`true`:
     /// it falls, `false`: it rises), when rst_ni was `held` low across the previous edge or not:
-    /// the one statement of the protocol that [`Lockstep::drive`], [`drive_unit`], the batched
-    /// run and its C++ loop (`verilated_rs::Rtl::run_batch`) follow.
+    /// the one statement of the protocol that [`Lockstep::drive`] and [`drive_unit`] follow.
     pub fn changes(self, held: bool) -> &'static [bool] {
         match (self, held) {
             (Reset::None, false) | (Reset::Hold, true) => &[],
@@ -137,11 +136,6 @@ pub struct Lockstep<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> {
     /// Both sides' outputs (model, RTL) at the opening reset of the run: rst_ni fallen, the
     /// edge with it held, rst_ni risen.
     pub opening: [(M::Out, M::Out); 3],
-    /// [`Lockstep::run_steps_batched`]'s buffers: the cycles with the drain, the RTL's outputs
-    /// and failure counts of each evaluation.
-    batch: Vec<Step<M::In>>,
-    batch_outs: Vec<M::Out>,
-    batch_fails: Vec<u32>,
 }
 
 impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
@@ -155,9 +149,6 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             assertions: Vec::new(),
             record: None,
             opening: Default::default(),
-            batch: Vec::new(),
-            batch_outs: Vec::new(),
-            batch_fails: Vec::new(),
         }
     }
 
@@ -305,71 +296,6 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             let (_, out) = self.drive(&idle);
             observe(&idle, &out);
         }
-        self.clean()
-    }
-
-    /// [`Lockstep::run_steps_with`] with the RTL driven a whole case at a time: after the
-    /// opening reset, the case's cycles and the drain go into the simulation in one call
-    /// ([`RtlUnit::drive_batch`]), which keeps the outputs of every evaluation; then the model
-    /// steps through the same cycles and every comparison of [`Lockstep::drive`] is made, at the
-    /// same cycle and moment, with the same mismatches and assertion failures (each named at the
-    /// evaluation that reported it). The random runs' path: the simulator's loop stays hot in the
-    /// caches instead of alternating with the model's at every evaluation. A recording lockstep
-    /// (traces, waveforms) runs [`Lockstep::run_steps_with`] instead.
-    pub fn run_steps_batched(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
-        if self.record.is_some() {
-            return self.run_steps_with(steps, observe);
-        }
-        self.reset();
-        let mut batch = std::mem::take(&mut self.batch);
-        let mut outs = std::mem::take(&mut self.batch_outs);
-        let mut fails = std::mem::take(&mut self.batch_fails);
-        batch.clear();
-        batch.extend_from_slice(steps);
-        batch.extend(std::iter::repeat_n(Step::default(), M::LATENCY));
-        outs.clear();
-        fails.clear();
-        self.rtl.drive_batch(self.held, &batch, &mut outs, &mut fails);
-        let names = if self.rtl.assertion_failed() { self.rtl.take_assertions() } else { Vec::new() };
-        let mut slot = 0;
-        let mut taken = 0;
-        // One comparison: the model's outputs against the RTL's of the next evaluation, and the
-        // assertions that evaluation reported.
-        let mut compare = |this: &mut Self, at: At, expected: &M::Out| {
-            let actual = &outs[slot];
-            if expected != actual {
-                this.push_mismatches(at, expected, actual);
-            }
-            let reported = (fails[slot] as usize).min(names.len());
-            if reported > taken {
-                let cycle = this.cycle;
-                this.assertions.extend(names[taken..reported].iter().map(|name| AssertionFailure {
-                    cycle,
-                    at,
-                    name: name.clone(),
-                }));
-                taken = reported;
-            }
-            slot += 1;
-        };
-        for step in &batch {
-            let mut change = |this: &mut Self, asserted: bool| {
-                let expected = this.model.set_reset(asserted);
-                compare(this, if asserted { At::ResetAsserted } else { At::ResetReleased }, &expected);
-            };
-            for &asserted in step.reset.changes(self.held) {
-                change(self, asserted);
-            }
-            self.held = step.reset == Reset::Hold;
-            let expected = self.model.step(&step.input);
-            compare(self, At::Edge, &expected);
-            observe(step, &expected);
-            self.cycle += 1;
-        }
-        debug_assert_eq!(slot, outs.len(), "the batch's evaluations and the lockstep's comparisons");
-        self.batch = batch;
-        self.batch_outs = outs;
-        self.batch_fails = fails;
         self.clean()
     }
 

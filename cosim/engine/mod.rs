@@ -127,19 +127,6 @@ pub trait RtlUnit: Unit + Sized + Send {
     /// Whether an assertion of the RTL failed since the last [`RtlUnit::take_assertions`]
     /// (cheap: no call into C++).
     fn assertion_failed(&self) -> bool;
-    /// Drives `steps` in one call into the simulation, as [`Unit::set_reset`] and [`Unit::step`]
-    /// per cycle would under the reset protocol of [`lockstep::Lockstep::drive`] (`held`: rst_ni
-    /// is low at the start). Pushes onto `outs` the outputs of every evaluation the lockstep
-    /// compares, in order (each change of rst_ni, then the edge, cycle by cycle), and onto `fails`
-    /// the number of assertion failures not yet taken after each: what
-    /// [`lockstep::Lockstep::run_steps_batched`] compares.
-    fn drive_batch(
-        &mut self,
-        held: bool,
-        steps: &[lockstep::Step<Self::In>],
-        outs: &mut Vec<Self::Out>,
-        fails: &mut Vec<u32>,
-    );
     /// The names of the assertions that failed since the last call, oldest first (as named in
     /// rtl/<unit>.sv: `VMEM_ASSERT(Name, …)`).
     fn take_assertions(&mut self) -> Vec<String>;

@@ -21,12 +21,6 @@ class Rtl {
   uint32_t step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output) {
     return sim_->step(input.data(), output.data());
   }
-  // verilated_rs::Rtl::run_batch over resets.size() cycles; the caller sizes `output` and `fails`
-  // for three evaluations a cycle.
-  void run_batch(rust::Slice<const uint8_t> resets, rust::Slice<const uint32_t> input, bool held,
-                 rust::Slice<uint32_t> output, rust::Slice<uint32_t> fails) {
-    sim_->run_batch(resets.data(), input.data(), resets.size(), held, output.data(), fails.data());
-  }
   rust::Vec<rust::String> take_assertions();
   void finish();
   void write_coverage(rust::Str path);

@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use gcn_vmem_model::unit::{Bits, Ports, Signal, Unit};
 
-use super::lockstep::{Reset, Step};
 use super::{RtlOptions, RtlUnit, Wave};
 
 #[cxx::bridge(namespace = "gcn_vmem")]
@@ -35,14 +34,6 @@ mod ffi {
         ) -> Result<UniquePtr<Rtl>>;
         fn set_reset(self: Pin<&mut Rtl>, asserted: bool, output: &mut [u32]) -> u32;
         fn step(self: Pin<&mut Rtl>, input: &[u32], output: &mut [u32]) -> u32;
-        fn run_batch(
-            self: Pin<&mut Rtl>,
-            resets: &[u8],
-            input: &[u32],
-            held: bool,
-            output: &mut [u32],
-            fails: &mut [u32],
-        );
         fn take_assertions(self: Pin<&mut Rtl>) -> Vec<String>;
         fn finish(self: Pin<&mut Rtl>);
         fn write_coverage(self: Pin<&mut Rtl>, path: &str);
@@ -211,12 +202,6 @@ pub struct Rtl<P: RtlPorts> {
     raw: *mut ffi::Rtl,
     input: Vec<u32>,
     output: Vec<u32>,
-    /// [`RtlUnit::drive_batch`]'s words: each cycle's reset activity and inputs, and the outputs
-    /// and failure counts of each evaluation (three a cycle at most).
-    batch_resets: Vec<u8>,
-    batch_in: Vec<u32>,
-    batch_out: Vec<u32>,
-    batch_fails: Vec<u32>,
     /// Assertion failures not yet taken, as the last call into the simulation reported.
     failed: u32,
     /// A VCD asked for: written from the FST at `.0` into `.1` when the run finishes.
@@ -279,10 +264,6 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
             sim,
             input: vec![0; P::IN_WORDS],
             output: vec![0; P::OUT_WORDS],
-            batch_resets: Vec::new(),
-            batch_in: Vec::new(),
-            batch_out: Vec::new(),
-            batch_fails: Vec::new(),
             failed: 0,
             vcd,
             finished: false,
@@ -293,31 +274,6 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
     #[inline]
     fn assertion_failed(&self) -> bool {
         self.failed != 0
-    }
-
-    fn drive_batch(&mut self, held: bool, steps: &[Step<Self::In>], outs: &mut Vec<Self::Out>, fails: &mut Vec<u32>) {
-        let n = steps.len();
-        self.batch_resets.clear();
-        self.batch_resets.extend(steps.iter().map(|s| s.reset as u8));
-        self.batch_in.resize(n * P::IN_WORDS, 0);
-        for (step, w) in steps.iter().zip(self.batch_in.chunks_exact_mut(P::IN_WORDS.max(1))) {
-            P::pack(&step.input, w);
-        }
-        self.batch_out.resize(3 * n * P::OUT_WORDS, 0);
-        self.batch_fails.resize(3 * n, 0);
-        // SAFETY: as in `step`.
-        let sim = unsafe { std::pin::Pin::new_unchecked(&mut *self.raw) };
-        sim.run_batch(&self.batch_resets, &self.batch_in, held, &mut self.batch_out, &mut self.batch_fails);
-        // The evaluations the C++ loop made, in the order it made them (the same schedule).
-        let mut slots = 0;
-        let mut low = held;
-        for step in steps {
-            slots += step.reset.changes(low).len() + 1;
-            low = step.reset == Reset::Hold;
-        }
-        outs.extend(self.batch_out.chunks_exact(P::OUT_WORDS.max(1)).take(slots).map(P::unpack));
-        fails.extend_from_slice(&self.batch_fails[..slots]);
-        self.failed = fails.last().copied().unwrap_or(self.failed);
     }
 
     fn take_assertions(&mut self) -> Vec<String> {

@@ -354,7 +354,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
             while chunk_vectors < CHUNK_VECTORS {
                 let case = B::generate_case(&mut rng);
                 in_flight.clear();
-                let same = lockstep.run_steps_batched(&case, |step, out| {
+                let same = lockstep.run_steps_with(&case, |step, out| {
                     B::cover_cycle(&mut in_flight, step, out, &mut hits);
                 });
                 chunk_cycles += lockstep.cycles();

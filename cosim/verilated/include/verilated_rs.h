@@ -177,16 +177,6 @@ class Rtl {
   // Applies `in`, raises the clock once, writes the outputs after the edge into `out`. Returns
   // the number of assertion failures not yet taken.
   virtual uint32_t step(const uint32_t *in, uint32_t *out) = 0;
-  // Runs `count` cycles in one call, as `count` rounds of set_reset/step would: cycle k moves
-  // rst_ni as resets[k] says (0: released across the edge, rising first if it was held; 1: a
-  // pulse between edges, falling first unless held; 2: held low across the edge, falling first
-  // unless held), `held` being whether rst_ni is low at the start, then applies the inputs at
-  // in + k * (input words) and raises the clock. Every evaluation that the lockstep compares (each
-  // change of rst_ni, each edge), in order, writes its outputs into the next (output words) of
-  // `out` and the number of assertion failures not yet taken into the next entry of `fails`:
-  // at most 3 * count of each. The lockstep's batched run (cosim/engine/lockstep.rs).
-  virtual void run_batch(const uint8_t *resets, const uint32_t *in, size_t count, bool held, uint32_t *out,
-                         uint32_t *fails) = 0;
   // The names of the assertions that failed since the last call, oldest first.
   virtual std::vector<std::string> take_assertions() = 0;
   // Runs final blocks and closes the waveform; no step may follow.
@@ -213,34 +203,6 @@ class Shim final : public Rtl {
     sim_.edge();
     Ports::sample(sim_.top(), out);
     return static_cast<uint32_t>(sim_.failures());
-  }
-  void run_batch(const uint8_t *resets, const uint32_t *in, size_t count, bool held, uint32_t *out,
-                 uint32_t *fails) override {
-    size_t slot = 0;
-    const auto change = [&](bool asserted) {
-      sim_.set_reset(asserted);
-      Ports::sample(sim_.top(), out + slot * Ports::kOutWords);
-      fails[slot++] = static_cast<uint32_t>(sim_.failures());
-    };
-    for (size_t k = 0; k < count; ++k) {
-      switch (resets[k]) {
-        case 0:
-          if (held) change(false);
-          break;
-        case 1:
-          if (!held) change(true);
-          change(false);
-          break;
-        default:
-          if (!held) change(true);
-          break;
-      }
-      held = resets[k] == 2;
-      Ports::apply(sim_.top(), in + k * Ports::kInWords);
-      sim_.edge();
-      Ports::sample(sim_.top(), out + slot * Ports::kOutWords);
-      fails[slot++] = static_cast<uint32_t>(sim_.failures());
-    }
   }
   std::vector<std::string> take_assertions() override { return sim_.take_failures(); }
   void finish() override { sim_.finish(); }
