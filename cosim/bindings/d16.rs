@@ -46,12 +46,15 @@ impl Binding for Harness {
                     1 => r as u32 as i16 as u32,
                 )
             };
-            from_words([
-                component(rng.next_u64()),
-                component(rng.next_u64()),
-                component(rng.next_u64()),
-                component(rng.next_u64()),
-            ])
+            // The components the op reads (LOAD_FORMAT: `count` of them; the byte and short
+            // loads: the first) take these; the others uniform bits, which the unit must ignore.
+            let read = if op == 0 { count.min(4) } else { 1 };
+            let mut c = [0u32; 4];
+            for (k, word) in c.iter_mut().enumerate() {
+                let r = rng.next_u64();
+                *word = if k < usize::from(read) { component(r) } else { r as u32 };
+            }
+            from_words(c)
         };
         let old = rng.next_u32();
         In { valid: true, op, hi, nfmt, count, data, old }

@@ -20,10 +20,17 @@ impl Binding for Harness {
         let r = rng.next_u64();
         let dfmt = pick_at!(r >> 48, 16; 12 => 1 + scaled(r, 16, 14) as u8, 1 => 0u8, 1 => 15u8);
         let nfmt = (r >> 16) as u8 & 7;
+        let bytes = gcn_vmem_model::format::element_bytes(dfmt);
         let data = if r >> 19 & 1 != 0 {
-            from_words([data_word(rng), data_word(rng), data_word(rng), data_word(rng)])
+            // The dwords of the element take the corners; the ones above it uniform bits, which
+            // the unit must ignore.
+            let element_dwords = bytes.div_ceil(4) as usize;
+            let mut w = [0u32; 4];
+            for (k, word) in w.iter_mut().enumerate() {
+                *word = if k < element_dwords { data_word(rng) } else { rng.next_u32() };
+            }
+            from_words(w)
         } else {
-            let bytes = gcn_vmem_model::format::element_bytes(dfmt);
             let mut data = if bytes < 16 && r >> 20 & 1 != 0 { rng.next_u128() << (8 * bytes) } else { 0 };
             for f in gcn_vmem_model::format::fields(dfmt) {
                 data |= u128::from(field_corner(rng.next_u64(), f.width)) << f.offset;
