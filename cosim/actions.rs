@@ -158,12 +158,12 @@ impl Visit for BenchRun {
         };
         let passes = rounds.div_ceil(PAIRED_ROUNDS as u64).max(1);
         let mut cosim_vectors = (self.0 / PAIRED_ROUNDS as u64).max(1);
+        let least = COSIM_BENCH_SECONDS / PAIRED_ROUNDS as f64;
         let (mut cpp, mut cos, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..PAIRED_ROUNDS {
             let elapsed = B::Rtl::plain_loop(&inputs, passes)?;
             let cpp_round = (set as f64 * passes as f64) / elapsed.as_secs_f64().max(1e-9);
             let mut summary = cosim(cosim_vectors, round)?;
-            let least = COSIM_BENCH_SECONDS / PAIRED_ROUNDS as f64;
             let seconds = summary.elapsed.as_secs_f64();
             if round == 0 && seconds < least {
                 let scale = (least / seconds.max(1e-6)).ceil() as u64;

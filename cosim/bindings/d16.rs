@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{f32_of, from_words, scaled, words, Rng, NFMT_NAMES};
+use crate::engine::stimulus::{f32_of, from_words, read_dwords, scaled, words, Rng, NFMT_NAMES};
 use crate::engine::Binding;
 use crate::pick_at;
 use gcn_vmem_model::d16::{In, Out, OP_NAMES};
@@ -47,14 +47,9 @@ impl Binding for Harness {
                 )
             };
             // The components the op reads (LOAD_FORMAT: `count` of them; the byte and short
-            // loads: the first) take these; the others uniform bits, which the unit must ignore.
+            // loads: the first) take these.
             let read = if op == 0 { count.min(4) } else { 1 };
-            let mut c = [0u32; 4];
-            for (k, word) in c.iter_mut().enumerate() {
-                let r = rng.next_u64();
-                *word = if k < usize::from(read) { component(r) } else { r as u32 };
-            }
-            from_words(c)
+            from_words(read_dwords(rng, usize::from(read), |_, r| component(r)))
         };
         let old = rng.next_u32();
         In { valid: true, op, hi, nfmt, count, data, old }

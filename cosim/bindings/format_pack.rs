@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{f32_of, from_words, scaled, Rng, DFMT_NAMES, NFMT_NAMES};
+use crate::engine::stimulus::{f32_of, from_words, read_dwords, scaled, Rng, DFMT_NAMES, NFMT_NAMES};
 use crate::engine::Binding;
 use crate::pick_at;
 use gcn_vmem_model::format_pack::{In, Out};
@@ -23,14 +23,13 @@ impl Binding for Harness {
         let nfmt = (r >> 16) as u8 & 7;
         let aimed = r >> 19 & 1 != 0;
         let fields = gcn_vmem_model::format::fields(dfmt);
-        // Components past the format's fields are not packed: uniform bits there (the RTL must
-        // ignore whatever they hold), the f32 corners only where a field takes them.
-        let c: [u32; 4] = std::array::from_fn(|k| {
-            let r = rng.next_u64();
-            match fields.get(k) {
-                Some(f) if aimed => component_corner(r, f.width, nfmt),
-                Some(_) => f32_of(r),
-                None => r as u32,
+        // Components past the format's fields are not packed: the f32 corners only where a
+        // field takes them.
+        let c = read_dwords(rng, fields.len(), |k, r| {
+            if aimed {
+                component_corner(r, fields[k].width, nfmt)
+            } else {
+                f32_of(r)
             }
         });
         In { valid: true, dfmt, nfmt, components: from_words(c) }

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{f32_of, from_words, scaled, words, Rng};
+use crate::engine::stimulus::{f32_of, from_words, read_dwords, scaled, words, Rng};
 use crate::engine::Binding;
 use crate::pick_at;
 use gcn_vmem_model::format_unpack::{In, Out};
@@ -22,14 +22,8 @@ impl Binding for Harness {
         let nfmt = (r >> 16) as u8 & 7;
         let bytes = gcn_vmem_model::format::element_bytes(dfmt);
         let data = if r >> 19 & 1 != 0 {
-            // The dwords of the element take the corners; the ones above it uniform bits, which
-            // the unit must ignore.
-            let element_dwords = bytes.div_ceil(4) as usize;
-            let mut w = [0u32; 4];
-            for (k, word) in w.iter_mut().enumerate() {
-                *word = if k < element_dwords { data_word(rng) } else { rng.next_u32() };
-            }
-            from_words(w)
+            // The dwords of the element take the corners.
+            from_words(read_dwords(rng, bytes.div_ceil(4) as usize, |_, r| data_word(r)))
         } else {
             let mut data = if bytes < 16 && r >> 20 & 1 != 0 { rng.next_u128() << (8 * bytes) } else { 0 };
             for f in gcn_vmem_model::format::fields(dfmt) {
@@ -92,10 +86,9 @@ const SPECIAL_U32: &[u32] = &[
 ];
 
 /// One data dword: uniform bits, a packed-format corner, two 16-bit corners side by side, or an
-/// f32 corner. One draw: bits 55:48 choose ([`f32_of`] leaves them unread), bits 47:0 are the
-/// values'; no branch.
-fn data_word(rng: &mut Rng) -> u32 {
-    let r = rng.next_u64();
+/// f32 corner. From the draw `r`: bits 55:48 choose ([`f32_of`] leaves them unread), bits 47:0
+/// are the values'; no branch.
+fn data_word(r: u64) -> u32 {
     let n16 = SPECIAL_U16.len() as u64;
     pick_at!(r >> 48, 8;
         3 => r as u32,

@@ -200,9 +200,9 @@ pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
 }
 
 /// The default case: 1..=CASE_CYCLES independent cycles, one in thirty-two idle (an idle cycle
-/// keeps its random data), each with the reset activity of [`reset_activity`] (one in 80). With cases of
-/// 128.5 cycles on average, 88 % of cases hold an idle cycle (as with one in sixteen idle and
-/// cases half as long).
+/// keeps its random data), each with the reset activity of [`reset_activity`] (one in 80). With
+/// cases of 128.5 cycles on average, 88 % of cases hold an idle cycle (as with one in sixteen
+/// idle and cases half as long).
 pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
@@ -228,10 +228,22 @@ const RESET_ONE_IN: usize = 80;
 /// [`generate_cycles`]'s reset activity ([`reset_activity`] with [`RESET_ONE_IN`]) as a table.
 const RESETS: [Reset; RESET_ONE_IN] = {
     let mut table = [Reset::None; RESET_ONE_IN];
-    table[0] = Reset::Pulse;
-    table[1] = Reset::Hold;
+    let mut k = 0;
+    while k < RESET_ONE_IN {
+        table[k] = reset_of(k as u64);
+        k += 1;
+    }
     table
 };
+
+/// Draw `k` of `0..n` as reset activity: 0 pulses, 1 holds, the rest none.
+const fn reset_of(k: u64) -> Reset {
+    match k {
+        0 => Reset::Pulse,
+        1 => Reset::Hold,
+        _ => Reset::None,
+    }
+}
 
 /// The reset activity of one random cycle or handshake: one in `one_in` pulses rst_ni between
 /// edges, one in `one_in` holds it low across the edge (runs of held cycles arise from
@@ -240,11 +252,7 @@ const RESETS: [Reset; RESET_ONE_IN] = {
 /// their bursts of valid inputs; the coalescer's handshakes (cosim/bindings/coalescer.rs) one in
 /// 40 each.
 pub fn reset_activity(rng: &mut Rng, one_in: u64) -> Reset {
-    match rng.below(one_in) {
-        0 => Reset::Pulse,
-        1 => Reset::Hold,
-        _ => Reset::None,
-    }
+    reset_of(rng.below(one_in))
 }
 
 /// The RNG of one chunk, seeded from (seed, chunk): the vectors of a run depend on its seed and

@@ -351,6 +351,21 @@ pub fn f32_of(r: u64) -> u32 {
     ][kind]
 }
 
+/// Four dwords of data, one draw each: the first `read` (those the unit reads: a format's
+/// components, an element's dwords) from `corner(k, draw)`, the others the draw's uniform bits,
+/// which the unit must ignore (and is checked to). The corners cost; the ignored dwords need none.
+#[inline]
+pub fn read_dwords(rng: &mut Rng, read: usize, mut corner: impl FnMut(usize, u64) -> u32) -> [u32; 4] {
+    std::array::from_fn(|k| {
+        let r = rng.next_u64();
+        if k < read {
+            corner(k, r)
+        } else {
+            r as u32
+        }
+    })
+}
+
 /// A dword for a unit that moves its data without converting it (swizzle): uniform bits three
 /// times in four, else one of [`SPECIAL_F32`]; one draw and no branch.
 #[inline]
