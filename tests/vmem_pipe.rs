@@ -468,8 +468,10 @@ fn exec_break_asserts_needs_the_rtl() {
 fn pipe_suite_results_do_not_depend_on_jobs() {
     use gcn_vmem::exec::pipe_suite::{run_pipe_suite, PIPE_CHUNK};
     let dir = crate::common::scratch("pipe_suite_jobs");
+    let build = |variant| gcn_vmem::engine::RtlOptions { variant, ..Default::default() };
     let run = |variant, jobs: usize, programs| {
-        run_pipe_suite(programs, 6, 0x2121, &dir.join(format!("{variant:?}{jobs}")), variant, 3, true, jobs).unwrap()
+        run_pipe_suite(programs, 6, 0x2121, &dir.join(format!("{variant:?}{jobs}")), &build(variant), 3, true, jobs)
+            .unwrap()
     };
     let key = |s: &gcn_vmem::engine::run::Summary| {
         let files: Vec<_> = s.failures.iter().map(|f| f.vector_file.file_name().unwrap().to_owned()).collect();

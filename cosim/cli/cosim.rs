@@ -159,10 +159,6 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             println!("vmem_pipe: its random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
             continue;
         }
-        if name == "vmem_pipe" && gls != Gls::Off {
-            println!("vmem_pipe: no gate-level run (--gls): excluded, docs/integrations/gls.md says why");
-            continue;
-        }
         if name == "vmem_pipe" {
             // A closed-loop unit: its random runs are whole programs (cosim/exec/pipe_suite.rs).
             let summary = gcn_vmem::exec::pipe_suite::run_pipe_suite(
@@ -170,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
                 policy::PIPE_PROGRAM_LENGTH,
                 seed,
                 &config.artifacts,
-                variant,
+                &gcn_vmem::engine::RtlOptions { variant, gls, ..Default::default() },
                 config.max_failures as u64,
                 config.shrink,
                 config.jobs,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use gcn_vmem::engine::Variant;
+use gcn_vmem::engine::{Gls, RtlOptions, Variant};
 use gcn_vmem::exec::pipeline::Config;
 use gcn_vmem::exec::program;
 
@@ -44,6 +44,11 @@ pub struct Args {
     /// (`TestBreakAsserts`), as `cosim --unit vmem_pipe --break-asserts` ran it.
     #[arg(long, requires = "pipeline")]
     break_asserts: bool,
+    /// With --pipeline and --rtl or --both: the pipeline's gate-level netlist instead of its RTL
+    /// (in the binary `make gls UNIT=vmem_pipe` builds, target/gls/build/release/gcn-vmem), as
+    /// `cosim --gls --unit vmem_pipe` ran it.
+    #[arg(long, requires = "pipeline", conflicts_with_all = ["mutant", "break_asserts"])]
+    gls: bool,
 }
 
 /// `MIN` or `MIN:MAX`.
@@ -91,9 +96,11 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             (_, true) => Variant::BreakAsserts,
             _ => Variant::AsWritten,
         };
-        if variant != Variant::AsWritten && mode == program::Mode::Model {
-            anyhow::bail!("--mutant and --break-asserts pick an RTL build: add --rtl or --both");
+        if (variant != Variant::AsWritten || args.gls) && mode == program::Mode::Model {
+            anyhow::bail!("--mutant, --break-asserts and --gls pick an RTL build: add --rtl or --both");
         }
+        let gls = if args.gls { Gls::Netlist } else { Gls::Off };
+        let build = RtlOptions { variant, gls, ..RtlOptions::default() };
         let config = Config {
             latency: latency(&args.l2_latency)?,
             seed: args.l2_seed,
@@ -101,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             vgpr_stall: probability("vgpr-stall", args.vgpr_stall)?,
             ..Config::default()
         };
-        program::execute_pipeline(&text, mode, config, variant)
+        program::execute_pipeline(&text, mode, config, &build)
     } else {
         program::execute(&text, mode)
     };

@@ -75,16 +75,27 @@ pub fn replay_flags(config: &Config) -> String {
     )
 }
 
-/// The `gcn-vmem exec` flags that replay a case on the RTL build `variant` ([`replay_flags`],
-/// then `--mutant` or `--break-asserts` for the test-only builds).
-pub fn repro_flags(config: &Config, variant: crate::engine::Variant) -> String {
-    use crate::engine::Variant;
-    let build = match variant {
-        Variant::AsWritten => "",
-        Variant::Mutant => " --mutant",
-        Variant::BreakAsserts => " --break-asserts",
+/// The `gcn-vmem exec` flags that replay a case on the RTL build `build` ([`replay_flags`],
+/// then `--mutant` or `--break-asserts` for the test-only builds, `--gls` for the netlist).
+pub fn repro_flags(config: &Config, build: &crate::engine::RtlOptions) -> String {
+    use crate::engine::{Gls, Variant};
+    let flag = match (build.gls, build.variant) {
+        (Gls::Netlist, _) => " --gls",
+        (_, Variant::AsWritten) => "",
+        (_, Variant::Mutant) => " --mutant",
+        (_, Variant::BreakAsserts) => " --break-asserts",
     };
-    format!("{}{build}", replay_flags(config))
+    format!("{}{flag}", replay_flags(config))
+}
+
+/// The binary that replays a failure of `build`: the gate-level netlist is only in the binary
+/// `make gls` builds.
+pub fn repro_binary(build: &crate::engine::RtlOptions) -> &'static str {
+    if build.gls == crate::engine::Gls::Netlist {
+        "target/gls/build/release/gcn-vmem"
+    } else {
+        "gcn-vmem"
+    }
 }
 
 /// The report line of a failing program: an `ASSERTION` line, as every unit's, when the RTL failed
@@ -124,7 +135,7 @@ pub const PIPE_CHUNK: u64 = 32;
 
 /// The pipeline's random programs as `gcn-vmem cosim` runs them (issue 19 item 5): `programs`
 /// cases of up to `length` buffer instructions from `seed`, each in lockstep (model against the
-/// RTL of `variant`, every output every cycle) and against the executor at the end, with the
+/// RTL build `build` (its variant or gate-level netlist), every output every cycle) and against the executor at the end, with the
 /// pipeline's functional coverage counted. A failing program is saved as found, shrunk as a
 /// program (cases with fewer instructions, a plainer testbench, fewer lanes), saved again as an
 /// exec file with the command that replays it, and re-run with an FST waveform of the RTL
@@ -140,7 +151,7 @@ pub fn run_pipe_suite(
     length: usize,
     seed: u64,
     artifacts: &std::path::Path,
-    variant: crate::engine::Variant,
+    build: &crate::engine::RtlOptions,
     max_failures: u64,
     shrink: bool,
     jobs: usize,
@@ -149,7 +160,8 @@ pub fn run_pipe_suite(
     use gcn_vmem_model::vmem_pipe::VmemPipe;
 
     let start = std::time::Instant::now();
-    let options = crate::engine::RtlOptions { variant, ..crate::engine::RtlOptions::default() };
+    let options =
+        crate::engine::RtlOptions { variant: build.variant, gls: build.gls, ..crate::engine::RtlOptions::default() };
     let open = || -> anyhow::Result<_> {
         use crate::engine::RtlUnit as _;
         Ok(crate::engine::lockstep::Lockstep::new(
@@ -215,7 +227,6 @@ fn run_cases(
     use gcn_vmem_model::cover::{Covered as _, Hits};
     use gcn_vmem_model::vmem_pipe::{cover, VmemPipe};
 
-    let variant = options.variant;
     let mut hits = Hits::new(&VmemPipe::covergroup());
     let mut summary = empty_summary();
     let dir = artifacts.join("vmem_pipe");
@@ -259,7 +270,8 @@ fn run_cases(
             }
             Err(e) => (None, Some(format!("{e:#}"))),
         };
-        let repro = format!("gcn-vmem exec {} {}", file.display(), repro_flags(&small.config, variant));
+        let repro =
+            format!("{} exec {} {}", repro_binary(options), file.display(), repro_flags(&small.config, options));
         let line = failure_line(small.program.len(), &error, assertion.as_ref(), &repro);
         summary.failures.push(Failure {
             vector_file: file,

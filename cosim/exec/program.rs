@@ -61,14 +61,15 @@ pub use crate::exec::pipeline::Config as PipelineConfig;
 /// Runs an exec document on the VMEM pipeline (SPEC §14.1): the executor's output object plus
 /// `"timing"`, one object per VMEM instruction. The executor runs the program first (its errors
 /// are this command's errors, SPEC §13.1), and the pipeline's final state must equal the
-/// executor's (a difference is an error naming the VGPR lane or memory byte). `variant` picks the
-/// pipeline's RTL build for `Mode::Rtl` and `Mode::Both` (the test-only builds replay the failures
-/// `gcn-vmem cosim --unit vmem_pipe --mutant` or `--break-asserts` saved).
+/// executor's (a difference is an error naming the VGPR lane or memory byte). `build` picks the
+/// pipeline's RTL build for `Mode::Rtl` and `Mode::Both`: its variant (the test-only builds replay
+/// the failures `gcn-vmem cosim --unit vmem_pipe --mutant` or `--break-asserts` saved) or its
+/// gate-level netlist (`--gls`, in the binary `make gls` builds); its wave and X seed are not used.
 pub fn execute_pipeline(
     text: &str,
     mode: Mode,
     config: PipelineConfig,
-    variant: crate::engine::Variant,
+    build: &crate::engine::RtlOptions,
 ) -> Result<Value, Value> {
     use crate::exec::pipe_programs::reference;
     use crate::exec::pipeline::{first_difference, run, run_both};
@@ -82,7 +83,8 @@ pub fn execute_pipeline(
     let expected = reference(&decoded, &program.wave).map_err(error)?;
     let open = |e: anyhow::Error| error(format!("cannot open the RTL: {e:#}"));
     let model = gcn_vmem_model::vmem_pipe::VmemPipe::default;
-    let opts = crate::engine::RtlOptions { variant, ..crate::engine::RtlOptions::default() };
+    let opts =
+        crate::engine::RtlOptions { variant: build.variant, gls: build.gls, ..crate::engine::RtlOptions::default() };
     let result = match mode {
         Mode::Model => run(&mut model(), &decoded, &program.wave, config),
         Mode::Rtl => {

@@ -26,27 +26,51 @@
 //!
 //! A unit with a test-only trap, tests/gls/<unit>_trap.sv, also gets <unit>_trap.v there,
 //! the netlist of the trap (top `<unit>_trap`, which instantiates the unit).
+//!
+//! # A unit built from other modules (the pipeline)
+//!
+//! The pipeline does not fit one Yosys for WebAssembly process (4 GiB), so its netlist is built
+//! as `make synth` builds it ([`crate::tools::synth`], "Designs built from other modules"):
+//! module by module, each distinct module of its hierarchy synthesized in a process of its own
+//! (target/gls/work/<unit>/<module>/, the modules it instantiates as black boxes, the same script
+//! as `make synth`'s, which ends in `write_rtlil synth.il`), then written by a second process:
+//!
+//! ```text
+//! read_rtlil synth.il
+//! check -assert
+//! opt_clean -purge
+//! write_verilog -noattr netlist.v
+//! ```
+//!
+//! The unit's netlist is the modules' netlists side by side (children first, one module each,
+//! instances by name as the RTL has them), followed by the RTL of the storage arrays that
+//! synthesis leaves to macros ([`crate::tools::synth::MACROS`]: a gate-level flow simulates a
+//! macro by its model) and of the modules of [`RTL_IN_NETLIST`], after the packages they import.
+//! Each module is synthesized at its parameters' defaults, so a parent that overrides a child's
+//! parameter is refused; the black boxes' instances carry the defaults `read_slang` elaborated,
+//! which the netlist drops (a synthesized module has no parameters).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::tools::synth::{self, Flow, MACROS};
 use crate::tools::yosys;
 
-/// Units with no gate-level run, and why (docs/integrations/gls.md).
-pub const EXCLUDED: &[(&str, &str)] = &[(
-    "vmem_pipe",
-    "it is synthesized module by module (`make synth UNIT=vmem_pipe`: 4.6 million cells, 64 of \
-     its modules one gather row), while the netlist flow writes one flat netlist per unit, and the whole \
-     pipeline in one Yosys process ran out of Yosys for WebAssembly's 4 GiB (docs/formal-and-synthesis.md); \
-     and its random runs are whole programs \
-     (cosim/exec/pipe_suite.rs) that open its RTL builds only",
+/// Modules of a hierarchical unit that its netlist holds as RTL, not gates, and why
+/// (docs/integrations/gls.md "The pipeline").
+pub const RTL_IN_NETLIST: &[(&str, &str)] = &[(
+    "vmem_pipe_td_gather",
+    "the TD's 64 gather rows are 3.5 of the pipeline's 4.6 million gates; with their gates \
+     Verilator did not finish the pipeline's netlist on a 24 GiB machine (19.8 GB after 7 min), \
+     without them it takes 8 min and 16.5 GB; `make equiv UNIT=vmem_pipe` proves the row's gates \
+     equal to its RTL",
 )];
 
-/// Why `unit` has no gate-level run, if it has none.
-pub fn excluded(unit: &str) -> Option<&'static str> {
-    EXCLUDED.iter().find(|(u, _)| *u == unit).map(|(_, why)| *why)
+/// Whether a hierarchical unit's netlist holds `module` as RTL ([`RTL_IN_NETLIST`]).
+pub fn rtl_in_netlist(module: &str) -> bool {
+    RTL_IN_NETLIST.iter().any(|(m, _)| *m == module)
 }
 
 /// One netlist to synthesize.
@@ -62,14 +86,21 @@ pub struct Job {
     pub work: PathBuf,
     /// Where the netlist goes: `<out>/<name>.v` and `<out>/<name>.sources`.
     pub out: PathBuf,
+    /// [`Flow::Hierarchical`]: synthesized module by module (module documentation).
+    pub flow: Flow,
 }
 
 impl Job {
     /// The netlist of rtl/<unit>.sv of the working tree (its packages and sub-modules, as
     /// [`crate::tools::synth::Job::for_unit`] reads them).
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
-        let sources = yosys::unit_sources(&root.join("rtl"), unit)?;
-        Ok(Job::named(root, unit, sources))
+        let rtl = root.join("rtl");
+        let sources = yosys::unit_sources(&rtl, unit)?;
+        let mut job = Job::named(root, unit, sources);
+        if !yosys::submodules(&rtl, unit)?.is_empty() {
+            job.flow = Flow::Hierarchical;
+        }
+        Ok(job)
     }
 
     /// The netlist of the unit's test-only trap, tests/gls/<unit>_trap.sv, when it exists.
@@ -91,6 +122,7 @@ impl Job {
             sources,
             work: gls.join("work").join(name),
             out: gls.join("netlist"),
+            flow: Flow::Flat,
         }
     }
 
@@ -140,15 +172,19 @@ pub fn synthesize(job: &Job, root: &Path) -> Report {
     Report { name: job.name.clone(), outcome, elapsed: start.elapsed() }
 }
 
-fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
-    let work = &job.work;
-    if work.exists() {
-        std::fs::remove_dir_all(work).with_context(|| format!("cannot clear {}", work.display()))?;
+/// Removes and recreates `dir`.
+fn fresh(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).with_context(|| format!("cannot clear {}", dir.display()))?;
     }
-    std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
+/// Copies `sources` into `work`: their file names, and the `.sources` listing of their hashes.
+fn copy_sources(sources: &[PathBuf], work: &Path, root: &Path) -> anyhow::Result<(Vec<String>, String)> {
     let mut files = Vec::new();
     let mut listing = String::new();
-    for source in &job.sources {
+    for source in sources {
         let name = source.file_name().with_context(|| format!("{} is not a file", source.display()))?;
         let bytes = std::fs::read(source).with_context(|| format!("cannot read {}", source.display()))?;
         std::fs::write(work.join(name), &bytes).with_context(|| format!("cannot copy {}", source.display()))?;
@@ -156,21 +192,160 @@ fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
         let relative = source.strip_prefix(root).unwrap_or(source);
         listing.push_str(&format!("{:016x} {}\n", fnv(&bytes), relative.display()));
     }
-    std::fs::write(work.join("netlist.ys"), script(&job.top, &files))
-        .with_context(|| format!("cannot write {}", work.join("netlist.ys").display()))?;
-    let ok = yosys::run(work, "netlist", None)?;
-    let log = work.join("netlist.log");
-    if !ok {
+    Ok((files, listing))
+}
+
+/// Writes `text` as `work/<name>.ys` and runs it; an error naming the log when Yosys fails.
+fn run_script(work: &Path, name: &str, text: &str) -> anyhow::Result<()> {
+    let script = work.join(format!("{name}.ys"));
+    std::fs::write(&script, text).with_context(|| format!("cannot write {}", script.display()))?;
+    let log = work.join(format!("{name}.log"));
+    if !yosys::run(work, name, None)? {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
-        anyhow::bail!("{} failed (log {}):\n{}", yosys::YOSYS, log.display(), yosys::tail(&text, 8));
+        anyhow::bail!(
+            "{} failed (log {}):\n{}{}",
+            yosys::YOSYS,
+            log.display(),
+            yosys::tail(&text, 8),
+            yosys::crash_note(work, name)
+        );
     }
-    let written = work.join("netlist.v");
-    anyhow::ensure!(written.is_file(), "{} wrote no netlist.v (log {})", yosys::YOSYS, log.display());
+    Ok(())
+}
+
+/// Writes the netlist and its `.sources` listing into `job.out`.
+fn publish(job: &Job, netlist: &str, listing: &str) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(&job.out).with_context(|| format!("cannot create {}", job.out.display()))?;
-    let netlist = job.netlist();
-    std::fs::copy(&written, &netlist)
-        .with_context(|| format!("cannot copy {} to {}", written.display(), netlist.display()))?;
+    let path = job.netlist();
+    std::fs::write(&path, netlist).with_context(|| format!("cannot write {}", path.display()))?;
     let sources = job.out.join(format!("{}.sources", job.name));
     std::fs::write(&sources, listing).with_context(|| format!("cannot write {}", sources.display()))?;
-    Ok(netlist)
+    Ok(path)
+}
+
+/// `work/netlist.v`, which the script run there must have written.
+fn written(work: &Path, log: &str) -> anyhow::Result<String> {
+    let path = work.join("netlist.v");
+    std::fs::read_to_string(&path)
+        .with_context(|| format!("{} wrote no netlist.v (log {})", yosys::YOSYS, work.join(log).display()))
+}
+
+fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
+    if job.flow == Flow::Hierarchical {
+        return run_hierarchical(job, root);
+    }
+    let work = &job.work;
+    fresh(work)?;
+    let (files, listing) = copy_sources(&job.sources, work, root)?;
+    run_script(work, "netlist", &script(&job.top, &files))?;
+    publish(job, &written(work, "netlist.log")?, &listing)
+}
+
+/// The second script of one module of a hierarchical unit: its gates (from the first script's
+/// synth.il) as Verilog.
+pub fn module_netlist_script(module: &str) -> String {
+    format!(
+        "# gcn-vmem netlist (cosim/tools/gls.rs): {module}'s gates as Verilog\n\
+         read_rtlil synth.il\n\
+         check -assert\n\
+         opt_clean -purge\n\
+         write_verilog -noattr netlist.v\n"
+    )
+}
+
+/// A unit built from other modules (module documentation, "A unit built from other modules").
+fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
+    let rtl = root.join("rtl");
+    let mut modules: Vec<String> =
+        yosys::submodules(&rtl, &job.top)?.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
+    let as_rtl: Vec<String> =
+        modules.iter().filter(|m| MACROS.contains(&m.as_str()) || rtl_in_netlist(m)).cloned().collect();
+    modules.retain(|m| !as_rtl.contains(m));
+    modules.push(job.top.clone());
+    fresh(&job.work)?;
+    let (_, listing) = copy_sources(&job.sources, &job.work, root)?;
+    let mut netlist = format!(
+        "// The gate-level netlist of {top} (gcn-vmem netlist, cosim/tools/gls.rs): each module's gates\n\
+         // from a Yosys run of its own, then the RTL of the storage arrays left to macros and of\n\
+         // the modules held as RTL (RTL_IN_NETLIST), after the packages. Generated.\n",
+        top = job.top
+    );
+    if as_rtl.iter().any(|m| rtl_in_netlist(m)) {
+        for package in yosys::packages(&rtl)? {
+            let text =
+                std::fs::read_to_string(rtl.join(&package)).with_context(|| format!("cannot read rtl/{package}"))?;
+            netlist.push_str(&format!("\n// ---- {package}: a package the RTL below imports\n"));
+            netlist.push_str(&text);
+        }
+    }
+    for module in &modules {
+        let work = job.work.join(module);
+        fresh(&work)?;
+        let sources = yosys::unit_sources(&rtl, module)?;
+        let (files, _) = copy_sources(&sources, &work, root)?;
+        let children = yosys::children(&rtl, module)?;
+        let boxes: Vec<String> = children.iter().filter(|c| !MACROS.contains(&c.as_str())).cloned().collect();
+        let text = std::fs::read_to_string(rtl.join(format!("{module}.sv")))
+            .with_context(|| format!("cannot read rtl/{module}.sv"))?;
+        if let Some(child) = boxes.iter().find(|c| overrides_parameters(&text, c)) {
+            anyhow::bail!(
+                "rtl/{module}.sv sets parameters of `{child}`, which the module-by-module netlist \
+                 synthesizes at its defaults only (cosim/tools/gls.rs)"
+            );
+        }
+        run_script(&work, "synth", &synth::module_script(module, &files, &children))?;
+        run_script(&work, "netlist", &module_netlist_script(module))?;
+        let gates = written(&work, "netlist.log")?;
+        netlist.push_str(&format!("\n// ---- {module} (target/gls/work/{}/{module}/)\n", job.name));
+        netlist.push_str(&drop_instance_parameters(&gates, &boxes));
+    }
+    for module in &as_rtl {
+        let file = rtl.join(format!("{module}.sv"));
+        let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+        let why = if rtl_in_netlist(module) { "held as RTL, RTL_IN_NETLIST" } else { "a macro's model" };
+        netlist.push_str(&format!("\n// ---- {module}: its RTL, rtl/{module}.sv ({why})\n"));
+        netlist.push_str(&text);
+    }
+    publish(job, &netlist, &listing)
+}
+
+/// Whether RTL `text` instantiates `child` with a parameter list (`child #(`).
+fn overrides_parameters(text: &str, child: &str) -> bool {
+    text.lines().map(|l| l.split("//").next().unwrap_or("")).any(|l| {
+        l.split(child).skip(1).any(|rest| {
+            let before = &l[..l.len() - rest.len() - child.len()];
+            !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                && !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                && rest.trim_start().starts_with('#')
+        })
+    })
+}
+
+/// `netlist` (Yosys `write_verilog`) with the parameter lists of the instances of `boxes` removed:
+/// `<box> #(\n .P(v)\n ) <name> (` becomes `<box> <name> (`.
+pub fn drop_instance_parameters(netlist: &str, boxes: &[String]) -> String {
+    let mut out = String::with_capacity(netlist.len());
+    let mut skipping = false;
+    for line in netlist.lines() {
+        let trimmed = line.trim();
+        if skipping {
+            // The list ends at `) <instance> (`.
+            if let Some(rest) = trimmed.strip_prefix(')') {
+                out.push_str(rest.trim_start());
+                out.push('\n');
+                skipping = false;
+            }
+            continue;
+        }
+        if let Some(head) = trimmed.strip_suffix("#(") {
+            if boxes.iter().any(|b| head.trim() == b) {
+                out.push_str(&line[..line.len() - 2]);
+                skipping = true;
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
