@@ -115,7 +115,7 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         println!("cargo::warning={name}: no gate-level build: {}: {why}; {fix}", netlist.display());
         return Ok(None);
     }
-    let large = fs::metadata(&netlist).map_or(false, |m| m.len() > LARGE_NETLIST);
+    let large = fs::metadata(&netlist).is_ok_and(|m| m.len() > LARGE_NETLIST);
     let mut gates = if large {
         // One FST-traced build for both uses (traced code costs only while a trace is open),
         // compiled file by file.
