@@ -199,18 +199,7 @@ fn copy_sources(sources: &[PathBuf], work: &Path, root: &Path) -> anyhow::Result
 fn run_script(work: &Path, name: &str, text: &str) -> anyhow::Result<()> {
     let script = work.join(format!("{name}.ys"));
     std::fs::write(&script, text).with_context(|| format!("cannot write {}", script.display()))?;
-    let log = work.join(format!("{name}.log"));
-    if !yosys::run(work, name, None)? {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        anyhow::bail!(
-            "{} failed (log {}):\n{}{}",
-            yosys::YOSYS,
-            log.display(),
-            yosys::tail(&text, 8),
-            yosys::crash_note(work, name)
-        );
-    }
-    Ok(())
+    synth::run_yosys(work, name)
 }
 
 /// Writes the netlist and its `.sources` listing into `job.out`.

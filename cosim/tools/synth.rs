@@ -394,7 +394,7 @@ fn source_names(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
 }
 
 /// Runs `work/<name>.ys`; an error naming the log (and a crash) when Yosys fails.
-fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
+pub fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
     if !yosys::run(work, name, None)? {
         let log = work.join(format!("{name}.log"));
         let text = std::fs::read_to_string(&log).unwrap_or_default();
