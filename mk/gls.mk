@@ -10,6 +10,7 @@
 #          netlist as the unit's gate-level variant (cosim/engine/gls_build.rs);
 #       3. `gcn-vmem cosim --gls`: every unit's model against its netlist in lockstep, random
 #          runs and X runs, failures shrunk and saved under target/gls/cosim/<u>/ with waveforms.
+#       vmem_pipe runs only when named (UNIT=vmem_pipe): its netlist and build take about an hour.
 #   make gls-test   the tests of tests/gls.rs in that build (the trap of tests/gls/: the netlist
 #                   run fails where the RTL run passes); after `make gls`
 #   make gls-wave UNIT=u VECTOR=file [XSEED=s]   replay a saved vector on the netlist with waveforms

@@ -159,6 +159,10 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             println!("vmem_pipe: its random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
             continue;
         }
+        if gls != Gls::Off && unit.is_empty() && gcn_vmem::tools::gls::NAMED_ONLY.contains(&name) {
+            println!("{}", gcn_vmem::tools::gls::named_only_note(name));
+            continue;
+        }
         if name == "vmem_pipe" {
             // A closed-loop unit: its random runs are whole programs (cosim/exec/pipe_suite.rs).
             let summary = gcn_vmem::exec::pipe_suite::run_pipe_suite(

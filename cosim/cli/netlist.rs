@@ -10,7 +10,8 @@ use crate::common::{cores, resolve_units};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Unit to synthesize (repeatable); all units of cosim/units.txt by default.
+    /// Unit to synthesize (repeatable); by default all units of cosim/units.txt but the long
+    /// sweeps (vmem_pipe, which runs when named).
     #[arg(long)]
     unit: Vec<String>,
     /// Netlists synthesized at once (Yosys runs on one thread); default: the cores.
@@ -24,6 +25,10 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     let mut list = Vec::new();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     for unit in units {
+        if args.unit.is_empty() && gls::NAMED_ONLY.contains(&unit) {
+            println!("{}", gls::named_only_note(unit));
+            continue;
+        }
         list.push(gls::Job::for_unit(&root, unit)?);
         list.extend(gls::Job::trap(&root, unit)?);
     }

@@ -68,6 +68,18 @@ pub const RTL_IN_NETLIST: &[(&str, &str)] = &[(
      equal to its RTL",
 )];
 
+/// Units whose gate-level run is a long sweep of its own: left out of `make gls` unless named
+/// (`make gls UNIT=vmem_pipe`: its netlist and build take about an hour on two cores).
+pub const NAMED_ONLY: &[&str] = &["vmem_pipe"];
+
+/// The line that says a [`NAMED_ONLY`] unit was left out of a run that named no unit.
+pub fn named_only_note(unit: &str) -> String {
+    format!(
+        "{unit}: left out of a gate-level run that names no unit (about an hour of synthesis and build): \
+         `make gls UNIT={unit}` runs it (docs/integrations/gls.md)"
+    )
+}
+
 /// Whether a hierarchical unit's netlist holds `module` as RTL ([`RTL_IN_NETLIST`]).
 pub fn rtl_in_netlist(module: &str) -> bool {
     RTL_IN_NETLIST.iter().any(|(m, _)| *m == module)
