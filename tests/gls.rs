@@ -117,3 +117,17 @@ fn a_missing_gate_level_build_names_make_gls() {
     let e = <Harness as UnitTypes>::Rtl::open(&both).err().expect("a gate-level mutant was opened");
     assert!(format!("{e:#}").contains("simulates the netlist of the RTL as written"), "{e:#}");
 }
+
+/// The pipeline's netlist joins modules synthesized apart: the black boxes' instances lose the
+/// parameter lists `read_slang` gave them (a synthesized module has none), and nothing else.
+#[test]
+fn a_joined_netlist_drops_only_the_black_boxes_parameter_lists() {
+    use gcn_vmem::tools::gls::drop_instance_parameters;
+    let written = "module ta(a, y);\n  d16 #(\n    .TestBreakAsserts(1'h0),\n    .i(32'd3)\n  ) \\g_cv[0].u_d16  (\n    .clk_i(a),\n    .y(y)\n  );\n  vmem_pipe_tcp_ram #(\n    .Entries(32'd64)\n  ) u_ram (\n    .clk_i(a)\n  );\nendmodule\n";
+    let joined = drop_instance_parameters(written, &["d16".to_string()]);
+    assert_eq!(
+        joined,
+        "module ta(a, y);\n  d16 \\g_cv[0].u_d16  (\n    .clk_i(a),\n    .y(y)\n  );\n  vmem_pipe_tcp_ram #(\n    .Entries(32'd64)\n  ) u_ram (\n    .clk_i(a)\n  );\nendmodule\n"
+    );
+    assert_eq!(drop_instance_parameters(written, &[]), written);
+}
