@@ -116,36 +116,21 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         return Ok(None);
     }
     let large = fs::metadata(&netlist).is_ok_and(|m| m.len() > LARGE_NETLIST);
+    // The netlist's builds (variant 3): untraced for random runs and FST-traced for failures'
+    // waveforms, or for a large netlist one traced build for both (traced code costs only while a
+    // trace is open), compiled file by file.
+    let netlist_build = |traced: bool, hot: bool| GateBuild {
+        code: 3,
+        prefix: format!("V{name}_gls{}", if traced { "_fst" } else { "" }),
+        top: name.clone(),
+        source: Source::Netlist(netlist.clone()),
+        traced,
+        hot,
+    };
     let mut gates = if large {
-        // One FST-traced build for both uses (traced code costs only while a trace is open),
-        // compiled file by file.
-        vec![GateBuild {
-            code: 3,
-            prefix: format!("V{name}_gls_fst"),
-            top: name.clone(),
-            source: Source::Netlist(netlist.clone()),
-            traced: true,
-            hot: true,
-        }]
+        vec![netlist_build(true, true)]
     } else {
-        vec![
-            GateBuild {
-                code: 3,
-                prefix: format!("V{name}_gls"),
-                top: name.clone(),
-                source: Source::Netlist(netlist.clone()),
-                traced: false,
-                hot: true,
-            },
-            GateBuild {
-                code: 3,
-                prefix: format!("V{name}_gls_fst"),
-                top: name.clone(),
-                source: Source::Netlist(netlist.clone()),
-                traced: true,
-                hot: false,
-            },
-        ]
+        vec![netlist_build(false, true), netlist_build(true, false)]
     };
     let trap_rtl = PathBuf::from(format!("tests/gls/{name}_trap.sv"));
     let trap_netlist = dir.join(format!("{name}_trap.v"));
