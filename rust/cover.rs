@@ -50,6 +50,7 @@ impl Covergroup {
     /// Adds a cross: one bin per combination of the axes' bins, named by joining theirs with
     /// spaces, the last axis varying fastest (see [`Hits::hit_cross`]).
     pub fn cross(mut self, id: usize, name: &'static str, axes: &[&[&str]]) -> Self {
+        assert!(axes.len() <= MAX_AXES, "cross `{name}` has {} axes, at most {MAX_AXES}", axes.len());
         let mut bins = vec![String::new()];
         for axis in axes {
             bins = bins
@@ -83,70 +84,127 @@ impl Covergroup {
 
 /// Hit counts of a [`Covergroup`]'s bins: one flat array, point by point, so that a hit is one
 /// indexed add (samplers run for every vector of a lockstep run).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Hits {
+    /// The bins' counts, point by point, then one slot that no bin owns: where
+    /// [`Hits::hit_if`] counts a hit whose condition is false, so that a conditional hit is an
+    /// add and no branch. Never read.
     counts: Vec<u64>,
-    /// Where each point's bins start in `counts`, and one more entry: the end.
-    starts: Vec<usize>,
-    dims: Vec<Vec<usize>>,
+    /// Each point's first bin in `counts` and its number of bins.
+    spans: Vec<(usize, usize)>,
+    /// Each point's axis sizes, unused axes 1 (a plain point: one axis of all its bins).
+    dims: Vec<[usize; MAX_AXES]>,
 }
+
+/// Equal when the same group's bins have the same counts (the slot no bin owns is not compared).
+impl PartialEq for Hits {
+    fn eq(&self, other: &Self) -> bool {
+        self.spans == other.spans && self.counts[..self.sink()] == other.counts[..other.sink()]
+    }
+}
+
+impl Eq for Hits {}
+
+/// The most axes a cross may have.
+pub const MAX_AXES: usize = 4;
 
 impl Hits {
     /// All-zero counts for `group`.
     pub fn new(group: &Covergroup) -> Self {
-        let mut starts = vec![0];
+        let mut spans = Vec::with_capacity(group.points.len());
+        let mut next = 0;
         for p in &group.points {
-            starts.push(starts[starts.len() - 1] + p.bins.len());
+            spans.push((next, p.bins.len()));
+            next += p.bins.len();
         }
-        Hits {
-            counts: vec![0; starts[starts.len() - 1]],
-            starts,
-            dims: group.points.iter().map(|p| p.dims.clone()).collect(),
-        }
+        let dims = group
+            .points
+            .iter()
+            .map(|p| {
+                let mut d = [1; MAX_AXES];
+                d[..p.dims.len()].copy_from_slice(&p.dims);
+                d
+            })
+            .collect();
+        Hits { counts: vec![0; next + 1], spans, dims }
+    }
+
+    /// The slot [`Hits::hit_if`] counts into when its condition is false.
+    fn sink(&self) -> usize {
+        self.counts.len() - 1
     }
 
     /// Counts one hit of bin `bin` of point `point`.
     #[inline]
     pub fn hit(&mut self, point: usize, bin: usize) {
-        let at = self.starts[point] + bin;
-        assert!(at < self.starts[point + 1], "bin {bin} outside point {point}");
+        let (start, len) = self.spans[point];
+        assert!(bin < len, "bin {bin} outside point {point}");
+        self.counts[start + bin] += 1;
+    }
+
+    /// Counts one hit of bin `bin` of point `point` when `cond` holds: [`Hits::hit`] without a
+    /// branch on `cond`, for the conditions that random stimulus makes unpredictable (a
+    /// mispredicted branch costs more than the add). `bin` is checked only when `cond` holds.
+    #[inline]
+    pub fn hit_if(&mut self, cond: bool, point: usize, bin: usize) {
+        let (start, len) = self.spans[point];
+        assert!(!cond | (bin < len), "bin {bin} outside point {point}");
+        let at = if cond { start + bin } else { self.sink() };
         self.counts[at] += 1;
+    }
+
+    /// The bin of a cross given its coordinate on each axis (in the order the axes were
+    /// declared, the last varying fastest).
+    #[inline]
+    fn cross_bin<const N: usize>(&self, point: usize, coords: &[usize; N]) -> usize {
+        const { assert!(N <= MAX_AXES, "a cross has at most MAX_AXES axes") };
+        let dims = &self.dims[point];
+        let mut bin = 0;
+        for (c, d) in coords.iter().zip(dims) {
+            debug_assert!(c < d, "cross coordinate {c} outside an axis of {d} bins");
+            bin = bin * d + c;
+        }
+        bin
     }
 
     /// Counts one hit of a cross bin given its coordinate on each axis (in the order the axes
     /// were declared).
     #[inline]
-    pub fn hit_cross(&mut self, point: usize, coords: &[usize]) {
-        let mut bin = 0;
-        for (c, d) in coords.iter().zip(&self.dims[point]) {
-            debug_assert!(c < d, "cross coordinate {c} outside an axis of {d} bins");
-            bin = bin * d + c;
-        }
-        self.hit(point, bin);
+    pub fn hit_cross<const N: usize>(&mut self, point: usize, coords: &[usize; N]) {
+        self.hit(point, self.cross_bin(point, coords));
+    }
+
+    /// [`Hits::hit_cross`] when `cond` holds, without a branch on it (see [`Hits::hit_if`]).
+    #[inline]
+    pub fn hit_cross_if<const N: usize>(&mut self, cond: bool, point: usize, coords: &[usize; N]) {
+        self.hit_if(cond, point, self.cross_bin(point, coords));
     }
 
     /// Adds `n` hits to bin `bin` of point `point` (counts read back from a saved run,
     /// `gcn-vmem cosim --results`).
     pub fn add(&mut self, point: usize, bin: usize, n: u64) {
-        assert!(self.starts[point] + bin < self.starts[point + 1], "bin {bin} outside point {point}");
-        self.counts[self.starts[point] + bin] += n;
+        let (start, len) = self.spans[point];
+        assert!(bin < len, "bin {bin} outside point {point}");
+        self.counts[start + bin] += n;
     }
 
     /// The count of each bin of point `point`.
     pub fn counts(&self, point: usize) -> &[u64] {
-        &self.counts[self.starts[point]..self.starts[point + 1]]
+        let (start, len) = self.spans[point];
+        &self.counts[start..start + len]
     }
 
     /// Adds `other`'s counts (of the same group) to these.
     pub fn merge(&mut self, other: &Hits) {
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+        let bins = self.sink();
+        for (a, b) in self.counts[..bins].iter_mut().zip(&other.counts[..bins]) {
             *a += b;
         }
     }
 
     /// Bins hit at least once.
     pub fn hit_bins(&self) -> usize {
-        self.counts.iter().filter(|&&c| c > 0).count()
+        self.counts[..self.sink()].iter().filter(|&&c| c > 0).count()
     }
 
     /// `(point, bin)` names of the bins never hit, in declaration order.
@@ -224,6 +282,32 @@ mod tests {
         total.merge(&h);
         assert_eq!(total.counts(1), [0, 2, 0, 0, 0, 2]);
         assert_eq!(Summary { group: &g, hits: &h }.to_string(), "3/8 bins (37.5 %)");
+    }
+
+    #[test]
+    fn a_conditional_hit_counts_only_when_its_condition_holds() {
+        let g = Covergroup::new().point(0, "p", ["a", "b"]).cross(1, "x", &[&["l", "s"], &["0", "1", "2"]]);
+        let mut h = Hits::new(&g);
+        h.hit_if(true, 0, 1);
+        h.hit_if(false, 0, 0);
+        // A false condition's bin is not checked: it may be any value the sampler computed.
+        h.hit_if(false, 0, 99);
+        h.hit_cross_if(true, 1, &[1, 0]);
+        h.hit_cross_if(false, 1, &[0, 0]);
+        assert_eq!(h.counts(0), [0, 1]);
+        assert_eq!(h.counts(1), [0, 0, 0, 1, 0, 0]);
+        assert_eq!(h.hit_bins(), 2);
+        let mut plain = Hits::new(&g);
+        plain.hit(0, 1);
+        plain.hit_cross(1, &[1, 0]);
+        assert_eq!(h, plain, "the false conditions' hits are nowhere");
+    }
+
+    #[test]
+    #[should_panic(expected = "bin 2 outside point 0")]
+    fn a_conditional_hit_outside_its_point_is_refused_when_it_counts() {
+        let g = Covergroup::new().point(0, "p", ["a", "b"]).point(1, "q", ["c"]);
+        Hits::new(&g).hit_if(true, 0, 2);
     }
 
     #[test]

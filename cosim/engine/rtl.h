@@ -18,9 +18,7 @@ class Rtl {
  public:
   explicit Rtl(std::unique_ptr<verilated_rs::Rtl> sim) : sim_(std::move(sim)) {}
   uint32_t set_reset(bool asserted, rust::Slice<uint32_t> output) { return sim_->set_reset(asserted, output.data()); }
-  uint32_t step(rust::Slice<const uint32_t> input, rust::Slice<uint32_t> output) {
-    return sim_->step(input.data(), output.data());
-  }
+  uint32_t step(const uint32_t *input, uint32_t *output) { return sim_->step(input, output); }
   rust::Vec<rust::String> take_assertions();
   void finish();
   void write_coverage(rust::Str path);

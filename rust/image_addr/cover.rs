@@ -257,26 +257,17 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     if outcome < 2 {
         return;
     }
-    if !input.mip && input.mipid != 0 {
-        hits.hit(Point::Level as usize, 6);
-    }
+    // Conditions on random values are counted with `hit_if` (an add, no branch).
+    hits.hit_if(!input.mip & (input.mipid != 0), Point::Level as usize, 6);
     if !out.level_ok {
-        if level >> 32 != 0 {
-            hits.hit(Point::Level as usize, 5);
-        } else if level > 15 {
-            hits.hit(Point::Level as usize, 4);
-        }
-        if level > u64::from(t.last_level) {
-            hits.hit(Point::Level as usize, 1);
-        } else {
-            hits.hit(Point::Level as usize, 2);
-        }
+        let wide = level >> 32 != 0;
+        hits.hit_if(wide, Point::Level as usize, 5);
+        hits.hit_if(!wide & (level > 15), Point::Level as usize, 4);
+        hits.hit(Point::Level as usize, if level > u64::from(t.last_level) { 1 } else { 2 });
         return;
     }
     hits.hit(Point::Level as usize, 0);
-    if input.r128 && level > u64::from(t.max_mip) {
-        hits.hit(Point::Level as usize, 3);
-    }
+    hits.hit_if(input.r128 & (level > u64::from(t.max_mip)), Point::Level as usize, 3);
     let l = u32::from(out.level);
     let level_class = match l {
         0 => 0,
@@ -299,9 +290,7 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         3
     };
     hits.hit(Point::Pitch as usize, pitch_bin);
-    if pitch == 65536 {
-        hits.hit(Point::Pitch as usize, 4);
-    }
+    hits.hit_if(pitch == 65536, Point::Pitch as usize, 4);
 
     // §4.3: the group against the level, with the unaligned x.
     let n = group_size(op);
@@ -328,13 +317,9 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     hits.hit_cross(Point::Fits as usize, &[usize::from(!fits_x), usize::from(!fits_y)]);
     let alignment = if n == 2 { (x & 1) as usize } else { 2 + (x & 3) as usize };
     hits.hit(Point::Alignment as usize, alignment);
-    if u64::from(out.xa) + u64::from(n) <= u64::from(width) && !fits_x {
-        hits.hit(Point::Alignment as usize, 6);
-    }
+    hits.hit_if((u64::from(out.xa) + u64::from(n) <= u64::from(width)) & !fits_x, Point::Alignment as usize, 6);
 
     // §4.4: the address of texel xa.
     hits.hit(Point::Address as usize, usize::from(l > 0));
-    if out.address < t.base * 256 {
-        hits.hit(Point::Address as usize, 2);
-    }
+    hits.hit_if(out.address < t.base * 256, Point::Address as usize, 2);
 }

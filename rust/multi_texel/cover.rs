@@ -92,45 +92,134 @@ pub fn covergroup() -> Covergroup {
         )
 }
 
+/// No row, no position, no bin: a table entry that counts nothing.
+const NONE: u8 = 0xff;
+
+/// The row of [`FORMAT_TABLE`] of each (op, dfmt), or [`NONE`].
+const ROW_OF: [[u8; 64]; 4] = {
+    let mut t = [[NONE; 64]; 4];
+    let mut k = 0;
+    while k < FORMAT_TABLE.len() {
+        let r = &FORMAT_TABLE[k];
+        t[r.op as usize][r.dfmt as usize] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// Where each row's nfmts start in the RowNfmt point.
+const ROW_FIRST: [usize; FORMAT_TABLE.len()] = {
+    let mut t = [0; FORMAT_TABLE.len()];
+    let mut k = 1;
+    while k < FORMAT_TABLE.len() {
+        t[k] = t[k - 1] + FORMAT_TABLE[k - 1].nfmts.len();
+        k += 1;
+    }
+    t
+};
+
+/// Each row's position of each nfmt in its list, or [`NONE`] for an nfmt the row does not have.
+const NFMT_AT: [[u8; 16]; FORMAT_TABLE.len()] = {
+    let mut t = [[NONE; 16]; FORMAT_TABLE.len()];
+    let mut k = 0;
+    while k < FORMAT_TABLE.len() {
+        let mut i = 0;
+        while i < FORMAT_TABLE[k].nfmts.len() {
+            t[k][FORMAT_TABLE[k].nfmts[i] as usize] = i as u8;
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The OpDmask axis of each (op, DMASK): 0 a DMASK of one of the op's rows, 1 DMASK 0, 2 another.
+const DMASK_BIN: [[u8; 16]; 4] = {
+    let mut t = [[2; 16]; 4];
+    let mut k = 0;
+    while k < FORMAT_TABLE.len() {
+        t[FORMAT_TABLE[k].op as usize][FORMAT_TABLE[k].dmask as usize] = 0;
+        k += 1;
+    }
+    let mut op = 0;
+    while op < 4 {
+        t[op][0] = 1;
+        op += 1;
+    }
+    t
+};
+
+/// The Values bin of an 8-bit component (R8, RG8) by nfmt and value, or [`NONE`].
+const BYTE_BIN: [[u8; 256]; 16] = {
+    let mut t = [[NONE; 256]; 16];
+    t[NFMT_UNORM as usize][0] = 0;
+    t[NFMT_UNORM as usize][0xff] = 1;
+    t[NFMT_SNORM as usize][0x80] = 2;
+    t[NFMT_SNORM as usize][0x81] = 3;
+    t[NFMT_SNORM as usize][0x7f] = 4;
+    let mut c = 0x80;
+    while c < 0x100 {
+        t[NFMT_SINT as usize][c] = 5;
+        c += 1;
+    }
+    t[NFMT_UINT as usize][0xff] = 6;
+    t
+};
+
+/// The Values bin of a 16-bit component (R16) of format `nfmt`, or [`NONE`].
+fn half_bin(nfmt: u8, c: u16) -> u8 {
+    match nfmt {
+        NFMT_UNORM if c == 0xffff => 7,
+        NFMT_SNORM if c == 0x8000 => 8,
+        NFMT_SINT if c & 0x8000 != 0 => 9,
+        NFMT_UINT if c == 0xffff => 10,
+        NFMT_FLOAT => match (c >> 10 & 0x1f, c & 0x3ff) {
+            (0x1f, 0) => 11,
+            (0x1f, _) => 12,
+            (0, 0) if c == 0x8000 => 14,
+            (0, m) if m != 0 => 13,
+            _ => NONE,
+        },
+        _ => NONE,
+    }
+}
+
+/// Counts the bins of one group. The row, the nfmt's position and the component classes are
+/// looked up in tables built at compile time from [`FORMAT_TABLE`] and the bins' definitions;
+/// the components' bins are counted with [`Hits::hit_if`] (no branch on random data).
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let (op, dmask, dfmt, nfmt) = (input.op & 0x3, input.dmask & 0xf, input.dfmt & 0x3f, input.nfmt & 0xf);
-    let dmask_bin = if dmask == 0 {
-        1
-    } else if FORMAT_TABLE.iter().any(|r| r.op == op && r.dmask == dmask) {
-        0
-    } else {
-        2
-    };
-    hits.hit_cross(Point::OpDmask as usize, &[usize::from(op), dmask_bin]);
+    let dmask_bin = DMASK_BIN[usize::from(op)][usize::from(dmask)];
+    hits.hit_cross(Point::OpDmask as usize, &[usize::from(op), usize::from(dmask_bin)]);
 
-    let mut first = 0;
-    let mut found = None;
-    for (k, r) in FORMAT_TABLE.iter().enumerate() {
-        if r.op == op && r.dfmt == dfmt {
-            found = Some((k, r, first));
-        }
-        first += r.nfmts.len();
-    }
+    let row = ROW_OF[usize::from(op)][usize::from(dfmt)];
     if out.illegal {
         let p = Point::Illegal as usize;
-        match found {
-            None if dfmt == 0 => hits.hit(p, 6),
-            None if dfmt > 3 => hits.hit(p, 7),
-            None => hits.hit(p, 8),
-            Some((_, r, _)) => {
-                if r.dmask != dmask {
-                    hits.hit(p, 0);
-                }
-                if !r.nfmts.contains(&nfmt) {
-                    let bin = match nfmt {
-                        NFMT_SNORM => 1,
-                        NFMT_FLOAT => 2,
-                        NFMT_USCALED | NFMT_SSCALED => 3,
-                        NFMT_RESERVED => 4,
-                        _ => 5,
-                    };
-                    hits.hit(p, bin);
-                }
+        if row == NONE {
+            hits.hit(
+                p,
+                if dfmt == 0 {
+                    6
+                } else if dfmt > 3 {
+                    7
+                } else {
+                    8
+                },
+            );
+        } else {
+            let r = &FORMAT_TABLE[usize::from(row)];
+            if r.dmask != dmask {
+                hits.hit(p, 0);
+            }
+            if NFMT_AT[usize::from(row)][usize::from(nfmt)] == NONE {
+                let bin = match nfmt {
+                    NFMT_SNORM => 1,
+                    NFMT_FLOAT => 2,
+                    NFMT_USCALED | NFMT_SSCALED => 3,
+                    NFMT_RESERVED => 4,
+                    _ => 5,
+                };
+                hits.hit(p, bin);
             }
         }
         if input.group_valid {
@@ -138,54 +227,37 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         }
         return;
     }
-    let Some((row, r, first)) = found else { return };
+    if row == NONE {
+        return;
+    }
+    let row = usize::from(row);
     hits.hit_cross(Point::RowGroup as usize, &[row, usize::from(!input.group_valid)]);
     if !input.group_valid {
         return;
     }
-    if let Some(k) = r.nfmts.iter().position(|&n| n == nfmt) {
-        hits.hit(Point::RowNfmt as usize, first + k);
-    }
+    let at = NFMT_AT[row][usize::from(nfmt)];
+    hits.hit_if(at != NONE, Point::RowNfmt as usize, ROW_FIRST[row] + usize::from(at));
 
     // The group's bytes: n texels of bpp bytes; the rest of `texels` is ignored.
     let group_bits = 8 * texel_bytes(dfmt) * group_size(op);
-    if group_bits < 64 && input.texels >> group_bits != 0 {
-        hits.hit(Point::Above as usize, usize::from(op & 2 != 0));
-    }
+    hits.hit_if(
+        group_bits < 64 && input.texels >> (group_bits & 63) != 0,
+        Point::Above as usize,
+        usize::from(op & 2 != 0),
+    );
     let v = Point::Values as usize;
     if dfmt == 2 {
         // R16: one 16-bit component per texel.
         for t in 0..group_size(op) {
-            let c = (input.texels >> (16 * t)) as u16;
-            match nfmt {
-                NFMT_UNORM if c == 0xffff => hits.hit(v, 7),
-                NFMT_SNORM if c == 0x8000 => hits.hit(v, 8),
-                NFMT_SINT if c & 0x8000 != 0 => hits.hit(v, 9),
-                NFMT_UINT if c == 0xffff => hits.hit(v, 10),
-                NFMT_FLOAT => match (c >> 10 & 0x1f, c & 0x3ff) {
-                    (0x1f, 0) => hits.hit(v, 11),
-                    (0x1f, _) => hits.hit(v, 12),
-                    (0, 0) if c == 0x8000 => hits.hit(v, 14),
-                    (0, m) if m != 0 => hits.hit(v, 13),
-                    _ => {}
-                },
-                _ => {}
-            }
+            let bin = half_bin(nfmt, (input.texels >> (16 * t)) as u16);
+            hits.hit_if(bin != NONE, v, usize::from(bin));
         }
     } else {
-        // R8 and RG8: every byte of the group is one 8-bit component.
-        for b in 0..group_bits / 8 {
-            let c = (input.texels >> (8 * b)) as u8;
-            match (nfmt, c) {
-                (NFMT_UNORM, 0) => hits.hit(v, 0),
-                (NFMT_UNORM, 0xff) => hits.hit(v, 1),
-                (NFMT_SNORM, 0x80) => hits.hit(v, 2),
-                (NFMT_SNORM, 0x81) => hits.hit(v, 3),
-                (NFMT_SNORM, 0x7f) => hits.hit(v, 4),
-                (NFMT_SINT, c) if c & 0x80 != 0 => hits.hit(v, 5),
-                (NFMT_UINT, 0xff) => hits.hit(v, 6),
-                _ => {}
-            }
+        // R8 and RG8: every byte of the group is one 8-bit component (2 or 4 of them).
+        let bytes = &BYTE_BIN[usize::from(nfmt)];
+        for b in 0..4 {
+            let bin = bytes[usize::from((input.texels >> (8 * b)) as u8)];
+            hits.hit_if((b < group_bits / 8) & (bin != NONE), v, usize::from(bin));
         }
     }
 }
