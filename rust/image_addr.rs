@@ -177,10 +177,54 @@ pub const FORMAT_TABLE: [FormatRow; 8] = [
 
 /// The table row that supports (op, dmask, dfmt, nfmt), if any. Arguments are taken at their
 /// port widths (op 2 bits, dmask 4, dfmt 6, nfmt 4).
+///
+/// Looked up, not searched (the lockstep loop asks once per vector): the row of (op, dfmt),
+/// then its DMASK and nfmts compared (`format_row_is_the_tables_search` checks every input).
+#[inline]
 pub fn format_row(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> Option<&'static FormatRow> {
-    let (op, dmask, dfmt, nfmt) = (op & 0x3, dmask & 0xf, dfmt & 0x3f, nfmt & 0xf);
-    FORMAT_TABLE.iter().find(|r| r.op == op && r.dmask == dmask && r.dfmt == dfmt && r.nfmts.contains(&nfmt))
+    let (dmask, nfmt) = (dmask & 0xf, nfmt & 0xf);
+    let k = row_index(op, dfmt)?;
+    let r = &FORMAT_TABLE[k];
+    (r.dmask == dmask && NFMT_MASKS[k] >> nfmt & 1 != 0).then_some(r)
 }
+
+/// The index in [`FORMAT_TABLE`] of the row of (op, dfmt), whatever its DMASK and nfmts (no two
+/// rows share both); arguments at their port widths (op 2 bits, dfmt 6).
+#[inline]
+pub fn row_index(op: u8, dfmt: u8) -> Option<usize> {
+    let k = ROW_OF[usize::from(op & 0x3)][usize::from(dfmt & 0x3f)];
+    (k != NO_ROW).then_some(usize::from(k))
+}
+
+const NO_ROW: u8 = u8::MAX;
+
+/// [`row_index`]'s table, built from [`FORMAT_TABLE`] at compile time.
+const ROW_OF: [[u8; 64]; 4] = {
+    let mut t = [[NO_ROW; 64]; 4];
+    let mut k = 0;
+    while k < FORMAT_TABLE.len() {
+        let r = &FORMAT_TABLE[k];
+        assert!(t[r.op as usize][r.dfmt as usize] == NO_ROW, "two rows of FORMAT_TABLE share op and dfmt");
+        t[r.op as usize][r.dfmt as usize] = k as u8;
+        k += 1;
+    }
+    t
+};
+
+/// Each row's nfmts as a mask (bit n: nfmt n).
+const NFMT_MASKS: [u16; FORMAT_TABLE.len()] = {
+    let mut t = [0; FORMAT_TABLE.len()];
+    let mut k = 0;
+    while k < FORMAT_TABLE.len() {
+        let mut i = 0;
+        while i < FORMAT_TABLE[k].nfmts.len() {
+            t[k] |= 1 << FORMAT_TABLE[k].nfmts[i];
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// True when (op, dmask, dfmt, nfmt) is a row of SPEC §4.3's table (see [`format_row`]).
 pub fn table_allows(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
@@ -306,6 +350,25 @@ mod tests {
 
     fn with_op(i: In, op: u8, dmask: u8) -> In {
         In { op, dmask, ..i }
+    }
+
+    /// The lookup against SPEC §4.3's table read literally (a search of its rows), for every
+    /// (op, DMASK, dfmt, nfmt) at port width and bits above it.
+    #[test]
+    fn format_row_is_the_tables_search() {
+        for code in 0u32..1 << 17 {
+            let (op, dmask, dfmt, nfmt) =
+                (code as u8 & 3, (code >> 2) as u8 & 0xf, (code >> 6) as u8 & 0x3f, (code >> 12) as u8 & 0x1f);
+            let (op_hi, dfmt_hi) = (op | 4 * (code >> 16) as u8, dfmt | 0x40 * (code >> 16) as u8);
+            let searched = FORMAT_TABLE
+                .iter()
+                .find(|r| r.op == op && r.dmask == dmask && r.dfmt == dfmt && r.nfmts.contains(&(nfmt & 0xf)));
+            assert_eq!(
+                format_row(op_hi, dmask, dfmt_hi, nfmt).map(|r| r as *const _),
+                searched.map(|r| r as *const _),
+                "op {op} dmask {dmask} dfmt {dfmt} nfmt {nfmt}"
+            );
+        }
     }
 
     #[test]

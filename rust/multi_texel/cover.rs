@@ -6,7 +6,7 @@ use crate::cover::{Covergroup, Hits};
 use crate::format::{
     NFMT_FLOAT, NFMT_RESERVED, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
 };
-use crate::image_addr::{group_size, texel_bytes, FORMAT_TABLE, OP_NAMES};
+use crate::image_addr::{group_size, row_index, texel_bytes, FORMAT_TABLE, OP_NAMES};
 
 /// The coverpoints, in declaration order.
 #[repr(usize)]
@@ -95,18 +95,6 @@ pub fn covergroup() -> Covergroup {
 /// No row, no position, no bin: a table entry that counts nothing.
 const NONE: u8 = 0xff;
 
-/// The row of [`FORMAT_TABLE`] of each (op, dfmt), or [`NONE`].
-const ROW_OF: [[u8; 64]; 4] = {
-    let mut t = [[NONE; 64]; 4];
-    let mut k = 0;
-    while k < FORMAT_TABLE.len() {
-        let r = &FORMAT_TABLE[k];
-        t[r.op as usize][r.dfmt as usize] = k as u8;
-        k += 1;
-    }
-    t
-};
-
 /// Where each row's nfmts start in the RowNfmt point.
 const ROW_FIRST: [usize; FORMAT_TABLE.len()] = {
     let mut t = [0; FORMAT_TABLE.len()];
@@ -184,42 +172,36 @@ fn half_bin(nfmt: u8, c: u16) -> u8 {
     }
 }
 
-/// Counts the bins of one group. The row, the nfmt's position and the component classes are
-/// looked up in tables built at compile time from [`FORMAT_TABLE`] and the bins' definitions;
-/// the components' bins are counted with [`Hits::hit_if`] (no branch on random data).
+/// Counts the bins of one group. The row ([`row_index`]), the nfmt's position and the
+/// component classes are looked up in tables built at compile time from [`FORMAT_TABLE`] and the
+/// bins' definitions; the components' bins are counted with [`Hits::hit_if`] (no branch on
+/// random data).
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let (op, dmask, dfmt, nfmt) = (input.op & 0x3, input.dmask & 0xf, input.dfmt & 0x3f, input.nfmt & 0xf);
     let dmask_bin = DMASK_BIN[usize::from(op)][usize::from(dmask)];
     hits.hit_cross(Point::OpDmask as usize, &[usize::from(op), usize::from(dmask_bin)]);
 
-    let row = ROW_OF[usize::from(op)][usize::from(dfmt)];
+    let row = row_index(op, dfmt);
     if out.illegal {
         let p = Point::Illegal as usize;
-        if row == NONE {
-            hits.hit(
-                p,
-                if dfmt == 0 {
-                    6
-                } else if dfmt > 3 {
-                    7
-                } else {
-                    8
-                },
-            );
-        } else {
-            let r = &FORMAT_TABLE[usize::from(row)];
-            if r.dmask != dmask {
-                hits.hit(p, 0);
-            }
-            if NFMT_AT[usize::from(row)][usize::from(nfmt)] == NONE {
-                let bin = match nfmt {
-                    NFMT_SNORM => 1,
-                    NFMT_FLOAT => 2,
-                    NFMT_USCALED | NFMT_SSCALED => 3,
-                    NFMT_RESERVED => 4,
-                    _ => 5,
-                };
-                hits.hit(p, bin);
+        match row {
+            None if dfmt == 0 => hits.hit(p, 6),
+            None if dfmt > 3 => hits.hit(p, 7),
+            None => hits.hit(p, 8),
+            Some(row) => {
+                if FORMAT_TABLE[row].dmask != dmask {
+                    hits.hit(p, 0);
+                }
+                if NFMT_AT[row][usize::from(nfmt)] == NONE {
+                    let bin = match nfmt {
+                        NFMT_SNORM => 1,
+                        NFMT_FLOAT => 2,
+                        NFMT_USCALED | NFMT_SSCALED => 3,
+                        NFMT_RESERVED => 4,
+                        _ => 5,
+                    };
+                    hits.hit(p, bin);
+                }
             }
         }
         if input.group_valid {
@@ -227,10 +209,7 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         }
         return;
     }
-    if row == NONE {
-        return;
-    }
-    let row = usize::from(row);
+    let Some(row) = row else { return };
     hits.hit_cross(Point::RowGroup as usize, &[row, usize::from(!input.group_valid)]);
     if !input.group_valid {
         return;
