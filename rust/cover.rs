@@ -149,7 +149,7 @@ impl Hits {
     pub fn hit_if(&mut self, cond: bool, point: usize, bin: usize) {
         let (start, len) = self.spans[point];
         assert!(!cond | (bin < len), "bin {bin} outside point {point}");
-        let at = if cond { start + bin } else { self.sink() };
+        let at = if cond { start.wrapping_add(bin) } else { self.sink() };
         self.counts[at] += 1;
     }
 

@@ -71,7 +71,8 @@ impl Binding for Harness {
                 (0 | 1, _) => &[0, 1, 4, 5],
                 _ => &[0, 4, 5],
             };
-            choices[(pick >> 8) as usize % choices.len()]
+            // Scaled, not `%`: a division by a length known only here costs more than the rest.
+            choices[scaled(u64::from(pick >> 8), 8, choices.len() as u64) as usize]
         });
         // Now and then a pitch below the width (SPEC §1.2 does not forbid it; §4.4 still applies).
         let pitch_short = pick_at!(d6 >> 32, 8; 19 => None, 1 => Some(1 + ((d6 >> 40) as u32 & 7)));
@@ -93,14 +94,14 @@ impl Binding for Harness {
         let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
         let x = match x_mode {
             0 => near(width_l, -(n + dx)), // x + n = width + dx
-            1 => x_any % width_l,
+            1 => scaled(u64::from(x_any), 32, u64::from(width_l)) as u32, // anywhere in the level
             2 => (dx.unsigned_abs() as u32 + x_any) & 7,
             3 => u32::MAX - (x_any & 7), // x + n past 2^32
             _ => x_any,
         };
         let y = match y_mode {
             0 => near(height_l, dy - 1), // height - 2, height - 1, height
-            1 => y_any % height_l,
+            1 => scaled(u64::from(y_any), 32, u64::from(height_l)) as u32,
             _ => y_any,
         };
         // The fields set here replace the noise; every other T# bit (min_lod, the perf and
