@@ -359,7 +359,7 @@ mod tests {
         for code in 0u32..1 << 17 {
             let (op, dmask, dfmt, nfmt) =
                 (code as u8 & 3, (code >> 2) as u8 & 0xf, (code >> 6) as u8 & 0x3f, (code >> 12) as u8 & 0x1f);
-            let (op_hi, dfmt_hi) = (op | 4 * (code >> 16) as u8, dfmt | 0x40 * (code >> 16) as u8);
+            let (op_hi, dfmt_hi) = (op | (4 * (code >> 16) as u8), dfmt | (0x40 * (code >> 16) as u8));
             let searched = FORMAT_TABLE
                 .iter()
                 .find(|r| r.op == op && r.dmask == dmask && r.dfmt == dfmt && r.nfmts.contains(&(nfmt & 0xf)));
