@@ -10,9 +10,21 @@
 //! hierarchy -check -top <unit>
 //! synth -flatten -top <unit>
 //! check -assert
+//! splitnets
 //! opt_clean -purge
 //! write_verilog -noattr netlist.v
 //! ```
+//!
+//! `splitnets` writes every internal multi-bit net as single-bit wires (ports stay vectors, as
+//! the harness binds them). Yosys reuses a net's bits as each other's inputs (buffer_addr's
+//! `product[2] = _03916_ ^ _03917_` with `_03916_ = _03871_ & product[0]`), which Verilator,
+//! ordering whole variables, reads as a combinational cycle (UNOPTFLAT) and schedules as
+//! "hybrid" logic, re-evaluated only when a variable of the cycle changes: Verilator 5.006 then
+//! kept bit 47 of the pipeline's lane-0 product at the value of its initial settle
+//! (docs/integrations/gls.md, "The cause"). With single-bit nets no internal net is such a cycle;
+//! the build reports, with a cargo warning and a list beside the build, any Verilator still finds
+//! (those through a module's output port, whose equal bits Yosys aliases to each other:
+//! cosim/engine/gls_build.rs).
 //!
 //! `write_verilog` prints Yosys's generic cells as expressions (`assign _07_ = _00_ | s1_q[1];`,
 //! `$_MUX_` as `?:`) and each flop as its own `always @(posedge clk_i, negedge rst_ni)` block
@@ -38,6 +50,7 @@
 //! ```text
 //! read_rtlil synth.il
 //! check -assert
+//! splitnets
 //! opt_clean -purge
 //! write_verilog -noattr netlist.v
 //! ```
@@ -157,6 +170,7 @@ pub fn script(top: &str, files: &[String]) -> String {
          hierarchy -check -top {top}\n\
          synth -flatten -top {top}\n\
          check -assert\n\
+         splitnets\n\
          opt_clean -purge\n\
          write_verilog -noattr netlist.v\n",
         files.join(" ")
@@ -249,6 +263,7 @@ pub fn module_netlist_script(module: &str) -> String {
         "# gcn-vmem netlist (cosim/tools/gls.rs): {module}'s gates as Verilog\n\
          read_rtlil synth.il\n\
          check -assert\n\
+         splitnets\n\
          opt_clean -purge\n\
          write_verilog -noattr netlist.v\n"
     )
