@@ -131,3 +131,34 @@ fn a_joined_netlist_drops_only_the_black_boxes_parameter_lists() {
     );
     assert_eq!(drop_instance_parameters(written, &[]), written);
 }
+
+/// A netlist whose gates read one of its output ports (Yosys writes an output bit equal to
+/// another as its copy) is a combinational cycle to Verilator: `gcn-vmem netlist` finds the
+/// read and writes the module as a wrapper of its ports around its gates with split ports.
+#[test]
+fn a_netlist_that_reads_its_own_output_port_gets_a_port_wrapper() {
+    use gcn_vmem::tools::gls::{declared_ports, outputs_read, port_wrapper, NetlistPort};
+    let written = "module tcp(clk_i, a_i, ret_o, ok_o);\n  input clk_i;\n  wire clk_i;\n  input [3:0] a_i;\n  wire [3:0] a_i;\n  output [5:0] ret_o;\n  wire [5:0] ret_o;\n  output ok_o;\n  reg ok_o;\n  wire \\sum[0] ;\n  assign \\sum[0]  = a_i[0] ^ a_i[1];\n  assign ret_o[3:0] = { a_i[2], \\sum[0] , a_i[1:0] };\n  assign { ret_o[5], ret_o[4] } = { ret_o[3], a_i[3] };\n  always @(posedge clk_i)\n    ok_o <= ret_o[0];\nendmodule\n";
+    assert_eq!(outputs_read(written, "tcp"), ["ret_o"]);
+    // Driving an output, reading it in a flop, an escaped internal name that contains it: no read.
+    let clean = written.replace("{ ret_o[3], a_i[3] }", "{ a_i[2], a_i[3] }");
+    assert!(outputs_read(&clean, "tcp").is_empty(), "{:?}", outputs_read(&clean, "tcp"));
+    assert!(outputs_read(&clean.replace("\\sum[0]", "\\ret_o_x[0]"), "tcp").is_empty());
+    // An instance connection reads what it names (a child's input, as far as the text says).
+    let instance = clean.replace("endmodule", "  child u (\n    .x_i(ret_o[2]),\n    .y_o(n)\n  );\nendmodule");
+    assert_eq!(outputs_read(&instance, "tcp"), ["ret_o"]);
+    assert_eq!(
+        declared_ports(written, "tcp").unwrap(),
+        [
+            NetlistPort { name: "clk_i".into(), input: true, range: None },
+            NetlistPort { name: "a_i".into(), input: true, range: Some((3, 0)) },
+            NetlistPort { name: "ret_o".into(), input: false, range: Some((5, 0)) },
+            NetlistPort { name: "ok_o".into(), input: false, range: None },
+        ]
+    );
+    let wrapper = port_wrapper(written, "tcp").unwrap();
+    assert!(wrapper.starts_with("module tcp(clk_i, a_i, ret_o, ok_o);\n  input clk_i;\n  input [3:0] a_i;\n  output [5:0] ret_o;\n  output ok_o;\n  tcp__gates u_gates (\n    .clk_i(clk_i),\n    .\\a_i[0] (a_i[0]),\n"), "{wrapper}");
+    assert_eq!(wrapper.matches("(ret_o[").count(), 6, "{wrapper}");
+    assert!(wrapper.ends_with("    .ok_o(ok_o)\n  );\nendmodule\n"), "{wrapper}");
+    assert!(declared_ports("module other(a);\nendmodule\n", "tcp").is_err());
+}

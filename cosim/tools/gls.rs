@@ -26,6 +26,16 @@
 //! (those through a module's output port, whose equal bits Yosys aliases to each other:
 //! cosim/engine/gls_build.rs).
 //!
+//! # Output ports
+//!
+//! `splitnets` leaves ports as vectors, as the harness and the parent modules bind them. Where
+//! two output bits are one net, Yosys writes one as a copy of the other (the TCP's
+//! `assign ret_o[4510] = ret_o[4087];`): the port reads itself, a cycle to Verilator again. A
+//! netlist whose `assign`s or instance connections read one of its module's output ports
+//! ([`outputs_read`]) is written a second time with the module renamed `<module>__gates` and its
+//! ports split too (`splitnets -ports`), and the module becomes a wrapper with its own vector
+//! ports around one instance of those gates ([`port_wrapper`]); no other netlist changes.
+//!
 //! `write_verilog` prints Yosys's generic cells as expressions (`assign _07_ = _00_ | s1_q[1];`,
 //! `$_MUX_` as `?:`) and each flop as its own `always @(posedge clk_i, negedge rst_ni)` block
 //! with the asynchronous active-low reset the RTL's `VMEM_FF` describes, so Verilator reads it
@@ -162,19 +172,160 @@ pub fn trap_file(root: &Path, unit: &str) -> PathBuf {
     root.join("tests").join("gls").join(format!("{unit}_trap.sv"))
 }
 
-/// The Yosys script of a [`Job`] (module documentation).
-pub fn script(top: &str, files: &[String]) -> String {
+/// The Yosys script of a [`Job`] (module documentation); `ports_split`: written as
+/// [`GATES_SUFFIX`]'s module with its ports split too ([`writing`]).
+pub fn script(top: &str, files: &[String], ports_split: bool) -> String {
     format!(
         "# gcn-vmem netlist (cosim/tools/gls.rs): {top} to a generic-gate Verilog netlist\n\
          read_slang -j 1 --single-unit -D SYNTHESIS {} --top {top}\n\
          hierarchy -check -top {top}\n\
          synth -flatten -top {top}\n\
          check -assert\n\
-         splitnets\n\
-         opt_clean -purge\n\
-         write_verilog -noattr netlist.v\n",
-        files.join(" ")
+         {}",
+        files.join(" "),
+        writing(top, ports_split)
     )
+}
+
+/// The name of a module's gates when its netlist is written with its ports split: the module
+/// itself is then a wrapper of that name's instance (module documentation, "Output ports").
+pub const GATES_SUFFIX: &str = "__gates";
+
+/// How a netlist script writes `module`: every net as single-bit wires (`splitnets`), the
+/// internal names dropped, as Verilog. With `ports_split`, the module is first renamed
+/// `<module>__gates` and its ports are split as well (`splitnets -ports`), for [`port_wrapper`].
+pub fn writing(module: &str, ports_split: bool) -> String {
+    let split = if ports_split {
+        format!("rename {module} {module}{GATES_SUFFIX}\nsplitnets -ports\n")
+    } else {
+        "splitnets\n".to_string()
+    };
+    format!("{split}opt_clean -purge\nwrite_verilog -noattr netlist.v\n")
+}
+
+/// The output ports of `module` that its netlist `netlist` (Yosys `write_verilog`) reads where
+/// a read is combinational: on the right of an `assign` or in an instance's connection. To
+/// Verilator, ordering whole variables, such a read is a combinational cycle through the port
+/// (Yosys writes an output bit equal to another as a copy of it: `assign ret_o[4510] =
+/// ret_o[4087];`).
+pub fn outputs_read(netlist: &str, module: &str) -> Vec<String> {
+    let Ok(ports) = declared_ports(netlist, module) else {
+        return Vec::new();
+    };
+    let reads = |line: &str, name: &str| {
+        let t = line.trim_start();
+        let right = match t.strip_prefix("assign ") {
+            Some(rest) => rest.split_once(" = ").map(|(_, r)| r),
+            None => t.starts_with('.').then_some(t),
+        };
+        right.is_some_and(|r| has_identifier(r, name))
+    };
+    ports.iter().filter(|p| !p.input && netlist.lines().any(|l| reads(l, &p.name))).map(|p| p.name.clone()).collect()
+}
+
+/// Whether `text` holds `name` as a whole simple identifier (not part of a longer one, of an
+/// escaped one such as `\\name[3]`, or a `.name(` connection's port).
+fn has_identifier(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(|c| ident(c) || c == '\\' || c == '.') && !after.is_some_and(ident)
+    })
+}
+
+/// A port of a netlist's module, as `write_verilog` declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetlistPort {
+    pub name: String,
+    pub input: bool,
+    /// `[hi:lo]`, or `None` for one bit.
+    pub range: Option<(u32, u32)>,
+}
+
+/// `module`'s ports in header order, with their directions and ranges from their declarations.
+pub fn declared_ports(netlist: &str, module: &str) -> anyhow::Result<Vec<NetlistPort>> {
+    let head = format!("module {module}(");
+    let start = netlist.find(&head).with_context(|| format!("no `{head}` in the netlist"))? + head.len();
+    let end = start + netlist[start..].find(");").with_context(|| format!("`{head}` has no end"))?;
+    let names: Vec<&str> = netlist[start..end].split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    let body = &netlist[end..netlist[end..].find("endmodule").map_or(netlist.len(), |e| end + e)];
+    let mut declared = std::collections::HashMap::new();
+    for line in body.lines() {
+        let t = line.trim();
+        let (input, rest) = match (t.strip_prefix("input "), t.strip_prefix("output ")) {
+            (Some(rest), _) => (true, rest),
+            (_, Some(rest)) => (false, rest),
+            _ => continue,
+        };
+        let rest = rest.trim_end_matches(';').trim();
+        let (range, name) = match rest.strip_prefix('[') {
+            Some(r) => {
+                let (bounds, name) = r.split_once(']').with_context(|| format!("cannot read `{t}`"))?;
+                let (hi, lo) = bounds.split_once(':').with_context(|| format!("cannot read `{t}`"))?;
+                (Some((hi.trim().parse()?, lo.trim().parse()?)), name.trim())
+            }
+            None => (None, rest),
+        };
+        declared.insert(name.to_string(), (input, range));
+    }
+    names
+        .iter()
+        .map(|n| {
+            let &(input, range) = declared
+                .get(*n)
+                .with_context(|| format!("port `{n}` of `{module}` has no input/output declaration"))?;
+            Ok(NetlistPort { name: n.to_string(), input, range })
+        })
+        .collect()
+}
+
+/// `module` as a wrapper with the ports `netlist` declares for it, around one instance of
+/// `<module>__gates`, the same gates written with their ports split (`splitnets -ports` names
+/// bit k of port `p` `\\p[k]`): outside, the module is unchanged; inside, no port is read by
+/// the logic that drives it.
+pub fn port_wrapper(netlist: &str, module: &str) -> anyhow::Result<String> {
+    let ports = declared_ports(netlist, module)?;
+    let names: Vec<&str> = ports.iter().map(|p| p.name.as_str()).collect();
+    let mut text = format!("module {module}({});\n", names.join(", "));
+    let mut connections = Vec::new();
+    for p in &ports {
+        let direction = if p.input { "input" } else { "output" };
+        match p.range {
+            None => {
+                text.push_str(&format!("  {direction} {};\n", p.name));
+                connections.push(format!("    .{0}({0})", p.name));
+            }
+            Some((hi, lo)) => {
+                text.push_str(&format!("  {direction} [{hi}:{lo}] {};\n", p.name));
+                for k in hi.min(lo)..=hi.max(lo) {
+                    connections.push(format!("    .\\{0}[{k}] ({0}[{k}])", p.name));
+                }
+            }
+        }
+    }
+    text.push_str(&format!("  {module}{GATES_SUFFIX} u_gates (\n{}\n  );\nendmodule\n", connections.join(",\n")));
+    Ok(text)
+}
+
+/// Runs `script` (its `ports_split` argument) in `work` and returns the netlist of `module`:
+/// as written, or, when that reads one of the module's output ports ([`outputs_read`]), written
+/// again with its ports split, under [`port_wrapper`].
+fn write_gates(work: &Path, module: &str, script: impl Fn(bool) -> String) -> anyhow::Result<String> {
+    run_script(work, "netlist", &script(false))?;
+    let gates = written(work, "netlist.log")?;
+    let read = outputs_read(&gates, module);
+    if read.is_empty() {
+        return Ok(gates);
+    }
+    let wrapper = port_wrapper(&gates, module)?;
+    run_script(work, "netlist_ports", &script(true))?;
+    let split = written(work, "netlist_ports.log")?;
+    Ok(format!(
+        "{split}\n// {module}: its gates read its output port(s) {} (a cycle to Verilator: cosim/tools/gls.rs),\n\
+         // so they are {module}{GATES_SUFFIX} with every port split, and {module} is this wrapper.\n{wrapper}",
+        read.join(", ")
+    ))
 }
 
 /// 64-bit FNV-1a, as build.rs hashes files.
@@ -252,20 +403,19 @@ fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
     let work = &job.work;
     fresh(work)?;
     let (files, listing) = copy_sources(&job.sources, work, root)?;
-    run_script(work, "netlist", &script(&job.top, &files))?;
-    publish(job, &written(work, "netlist.log")?, &listing)
+    let gates = write_gates(work, &job.top, |ports_split| script(&job.top, &files, ports_split))?;
+    publish(job, &gates, &listing)
 }
 
 /// The second script of one module of a hierarchical unit: its gates (from the first script's
-/// synth.il) as Verilog.
-pub fn module_netlist_script(module: &str) -> String {
+/// synth.il) as Verilog ([`writing`]).
+pub fn module_netlist_script(module: &str, ports_split: bool) -> String {
     format!(
         "# gcn-vmem netlist (cosim/tools/gls.rs): {module}'s gates as Verilog\n\
          read_rtlil synth.il\n\
          check -assert\n\
-         splitnets\n\
-         opt_clean -purge\n\
-         write_verilog -noattr netlist.v\n"
+         {}",
+        writing(module, ports_split)
     )
 }
 
@@ -310,8 +460,7 @@ fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
             );
         }
         run_script(&work, "synth", &synth::module_script(module, &files, &children))?;
-        run_script(&work, "netlist", &module_netlist_script(module))?;
-        let gates = written(&work, "netlist.log")?;
+        let gates = write_gates(&work, module, |ports_split| module_netlist_script(module, ports_split))?;
         netlist.push_str(&format!("\n// ---- {module} (target/gls/work/{}/{module}/)\n", job.name));
         netlist.push_str(&drop_instance_parameters(&gates, &boxes));
     }
