@@ -11,8 +11,9 @@
 #       3. `gcn-vmem cosim --gls`: every unit's model against its netlist in lockstep, random
 #          runs and X runs, failures shrunk and saved under target/gls/cosim/<u>/ with waveforms.
 #       vmem_pipe runs only when named (UNIT=vmem_pipe): its netlist and build take about an hour.
-#   make gls-test   the tests of tests/gls.rs in that build (the trap of tests/gls/: the netlist
-#                   run fails where the RTL run passes); after `make gls`
+#   make gls-test [UNIT=u]   the tests of tests/gls.rs in that build (the trap of tests/gls/: the
+#                   netlist run fails where the RTL run passes); after `make gls` with the same UNIT
+#                   (`make gls-test UNIT=vmem_pipe` runs the pipeline's test on its netlist)
 #   make gls-wave UNIT=u VECTOR=file [XSEED=s]   replay a saved vector on the netlist with waveforms
 #
 # The normal build (`make build`, `make test`) is untouched: without GCN_VMEM_GLS, build.rs builds
@@ -22,7 +23,12 @@ GLS_BUILD    := $(GLS_DIR)/build
 GLS_BIN      := $(GLS_BUILD)/release/gcn-vmem
 GLS_VECTORS  ?= 200000
 GLS_XSEEDS   ?= 2
-GLS_ENV      := GCN_VMEM_GLS=1 GCN_VMEM_VERILATED_CACHE="$(CURDIR)/target/verilated" GCN_VMEM_UNITS="$(UNIT)"
+# The units a run with no UNIT builds: all but cosim/tools/gls.rs NAMED_ONLY's (vmem_pipe), so
+# that a pipeline netlist left in target/gls/netlist/ by `make gls UNIT=vmem_pipe` is not
+# verilated and compiled again (an hour) by a run that does not use it.
+GLS_NAMED_ONLY := vmem_pipe
+GLS_UNITS    := $(if $(UNIT),$(UNIT),$(filter-out $(GLS_NAMED_ONLY),$(UNITS)))
+GLS_ENV      := GCN_VMEM_GLS=1 GCN_VMEM_VERILATED_CACHE="$(CURDIR)/target/verilated" GCN_VMEM_UNITS="$(GLS_UNITS)"
 
 .PHONY: gls gls-netlists gls-build gls-test gls-wave
 

@@ -42,6 +42,9 @@ pub const ENV: &str = "GCN_VMEM_GLS";
 /// built once, traced, and compiled file by file.
 const LARGE_NETLIST: u64 = 8 << 20;
 
+/// The environment variable that sets [`LARGE_NETLIST`] instead (bytes).
+const LARGE_ENV: &str = "GCN_VMEM_GLS_LARGE_BYTES";
+
 /// Where `make gls` writes the netlists (relative to the repository root).
 pub const NETLIST_DIR: &str = "target/gls/netlist";
 
@@ -115,7 +118,11 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         println!("cargo::warning={name}: no gate-level build: {}: {why}; {fix}", netlist.display());
         return Ok(None);
     }
-    let large = fs::metadata(&netlist).is_ok_and(|m| m.len() > LARGE_NETLIST);
+    // GCN_VMEM_GLS_LARGE_BYTES lowers the line, so that a unit's small netlist can take the
+    // large netlists' path (tests of the resumable build).
+    println!("cargo::rerun-if-env-changed={LARGE_ENV}");
+    let line = std::env::var(LARGE_ENV).ok().and_then(|v| v.parse().ok()).unwrap_or(LARGE_NETLIST);
+    let large = fs::metadata(&netlist).is_ok_and(|m| m.len() > line);
     // The netlist's builds (variant 3): untraced for random runs and FST-traced for failures'
     // waveforms, or for a large netlist one traced build for both (traced code costs only while a
     // trace is open), compiled file by file.
@@ -195,8 +202,19 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     if library.is_file() {
         return Ok(Some(out));
     }
-    let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
+    // A large netlist's build takes hours on two cores, longer than a working session: it works
+    // in a folder named by its key alone, keeps each verilated model once done and each object
+    // under the hash of its source, so that a build stopped part way resumes where it stopped
+    // (`Resumable`). Others work in a folder of their own, removed first.
+    let resumable = if large { Some(Resumable::claim(root, &format!("{stem}-{key}"))?) } else { None };
+    let tmp = match &resumable {
+        Some(r) => r.dir.clone(),
+        None => {
+            let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
+            let _ = fs::remove_dir_all(&tmp);
+            tmp
+        }
+    };
 
     let configure = |opt: u32, obj: &str| verilated_cc(tools, &tmp.join(obj), opt, false);
     // The netlist random runs use at -O1 (a netlist is long straight-line code: -O3 costs much
@@ -207,11 +225,18 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     let mut headers = String::new();
     for g in &gates {
         let mdir = tmp.join("vl").join(&g.prefix);
-        verilate(tools, g, &mdir, ports, large)?;
+        let done = mdir.join(".verilated");
+        if !(resumable.is_some() && done.is_file()) {
+            verilate(tools, g, &mdir, ports, large)?;
+            fs::write(&done, "").map_err(|e| format!("{}: {e}", done.display()))?;
+        }
         let files = model_files(&mdir, &g.prefix)?;
-        if large {
-            // Hundreds of files: compiled in parallel, not as one translation unit.
-            build.include(&mdir).files(&files);
+        if let Some(r) = &resumable {
+            // Hundreds of files: compiled in parallel, not as one translation unit, each object
+            // kept under the hash of its source.
+            build.include(&mdir);
+            let objects = r.compile(&build, &files)?;
+            build.objects(objects);
         } else if g.hot {
             let file = unity(&mdir, &g.prefix, &files)?;
             build.include(&mdir).file(file);
@@ -236,14 +261,103 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         .map_err(|e| format!("{}: {e}", tmp.display()))?;
     let _ = fs::remove_dir_all(tmp.join("obj"));
     let _ = fs::remove_dir_all(tmp.join("obj_slow"));
+    let _ = fs::remove_dir_all(tmp.join("objects"));
     if fs::rename(&tmp, &out).is_err() {
         let _ = fs::remove_dir_all(&tmp);
         if !library.is_file() {
             return Err(format!("cannot move {} to {}", tmp.display(), out.display()));
         }
     }
+    drop(resumable);
     prune(root, &stem, &out);
     Ok(Some(out))
+}
+
+/// The working folder of a large netlist's build, `.<stem>-<key>.work`, held by one build at a
+/// time (`.<stem>-<key>.lock` names its process): verilated models stay once done (a
+/// `.verilated` marker) and objects under `objects/<hash of source and flags>.o`, so that a
+/// build stopped part way (a session's end, a killed cargo) resumes there.
+struct Resumable {
+    dir: PathBuf,
+    lock: PathBuf,
+}
+
+impl Resumable {
+    fn claim(root: &Path, name: &str) -> Result<Resumable, String> {
+        let dir = root.join(format!(".{name}.work"));
+        let lock = root.join(format!(".{name}.lock"));
+        if let Ok(pid) = fs::read_to_string(&lock) {
+            let pid = pid.trim();
+            if pid != std::process::id().to_string() && Path::new("/proc").join(pid).exists() {
+                return Err(format!(
+                    "another build (process {pid}) is building {name} in {}; wait for it, or stop it \
+                     (its finished objects are kept) and run `make gls` again; if no build is running, \
+                     remove {}",
+                    dir.display(),
+                    lock.display()
+                ));
+            }
+        }
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        fs::write(&lock, std::process::id().to_string()).map_err(|e| format!("{}: {e}", lock.display()))?;
+        Ok(Resumable { dir, lock })
+    }
+
+    /// Compiles `files` with `build`'s compiler and flags, in parallel (cargo's job count), each
+    /// into `objects/<hash>.o` unless there already; returns the objects in `files`' order.
+    fn compile(&self, build: &cc::Build, files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+        let objects = self.dir.join("objects");
+        fs::create_dir_all(&objects).map_err(|e| format!("{}: {e}", objects.display()))?;
+        let compiler = build.try_get_compiler().map_err(|e| format!("no C++ compiler: {e}"))?;
+        let flags = format!("{:?} {:?}", compiler.path(), compiler.args());
+        let mut jobs = Vec::new();
+        for file in files {
+            let text = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let mut keyed = flags.clone().into_bytes();
+            keyed.extend_from_slice(&text);
+            jobs.push((file.clone(), objects.join(format!("{:016x}.o", fnv(0xcbf2_9ce4_8422_2325, &keyed)))));
+        }
+        let todo: Vec<&(PathBuf, PathBuf)> = jobs.iter().filter(|(_, o)| !o.is_file()).collect();
+        let workers = std::env::var("NUM_JOBS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failure = std::sync::Mutex::new(None::<String>);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((file, object)) = todo.get(i) else { break };
+                    if failure.lock().unwrap().is_some() {
+                        break;
+                    }
+                    // Written beside, then renamed: an object is whole or absent.
+                    let partial = object.with_extension("o.partial");
+                    let out = compiler.to_command().arg("-c").arg(file).arg("-o").arg(&partial).output();
+                    let result = match out {
+                        Ok(o) if o.status.success() => fs::rename(&partial, object).map_err(|e| e.to_string()),
+                        Ok(o) => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    if let Err(e) = result {
+                        failure.lock().unwrap().get_or_insert(format!("compiling {}: {e}", file.display()));
+                    }
+                });
+            }
+        });
+        match failure.into_inner().unwrap() {
+            Some(e) => Err(e),
+            None => Ok(jobs.into_iter().map(|(_, o)| o).collect()),
+        }
+    }
+}
+
+impl Drop for Resumable {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.lock);
+    }
 }
 
 /// Verilates one gate-level build into `mdir`, after checking that its top's ports are `ports`.
