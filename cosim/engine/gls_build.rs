@@ -77,9 +77,21 @@ struct GateBuild {
 pub fn build_all(units: &[UnitLine], built: &[Built], tools: &Toolchain, root: &Path) -> Vec<Option<PathBuf>> {
     println!("cargo::rerun-if-changed={NETLIST_DIR}");
     println!("cargo::rerun-if-changed=tests/gls");
+    // GCN_VMEM_UNITS (`make gls UNIT=`, or the nine units when none is named) limits these
+    // builds as it limits the units' own: a pipeline netlist left in NETLIST_DIR is not built
+    // (hours) by a run that does not name it. A unit left out has no gate-level build, and
+    // `--gls` on it names `make gls UNIT=<unit>`.
+    let wanted = std::env::var("GCN_VMEM_UNITS").unwrap_or_default();
+    let wanted: Vec<&str> = wanted.split([' ', ',']).filter(|w| !w.is_empty()).collect();
     let results: Vec<Result<Option<PathBuf>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> =
-            units.iter().zip(built).map(|(u, b)| s.spawn(move || build_unit(u, &b.ports, tools, root))).collect();
+        let handles: Vec<_> = units
+            .iter()
+            .zip(built)
+            .map(|(u, b)| {
+                let left_out = !wanted.is_empty() && !wanted.contains(&u.name.as_str());
+                s.spawn(move || if left_out { Ok(None) } else { build_unit(u, &b.ports, tools, root) })
+            })
+            .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err("a gate-level build thread panicked".into())))
@@ -206,7 +218,7 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     // in a folder named by its key alone, keeps each verilated model once done and each object
     // under the hash of its source, so that a build stopped part way resumes where it stopped
     // (`Resumable`). Others work in a folder of their own, removed first.
-    let resumable = if large { Some(Resumable::claim(root, &format!("{stem}-{key}"))?) } else { None };
+    let resumable = if large { Some(Resumable::claim(root, &stem, &key)?) } else { None };
     let tmp = match &resumable {
         Some(r) => r.dir.clone(),
         None => {
@@ -283,20 +295,37 @@ struct Resumable {
 }
 
 impl Resumable {
-    fn claim(root: &Path, name: &str) -> Result<Resumable, String> {
+    fn claim(root: &Path, stem: &str, key: &str) -> Result<Resumable, String> {
+        let name = format!("{stem}-{key}");
         let dir = root.join(format!(".{name}.work"));
         let lock = root.join(format!(".{name}.lock"));
-        if let Ok(pid) = fs::read_to_string(&lock) {
-            let pid = pid.trim();
-            if pid != std::process::id().to_string() && Path::new("/proc").join(pid).exists() {
-                return Err(format!(
-                    "another build (process {pid}) is building {name} in {}; wait for it, or stop it \
-                     (its finished objects are kept) and run `make gls` again; if no build is running, \
-                     remove {}",
-                    dir.display(),
-                    lock.display()
-                ));
+        let held = |lock: &Path| {
+            fs::read_to_string(lock)
+                .ok()
+                .map(|pid| pid.trim().to_string())
+                .filter(|pid| *pid != std::process::id().to_string() && Path::new("/proc").join(pid).exists())
+        };
+        // The work of other keys (older netlists or build files) is never resumed: removed
+        // unless a live build holds it.
+        for entry in fs::read_dir(root).into_iter().flatten().flatten() {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let Some(other) = file.strip_prefix(&format!(".{stem}-")).and_then(|f| f.strip_suffix(".work")) else {
+                continue;
+            };
+            let other_lock = root.join(format!(".{stem}-{other}.lock"));
+            if other != key && held(&other_lock).is_none() {
+                let _ = fs::remove_dir_all(entry.path());
+                let _ = fs::remove_file(other_lock);
             }
+        }
+        if let Some(pid) = held(&lock) {
+            return Err(format!(
+                "another build (process {pid}) is building {name} in {}; wait for it, or stop it \
+                 (its finished objects are kept) and run `make gls` again; if no build is running, \
+                 remove {}",
+                dir.display(),
+                lock.display()
+            ));
         }
         fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         fs::write(&lock, std::process::id().to_string()).map_err(|e| format!("{}: {e}", lock.display()))?;
