@@ -22,9 +22,9 @@
 //! "hybrid" logic, re-evaluated only when a variable of the cycle changes: Verilator 5.006 then
 //! kept bit 47 of the pipeline's lane-0 product at the value of its initial settle
 //! (docs/integrations/gls.md, "The cause"). With single-bit nets no internal net is such a cycle;
-//! the build reports, with a cargo warning and a list beside the build, any Verilator still finds
-//! (those through a module's output port, whose equal bits Yosys aliases to each other:
-//! cosim/engine/gls_build.rs).
+//! those through an output port are removed as "Output ports" says, and the build reports, with a
+//! cargo warning and a list beside the build, any Verilator still finds
+//! (cosim/engine/gls_build.rs).
 //!
 //! # Output ports
 //!
