@@ -18,6 +18,8 @@
 //! only when the valid entering it is 1 and hold otherwise, so the data outputs show the most
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
+use std::hint::select_unpredictable;
+
 use crate::ports;
 use crate::unit::{pipelined_unit, Kind};
 
@@ -27,6 +29,16 @@ use crate::vsharp;
 pub const ACCESS_NAMES: &[&str] = &["format", "non_format", "atomic", "reserved"];
 /// Legal `bytes` values (SPEC §2).
 pub const BYTES_LEGAL: &[u32] = &[1, 2, 4, 8, 12, 16];
+/// [`BYTES_LEGAL`] as a set: bit `b` is set when `b` is a legal byte count (`bytes` < 32).
+pub(crate) const BYTES_LEGAL_SET: u32 = {
+    let mut set = 0;
+    let mut k = 0;
+    while k < BYTES_LEGAL.len() {
+        set |= 1 << BYTES_LEGAL[k];
+        k += 1;
+    }
+    set
+};
 
 /// `access` code of MUBUF *_FORMAT_* and MTBUF accesses.
 pub const ACCESS_FORMAT: u8 = 0;
@@ -121,7 +133,7 @@ pub fn compute(input: &In) -> Out {
     // Reserved encodings: access 3 computes as non_format; bytes outside the legal set compute
     // the address and LDS outputs but are never in range.
     let access_reserved = access == ACCESS_RESERVED;
-    let bytes_reserved = !BYTES_LEGAL.contains(&bytes);
+    let bytes_reserved = BYTES_LEGAL_SET >> bytes & 1 == 0;
     // Atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
     let non_format_like = access != ACCESS_FORMAT;
     // For range granularity (§2.4) atomics are all or nothing; reserved checks as non_format.
@@ -135,10 +147,12 @@ pub fn compute(input: &In) -> Out {
     let unbound = v.dfmt == 0 && !extended_stride;
 
     // §2.1: index and offset, 32 bits, wrapping.
-    let index_vgpr = if input.idxen { input.vgpr_index } else { 0 };
-    let index_tid = if v.add_tid_en { tid } else { 0 };
+    // (Random stimulus makes these flags unpredictable: the operands are selected, not
+    // branched on, here and below; a mispredicted branch costs more than computing both sides.)
+    let index_vgpr = select_unpredictable(input.idxen, input.vgpr_index, 0);
+    let index_tid = select_unpredictable(v.add_tid_en, tid, 0);
     let index = index_vgpr.wrapping_add(index_tid);
-    let offset_vgpr = if input.offen { input.vgpr_offset } else { 0 };
+    let offset_vgpr = select_unpredictable(input.offen, input.vgpr_offset, 0);
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
     // §2.3: buffer_offset, exact (at most 54 bits).
@@ -149,64 +163,54 @@ pub fn compute(input: &In) -> Out {
     // runs this millions of times; a 64-bit divide costs tens of cycles).
     let (e_log2, s_log2) = (e.trailing_zeros(), s.trailing_zeros());
     let offset_lsb = offset & (e - 1);
-    let buffer_offset = if v.swizzle_en {
+    let swizzled = {
         let (index_msb, index_lsb) = (index >> s_log2, index & (s - 1));
         let offset_msb = offset >> e_log2;
         (index_msb * stride64 + offset_msb * e) * s + index_lsb * e + offset_lsb
-    } else {
-        index * stride64 + offset
     };
+    let buffer_offset = select_unpredictable(v.swizzle_en, swizzled, index * stride64 + offset);
 
     // §2.3: address = base + sgpr_offset + buffer_offset, modulo 2^48; dword-aligned when
     // bytes >= 4 (the literal count, reserved values included).
-    let mut address = (v.base + u64::from(input.sgpr_offset) + buffer_offset) & ADDRESS_MASK;
-    if bytes >= 4 {
-        address &= !0x3;
-    }
+    let address = (v.base + u64::from(input.sgpr_offset) + buffer_offset) & ADDRESS_MASK;
+    let address = address & select_unpredictable(bytes >= 4, !0x3, !0);
 
     // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
     let bytes64 = u64::from(bytes);
-    let swizzle_illegal = v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride64 & (e - 1) != 0);
-    let illegal = access_reserved || bytes_reserved || swizzle_illegal;
+    let swizzle_illegal = v.swizzle_en & ((bytes64 > e) | (offset_lsb + bytes64 > e) | (stride64 & (e - 1) != 0));
+    let illegal = access_reserved | bytes_reserved | swizzle_illegal;
 
     // §2.4: the dwords of the access: max(1, ceil(bytes / 4)).
     let dwords = bytes.div_ceil(4).clamp(1, 4);
     let access_mask: u8 = (1 << dwords) - 1;
-    let all_or_nothing = |out: bool| if out { 0 } else { access_mask };
+    let all_or_nothing = |out: bool| select_unpredictable(out, 0, access_mask);
 
-    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly.
+    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly. Every
+    // kind's verdict is computed and the access's kind selects one.
     let num_records = u64::from(v.num_records);
-    let in_range = if unbound || bytes_reserved {
-        0
-    } else if v.add_tid_en && !input.idxen {
-        // Scratch (private): never out of range.
-        access_mask
-    } else if v.add_tid_en {
-        // Structured with tid: the wrapped index, tid included.
-        all_or_nothing(index >= num_records)
-    } else if input.idxen && stride != 0 {
-        // Structured: vgpr_index alone.
-        all_or_nothing(u64::from(input.vgpr_index) >= num_records)
-    } else if per_dword && bytes >= 8 {
-        // Raw non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
-        (0..dwords).fold(0, |mask, i| {
-            let hi = offset + 4 * u64::from(i) + 3;
-            mask | (u8::from(hi < num_records) << i)
-        })
-    } else {
-        // Raw byte/short/dword non-format, format and atomic: one range
-        // [offset, offset + bytes - 1] whose verdict applies to every dword.
-        let hi = offset + bytes64 - 1;
-        all_or_nothing(hi >= num_records)
-    };
+    // Structured with tid: the wrapped index, tid included.
+    let structured_tid = all_or_nothing(index >= num_records);
+    // Structured: vgpr_index alone.
+    let structured = all_or_nothing(u64::from(input.vgpr_index) >= num_records);
+    // Raw non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
+    let raw_per_dword = (0..4u8).fold(0, |mask, i| {
+        let hi = offset + 4 * u64::from(i) + 3;
+        mask | (u8::from(hi < num_records) << i)
+    }) & access_mask;
+    // Raw byte/short/dword non-format, format and atomic: one range [offset, offset + bytes - 1]
+    // whose verdict applies to every dword (bytes >= 1 wherever it is selected).
+    let raw_single = all_or_nothing(offset + bytes64 > num_records);
+    let raw = select_unpredictable(per_dword & (bytes >= 8), raw_per_dword, raw_single);
+    // Scratch (add_tid_en without idxen, private) is never out of range.
+    let tid_kinds = select_unpredictable(input.idxen, structured_tid, access_mask);
+    let other_kinds = select_unpredictable(input.idxen & (stride != 0), structured, raw);
+    let by_kind = select_unpredictable(v.add_tid_en, tid_kinds, other_kinds);
+    let in_range = select_unpredictable(unbound | bytes_reserved, 0, by_kind);
 
     // §2.5: LDS address, exact (at most 18 bits), and its range inside the wave's allocation.
-    let (lds_address, lds_in_range) = if input.lds {
-        let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
-        (lds_address, lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE)
-    } else {
-        (0, false)
-    };
+    let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
+    let lds_in_range = input.lds & (lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE);
+    let lds_address = select_unpredictable(input.lds, lds_address, 0);
 
     Out { valid: input.valid, address, in_range, unbound, illegal, lds_address, lds_in_range }
 }

@@ -148,8 +148,11 @@ impl Hits {
     #[inline]
     pub fn hit_if(&mut self, cond: bool, point: usize, bin: usize) {
         let (start, len) = self.spans[point];
-        assert!(!cond | (bin < len), "bin {bin} outside point {point}");
-        let at = if cond { start.wrapping_add(bin) } else { self.sink() };
+        // The bin is checked as 0 when `cond` is false: the check's only branch never goes the
+        // other way (`!cond | (bin < len)` compiles to a branch on `cond`).
+        let checked = std::hint::select_unpredictable(cond, bin, 0);
+        assert!(checked < len, "bin {bin} outside point {point}");
+        let at = std::hint::select_unpredictable(cond, start + checked, self.sink());
         self.counts[at] += 1;
     }
 

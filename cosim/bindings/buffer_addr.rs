@@ -70,27 +70,27 @@ impl Binding for Harness {
 
         // Index beside a multiple of index_stride (swizzle) or of 2^32 (wrap).
         let s = 8u32 << index_stride;
-        match idx_mode {
-            0 => vgpr_index = (vgpr_index & !(s - 1)).wrapping_add_signed(idx_delta),
-            1 => vgpr_index = (idx_delta as u32).wrapping_sub(u32::from(tid)),
-            _ => {}
-        }
-        let offset = (if offen { vgpr_offset } else { 0 }).wrapping_add(u32::from(inst_offset));
-        let index = (if idxen { vgpr_index } else { 0 }).wrapping_add(if add_tid_en { u32::from(tid) } else { 0 });
+        // Every mode's value is computed and the drawn mode indexes them: no branch on a draw.
+        vgpr_index = [
+            (vgpr_index & !(s - 1)).wrapping_add_signed(idx_delta),
+            (idx_delta as u32).wrapping_sub(u32::from(tid)),
+            vgpr_index,
+        ][usize::from(idx_mode)];
+        let offset = (vgpr_offset & mask32(offen)).wrapping_add(u32::from(inst_offset));
+        let index = (vgpr_index & mask32(idxen)).wrapping_add(u32::from(tid) & mask32(add_tid_en));
         let near = |x: i64| (x + nr_delta).clamp(0, i64::from(u32::MAX)) as u32;
-        let num_records = match nr_mode {
-            0 => near(i64::from(offset)),
-            1 => near(i64::from(offset) + i64::from(bytes)),
-            2 => near(i64::from(vgpr_index)),
-            3 => near(i64::from(index)),
-            _ => noise as u32,
-        };
-        if lds_mode == 0 {
-            // Put the end of the LDS window right at lds_address + 4.
-            let addr = u32::from(lds_base) * 128 + (m0 & 0xffff) + u32::from(inst_offset) + u32::from(tid) * 4;
-            let end_blocks = (addr + 4).div_ceil(128) as i32 + lds_delta;
-            lds_size = (end_blocks - i32::from(lds_base)).clamp(0, 511) as u16;
-        }
+        let num_records = [
+            near(i64::from(offset)),
+            near(i64::from(offset) + i64::from(bytes)),
+            near(i64::from(vgpr_index)),
+            near(i64::from(index)),
+            noise as u32,
+        ][usize::from(nr_mode)];
+        // Mode 0 puts the end of the LDS window right at lds_address + 4.
+        let addr = u32::from(lds_base) * 128 + (m0 & 0xffff) + u32::from(inst_offset) + u32::from(tid) * 4;
+        let end_blocks = (addr + 4).div_ceil(128) as i32 + lds_delta;
+        let at_end = (end_blocks - i32::from(lds_base)).clamp(0, 511) as u16;
+        lds_size = [at_end, lds_size, lds_size][usize::from(lds_mode)];
 
         // dst_sel, nfmt and the ignored high bits come from the noise.
         let mut v = noise & !((1u128 << 120) - 1) | (noise & (0x7fff << 96));
@@ -138,6 +138,11 @@ impl Binding for Harness {
         map.insert("lds_in_range".into(), json!(out.lds_in_range));
         map
     }
+}
+
+/// All ones when `flag` is set, else 0.
+fn mask32(flag: bool) -> u32 {
+    u32::from(flag).wrapping_neg()
 }
 
 /// Values that sit on the edges of a 32-bit quantity: 0, 1, small, the top of the range; from

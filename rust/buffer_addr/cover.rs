@@ -2,6 +2,8 @@
 //! and §2 (not from the RTL). Range, kind and swizzle bins count only bound, legal accesses
 //! (`unbound` and `illegal` low): their verdicts are the ones §2.4 defines.
 
+use std::hint::select_unpredictable;
+
 use super::{Addressing, In, Out, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NAMES, ACCESS_NON_FORMAT, BYTES_LEGAL};
 use crate::cover::{Covergroup, Hits};
 
@@ -193,6 +195,27 @@ pub fn covergroup() -> Covergroup {
         )
 }
 
+/// Where each `bytes` value is in [`BYTES_LEGAL`], by value ([`NOT_LEGAL`] for the others).
+const BYTES_POSITION: [u8; 32] = {
+    let mut table = [NOT_LEGAL; 32];
+    let mut k = 0;
+    while k < BYTES_LEGAL.len() {
+        table[BYTES_LEGAL[k] as usize] = k as u8;
+        k += 1;
+    }
+    table
+};
+const NOT_LEGAL: u8 = u8::MAX;
+
+/// The `access x bytes` bin of (access, position of bytes in [`BYTES_LEGAL`]), or [`NOT_LEGAL`]
+/// where the pair has no bin (atomics are 4 or 8 bytes; access 3 is reserved).
+const ACCESS_BYTES_BIN: [[u8; 6]; 4] =
+    [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11], [NOT_LEGAL, NOT_LEGAL, 12, 13, NOT_LEGAL, NOT_LEGAL], [NOT_LEGAL; 6]];
+
+/// Counts one access's bins. The conditions that random stimulus makes a coin toss (the V# and
+/// instruction flags, the reserved codes) go to [`Hits::hit_if`] and table lookups rather than
+/// branches: a mispredicted branch costs more than counting into the unowned slot. The rare and
+/// the nested conditions stay branches.
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     // The model's own decode of the V# fields it reads (shifts and masks: rust/bits.rs).
     let v = Addressing::decode(input.vsharp);
@@ -205,107 +228,63 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     hits.hit_cross(Point::Addressing as usize, &coords);
 
     // §2.2: the stride in force.
-    let extended = v.add_tid_en && access != ACCESS_FORMAT;
-    let stride = if extended { u32::from(v.dfmt) << 14 | u32::from(v.stride) } else { u32::from(v.stride) };
+    let extended = v.add_tid_en & (access != ACCESS_FORMAT);
+    let stride = u32::from(v.stride) | select_unpredictable(extended, u32::from(v.dfmt) << 14, 0);
     let legal_access = access <= ACCESS_ATOMIC;
-    if v.dfmt == 0 && legal_access {
-        hits.hit(Point::Dfmt0 as usize, 2 * usize::from(access) + usize::from(v.add_tid_en));
-    }
-    if let Some(k) = BYTES_LEGAL.iter().position(|&b| b == bytes) {
-        match access {
-            ACCESS_FORMAT => hits.hit(Point::AccessBytes as usize, k),
-            ACCESS_NON_FORMAT => hits.hit(Point::AccessBytes as usize, 6 + k),
-            ACCESS_ATOMIC if bytes == 4 || bytes == 8 => hits.hit(Point::AccessBytes as usize, 12 + k - 2),
-            _ => {}
-        }
-    }
+    hits.hit_if(
+        (v.dfmt == 0) & legal_access,
+        Point::Dfmt0 as usize,
+        2 * usize::from(access) + usize::from(v.add_tid_en),
+    );
+    let position = BYTES_POSITION[bytes as usize];
+    let legal_bytes = position != NOT_LEGAL;
+    let access_bytes = ACCESS_BYTES_BIN[usize::from(access)][usize::from(position) % 6];
+    hits.hit_if(legal_bytes & (access_bytes != NOT_LEGAL), Point::AccessBytes as usize, usize::from(access_bytes));
 
     // §2.1, §2.3: the offset, and the illegal reasons.
-    let (offset_vgpr, offset_wraps) = (if input.offen { input.vgpr_offset } else { 0 }).overflowing_add(inst_offset);
+    let (offset_vgpr, offset_wraps) =
+        select_unpredictable(input.offen, input.vgpr_offset, 0).overflowing_add(inst_offset);
     let offset = u64::from(offset_vgpr);
-    if offset_wraps {
-        hits.hit(Point::Wrap as usize, 0);
-    }
+    hits.hit_if(offset_wraps, Point::Wrap as usize, 0);
     let e = 2u64 << v.element_size;
-    if !legal_access {
-        hits.hit(Point::Illegal as usize, 0);
-    }
-    if !BYTES_LEGAL.contains(&bytes) {
-        hits.hit(Point::Illegal as usize, 1);
-    }
-    if v.swizzle_en {
-        let b = u64::from(bytes);
-        if b > e {
-            hits.hit(Point::Illegal as usize, 2);
-        } else if (offset & (e - 1)) + b > e {
-            hits.hit(Point::Illegal as usize, 3);
-        }
-        if u64::from(stride) & (e - 1) != 0 {
-            hits.hit(Point::Illegal as usize, 4);
-        }
-    }
+    hits.hit_if(!legal_access, Point::Illegal as usize, 0);
+    hits.hit_if(!legal_bytes, Point::Illegal as usize, 1);
+    let b = u64::from(bytes);
+    let wider = b > e;
+    hits.hit_if(v.swizzle_en & wider, Point::Illegal as usize, 2);
+    hits.hit_if(v.swizzle_en & !wider & ((offset & (e - 1)) + b > e), Point::Illegal as usize, 3);
+    hits.hit_if(v.swizzle_en & (u64::from(stride) & (e - 1) != 0), Point::Illegal as usize, 4);
 
     // §2.3: the 48-bit address wraps.
     let base_sgpr = v.base + u64::from(input.sgpr_offset);
-    if base_sgpr >> 48 != 0 {
-        hits.hit(Point::Wrap as usize, 3);
-    } else if out.address < base_sgpr & !0x3 {
-        hits.hit(Point::Wrap as usize, 4);
-    }
+    let carries = base_sgpr >> 48 != 0;
+    hits.hit_if(carries, Point::Wrap as usize, 3);
+    hits.hit_if(!carries & (out.address < base_sgpr & !0x3), Point::Wrap as usize, 4);
 
     // §2.5.
-    let lds_in = if input.lds {
-        let start = u32::from(input.lds_base & 0x1ff) * 128;
-        let size = u32::from(input.lds_size & 0x1ff);
-        let (a, end) = (out.lds_address, start + size * 128);
-        if a + 4 <= end {
-            hits.hit(Point::Lds as usize, 1);
-            if a + 4 == end {
-                hits.hit(Point::Lds as usize, 2);
-            }
-        } else if size == 0 {
-            hits.hit(Point::Lds as usize, 5);
-        } else if a < end {
-            hits.hit(Point::Lds as usize, 3);
-        } else {
-            hits.hit(Point::Lds as usize, 4);
-        }
-        Some(out.lds_in_range)
-    } else {
-        hits.hit(Point::Lds as usize, 0);
-        None
-    };
+    let start = u32::from(input.lds_base & 0x1ff) * 128;
+    let size = u32::from(input.lds_size & 0x1ff);
+    let (a, end) = (out.lds_address, start + size * 128);
+    let fits = a + 4 <= end;
+    let outside = select_unpredictable(size == 0, 5, select_unpredictable(a < end, 3, 4));
+    hits.hit(Point::Lds as usize, select_unpredictable(input.lds, select_unpredictable(fits, 1, outside), 0));
+    hits.hit_if(input.lds & (a + 4 == end), Point::Lds as usize, 2);
 
     if out.illegal {
         return;
     }
-    if let Some(lds_in) = lds_in {
-        if bytes <= 4 {
-            let memory = if out.unbound { 2 } else { usize::from(out.in_range & 1 == 0) };
-            hits.hit_cross(Point::LdsMemory as usize, &[usize::from(!lds_in), memory]);
-        }
-    }
+    let memory = select_unpredictable(out.unbound, 2, usize::from(out.in_range & 1 == 0));
+    hits.hit_cross_if(input.lds & (bytes <= 4), Point::LdsMemory as usize, &[usize::from(!out.lds_in_range), memory]);
     if out.unbound {
         return;
     }
 
     // §2.4 on a bound, legal access.
-    if v.swizzle_en {
-        hits.hit_cross(Point::ElementIndexStride as usize, &[usize::from(v.element_size), usize::from(v.index_stride)]);
-    }
-    if v.add_tid_en {
-        let bin = if !extended {
-            0
-        } else if v.dfmt != 0 {
-            1
-        } else {
-            2
-        };
-        hits.hit(Point::ScratchStride as usize, bin);
-    }
-    if input.idxen && stride == 0 {
-        hits.hit(Point::StrideZero as usize, usize::from(v.add_tid_en));
-    }
+    let sizes = [usize::from(v.element_size), usize::from(v.index_stride)];
+    hits.hit_cross_if(v.swizzle_en, Point::ElementIndexStride as usize, &sizes);
+    let scratch_stride = usize::from(extended) * (1 + usize::from(v.dfmt == 0));
+    hits.hit_if(v.add_tid_en, Point::ScratchStride as usize, scratch_stride);
+    hits.hit_if(input.idxen & (stride == 0), Point::StrideZero as usize, usize::from(v.add_tid_en));
     let kind = match (v.add_tid_en, input.idxen) {
         (true, false) => KIND_SCRATCH,
         (true, true) => KIND_STRUCTURED_TID,
