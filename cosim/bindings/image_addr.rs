@@ -2,6 +2,8 @@
 //! random stimulus and its `eval` objects.
 //! Model: rust/image_addr.rs  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs  Spec: docs/spec.md §4
 
+use std::hint::select_unpredictable;
+
 use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::{scaled, Rng};
@@ -63,47 +65,45 @@ impl Binding for Harness {
         let (op, mip, dmask_override, d16, tfe, da, r128, pick) = instruction;
         let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
         // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
-        let dfmt = dfmt.unwrap_or(if op & 1 == 1 { 1 } else { 1 + (pick % 3) as u8 });
+        // (Each choice below is computed for every case and selected, not branched on: the draws
+        // make them coin tosses.)
+        let dfmt = dfmt.unwrap_or(select_unpredictable(op & 1 == 1, 1, 1 + (pick % 3) as u8));
         // An nfmt of the row: unorm, snorm, uint, sint (BY; R16 also float) or unorm, uint, sint (PCK).
         let nfmt = nfmt.unwrap_or({
-            let choices: &[u8] = match (op, dfmt) {
-                (0, 2) => &[0, 1, 4, 5, 7],
-                (0 | 1, _) => &[0, 1, 4, 5],
-                _ => &[0, 4, 5],
-            };
+            const CHOICES: [(u64, [u8; 5]); 3] = [(5, [0, 1, 4, 5, 7]), (4, [0, 1, 4, 5, 0]), (3, [0, 4, 5, 0, 0])];
+            let row = select_unpredictable((op == 0) & (dfmt == 2), 0, select_unpredictable(op <= 1, 1, 2));
+            let (len, choices) = CHOICES[row];
             // Scaled, not `%`: a division by a length known only here costs more than the rest.
-            choices[scaled(u64::from(pick >> 8), 8, choices.len() as u64) as usize]
+            choices[scaled(u64::from(pick >> 8), 8, len) as usize]
         });
         // Now and then a pitch below the width (SPEC §1.2 does not forbid it; §4.4 still applies).
         let pitch_short = pick_at!(d6 >> 32, 8; 19 => None, 1 => Some(1 + ((d6 >> 40) as u32 & 7)));
-        let pitch = match pitch_short {
-            Some(short) => u32::from(w).saturating_sub(short),
-            None => u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
-        };
+        let pitch = select_unpredictable(
+            pitch_short.is_some(),
+            u32::from(w).saturating_sub(pitch_short.unwrap_or(0)),
+            u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
+        );
         // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
-        let dmask = dmask_override.unwrap_or(match (op, dfmt) {
-            (0, 3) | (1, _) => 0xf,
-            (0, _) => 0x3,
-            _ => 0x1,
-        });
+        let by_op = select_unpredictable(op == 0, 0x3, 0x1);
+        let dmask = dmask_override.unwrap_or(select_unpredictable(((op == 0) & (dfmt == 3)) | (op == 1), 0xf, by_op));
         // Coordinates against the level the lane will address.
         let n = if op & 1 == 1 { 4 } else { 2 };
-        let level = u32::from(base_level) + if mip { mipid.min(31) } else { 0 };
+        let level = u32::from(base_level) + select_unpredictable(mip, mipid.min(31), 0);
         let width_l = ((u32::from(w) + 1) >> level.min(31)).max(1);
         let height_l = ((u32::from(h) + 1) >> level.min(31)).max(1);
         let near = |size: u32, d: i64| (i64::from(size) + d).clamp(0, i64::from(u32::MAX)) as u32;
-        let x = match x_mode {
-            0 => near(width_l, -(n + dx)), // x + n = width + dx
-            1 => scaled(u64::from(x_any), 32, u64::from(width_l)) as u32, // anywhere in the level
-            2 => (dx.unsigned_abs() as u32 + x_any) & 7,
-            3 => u32::MAX - (x_any & 7), // x + n past 2^32
-            _ => x_any,
-        };
-        let y = match y_mode {
-            0 => near(height_l, dy - 1), // height - 2, height - 1, height
-            1 => scaled(u64::from(y_any), 32, u64::from(height_l)) as u32,
-            _ => y_any,
-        };
+        let x = [
+            near(width_l, -(n + dx)),                                // x + n = width + dx
+            scaled(u64::from(x_any), 32, u64::from(width_l)) as u32, // anywhere in the level
+            (dx.unsigned_abs() as u32).wrapping_add(x_any) & 7,
+            u32::MAX - (x_any & 7), // x + n past 2^32
+            x_any,
+        ][usize::from(x_mode)];
+        let y = [
+            near(height_l, dy - 1), // height - 2, height - 1, height
+            scaled(u64::from(y_any), 32, u64::from(height_l)) as u32,
+            y_any,
+        ][usize::from(y_mode)];
         // The fields set here replace the noise; every other T# bit (min_lod, the perf and
         // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
         let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;

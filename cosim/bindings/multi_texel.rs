@@ -2,6 +2,8 @@
 //! random stimulus and its `eval` objects.
 //! Model: rust/multi_texel.rs  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs  Spec: docs/spec.md §4.3
 
+use std::hint::select_unpredictable;
+
 use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::{scaled, words, Rng, NFMT_NAMES};
@@ -28,11 +30,9 @@ impl Binding for Harness {
         let nfmt = pick_at!(choose >> 32, 16; 10 => NFMTS[scaled(r >> 38, 16, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
         let group_valid = scaled(r >> 58, 6, 10) < 9;
         let t: [u16; 4] = std::array::from_fn(|_| texel_word(rng.next_u64()));
-        let dmask = dmask_override.unwrap_or(match (op, dfmt) {
-            (0, 3) | (1, _) => 0xf,
-            (0, _) => 0x3,
-            _ => 0x1,
-        });
+        // The op's DMASK selected rather than matched: (op, dfmt) is a coin toss.
+        let by_op = select_unpredictable(op == 0, 0x3, 0x1);
+        let dmask = dmask_override.unwrap_or(select_unpredictable(((op == 0) & (dfmt == 3)) | (op == 1), 0xf, by_op));
         let texels = t.iter().enumerate().fold(0u64, |acc, (i, &w)| acc | u64::from(w) << (16 * i));
         In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
     }

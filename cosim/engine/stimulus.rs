@@ -325,7 +325,7 @@ pub fn f32_of(r: u64) -> u32 {
         // Times the reciprocal rather than over the maximum: a division costs as much as the rest
         // of this function, and the ±2 ulp nudge below covers a last-place difference.
         let (k, inv_max) = if wide { (k as f64, 1.0 / 65535.0) } else { ((k & 0xff) as f64, 1.0 / 255.0) };
-        let v = (k + if half { 0.5 } else { 0.0 }) * inv_max;
+        let v = (k + std::hint::select_unpredictable(half, 0.5, 0.0)) * inv_max;
         (v as f32).to_bits().wrapping_add_signed(ulp)
     };
     // An f16 value widened, plus a remainder at or around the halfway point of f32 -> f16

@@ -2,7 +2,9 @@
 //! §4.2–§4.4 (not from the RTL). Level, size and coordinate bins count only lanes whose verdict
 //! they decide: a bound, legal lane whose level exists.
 
-use super::{group_size, supported, In, Out, FORMAT_TABLE, OP_NAMES};
+use std::hint::select_unpredictable;
+
+use super::{group_size, row_index, supported, table_allows, In, Out, FORMAT_TABLE, OP_NAMES};
 use crate::cover::{Covergroup, Hits};
 use crate::tsharp;
 
@@ -185,73 +187,49 @@ pub fn covergroup() -> Covergroup {
 }
 
 fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
-    match size {
-        1 if field_plus_1 >> level == 0 => 1,
-        1 => 0,
-        2 | 3 => 2,
-        16384 => 5,
-        s if s.is_power_of_two() => 3,
-        _ => 4,
-    }
+    // The classes in the order they are tested, each selected rather than branched on.
+    let large = select_unpredictable(size == 16384, 5, select_unpredictable(size.is_power_of_two(), 3, 4));
+    let small = select_unpredictable((size == 2) | (size == 3), 2, large);
+    select_unpredictable(size == 1, usize::from(field_plus_1 >> level == 0), small)
 }
 
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let op = input.op & 0x3;
     let dmask = input.dmask & 0xf;
-    let t = Fields::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
+    let t = Fields::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
     hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
     hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
 
     let bound = t.is_bound();
-    let no_modifiers = !input.d16 && !input.tfe && !input.da;
-    if !bound {
-        let bin = match (t.dfmt == 0, t.kind < 8) {
-            (true, false) => 0,
-            (false, true) => 1,
-            _ => 2,
-        };
-        hits.hit(Point::Unbound as usize, bin);
-        if !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers) {
-            hits.hit(Point::Unbound as usize, 3);
-        }
-    } else if out.illegal {
-        if t.kind != tsharp::TYPE_2D {
-            hits.hit(Point::Illegal as usize, 0);
-        }
-        match FORMAT_TABLE.iter().find(|r| r.op == op && r.dfmt == t.dfmt) {
-            None if (1..=3).contains(&t.dfmt) => hits.hit(Point::Illegal as usize, 2),
-            None => hits.hit(Point::Illegal as usize, 1),
-            Some(r) => {
-                if r.dmask != dmask {
-                    hits.hit(Point::Illegal as usize, 3);
-                }
-                if !r.nfmts.contains(&t.nfmt) {
-                    hits.hit(Point::Illegal as usize, 4);
-                }
-            }
-        }
-        for (k, set) in [input.d16, input.tfe, input.da].into_iter().enumerate() {
-            if set {
-                hits.hit(Point::Illegal as usize, 5 + k);
-            }
-        }
+    let no_modifiers = !input.d16 & !input.tfe & !input.da;
+    // (The coin-toss conditions, bound among them, are counted with `hit_if` and selects.)
+    let (dfmt_0, buffer_kind) = (t.dfmt == 0, t.kind < 8);
+    let unbound_bin = select_unpredictable(dfmt_0 & !buffer_kind, 0, select_unpredictable(!dfmt_0 & buffer_kind, 1, 2));
+    hits.hit_if(!bound, Point::Unbound as usize, unbound_bin);
+    let supported = supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
+    hits.hit_if(!bound & !supported, Point::Unbound as usize, 3);
+    // Why an illegal lane is illegal: its row of the table (none for an op without the dfmt),
+    // then the row's DMASK and nfmts, the image type and the modifiers.
+    let illegal = bound & out.illegal;
+    hits.hit_if(illegal & (t.kind != tsharp::TYPE_2D), Point::Illegal as usize, 0);
+    let row = row_index(op, t.dfmt);
+    let no_row = select_unpredictable((1..=3).contains(&t.dfmt), 2, 1);
+    hits.hit_if(illegal & row.is_none(), Point::Illegal as usize, no_row);
+    let r = &FORMAT_TABLE[row.unwrap_or(0)];
+    let in_row = illegal & row.is_some();
+    hits.hit_if(in_row & (r.dmask != dmask), Point::Illegal as usize, 3);
+    // The row's own DMASK: whether the nfmt is one of its nfmts.
+    hits.hit_if(in_row & !table_allows(op, r.dmask, t.dfmt, t.nfmt), Point::Illegal as usize, 4);
+    for (k, set) in [input.d16, input.tfe, input.da].into_iter().enumerate() {
+        hits.hit_if(illegal & set, Point::Illegal as usize, 5 + k);
     }
 
     // §4.2: the level, exact.
-    let level = u64::from(t.base_level) + if input.mip { u64::from(input.mipid) } else { 0 };
+    let level = u64::from(t.base_level) + select_unpredictable(input.mip, u64::from(input.mipid), 0);
     let fits_x = u64::from(input.x) + u64::from(group_size(op)) <= u64::from(out.width);
     let fits_y = input.y < u32::from(out.height);
-    let outcome = if !bound {
-        0
-    } else if out.illegal {
-        1
-    } else if !out.level_ok {
-        2
-    } else if !out.group_valid {
-        3
-    } else {
-        4
-    };
+    let placed = select_unpredictable(!out.level_ok, 2, select_unpredictable(!out.group_valid, 3, 4));
+    let outcome = select_unpredictable(!bound, 0, select_unpredictable(out.illegal, 1, placed));
     hits.hit_cross(Point::OpOutcome as usize, &[usize::from(op), outcome]);
     hits.hit_cross(Point::R128Outcome as usize, &[usize::from(input.r128), outcome]);
     if outcome < 2 {
@@ -259,15 +237,16 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     }
     // Conditions on random values are counted with `hit_if` (an add, no branch).
     hits.hit_if(!input.mip & (input.mipid != 0), Point::Level as usize, 6);
-    if !out.level_ok {
-        let wide = level >> 32 != 0;
-        hits.hit_if(wide, Point::Level as usize, 5);
-        hits.hit_if(!wide & (level > 15), Point::Level as usize, 4);
-        hits.hit(Point::Level as usize, if level > u64::from(t.last_level) { 1 } else { 2 });
+    let ok = out.level_ok;
+    let wide = level >> 32 != 0;
+    hits.hit_if(!ok & wide, Point::Level as usize, 5);
+    hits.hit_if(!ok & !wide & (level > 15), Point::Level as usize, 4);
+    let missing = select_unpredictable(level > u64::from(t.last_level), 1, 2);
+    hits.hit(Point::Level as usize, select_unpredictable(ok, 0, missing));
+    hits.hit_if(ok & input.r128 & (level > u64::from(t.max_mip)), Point::Level as usize, 3);
+    if !ok {
         return;
     }
-    hits.hit(Point::Level as usize, 0);
-    hits.hit_if(input.r128 & (level > u64::from(t.max_mip)), Point::Level as usize, 3);
     let l = u32::from(out.level);
     let level_class = match l {
         0 => 0,
@@ -280,44 +259,26 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let (width, height, pitch) = (u32::from(out.width), u32::from(out.height), out.pitch);
     hits.hit(Point::Width as usize, size_class(width, t.width(), l));
     hits.hit(Point::Height as usize, size_class(height, t.height(), l));
-    let pitch_bin = if input.r128 {
-        0
-    } else if pitch == width {
-        1
-    } else if pitch > width {
-        2
-    } else {
-        3
-    };
+    let unequal = select_unpredictable(pitch > width, 2, 3);
+    let pitch_bin = select_unpredictable(input.r128, 0, select_unpredictable(pitch == width, 1, unequal));
     hits.hit(Point::Pitch as usize, pitch_bin);
     hits.hit_if(pitch == 65536, Point::Pitch as usize, 4);
 
     // §4.3: the group against the level, with the unaligned x.
     let n = group_size(op);
     let (x, y) = (u64::from(input.x), input.y);
-    let x_bin = if (x + u64::from(n)) >> 32 != 0 {
-        4
-    } else if x >= u64::from(width) {
-        3
-    } else if x + u64::from(n) > u64::from(width) {
-        2
-    } else if x + u64::from(n) == u64::from(width) {
-        1
-    } else {
-        0
-    };
+    let (end, width) = (x + u64::from(n), u64::from(width));
+    let inside = select_unpredictable(end > width, 2, usize::from(end == width));
+    let x_bin = select_unpredictable(end >> 32 != 0, 4, select_unpredictable(x >= width, 3, inside));
     hits.hit(Point::X as usize, x_bin);
-    let y_bin = match y.checked_sub(height) {
-        None if y + 1 == height => 1,
-        None => 0,
-        Some(0) => 2,
-        Some(_) => 3,
-    };
+    // (y < height: y + 1 cannot overflow.)
+    let below = usize::from(y.wrapping_add(1) == height);
+    let y_bin = select_unpredictable(y < height, below, select_unpredictable(y == height, 2, 3));
     hits.hit(Point::Y as usize, y_bin);
     hits.hit_cross(Point::Fits as usize, &[usize::from(!fits_x), usize::from(!fits_y)]);
     let alignment = if n == 2 { (x & 1) as usize } else { 2 + (x & 3) as usize };
     hits.hit(Point::Alignment as usize, alignment);
-    hits.hit_if((u64::from(out.xa) + u64::from(n) <= u64::from(width)) & !fits_x, Point::Alignment as usize, 6);
+    hits.hit_if((u64::from(out.xa) + u64::from(n) <= width) & !fits_x, Point::Alignment as usize, 6);
 
     // §4.4: the address of texel xa.
     hits.hit(Point::Address as usize, usize::from(l > 0));

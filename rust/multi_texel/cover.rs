@@ -1,6 +1,8 @@
 //! Functional coverage (rust/cover.rs): the bins `make cosim` must hit, declared from SPEC §4.3's
 //! table and §5's conversion corners (not from the RTL).
 
+use std::hint::select_unpredictable;
+
 use super::{In, Out};
 use crate::cover::{Covergroup, Hits};
 use crate::format::{
@@ -121,6 +123,18 @@ const NFMT_AT: [[u8; 16]; FORMAT_TABLE.len()] = {
     t
 };
 
+/// The Illegal bin of an nfmt that the group's row does not have, by nfmt (4 bits): snorm 1,
+/// float 2, the scaled ones 3, the reserved code 4, any other 5.
+const NFMT_ILLEGAL_BIN: [usize; 16] = {
+    let mut t = [5; 16];
+    t[NFMT_SNORM as usize] = 1;
+    t[NFMT_FLOAT as usize] = 2;
+    t[NFMT_USCALED as usize] = 3;
+    t[NFMT_SSCALED as usize] = 3;
+    t[NFMT_RESERVED as usize] = 4;
+    t
+};
+
 /// The OpDmask axis of each (op, DMASK): 0 a DMASK of one of the op's rows, 1 DMASK 0, 2 another.
 const DMASK_BIN: [[u8; 16]; 4] = {
     let mut t = [[2; 16]; 4];
@@ -182,31 +196,18 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     hits.hit_cross(Point::OpDmask as usize, &[usize::from(op), usize::from(dmask_bin)]);
 
     let row = row_index(op, dfmt);
-    if out.illegal {
-        let p = Point::Illegal as usize;
-        match row {
-            None if dfmt == 0 => hits.hit(p, 6),
-            None if dfmt > 3 => hits.hit(p, 7),
-            None => hits.hit(p, 8),
-            Some(row) => {
-                if FORMAT_TABLE[row].dmask != dmask {
-                    hits.hit(p, 0);
-                }
-                if NFMT_AT[row][usize::from(nfmt)] == NONE {
-                    let bin = match nfmt {
-                        NFMT_SNORM => 1,
-                        NFMT_FLOAT => 2,
-                        NFMT_USCALED | NFMT_SSCALED => 3,
-                        NFMT_RESERVED => 4,
-                        _ => 5,
-                    };
-                    hits.hit(p, bin);
-                }
-            }
-        }
-        if input.group_valid {
-            hits.hit(p, 9);
-        }
+    // Why an illegal group is illegal, counted with `hit_if` (legality is a coin toss here).
+    let p = Point::Illegal as usize;
+    let illegal = out.illegal;
+    let no_row = select_unpredictable(dfmt == 0, 6, select_unpredictable(dfmt > 3, 7, 8));
+    hits.hit_if(illegal & row.is_none(), p, no_row);
+    let k = row.unwrap_or(0);
+    let in_row = illegal & row.is_some();
+    hits.hit_if(in_row & (FORMAT_TABLE[k].dmask != dmask), p, 0);
+    let nfmt_bin = NFMT_ILLEGAL_BIN[usize::from(nfmt)];
+    hits.hit_if(in_row & (NFMT_AT[k][usize::from(nfmt)] == NONE), p, nfmt_bin);
+    hits.hit_if(illegal & input.group_valid, p, 9);
+    if illegal {
         return;
     }
     let Some(row) = row else { return };
