@@ -86,20 +86,23 @@ impl Covergroup {
 /// indexed add (samplers run for every vector of a lockstep run).
 #[derive(Clone, Debug)]
 pub struct Hits {
-    /// The bins' counts, point by point, then one slot that no bin owns: where
-    /// [`Hits::hit_if`] counts a hit whose condition is false, so that a conditional hit is an
-    /// add and no branch. Never read.
+    /// The bins' counts, point by point, each point's bins followed by a slot that no bin owns:
+    /// where [`Hits::hit_if`] counts a hit of the point whose condition is false, so that a
+    /// conditional hit is an add and no branch. One such slot a point, not one for all: the
+    /// false hits of one sample would otherwise be a chain of dependent adds to one address.
+    /// Never read.
     counts: Vec<u64>,
-    /// Each point's first bin in `counts` and its number of bins.
+    /// Each point's first bin in `counts` and its number of bins (its spare slot is at
+    /// `start + len`).
     spans: Vec<(usize, usize)>,
     /// Each point's axis sizes, unused axes 1 (a plain point: one axis of all its bins).
     dims: Vec<[usize; MAX_AXES]>,
 }
 
-/// Equal when the same group's bins have the same counts (the slot no bin owns is not compared).
+/// Equal when the same group's bins have the same counts (the slots no bin owns are not compared).
 impl PartialEq for Hits {
     fn eq(&self, other: &Self) -> bool {
-        self.spans == other.spans && self.counts[..self.sink()] == other.counts[..other.sink()]
+        self.spans == other.spans && (0..self.spans.len()).all(|k| self.counts(k) == other.counts(k))
     }
 }
 
@@ -115,7 +118,7 @@ impl Hits {
         let mut next = 0;
         for p in &group.points {
             spans.push((next, p.bins.len()));
-            next += p.bins.len();
+            next += p.bins.len() + 1;
         }
         let dims = group
             .points
@@ -126,12 +129,7 @@ impl Hits {
                 d
             })
             .collect();
-        Hits { counts: vec![0; next + 1], spans, dims }
-    }
-
-    /// The slot [`Hits::hit_if`] counts into when its condition is false.
-    fn sink(&self) -> usize {
-        self.counts.len() - 1
+        Hits { counts: vec![0; next], spans, dims }
     }
 
     /// Counts one hit of bin `bin` of point `point`.
@@ -152,7 +150,7 @@ impl Hits {
         // other way (`!cond | (bin < len)` compiles to a branch on `cond`).
         let checked = std::hint::select_unpredictable(cond, bin, 0);
         assert!(checked < len, "bin {bin} outside point {point}");
-        let at = std::hint::select_unpredictable(cond, start + checked, self.sink());
+        let at = start + std::hint::select_unpredictable(cond, checked, len);
         self.counts[at] += 1;
     }
 
@@ -199,15 +197,15 @@ impl Hits {
 
     /// Adds `other`'s counts (of the same group) to these.
     pub fn merge(&mut self, other: &Hits) {
-        let bins = self.sink();
-        for (a, b) in self.counts[..bins].iter_mut().zip(&other.counts[..bins]) {
+        // The spare slots too: they are never read.
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
             *a += b;
         }
     }
 
     /// Bins hit at least once.
     pub fn hit_bins(&self) -> usize {
-        self.counts[..self.sink()].iter().filter(|&&c| c > 0).count()
+        (0..self.spans.len()).map(|k| self.counts(k).iter().filter(|&&c| c > 0).count()).sum()
     }
 
     /// `(point, bin)` names of the bins never hit, in declaration order.
