@@ -160,7 +160,7 @@ impl Wave {
 
     /// Four consecutive SGPRs from `first` as a 128-bit descriptor, the first in bits 31:0.
     pub fn descriptor(&self, first: u8) -> Result<u128, String> {
-        if first % 4 != 0 || usize::from(first) + 4 > 124 {
+        if !first.is_multiple_of(4) || usize::from(first) + 4 > 124 {
             return Err(format!("srsrc s{first} is not an aligned group of four SGPRs"));
         }
         Ok((0..4).fold(0u128, |acc, i| acc | u128::from(self.sgprs[usize::from(first) + i]) << (32 * i)))
