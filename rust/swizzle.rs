@@ -98,7 +98,9 @@ pub fn compute(input: &In) -> Out {
 
     // Step 1, expansion: components absent from the format read as 0 (k >= count; a count above 4
     // has all four).
-    let expanded: [u32; 4] = std::array::from_fn(|k| if k < count { dword(input.components, k) } else { 0 });
+    // (Selected, not branched on: count is a coin toss under random stimulus.)
+    let expanded: [u32; 4] =
+        std::array::from_fn(|k| std::hint::select_unpredictable(k < count, dword(input.components, k), 0));
 
     // Steps 2 and 3, what each code selects: SEL_0 → 0, SEL_1 → 1 in the nfmt's class, reserved
     // codes 2 and 3 → 0 (§1.1), X/Y/Z/W → the expanded component, or 0 when that component is
@@ -108,21 +110,19 @@ pub fn compute(input: &In) -> Out {
     selects[usize::from(SEL_1)] = one;
     for (k, &value) in expanded.iter().enumerate() {
         let component_oor = (oor >> k) & 1 != 0;
-        selects[usize::from(SEL_X) + k] = if component_oor { 0 } else { value };
+        selects[usize::from(SEL_X) + k] = std::hint::select_unpredictable(component_oor, 0, value);
     }
-    if input.unbound {
-        selects = [0; 8];
-    }
+    let selects = selects.map(|value| std::hint::select_unpredictable(input.unbound, 0, value));
     let channels: [u32; 4] = std::array::from_fn(|c| selects[usize::from(dst_sel_of(dst_sel, c))]);
 
     // Step 4, DMASK compaction: the enabled channels, in R, G, B, A order, go to consecutive
     // result dwords; DMASK = 0 behaves as 0001.
-    let dmask = if dmask == 0 { DMASK_ZERO_AS } else { dmask };
+    let dmask = std::hint::select_unpredictable(dmask == 0, DMASK_ZERO_AS, dmask);
     let mut result = 0u128;
     let mut data_dwords = 0usize;
     for (c, &value) in channels.iter().enumerate() {
         let enabled = (dmask >> c) & 1;
-        let kept = if enabled != 0 { value } else { 0 };
+        let kept = std::hint::select_unpredictable(enabled != 0, value, 0);
         result |= u128::from(kept) << (32 * data_dwords);
         data_dwords += usize::from(enabled);
     }

@@ -5,6 +5,8 @@
 //! dst_sel codes and masks would make every branch a misprediction on the lockstep run's hot
 //! path.
 
+use std::hint::select_unpredictable;
+
 use super::{In, Out, DMASK_ZERO_AS};
 use crate::cover::{Covergroup, Hits};
 
@@ -79,38 +81,30 @@ pub fn covergroup() -> Covergroup {
 
 #[inline]
 pub fn sample(input: &In, _out: &Out, hits: &mut Hits) {
-    let dmask = match input.dmask & 0xf {
-        0 => DMASK_ZERO_AS,
-        m => m,
-    };
+    let dmask = select_unpredictable(input.dmask & 0xf == 0, DMASK_ZERO_AS, input.dmask & 0xf);
     let oor = input.oor & 0xf;
     let count = input.count & 0x7;
     let integer = usize::from(input.integer);
     let unbound = input.unbound;
-    let state = if unbound { 2 } else { usize::from(oor != 0) };
+    let state = select_unpredictable(unbound, 2, usize::from(oor != 0));
     let codes: [usize; 4] = std::array::from_fn(|c| usize::from(input.dst_sel >> (3 * c) & 7));
-    // Cross bins by hand (the last axis fastest, as `cross` lays them out).
-    let mut dword = 0;
-    let mut enabled = dmask;
-    while enabled != 0 {
-        let c = enabled.trailing_zeros() as usize;
-        enabled &= enabled - 1;
-        let code = codes[c];
-        hits.hit(Point::ChannelSel as usize, c * 8 + code);
-        hits.hit(Point::Compaction as usize, COMPACTION[c] + dword);
-        dword += 1;
+    // Cross bins by hand (the last axis fastest, as `cross` lays them out). Every channel is
+    // looked at and an enabled one counted (`hit_if`): DMASK is a coin toss per channel, and a
+    // loop over its set bits mispredicts its exit.
+    for (c, &code) in codes.iter().enumerate() {
+        let on = dmask >> c & 1 != 0;
+        // The dword this channel writes: the enabled channels below it.
+        let dword = (dmask & ((1 << c) - 1)).count_ones() as usize;
+        hits.hit_if(on, Point::ChannelSel as usize, c * 8 + code);
+        hits.hit_if(on, Point::Compaction as usize, COMPACTION[c] + dword);
         let k = (code & 3) as u8;
-        let read = if unbound {
-            3
-        } else if oor >> k & 1 != 0 {
-            2
-        } else {
-            usize::from(k >= count)
-        };
+        let read =
+            select_unpredictable(unbound, 3, select_unpredictable(oor >> k & 1 != 0, 2, usize::from(k >= count)));
         let constant = (CONSTANT[code] * 2 + integer) * 3 + state;
-        let source = if code >= 4 { COMPONENTS + usize::from(k) * 4 + read } else { constant };
-        hits.hit(Point::Source as usize, source);
+        let source = select_unpredictable(code >= 4, COMPONENTS + usize::from(k) * 4 + read, constant);
+        hits.hit_if(on, Point::Source as usize, source);
     }
+    let dword = dmask.count_ones() as usize;
     // Pattern: the components' bits, whether one repeats, how many channels select one.
     let (mut seen, mut repeated, mut components) = (0u8, 0u8, 0);
     for &code in &codes {
@@ -119,13 +113,9 @@ pub fn sample(input: &In, _out: &Out, hits: &mut Hits) {
         seen |= bit;
         components += usize::from(bit != 0);
     }
-    let pattern = if input.dst_sel & 0xfff == 0o7654 {
-        0
-    } else if repeated != 0 {
-        1
-    } else {
-        [4, 3, 3, 3, 2][components]
-    };
+    let distinct = [4, 3, 3, 3, 2][components];
+    let pattern =
+        select_unpredictable(input.dst_sel & 0xfff == 0o7654, 0, select_unpredictable(repeated != 0, 1, distinct));
     hits.hit(Point::Pattern as usize, pattern);
     hits.hit(Point::Dmask as usize, usize::from(input.dmask & 0xf));
     hits.hit(Point::Count as usize, usize::from(count));
