@@ -133,7 +133,7 @@ fn roundtrip<P: Ports>(rng: &mut Rng) {
         let mut w = vec![0u32; n];
         pack(&p, &mut w);
         assert_eq!(unpack::<P>(&w), p);
-        if bits::<P>() % 32 != 0 {
+        if !bits::<P>().is_multiple_of(32) {
             assert_eq!(w[n - 1] >> (bits::<P>() % 32), 0, "bits above the last port are 0");
         }
     }
@@ -157,7 +157,7 @@ fn steps_like_the_model<U: Unit>(abi: &UnitAbi, mut model: U, rng: &mut Rng) {
             }
         }
         let mut inp: Vec<u32> = (0..ni).map(|_| rng.next() as u32).collect();
-        if rng.next() % 8 == 0 {
+        if rng.next().is_multiple_of(8) {
             inp[0] &= !1; // valid (port 0) low now and then
         }
         // SAFETY: as above, and the input words.
