@@ -2,6 +2,8 @@
 //! random stimulus that drives it, and its `eval` objects (SPEC §13).
 //! Model: rust/buffer_addr.rs  RTL: rtl/buffer_addr.sv  Tests: tests/buffer_addr.rs
 
+use std::hint::select_unpredictable;
+
 use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::{scaled, Rng};
@@ -76,8 +78,9 @@ impl Binding for Harness {
             (idx_delta as u32).wrapping_sub(u32::from(tid)),
             vgpr_index,
         ][usize::from(idx_mode)];
-        let offset = (vgpr_offset & mask32(offen)).wrapping_add(u32::from(inst_offset));
-        let index = (vgpr_index & mask32(idxen)).wrapping_add(u32::from(tid) & mask32(add_tid_en));
+        let offset = select_unpredictable(offen, vgpr_offset, 0).wrapping_add(u32::from(inst_offset));
+        let index = select_unpredictable(idxen, vgpr_index, 0)
+            .wrapping_add(select_unpredictable(add_tid_en, u32::from(tid), 0));
         let near = |x: i64| (x + nr_delta).clamp(0, i64::from(u32::MAX)) as u32;
         let num_records = [
             near(i64::from(offset)),
@@ -138,11 +141,6 @@ impl Binding for Harness {
         map.insert("lds_in_range".into(), json!(out.lds_in_range));
         map
     }
-}
-
-/// All ones when `flag` is set, else 0.
-fn mask32(flag: bool) -> u32 {
-    u32::from(flag).wrapping_neg()
 }
 
 /// Values that sit on the edges of a 32-bit quantity: 0, 1, small, the top of the range; from

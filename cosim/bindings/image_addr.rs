@@ -6,7 +6,7 @@ use std::hint::select_unpredictable;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{scaled, Rng};
+use crate::engine::stimulus::{row_dmask, scaled, Rng};
 use crate::engine::Binding;
 use crate::pick_at;
 use gcn_vmem_model::image_addr::{check_multi_texel, In, Out, OP_NAMES};
@@ -83,9 +83,7 @@ impl Binding for Harness {
             u32::from(w).saturating_sub(pitch_short.unwrap_or(0)),
             u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
         );
-        // The row's DMASK for this op (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK 0x1).
-        let by_op = select_unpredictable(op == 0, 0x3, 0x1);
-        let dmask = dmask_override.unwrap_or(select_unpredictable(((op == 0) & (dfmt == 3)) | (op == 1), 0xf, by_op));
+        let dmask = dmask_override.unwrap_or(row_dmask(op, dfmt));
         // Coordinates against the level the lane will address.
         let n = if op & 1 == 1 { 4 } else { 2 };
         let level = u32::from(base_level) + select_unpredictable(mip, mipid.min(31), 0);

@@ -2,11 +2,9 @@
 //! random stimulus and its `eval` objects.
 //! Model: rust/multi_texel.rs  RTL: rtl/multi_texel.sv  Tests: tests/multi_texel.rs  Spec: docs/spec.md §4.3
 
-use std::hint::select_unpredictable;
-
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{scaled, words, Rng, NFMT_NAMES};
+use crate::engine::stimulus::{row_dmask, scaled, words, Rng, NFMT_NAMES};
 use crate::engine::Binding;
 use gcn_vmem_model::image_addr::OP_NAMES;
 use gcn_vmem_model::multi_texel::{In, Out};
@@ -30,9 +28,7 @@ impl Binding for Harness {
         let nfmt = pick_at!(choose >> 32, 16; 10 => NFMTS[scaled(r >> 38, 16, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
         let group_valid = scaled(r >> 58, 6, 10) < 9;
         let t: [u16; 4] = std::array::from_fn(|_| texel_word(rng.next_u64()));
-        // The op's DMASK selected rather than matched: (op, dfmt) is a coin toss.
-        let by_op = select_unpredictable(op == 0, 0x3, 0x1);
-        let dmask = dmask_override.unwrap_or(select_unpredictable(((op == 0) & (dfmt == 3)) | (op == 1), 0xf, by_op));
+        let dmask = dmask_override.unwrap_or(row_dmask(op, dfmt));
         let texels = t.iter().enumerate().fold(0u64, |acc, (i, &w)| acc | u64::from(w) << (16 * i));
         In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
     }

@@ -228,6 +228,14 @@ macro_rules! pick_at {
     }};
 }
 
+/// The DMASK of SPEC §4.3's row for `op` with `dfmt` (BY2 R8/R16 0x3, BY2 RG8 and BY4 0xF, PCK
+/// 0x1), for the image units' stimulus; selected rather than matched, (op, dfmt) being a coin toss.
+#[inline]
+pub fn row_dmask(op: u8, dfmt: u8) -> u8 {
+    let by_op = std::hint::select_unpredictable(op == 0, 0x3, 0x1);
+    std::hint::select_unpredictable(((op == 0) & (dfmt == 3)) | (op == 1), 0xf, by_op)
+}
+
 /// The low `bits` bits of `x` (uniform, part of a draw already taken) scaled to `0..n` by
 /// multiply-shift (bias below n / 2^bits): `below(n)` from a field of a draw.
 #[inline(always)]
