@@ -90,19 +90,27 @@ pub struct Hits {
     /// where [`Hits::hit_if`] counts a hit of the point whose condition is false, so that a
     /// conditional hit is an add and no branch. One such slot a point, not one for all: the
     /// false hits of one sample would otherwise be a chain of dependent adds to one address.
-    /// Never read.
-    counts: Vec<u64>,
-    /// Each point's first bin in `counts` and its number of bins (its spare slot is at
-    /// `start + len`).
-    spans: Vec<(usize, usize)>,
+    /// Never read. A fixed number of slots, [`SLOTS`], a power of two: a slot's index is taken
+    /// modulo it, which costs an `and` where a slice's bounds check would cost a compare and a
+    /// branch on every hit; [`Hits::new`] refuses a group that does not fit, so the modulo
+    /// never changes an index.
+    counts: Box<[u64; SLOTS]>,
+    /// The number of points.
+    points: usize,
+    /// Each point's first slot and its number of bins (its spare slot is at `start + len`),
+    /// kept inline: a sampler names its points by constants, so reading a span is one load with
+    /// no bounds check. Points past `points` have no bins.
+    spans: [(u32, u32); MAX_POINTS],
     /// Each point's axis sizes, unused axes 1 (a plain point: one axis of all its bins).
-    dims: Vec<[usize; MAX_AXES]>,
+    dims: [[u32; MAX_AXES]; MAX_POINTS],
 }
 
 /// Equal when the same group's bins have the same counts (the slots no bin owns are not compared).
 impl PartialEq for Hits {
     fn eq(&self, other: &Self) -> bool {
-        self.spans == other.spans && (0..self.spans.len()).all(|k| self.counts(k) == other.counts(k))
+        self.points == other.points
+            && self.spans == other.spans
+            && (0..self.points).all(|k| self.counts(k) == other.counts(k))
     }
 }
 
@@ -111,33 +119,40 @@ impl Eq for Hits {}
 /// The most axes a cross may have.
 pub const MAX_AXES: usize = 4;
 
+/// The most points a group may declare.
+pub const MAX_POINTS: usize = 32;
+
+/// Count slots of a [`Hits`]: the bins of every point and a spare slot each. The largest group,
+/// format_pack's, has 2,112 bins.
+pub const SLOTS: usize = 4096;
+
 impl Hits {
-    /// All-zero counts for `group`.
+    /// All-zero counts for `group`. Panics if the group has more than [`MAX_POINTS`] points or
+    /// more bins (and a spare slot per point) than [`SLOTS`]: every unit's tests build its group.
     pub fn new(group: &Covergroup) -> Self {
-        let mut spans = Vec::with_capacity(group.points.len());
+        assert!(group.points.len() <= MAX_POINTS, "a covergroup has at most {MAX_POINTS} points");
+        let slots = group.bins() + group.points.len();
+        assert!(slots <= SLOTS, "a covergroup has {slots} bins and spare slots, at most {SLOTS}");
+        let mut spans = [(0, 0); MAX_POINTS];
+        let mut dims = [[1; MAX_AXES]; MAX_POINTS];
         let mut next = 0;
-        for p in &group.points {
-            spans.push((next, p.bins.len()));
+        for (k, p) in group.points.iter().enumerate() {
+            // (Both fit in u32: at most SLOTS.)
+            spans[k] = (next as u32, p.bins.len() as u32);
+            for (d, &n) in dims[k].iter_mut().zip(&p.dims) {
+                *d = n as u32;
+            }
             next += p.bins.len() + 1;
         }
-        let dims = group
-            .points
-            .iter()
-            .map(|p| {
-                let mut d = [1; MAX_AXES];
-                d[..p.dims.len()].copy_from_slice(&p.dims);
-                d
-            })
-            .collect();
-        Hits { counts: vec![0; next], spans, dims }
+        Hits { counts: Box::new([0; SLOTS]), points: group.points.len(), spans, dims }
     }
 
     /// Counts one hit of bin `bin` of point `point`.
     #[inline]
     pub fn hit(&mut self, point: usize, bin: usize) {
         let (start, len) = self.spans[point];
-        assert!(bin < len, "bin {bin} outside point {point}");
-        self.counts[start + bin] += 1;
+        assert!(bin < len as usize, "bin {bin} outside point {point}");
+        self.counts[(start as usize + bin) % SLOTS] += 1;
     }
 
     /// Counts one hit of bin `bin` of point `point` when `cond` holds: [`Hits::hit`] without a
@@ -149,9 +164,9 @@ impl Hits {
         // The bin is checked as 0 when `cond` is false: the check's only branch never goes the
         // other way (`!cond | (bin < len)` compiles to a branch on `cond`).
         let checked = std::hint::select_unpredictable(cond, bin, 0);
-        assert!(checked < len, "bin {bin} outside point {point}");
-        let at = start + std::hint::select_unpredictable(cond, checked, len);
-        self.counts[at] += 1;
+        assert!(checked < len as usize, "bin {bin} outside point {point}");
+        let at = start as usize + std::hint::select_unpredictable(cond, checked, len as usize);
+        self.counts[at % SLOTS] += 1;
     }
 
     /// The bin of a cross given its coordinate on each axis (in the order the axes were
@@ -161,9 +176,9 @@ impl Hits {
         const { assert!(N <= MAX_AXES, "a cross has at most MAX_AXES axes") };
         let dims = &self.dims[point];
         let mut bin = 0;
-        for (c, d) in coords.iter().zip(dims) {
-            debug_assert!(c < d, "cross coordinate {c} outside an axis of {d} bins");
-            bin = bin * d + c;
+        for (&c, &d) in coords.iter().zip(dims) {
+            debug_assert!(c < d as usize, "cross coordinate {c} outside an axis of {d} bins");
+            bin = bin * d as usize + c;
         }
         bin
     }
@@ -185,27 +200,27 @@ impl Hits {
     /// `gcn-vmem cosim --results`).
     pub fn add(&mut self, point: usize, bin: usize, n: u64) {
         let (start, len) = self.spans[point];
-        assert!(bin < len, "bin {bin} outside point {point}");
-        self.counts[start + bin] += n;
+        assert!(bin < len as usize, "bin {bin} outside point {point}");
+        self.counts[start as usize + bin] += n;
     }
 
     /// The count of each bin of point `point`.
     pub fn counts(&self, point: usize) -> &[u64] {
         let (start, len) = self.spans[point];
-        &self.counts[start..start + len]
+        &self.counts[start as usize..(start + len) as usize]
     }
 
     /// Adds `other`'s counts (of the same group) to these.
     pub fn merge(&mut self, other: &Hits) {
         // The spare slots too: they are never read.
-        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
             *a += b;
         }
     }
 
     /// Bins hit at least once.
     pub fn hit_bins(&self) -> usize {
-        (0..self.spans.len()).map(|k| self.counts(k).iter().filter(|&&c| c > 0).count()).sum()
+        (0..self.points).map(|k| self.counts(k).iter().filter(|&&c| c > 0).count()).sum()
     }
 
     /// `(point, bin)` names of the bins never hit, in declaration order.
