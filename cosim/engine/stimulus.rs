@@ -158,6 +158,27 @@ pub const fn weight_table<const N: usize>(weights: &[u32]) -> [u8; N] {
     table
 }
 
+/// The thresholds of [`pick!`](crate::pick) and [`pick_at!`](crate::pick_at): for uniform `u` of
+/// `bits` bits, alternative `k` is taken when `u >= thresholds[k]` and no later one's threshold is
+/// reached, exactly when [`scaled`]`(u, bits, total)` (for 64 bits: [`Rng::below`]`(total)`) falls in
+/// `k`'s share of [`weight_table`]: `floor(u * total / 2^bits) >= C` (C the weights before `k`)
+/// holds from `u = ceil(C * 2^bits / total)` on. The same choice as the table's from the same
+/// bits, taken with compares and conditional moves, no table load and no multiply.
+pub const fn thresholds<const N: usize>(weights: &[u32], bits: u32) -> [u64; N] {
+    assert!(N == weights.len(), "pick!: one threshold per alternative");
+    assert!(bits >= 1 && bits <= 64, "pick!: 1 to 64 bits");
+    let total = weight_total(weights) as u128;
+    assert!(total > 0, "pick!: the weights sum to more than 0");
+    let mut out = [0u64; N];
+    let (mut k, mut before) = (0, 0u128);
+    while k < N {
+        out[k] = (before << bits).div_ceil(total) as u64;
+        before += weights[k] as u128;
+        k += 1;
+    }
+    out
+}
+
 /// Evaluates one of the expressions, chosen with probability proportional to its weight, the
 /// way proptest's `prop_oneof!` picks a strategy; only the chosen expression runs. The weights
 /// are constants: the choice is one draw and one lookup in a table built at compile time
@@ -189,8 +210,8 @@ macro_rules! one_of {
 }
 
 /// [`one_of!`](crate::one_of) for cheap alternatives that draw nothing themselves: every
-/// expression is evaluated (from bits drawn before) and the chosen one is taken by indexing, so
-/// the choice costs no branch. Random choices are unpredictable branches: one mispredicted costs
+/// expression is evaluated (from bits drawn before) and the chosen one is taken by comparing the
+/// draw with [`thresholds`] and conditional moves, so the choice costs no branch. Random choices are unpredictable branches: one mispredicted costs
 /// more than computing a few alternatives, and stimulus is drawn for every cycle of a run.
 ///
 /// ```ignore
@@ -200,17 +221,14 @@ macro_rules! one_of {
 #[macro_export]
 macro_rules! pick {
     ($rng:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
-        const __WEIGHTS: &[u32] = &[$($weight),+];
-        const __TABLE: [u8; $crate::engine::stimulus::weight_total(__WEIGHTS)] =
-            $crate::engine::stimulus::weight_table(__WEIGHTS);
-        let __choice = usize::from(__TABLE[$rng.below(__TABLE.len() as u64) as usize]);
-        [$($value),+][__choice]
+        $crate::pick_at!($rng.next_u64(), 64; $($weight => $value),+)
     }};
 }
 
 /// [`pick!`](crate::pick) that chooses with bits already drawn: the low `bits` bits of `x`
-/// (uniform, at most 32), scaled to the weights' total ([`scaled`]). Every expression is
-/// evaluated and the chosen one indexed: no draw and no branch.
+/// (uniform, at most 64), against [`thresholds`]: the choice of [`scaled`]`(x, bits, total)` in
+/// [`weight_table`]. Every expression is evaluated and the chosen one selected: no draw, no
+/// branch, no load.
 ///
 /// ```ignore
 /// let r = rng.next_u64();
@@ -220,11 +238,19 @@ macro_rules! pick {
 macro_rules! pick_at {
     ($x:expr, $bits:expr; $($weight:expr => $value:expr),+ $(,)?) => {{
         const __WEIGHTS: &[u32] = &[$($weight),+];
-        const __TABLE: [u8; $crate::engine::stimulus::weight_total(__WEIGHTS)] =
-            $crate::engine::stimulus::weight_table(__WEIGHTS);
-        let __choice =
-            usize::from(__TABLE[$crate::engine::stimulus::scaled($x, $bits, __TABLE.len() as u64) as usize]);
-        [$($value),+][__choice]
+        const __N: usize = __WEIGHTS.len();
+        const __BITS: u32 = $bits;
+        const __AT: [u64; __N] = $crate::engine::stimulus::thresholds::<__N>(__WEIGHTS, __BITS);
+        let __u: u64 = if __BITS == 64 { $x } else { $x & ((1u64 << (__BITS % 64)) - 1) };
+        let __values = [$($value),+];
+        // The last alternative whose threshold `__u` reaches (the thresholds rise).
+        let mut __chosen = __values[0];
+        let mut __k = 1;
+        while __k < __N {
+            __chosen = std::hint::select_unpredictable(__u >= __AT[__k], __values[__k], __chosen);
+            __k += 1;
+        }
+        __chosen
     }};
 }
 
@@ -425,6 +451,53 @@ mod tests {
         for _ in 0..1000 {
             let chosen = crate::one_of!(a; 4 => 0, 3 => 1, 2 => 2, 1 => 3, 2 => 4, 2 => 5, 1 => 6);
             assert_eq!(chosen, b.weighted(WEIGHTS));
+        }
+    }
+
+    /// `pick_at!`'s thresholds make the choice of `scaled` in the weight table, for every value
+    /// of 8, 10 and 16 bits, and `pick!`'s that of `Rng::below` in the table, from the same draws
+    /// (at the edges of each share and at random).
+    #[test]
+    fn the_thresholds_choose_as_the_weight_table_does() {
+        fn table_choice(weights: &[u32], u: u64, bits: u32) -> usize {
+            let total = weight_total(weights) as u64;
+            let x = ((u128::from(u) * u128::from(total)) >> bits) as u64;
+            // The table's entry x: the alternative whose share holds x.
+            let mut before = 0;
+            weights
+                .iter()
+                .position(|&w| {
+                    before += u64::from(w);
+                    x < before
+                })
+                .unwrap()
+        }
+        fn threshold_choice<const N: usize>(at: &[u64; N], u: u64) -> usize {
+            (0..N).rev().find(|&k| u >= at[k]).unwrap()
+        }
+        const A: &[u32] = &[4, 3, 2, 1, 2, 2, 1];
+        const B: &[u32] = &[20, 2, 1];
+        const C: &[u32] = &[1, 0, 7, 1];
+        for bits in [8, 10, 16] {
+            let (a, b, c) = (thresholds::<7>(A, bits), thresholds::<3>(B, bits), thresholds::<4>(C, bits));
+            for u in 0..1u64 << bits {
+                assert_eq!(threshold_choice(&a, u), table_choice(A, u, bits), "A, {bits} bits, u = {u}");
+                assert_eq!(threshold_choice(&b, u), table_choice(B, u, bits), "B, {bits} bits, u = {u}");
+                assert_eq!(threshold_choice(&c, u), table_choice(C, u, bits), "C, {bits} bits, u = {u}");
+            }
+        }
+        let a = thresholds::<7>(A, 64);
+        let mut rng = Rng::new(3);
+        let edges = a.iter().flat_map(|&t| [t.wrapping_sub(1), t, t + 1]);
+        for u in edges.chain((0..100_000).map(|_| rng.next_u64())) {
+            assert_eq!(threshold_choice(&a, u), table_choice(A, u, 64), "64 bits, u = {u:#x}");
+        }
+        // The macros themselves: alternative 1 of C (weight 0) is never taken.
+        let mut rng = Rng::new(5);
+        for _ in 0..10_000 {
+            let r = rng.next_u64();
+            let chosen = crate::pick_at!(r, 10; 1 => 0, 0 => 1, 7 => 2, 1 => 3);
+            assert_eq!(chosen, table_choice(C, r & 1023, 10));
         }
     }
 
