@@ -764,7 +764,7 @@ fn main() {
     // `make gls` (GCN_VMEM_GLS=1): each unit's gate-level builds, a library of their own; none
     // otherwise, and then nothing above differs from a build without them.
     let gls: Vec<Option<PathBuf>> = if gls_build::enabled() {
-        gls_build::build_all(&units, &built, &tools, &root)
+        gls_build::build_all(&units, &built, &tools, &root, wanted.as_deref())
     } else {
         units.iter().map(|_| None).collect()
     };

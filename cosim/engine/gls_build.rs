@@ -35,6 +35,9 @@ use super::{
     Toolchain, UnitLine,
 };
 
+// NETLIST_VERILATOR_FLAGS, shared with the library (engine::gls_flags).
+include!("gls_flags.rs");
+
 /// The environment variable that turns the gate-level builds on (`1`).
 pub const ENV: &str = "GCN_VMEM_GLS";
 
@@ -74,21 +77,25 @@ struct GateBuild {
 
 /// Each unit's gate-level library directory, or `None` when it has no current netlist. A unit
 /// whose netlist cannot be built fails the build (the error names the netlist).
-pub fn build_all(units: &[UnitLine], built: &[Built], tools: &Toolchain, root: &Path) -> Vec<Option<PathBuf>> {
+pub fn build_all(
+    units: &[UnitLine],
+    built: &[Built],
+    tools: &Toolchain,
+    root: &Path,
+    wanted: Option<&[String]>,
+) -> Vec<Option<PathBuf>> {
     println!("cargo::rerun-if-changed={NETLIST_DIR}");
     println!("cargo::rerun-if-changed=tests/gls");
-    // GCN_VMEM_UNITS (`make gls UNIT=`, or the nine units when none is named) limits these
-    // builds as it limits the units' own: a pipeline netlist left in NETLIST_DIR is not built
-    // (hours) by a run that does not name it. A unit left out has no gate-level build, and
+    // `wanted` (GCN_VMEM_UNITS: `make gls UNIT=`, or the nine units when none is named) limits
+    // these builds as it limits the units' own: a pipeline netlist left in NETLIST_DIR is not
+    // built (hours) by a run that does not name it. A unit left out has no gate-level build, and
     // `--gls` on it names `make gls UNIT=<unit>`.
-    let wanted = std::env::var("GCN_VMEM_UNITS").unwrap_or_default();
-    let wanted: Vec<&str> = wanted.split([' ', ',']).filter(|w| !w.is_empty()).collect();
     let results: Vec<Result<Option<PathBuf>, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = units
             .iter()
             .zip(built)
             .map(|(u, b)| {
-                let left_out = !wanted.is_empty() && !wanted.contains(&u.name.as_str());
+                let left_out = wanted.is_some_and(|w| !w.contains(&u.name));
                 s.spawn(move || if left_out { Ok(None) } else { build_unit(u, &b.ports, tools, root) })
             })
             .collect();
@@ -193,7 +200,10 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         }
     }
     inputs.dedup();
-    inputs.extend(["build.rs", "cosim/engine/gls_build.rs", "cosim/engine/port_list.rs"].map(PathBuf::from));
+    inputs.extend(
+        ["build.rs", "cosim/engine/gls_build.rs", "cosim/engine/gls_flags.rs", "cosim/engine/port_list.rs"]
+            .map(PathBuf::from),
+    );
     inputs.extend(files_in(Path::new(&tools.shim)));
     let codes: Vec<String> = gates.iter().map(|g| format!("{}:{}", g.code, g.prefix)).collect();
     let key = build_key(
@@ -247,7 +257,8 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
             // Hundreds of files: compiled in parallel, not as one translation unit, each object
             // kept under the hash of its source.
             build.include(&mdir);
-            let objects = r.compile(&build, &files)?;
+            slow.include(&mdir);
+            let objects = r.compile(&build, &slow, &files)?;
             build.objects(objects);
         } else if g.hot {
             let file = unity(&mdir, &g.prefix, &files)?;
@@ -334,19 +345,26 @@ impl Resumable {
 
     /// Compiles `files` with `build`'s compiler and flags, in parallel (cargo's job count), each
     /// into `objects/<hash>.o` unless there already; returns the objects in `files`' order.
-    fn compile(&self, build: &cc::Build, files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    /// Verilator's `__Slow.cpp` files (construction, the initial settle, the waveform's
+    /// declarations and full dumps: code a run executes once) are compiled with `slow`, the rest
+    /// with `build`: the pipeline's slow files are long straight-line functions that took GCC
+    /// minutes each at -O1 (a 1.8 MB trace dump more than ten), seconds at -O0.
+    fn compile(&self, build: &cc::Build, slow: &cc::Build, files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         let objects = self.dir.join("objects");
         fs::create_dir_all(&objects).map_err(|e| format!("{}: {e}", objects.display()))?;
-        let compiler = build.try_get_compiler().map_err(|e| format!("no C++ compiler: {e}"))?;
-        let flags = format!("{:?} {:?}", compiler.path(), compiler.args());
+        let compiler = |b: &cc::Build| b.try_get_compiler().map_err(|e| format!("no C++ compiler: {e}"));
+        let (fast, slow) = (compiler(build)?, compiler(slow)?);
         let mut jobs = Vec::new();
         for file in files {
             let text = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let mut keyed = flags.clone().into_bytes();
+            let is_slow = file.file_name().is_some_and(|n| n.to_string_lossy().ends_with("__Slow.cpp"));
+            let compiler = if is_slow { &slow } else { &fast };
+            let mut keyed = format!("{:?} {:?}", compiler.path(), compiler.args()).into_bytes();
             keyed.extend_from_slice(&text);
-            jobs.push((file.clone(), objects.join(format!("{:016x}.o", fnv(0xcbf2_9ce4_8422_2325, &keyed)))));
+            let object = objects.join(format!("{:016x}.o", fnv(0xcbf2_9ce4_8422_2325, &keyed)));
+            jobs.push((file.clone(), object, compiler));
         }
-        let todo: Vec<&(PathBuf, PathBuf)> = jobs.iter().filter(|(_, o)| !o.is_file()).collect();
+        let todo: Vec<&(PathBuf, PathBuf, &cc::Tool)> = jobs.iter().filter(|(_, o, _)| !o.is_file()).collect();
         let workers = std::env::var("NUM_JOBS")
             .ok()
             .and_then(|n| n.parse().ok())
@@ -358,7 +376,7 @@ impl Resumable {
             for _ in 0..workers {
                 scope.spawn(|| loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((file, object)) = todo.get(i) else { break };
+                    let Some((file, object, compiler)) = todo.get(i) else { break };
                     if failure.lock().unwrap().is_some() {
                         break;
                     }
@@ -378,7 +396,7 @@ impl Resumable {
         });
         match failure.into_inner().unwrap() {
             Some(e) => Err(e),
-            None => Ok(jobs.into_iter().map(|(_, o)| o).collect()),
+            None => Ok(jobs.into_iter().map(|(_, o, _)| o).collect()),
         }
     }
 }
@@ -390,8 +408,7 @@ impl Drop for Resumable {
 }
 
 /// Verilates one gate-level build into `mdir`, after checking that its top's ports are `ports`.
-/// A `large` netlist is verilated without Verilator's DFG optimisation: on the pipeline's it took
-/// 16.5 GB of memory (6.6 GB without, 7 min 5 s against 8 min 21 s, 3 % more C++).
+/// A `large` netlist is verilated with LARGE_NETLIST_VERILATOR_FLAGS (without DFG: gls_flags.rs).
 fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large: bool) -> Result<(), String> {
     let run = |extra: &[&str]| -> Result<(), String> {
         let _ = fs::remove_dir_all(mdir);
@@ -412,13 +429,13 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
         .arg(mdir)
         .args(extra);
         let file = match &g.source {
-            // Yosys's netlist: Verilator's lint is about its naming (unused `_15_` bits, signals
-            // it splits), not the design. UNOPTFLAT stays on: it is reported below.
+            // Yosys's netlist: gls_flags.rs says why these. UNOPTFLAT stays on: it is reported
+            // below.
             Source::Netlist(f) => {
                 // No `no_inline` for the modules a large netlist repeats, though it made the
-                // pipeline's C++ 418 MB instead of 583 MB: Verilator 5.006 simulated an out-of-line
-                // buffer_addr's gates wrongly (docs/integrations/gls.md, "The first run").
-                cmd.args(["-Wno-fatal", "-Wno-lint", "-Wno-style"]);
+                // pipeline's C++ 418 MB instead of 583 MB: with it an out-of-line buffer_addr's
+                // gates were simulated wrongly (docs/integrations/gls.md, "The first run").
+                cmd.args(NETLIST_VERILATOR_FLAGS);
                 f
             }
             Source::Rtl(f) => {
@@ -434,15 +451,15 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
         if out.status.success() && matches!(g.source, Source::Netlist(_)) && stderr.contains("%Warning-UNOPTFLAT") {
             // A variable-level combinational cycle is "hybrid" logic to Verilator 5.006, which can
             // leave a bit stale (the pipeline's first runs: docs/integrations/gls.md, "The cause").
-            // `splitnets` removes those of internal nets (cosim/tools/gls.rs); what remains runs
-            // through a module's output port (Yosys aliases its equal output bits to each other).
-            // Kept in the build's folder and shown, so that a failing run can be read against it.
+            // `splitnets` removes those of internal nets, and writing a module with its ports split
+            // those through its output ports (cosim/tools/gls.rs), so none is expected: any found
+            // is kept in the build's folder and shown, so that a failing run can be read against it.
             let cycles: Vec<&str> = stderr.lines().filter(|l| l.contains("%Warning-UNOPTFLAT")).collect();
             let list = mdir.join(format!("{}.unoptflat.txt", g.prefix));
             let _ = fs::write(&list, cycles.join("\n") + "\n");
             println!(
-                "cargo::warning={}: Verilator found {} combinational cycle(s) at variable granularity in the netlist \
-                 (through output ports; listed in {})",
+                "cargo::warning={}: Verilator found {} combinational cycle(s) at variable granularity in the netlist, \
+                 which Verilator 5.006 may evaluate stale (listed in {}; docs/integrations/gls.md, \"The cause\")",
                 g.prefix,
                 cycles.len(),
                 list.display()
@@ -477,7 +494,7 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
     }
     let mut extra = vec!["--cc", "-O3"];
     if large {
-        extra.push("-fno-dfg");
+        extra.extend(LARGE_NETLIST_VERILATOR_FLAGS);
     }
     if g.traced {
         extra.push("--trace-fst");

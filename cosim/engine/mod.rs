@@ -14,6 +14,7 @@
 //! - [`policy`]: the defaults every front end shares (budgets, when unhit bins fail a run).
 
 pub mod cover;
+pub mod gls_flags;
 pub mod lockstep;
 pub mod policy;
 // The reader of a unit's port list that build.rs uses, compiled here for its tests only.
