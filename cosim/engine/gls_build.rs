@@ -450,7 +450,7 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() && matches!(g.source, Source::Netlist(_)) && stderr.contains("%Warning-UNOPTFLAT") {
             // A variable-level combinational cycle is "hybrid" logic to Verilator 5.006, which can
-            // leave a bit stale (the pipeline's first runs: docs/integrations/gls.md, "The cause").
+            // leave a bit stale (the pipeline's first runs: docs/integrations/gls.md, "A wrong lead").
             // `splitnets` removes those of internal nets, and writing a module with its ports split
             // those through its output ports (cosim/tools/gls.rs), so none is expected: any found
             // is kept in the build's folder and shown, so that a failing run can be read against it.
@@ -459,7 +459,7 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
             let _ = fs::write(&list, cycles.join("\n") + "\n");
             println!(
                 "cargo::warning={}: Verilator found {} combinational cycle(s) at variable granularity in the netlist, \
-                 which Verilator 5.006 may evaluate stale (listed in {}; docs/integrations/gls.md, \"The cause\")",
+                 which Verilator 5.006 may evaluate stale (listed in {}; docs/integrations/gls.md, \"A wrong lead\")",
                 g.prefix,
                 cycles.len(),
                 list.display()
