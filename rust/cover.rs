@@ -327,6 +327,33 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "at most 4096")]
+    fn a_group_with_more_bins_than_the_slots_is_refused() {
+        let g = Covergroup::new().point(0, "p", (0..SLOTS).map(|b| b.to_string()));
+        let _ = Hits::new(&g);
+    }
+
+    #[test]
+    #[should_panic(expected = "bin 0 outside point 1")]
+    fn a_hit_of_an_undeclared_point_is_refused() {
+        // Points past the group's have no bins: a sampler naming one is caught, not counted in
+        // another point's slots.
+        let g = Covergroup::new().point(0, "p", ["a", "b"]);
+        Hits::new(&g).hit(1, 0);
+    }
+
+    #[test]
+    fn the_largest_group_fits_its_slots() {
+        // Every bin and a spare slot each: one group at the limit is accepted and counts.
+        let g = Covergroup::new().point(0, "p", (0..SLOTS - 1).map(|b| b.to_string()));
+        let mut h = Hits::new(&g);
+        h.hit(0, SLOTS - 2);
+        h.hit_if(false, 0, 0);
+        assert_eq!(h.counts(0)[SLOTS - 2], 1);
+        assert_eq!(h.hit_bins(), 1);
+    }
+
+    #[test]
     #[should_panic(expected = "declared at position 1 but its id is 0")]
     fn a_point_out_of_enum_order_is_refused() {
         let _ = Covergroup::new().point(0, "a", ["x"]).point(0, "b", ["y"]);
