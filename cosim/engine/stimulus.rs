@@ -211,8 +211,9 @@ macro_rules! one_of {
 
 /// [`one_of!`](crate::one_of) for cheap alternatives that draw nothing themselves: every
 /// expression is evaluated (from bits drawn before) and the chosen one is taken by comparing the
-/// draw with [`thresholds`] and conditional moves, so the choice costs no branch. Random choices are unpredictable branches: one mispredicted costs
-/// more than computing a few alternatives, and stimulus is drawn for every cycle of a run.
+/// draw with [`thresholds`] and conditional moves, so the choice costs no branch. Random choices
+/// are unpredictable branches: one mispredicted costs more than computing a few alternatives, and
+/// stimulus is drawn for every cycle of a run.
 ///
 /// ```ignore
 /// let r = rng.next_u64();
