@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     for name in units {
         actions::bench_row(name, vectors)?;
     }
-    println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, coverage counted, shrinking ready, as many vectors as the other columns and at least 0.5 s (counts valid vectors only); C++ loop and cosim are measured in 5 alternating rounds, each column the median of its rounds; cosim/ls = cosim / lockstep; cosim/C++ = the median of the rounds' cosim / plain C++ loop, how much of the simulator's speed a user gets from `gcn-vmem cosim` (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10)");
+    println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, coverage counted, shrinking ready, as many vectors as the other columns and at least 0.5 s (counts valid vectors only); C++ loop and cosim are measured in 5 alternating rounds, each column the median of its rounds; cosim/ls = cosim / lockstep; cosim/C++ = the median of the rounds' cosim / plain C++ loop, how much of the simulator's speed a user gets from `gcn-vmem cosim` (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10); a closed-loop unit (vmem_pipe) counts cycles, not vectors, and drives 1/{} of them", gcn_vmem::actions::CLOSED_LOOP_SHARE);
     if unit.is_empty() {
         bench_exec(vectors)?;
     }
