@@ -10,7 +10,7 @@
 #          netlist as the unit's gate-level variant (cosim/engine/gls_build.rs);
 #       3. `gcn-vmem cosim --gls`: every unit's model against its netlist in lockstep, random
 #          runs and X runs, failures shrunk and saved under target/gls/cosim/<u>/ with waveforms.
-#       vmem_pipe runs only when named (UNIT=vmem_pipe): its netlist and build take about an hour.
+#       vmem_pipe runs only when named (UNIT=vmem_pipe): its netlist and build take hours on two cores (resumable).
 #   make gls-test [UNIT=u]   the tests of tests/gls.rs in that build (the trap of tests/gls/: the
 #                   netlist run fails where the RTL run passes); after `make gls` with the same UNIT
 #                   (`make gls-test UNIT=vmem_pipe` runs the pipeline's test on its netlist)

@@ -92,13 +92,13 @@ pub const RTL_IN_NETLIST: &[(&str, &str)] = &[(
 )];
 
 /// Units whose gate-level run is a long sweep of its own: left out of `make gls` unless named
-/// (`make gls UNIT=vmem_pipe`: its netlist and build take about an hour on two cores).
+/// (`make gls UNIT=vmem_pipe`: its netlist and build take hours on two cores).
 pub const NAMED_ONLY: &[&str] = &["vmem_pipe"];
 
 /// The line that says a [`NAMED_ONLY`] unit was left out of a run that named no unit.
 pub fn named_only_note(unit: &str) -> String {
     format!(
-        "{unit}: left out of a gate-level run that names no unit (about an hour of synthesis and build): \
+        "{unit}: left out of a gate-level run that names no unit (hours of synthesis and build on two cores): \
          `make gls UNIT={unit}` runs it (docs/integrations/gls.md)"
     )
 }
