@@ -6,7 +6,8 @@
 /// Yosys's netlist: Verilator's lint is about its naming (unused `_15_` bits, signals it splits),
 /// not the design, so its warnings are not fatal. `-fno-const-bit-op-tree`: Verilator 5.006's
 /// bit-op-tree optimisation rewrites trees of single-bit gates wrongly (verilator/verilator
-/// issues 4059 and 4709, fixed after 5.008 by pull request 4071): buffer_addr's gates fed from
+/// issue 4059, fixed after 5.008 by pull request 4070; later faults of the same optimisation,
+/// such as issue 4709, were fixed in later releases): buffer_addr's gates fed from
 /// registers, as the pipeline's TA feeds them, gave addresses with bit 47 lost
 /// (docs/integrations/gls.md, "The cause"; tests/gls.rs checks it). Verilator's DFG optimisation
 /// hides the fault in a unit's own build; the pipeline's is built without DFG
