@@ -368,6 +368,42 @@ fn outputs_are_compared_during_and_right_after_reset() {
     assert!(in_run.contains(&(3, At::ResetReleased)), "{in_run:?}");
 }
 
+/// A run that is not recorded drives the model through the whole case first and the RTL after it
+/// (cosim/engine/lockstep.rs `run_steps_with`); a recorded run alternates every cycle. Both must
+/// find the same mismatches and assertion failures, at the same cycles and evaluations, in the
+/// same order: checked on the break-asserts and mutant builds (which differ from the model at
+/// edges and fire assertions), on cases with pulsed and held resets, and with a model that is
+/// wrong only at the reset evaluations.
+#[test]
+fn a_run_side_by_side_finds_what_a_cycle_by_cycle_run_finds() {
+    let mut faults = (0, 0);
+    for variant in [Variant::BreakAsserts, Variant::Mutant] {
+        let options = RtlOptions { variant, ..RtlOptions::default() };
+        let open = || gcn_vmem::bindings::buffer_addr::Rtl::open(&options).unwrap();
+        let mut batched = Lockstep::new(gcn_vmem_model::buffer_addr::BufferAddr::default(), open());
+        let mut recorded = Lockstep::new(gcn_vmem_model::buffer_addr::BufferAddr::default(), open()).recording();
+        for case in cases(300) {
+            let clean = (batched.run_steps(&case), recorded.run_steps(&case));
+            assert_eq!(clean.0, clean.1);
+            assert_eq!(batched.mismatches, recorded.mismatches);
+            assert_eq!(batched.assertions, recorded.assertions);
+            assert_eq!(batched.cycles(), recorded.cycles());
+            faults.0 += batched.mismatches.len();
+            faults.1 += batched.assertions.len();
+        }
+    }
+    assert!(faults.0 > 0 && faults.1 > 0, "the broken builds produced no mismatch or no assertion: {faults:?}");
+
+    let rtl = || gcn_vmem::bindings::buffer_addr::Rtl::open(&RtlOptions::default()).unwrap();
+    let idle = In::default();
+    let steps = [Step::from(idle), Step { reset: Reset::Pulse, input: idle }, Step { reset: Reset::Hold, input: idle }];
+    let mut batched = Lockstep::new(ValidOutOfReset::default(), rtl());
+    let mut recorded = Lockstep::new(ValidOutOfReset::default(), rtl()).recording();
+    assert!(!batched.run_steps(&steps) && !recorded.run_steps(&steps));
+    assert_eq!(batched.mismatches, recorded.mismatches);
+    assert!(batched.mismatches.iter().any(|m| m.cycle > 0 && m.at == At::ResetReleased));
+}
+
 /// Mid-run resets travel through vector files, the trace, both waveforms and the mismatch lines.
 #[test]
 fn mid_run_resets_replay_from_vector_files_into_both_waveforms() {
