@@ -25,13 +25,7 @@ impl Binding for Harness {
         let fields = gcn_vmem_model::format::fields(dfmt);
         // Components past the format's fields are not packed: the f32 corners only where a
         // field takes them.
-        let c = read_dwords(rng, fields.len(), |k, r| {
-            if aimed {
-                component_corner(r, fields[k].width, nfmt)
-            } else {
-                f32_of(r)
-            }
-        });
+        let c = if aimed { corners(rng, fields, nfmt) } else { read_dwords(rng, fields.len(), |_, r| f32_of(r)) };
         In { valid: true, dfmt, nfmt, components: from_words(c) }
     }
 
@@ -49,6 +43,26 @@ impl Binding for Harness {
     }
 }
 
+/// The components of an aimed vector: [`component_corner`] for each field, one draw each (the
+/// dwords past the format's fields uniform bits, as [`read_dwords`] draws them). The nfmt is
+/// matched once a vector, not once a component: a branch on a random nfmt is mispredicted about
+/// as often as it is taken, and this one is taken once.
+fn corners(rng: &mut Rng, fields: &[gcn_vmem_model::format::Field], nfmt: u8) -> [u32; 4] {
+    fn of<const NFMT: u8>(rng: &mut Rng, fields: &[gcn_vmem_model::format::Field]) -> [u32; 4] {
+        read_dwords(rng, fields.len(), |k, r| component_corner(r, fields[k].width, NFMT))
+    }
+    match nfmt & 7 {
+        0 => of::<0>(rng, fields),
+        1 => of::<1>(rng, fields),
+        2 => of::<2>(rng, fields),
+        3 => of::<3>(rng, fields),
+        4 => of::<4>(rng, fields),
+        5 => of::<5>(rng, fields),
+        6 => of::<6>(rng, fields),
+        _ => of::<7>(rng, fields),
+    }
+}
+
 /// A component aimed at a value class of SPEC §5's pack rule for a field of `width` bits under
 /// `nfmt` (format_pack's `value` bins): NaNs, infinities, the clamp and saturation edges, ±0.5
 /// (the only unorm/snorm ties), values rounding either way, integers and fractions of the
@@ -57,7 +71,9 @@ impl Binding for Harness {
 ///
 /// All from the one draw `r`: bits 63:48 choose the class (by its weight, [`pick_at!`]), bit 47
 /// is the sign, bits 46:0 the class's fields; every class of the nfmt is computed and the chosen
-/// one indexed, so that the choice is no branch.
+/// one indexed, so that the choice is no branch. Inlined into [`corners`]' copy for each nfmt, in
+/// which `nfmt` is a constant.
+#[inline(always)]
 fn component_corner(r: u64, width: u32, nfmt: u8) -> u32 {
     use gcn_vmem_model::format::{NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED};
     let choice = r >> 48;

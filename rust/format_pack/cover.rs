@@ -343,7 +343,7 @@ fn narrow(c: u32, field: u32, width: u32) -> usize {
 
 /// The class of component `c` packed into `field` (its bits in the output), an index into
 /// [`classes`]`(width, nfmt)`.
-#[inline]
+#[inline(always)]
 pub fn classify(c: u32, field: u32, width: u32, nfmt: u8) -> usize {
     if width == 32 {
         return raw32_class(c);
@@ -392,9 +392,27 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let Some((d, n)) = hit_pair(input.dfmt, input.nfmt, hits) else {
         return;
     };
+    // The nfmt matched once a sample rather than once a component (random stimulus makes the
+    // branch on it a coin toss): a copy of the loop for each nfmt, `classify` inlined into it.
+    match n {
+        0 => sample_values::<0>(input, out, d, hits),
+        1 => sample_values::<1>(input, out, d, hits),
+        2 => sample_values::<2>(input, out, d, hits),
+        3 => sample_values::<3>(input, out, d, hits),
+        4 => sample_values::<4>(input, out, d, hits),
+        5 => sample_values::<5>(input, out, d, hits),
+        6 => sample_values::<6>(input, out, d, hits),
+        _ => sample_values::<7>(input, out, d, hits),
+    }
+}
+
+/// The `value` bins of a sample of the valid pair (`d`, `NFMT`).
+#[inline(always)]
+fn sample_values<const NFMT: u8>(input: &In, out: &Out, d: usize, hits: &mut Hits) {
+    let n = usize::from(NFMT);
     for (k, f) in FIELDS[d].iter().enumerate() {
         let c = (input.components >> (32 * k)) as u32;
         let field = (out.data >> f.offset) as u32 & (u32::MAX >> (32 - f.width));
-        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(c, field, f.width, n as u8));
+        hits.hit(Point::Value as usize, usize::from(BASE[d][n][k]) + classify(c, field, f.width, NFMT));
     }
 }
