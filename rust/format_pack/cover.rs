@@ -167,25 +167,31 @@ pub fn covergroup() -> Covergroup {
         .point(Point::Value as usize, "value", value)
 }
 
+/// `a` when `cond` holds, else `b`, as a conditional move: the classifiers below test the random
+/// stimulus's values, on which a branch is mispredicted about as often as it is taken. Each
+/// classifier states its cases in the order they take precedence, the first that holds giving
+/// the class, and evaluates them as a chain of these from the last case up.
+#[inline(always)]
+fn sel(cond: bool, a: usize, b: usize) -> usize {
+    std::hint::select_unpredictable(cond, a, b)
+}
+
 /// Whether narrowing the finite nonzero f32 `c` to a float of `p` mantissa bits (5-bit
 /// exponent, bias 15, denormals below 2^−14) drops exactly half a unit in the last place.
 #[inline]
 fn tie(c: u32, p: u32) -> bool {
     let exp = ((c >> 23) & 0xff) as i32 - 127;
-    if exp == -127 {
-        return false;
-    }
-    // Bits of the 24-bit significand below the target's last place.
-    let shift = 23 - p as i32 + (-14 - exp).max(0);
-    if shift > 24 {
-        return false;
-    }
-    let sig = (c & 0x007f_ffff) | 0x0080_0000;
-    sig & ((1 << shift) - 1) == 1 << (shift - 1)
+    // Bits of the 24-bit significand below the target's last place (1..=24 where it matters).
+    let shift = (23 - p as i32 + (-14 - exp).max(0)).clamp(1, 25) as u32;
+    let sig = u64::from((c & 0x007f_ffff) | 0x0080_0000);
+    let below = sig & ((1u64 << shift) - 1) == 1u64 << (shift - 1);
+    // An f32 zero or denormal (exponent field 0) and a shift past the significand are no tie.
+    (exp != -127) & (shift <= 24) & below
 }
 
 /// `down` when the positive product `x` (below 2^16) rounds down to nearest, `down + 1` when
 /// it rounds up (the fraction by a truncating conversion: no libm `floor` on the hot path).
+/// Outside that range (a case a later one overrides) the answer is meaningless but defined.
 #[inline]
 fn rounds_up(x: f64, down: usize) -> usize {
     down + usize::from(x - (x as u32) as f64 >= 0.5)
@@ -196,32 +202,23 @@ fn rounds_up(x: f64, down: usize) -> usize {
 #[inline]
 fn norm(c: u32, max: f64, snorm: bool) -> usize {
     let v = f32::from_bits(c);
-    if v.is_nan() {
-        return 0;
-    }
-    let (neg_inf, below) = (1, 2);
+    let (nan, neg_inf, below) = (0, 1, 2);
     if !snorm {
-        return if v == f32::NEG_INFINITY {
-            neg_inf
-        } else if v < 0.0 {
-            below
-        } else {
-            non_negative(v, max, 3)
-        };
+        // NaN, −inf, negative, then the non-negative classes from 3.
+        let class = non_negative(v, max, 3);
+        let class = sel(v < 0.0, below, class);
+        let class = sel(v == f32::NEG_INFINITY, neg_inf, class);
+        return sel(v.is_nan(), nan, class);
     }
-    if v == f32::NEG_INFINITY {
-        neg_inf
-    } else if v < -1.0 {
-        below
-    } else if v == -1.0 {
-        3
-    } else if v == -0.5 {
-        6
-    } else if v < 0.0 {
-        rounds_up(-f64::from(v) * max, 4)
-    } else {
-        non_negative(v, max, 7)
-    }
+    // NaN, −inf, below −1, −1, −0.5 (6), other negatives rounding toward (4) or away from (5)
+    // zero, then the non-negative classes from 7.
+    let class = non_negative(v, max, 7);
+    let class = sel(v < 0.0, rounds_up(-f64::from(v) * max, 4), class);
+    let class = sel(v == -0.5, 6, class);
+    let class = sel(v == -1.0, 3, class);
+    let class = sel(v < -1.0, below, class);
+    let class = sel(v == f32::NEG_INFINITY, neg_inf, class);
+    sel(v.is_nan(), nan, class)
 }
 
 /// The class of a component `v` >= 0 (or −0) under unorm or snorm, the classes of the
@@ -229,57 +226,31 @@ fn norm(c: u32, max: f64, snorm: bool) -> usize {
 /// down and up), `zero + 3` (0.5), `zero + 4` (1.0), `zero + 5` (above 1) and `zero + 6` (+inf).
 #[inline]
 fn non_negative(v: f32, max: f64, zero: usize) -> usize {
-    if v == 0.0 {
-        zero
-    } else if v == 0.5 {
-        zero + 3
-    } else if v < 1.0 {
-        rounds_up(f64::from(v) * max, zero + 1)
-    } else if v == 1.0 {
-        zero + 4
-    } else if v == f32::INFINITY {
-        zero + 6
-    } else {
-        zero + 5
-    }
+    let class = sel(v == f32::INFINITY, zero + 6, zero + 5);
+    let class = sel(v == 1.0, zero + 4, class);
+    let class = sel(v < 1.0, rounds_up(f64::from(v) * max, zero + 1), class);
+    let class = sel(v == 0.5, zero + 3, class);
+    sel(v == 0.0, zero, class)
 }
 
 /// The class of a float-like component under uscaled (`min` 0) or sscaled.
 #[inline]
 fn scaled(c: u32, min: f32, max: f32, width: u32) -> usize {
     let v = f32::from_bits(c);
-    // Only read inside the field's range (|v| <= 65535), where the conversion is exact.
-    let integer = || v == (v as i32) as f32;
+    // Read only inside the field's range (|v| <= 65535), where the conversion is exact.
+    let integer = v == (v as i32) as f32;
     let signed = min < 0.0;
-    let full = if v.is_nan() {
-        0
-    } else if v == f32::NEG_INFINITY {
-        1
-    } else if v < min {
-        2
-    } else if signed && v == min {
-        3
-    } else if v < 0.0 {
-        if integer() {
-            4
-        } else {
-            5
-        }
-    } else if v == 0.0 {
-        6
-    } else if v < max {
-        if integer() {
-            7
-        } else {
-            8
-        }
-    } else if v == max {
-        9
-    } else if v == f32::INFINITY {
-        11
-    } else {
-        10
-    };
+    // NaN, −inf, below min, min exactly (sscaled), negative integer or fraction, ±0, positive
+    // integer or fraction, max, +inf, above max.
+    let full = sel(v == f32::INFINITY, 11, 10);
+    let full = sel(v == max, 9, full);
+    let full = sel(v < max, sel(integer, 7, 8), full);
+    let full = sel(v == 0.0, 6, full);
+    let full = sel(v < 0.0, sel(integer, 4, 5), full);
+    let full = sel(signed & (v == min), 3, full);
+    let full = sel(v < min, 2, full);
+    let full = sel(v == f32::NEG_INFINITY, 1, full);
+    let full = sel(v.is_nan(), 0, full);
     if !signed {
         // USCALED has no "min exactly" and one "negative" class: NaN, −inf, negative, ±0,
         // integer, fraction, max, above, +inf.
@@ -299,46 +270,25 @@ fn narrow(c: u32, field: u32, width: u32) -> usize {
     let magnitude = if width == 16 { field & 0x7fff } else { field };
     let inf = 0x1f << p;
     let max_finite = inf - 1;
-    if exp == 0xff && man != 0 {
-        return if neg {
-            2
-        } else if man >> (23 - p) == 0 {
-            1
-        } else {
-            0
-        };
-    }
-    if exp == 0xff {
-        return if neg { 4 } else { 3 };
-    }
-    if width != 16 && neg && c & 0x7fff_ffff != 0 {
-        return 5;
-    }
-    let body = if c & 0x7fff_ffff == 0 {
-        5
-    } else if exp == 0 {
-        6
-    } else if tie(c, p) {
-        7
-    } else if magnitude == inf {
-        8
-    } else if magnitude == 0 {
-        9
-    } else if magnitude >> p == 0 {
-        10
-    } else if magnitude == max_finite {
-        11
-    } else if width == 16 && neg {
-        13
-    } else {
-        12
-    };
-    // f11/f10 have "negative -> 0" before "+-0": the rest shift by one.
-    if width == 16 {
-        body
-    } else {
-        body + 1
-    }
+    let f16 = width == 16;
+    // Finite values: ±0, an f32 denormal, a tie, overflow to inf, underflow to 0, a denormal
+    // result, max finite, then normal (f16: positive 12, negative 13). f11/f10 have "negative ->
+    // 0" (5) before "+-0": their finite classes are one higher.
+    let body = sel(f16 & neg, 13, 12);
+    let body = sel(magnitude == max_finite, 11, body);
+    let body = sel(magnitude >> p == 0, 10, body);
+    let body = sel(magnitude == 0, 9, body);
+    let body = sel(magnitude == inf, 8, body);
+    let body = sel(tie(c, p), 7, body);
+    let body = sel(exp == 0, 6, body);
+    let body = sel(c & 0x7fff_ffff == 0, 5, body);
+    let finite = body + usize::from(!f16);
+    // NaN (negative; payload lost below the target's mantissa; kept), ±inf, and for f11/f10 any
+    // other negative nonzero value, in that order.
+    let class = sel(!f16 & neg & (c & 0x7fff_ffff != 0), 5, finite);
+    let class = sel(exp == 0xff, sel(neg, 4, 3), class);
+    let nan = sel(neg, 2, sel(man >> (23 - p) == 0, 1, 0));
+    sel((exp == 0xff) & (man != 0), nan, class)
 }
 
 /// The class of component `c` packed into `field` (its bits in the output), an index into
@@ -355,28 +305,17 @@ pub fn classify(c: u32, field: u32, width: u32, nfmt: u8) -> usize {
         NFMT_SNORM => norm(c, f64::from(half - 1), true),
         NFMT_USCALED => scaled(c, 0.0, ones as f32, width),
         NFMT_SSCALED => scaled(c, -(half as f32), (half - 1) as f32, width),
-        NFMT_UINT => match c {
-            0 => 0,
-            c if c == ones => 2,
-            c if c < ones => 1,
-            _ => 3,
-        },
+        // 0, fits, all ones, wider.
+        NFMT_UINT => sel(c == 0, 0, sel(c == ones, 2, sel(c < ones, 1, 3))),
         NFMT_SINT => {
             let s = c as i32;
             let (lo, hi) = (-(half as i32), half as i32 - 1);
-            let full = if s == 0 {
-                0
-            } else if s == hi {
-                3
-            } else if s == lo {
-                4
-            } else if s > 0 && s < hi {
-                1
-            } else if s < 0 && s > lo {
-                2
-            } else {
-                5
-            };
+            // 0, max positive, most negative, fits positive, fits negative, wider.
+            let full = sel((s < 0) & (s > lo), 2, 5);
+            let full = sel((s > 0) & (s < hi), 1, full);
+            let full = sel(s == lo, 4, full);
+            let full = sel(s == hi, 3, full);
+            let full = sel(s == 0, 0, full);
             if width == 2 {
                 [0, 0, 1, 2, 3, 4][full]
             } else {
