@@ -369,7 +369,8 @@ fn outputs_are_compared_during_and_right_after_reset() {
 }
 
 /// A run that is not recorded drives the model through the whole case first and the RTL after it
-/// (cosim/engine/lockstep.rs `run_steps_with`); a recorded run alternates every cycle. Both must
+/// (cosim/engine/lockstep.rs `run_steps_with`); a recorded run, and one made `cycle_by_cycle` (a
+/// binding's `SIDE_BY_SIDE = false`), alternate every cycle. Both must
 /// find the same mismatches and assertion failures, at the same cycles and evaluations, in the
 /// same order: checked on the break-asserts and mutant builds (which differ from the model at
 /// edges and fire assertions), on cases with pulsed and held resets, and with a model that is
@@ -382,11 +383,15 @@ fn a_run_side_by_side_finds_what_a_cycle_by_cycle_run_finds() {
         let open = || gcn_vmem::bindings::buffer_addr::Rtl::open(&options).unwrap();
         let mut batched = Lockstep::new(gcn_vmem_model::buffer_addr::BufferAddr::default(), open());
         let mut recorded = Lockstep::new(gcn_vmem_model::buffer_addr::BufferAddr::default(), open()).recording();
+        let mut alternating =
+            Lockstep::new(gcn_vmem_model::buffer_addr::BufferAddr::default(), open()).cycle_by_cycle();
         for case in cases(300) {
-            let clean = (batched.run_steps(&case), recorded.run_steps(&case));
-            assert_eq!(clean.0, clean.1);
+            let clean = (batched.run_steps(&case), recorded.run_steps(&case), alternating.run_steps(&case));
+            assert_eq!((clean.0, clean.0), (clean.1, clean.2));
             assert_eq!(batched.mismatches, recorded.mismatches);
             assert_eq!(batched.assertions, recorded.assertions);
+            assert_eq!(batched.mismatches, alternating.mismatches);
+            assert_eq!(batched.assertions, alternating.assertions);
             assert_eq!(batched.cycles(), recorded.cycles());
             faults.0 += batched.mismatches.len();
             faults.1 += batched.assertions.len();

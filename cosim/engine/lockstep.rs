@@ -136,6 +136,9 @@ pub struct Lockstep<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> {
     /// Both sides' outputs (model, RTL) at the opening reset of the run: rst_ni fallen, the
     /// edge with it held, rst_ni risen.
     pub opening: [(M::Out, M::Out); 3],
+    /// Whether [`Lockstep::run_steps_with`] runs the sides one after the other (the default)
+    /// or cycle by cycle ([`Lockstep::cycle_by_cycle`]).
+    side_by_side: bool,
     /// The model's outputs of a run, in evaluation order ([`Lockstep::run_steps_with`]).
     expected: Vec<M::Out>,
 }
@@ -151,6 +154,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             assertions: Vec::new(),
             record: None,
             opening: Default::default(),
+            side_by_side: true,
             expected: Vec::new(),
         }
     }
@@ -158,6 +162,14 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// Keeps a per-cycle record from now on (cleared by every reset).
     pub fn recording(mut self) -> Self {
         self.record = Some(Vec::new());
+        self
+    }
+
+    /// Runs [`Lockstep::run_steps_with`] cycle by cycle, both sides in turn each cycle, as a
+    /// recorded run does: for a unit whose Verilated step is so short that the side-by-side
+    /// run's extra pass over the case costs more than it gains ([`crate::engine::Binding::SIDE_BY_SIDE`]).
+    pub fn cycle_by_cycle(mut self) -> Self {
+        self.side_by_side = false;
         self
     }
 
@@ -292,7 +304,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// cycles of the drain) with the model's outputs after its edge: the functional coverage's
     /// hook ([`crate::engine::cover`]).
     ///
-    /// Unless the run is recorded, the model takes the whole run first and the RTL then takes it,
+    /// Unless the run is recorded or [`Lockstep::cycle_by_cycle`], the model takes the whole run first and the RTL then takes it,
     /// each of its evaluations compared with the model's output of the same evaluation: the same
     /// comparisons as cycle-by-cycle [`Lockstep::drive`], with the same cycle numbers and in the
     /// same order, so the same mismatches and assertion failures. Neither side reads the other's
@@ -305,7 +317,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
         let idle = Step::default();
         // The case's cycles, then the drain: idle cycles for the latency.
         let cycles = steps.len() + M::LATENCY;
-        if self.record.is_some() {
+        if self.record.is_some() || !self.side_by_side {
             for i in 0..cycles {
                 let step = steps.get(i).unwrap_or(&idle);
                 let (_, out) = self.drive(step);

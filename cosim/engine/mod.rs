@@ -154,6 +154,13 @@ pub trait Binding: UnitTypes {
     /// ([`shrink::truncate`]), since editing a cycle would break the loop.
     const CLOSED_LOOP: bool = false;
 
+    /// Random runs drive the model through a whole case and then the RTL through it
+    /// ([`lockstep::Lockstep::run_steps_with`]), which keeps each side's code warm; `false`:
+    /// both sides in turn every cycle ([`lockstep::Lockstep::cycle_by_cycle`]), for a unit whose
+    /// Verilated step is so short that the extra pass costs more (inline_const: docs/perf.md
+    /// "Round 9"). Either finds the same mismatches at the same cycles.
+    const SIDE_BY_SIDE: bool = true;
+
     /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`
     /// (no proptest value tree: see [`stimulus`]).
     fn generate(rng: &mut stimulus::Rng) -> <Self::Model as Unit>::In;

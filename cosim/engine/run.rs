@@ -331,6 +331,9 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         let rtl =
             B::Rtl::open(&RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed })?;
         let mut lockstep = Lockstep::new(B::Model::default(), rtl);
+        if !B::SIDE_BY_SIDE {
+            lockstep = lockstep.cycle_by_cycle();
+        }
         let mut hits = Hits::new(&group);
         let mut in_flight = InFlight::default();
         while !stop.load(Ordering::Relaxed) {
