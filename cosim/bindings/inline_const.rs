@@ -13,8 +13,8 @@ use gcn_vmem_model::inline_const::{fields, In, Out};
 include!(concat!(env!("OUT_DIR"), "/ports/inline_const.rs"));
 
 impl Binding for Harness {
-    /// Its Verilated step is about 50 ns: run side by side, the extra pass over a case cost
-    /// `cosim` about 6 % on the 16-core machine (docs/perf.md "Round 9").
+    /// Its Verilated step is about 50 ns: side by side, the extra pass over a case took its
+    /// cosim/C++ on the 16-core machine from 0.52 to 0.48 at the median (docs/perf.md "Round 9").
     const SIDE_BY_SIDE: bool = false;
 
     /// Every code, with the corners of SPEC §9 (code 0, the denormals, e = 1, 1.0, the largest)

@@ -304,14 +304,16 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// cycles of the drain) with the model's outputs after its edge: the functional coverage's
     /// hook ([`crate::engine::cover`]).
     ///
-    /// Unless the run is recorded or [`Lockstep::cycle_by_cycle`], the model takes the whole run first and the RTL then takes it,
-    /// each of its evaluations compared with the model's output of the same evaluation: the same
-    /// comparisons as cycle-by-cycle [`Lockstep::drive`], with the same cycle numbers and in the
-    /// same order, so the same mismatches and assertion failures. Neither side reads the other's
-    /// outputs (the case is fixed before it runs), so the order of the sides cannot change what
-    /// they compute; running each side's code back to back for a whole case instead of
-    /// alternating every cycle keeps the Verilated model's code and branch history warm, which
-    /// buys `make cosim` 6-13 % on the format units (docs/perf.md "Round 9").
+    /// Unless the run is recorded or [`Lockstep::cycle_by_cycle`], the model takes the whole run
+    /// first and the RTL then takes it, each of its evaluations compared with the model's output
+    /// of the same evaluation: the same comparisons as cycle-by-cycle [`Lockstep::drive`], with
+    /// the same cycle numbers and in the same order, so the same mismatches and assertion
+    /// failures. Neither side reads the other's outputs (the case is fixed before it runs), so
+    /// the order of the sides cannot change what they compute; running each side's code back to
+    /// back for a whole case instead of alternating every cycle keeps each side's code and branch
+    /// history warm: on the 16-core machine image_addr's cosim/C++ rose from 0.47 to 0.53 and
+    /// buffer_addr's from 0.53 to 0.55, on the 2-core machine the format units' by 0.03-0.06
+    /// (docs/perf.md "Round 9").
     pub fn run_steps_with(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
         self.reset();
         let idle = Step::default();
