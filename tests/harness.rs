@@ -370,11 +370,11 @@ fn outputs_are_compared_during_and_right_after_reset() {
 
 /// A run that is not recorded drives the model through the whole case first and the RTL after it
 /// (cosim/engine/lockstep.rs `run_steps_with`); a recorded run, and one made `cycle_by_cycle` (a
-/// binding's `SIDE_BY_SIDE = false`), alternate every cycle. Both must
-/// find the same mismatches and assertion failures, at the same cycles and evaluations, in the
-/// same order: checked on the break-asserts and mutant builds (which differ from the model at
-/// edges and fire assertions), on cases with pulsed and held resets, and with a model that is
-/// wrong only at the reset evaluations.
+/// binding's `SIDE_BY_SIDE = false`), alternate every cycle. All must find the same mismatches
+/// and assertion failures, at the same cycles and evaluations, in the same order: checked on the
+/// break-asserts and mutant builds (which differ from the model at edges and fire assertions), on
+/// cases with pulsed and held resets, and with a model that is wrong only at the reset
+/// evaluations.
 #[test]
 fn a_run_side_by_side_finds_what_a_cycle_by_cycle_run_finds() {
     let mut faults = (0, 0);

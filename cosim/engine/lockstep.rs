@@ -179,31 +179,31 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     }
 
     /// Compares one pair of outputs and collects the RTL's assertion failures; returns whether
-    /// both were clean.
-    #[inline]
+    /// both were clean. The common case, equal outputs and no assertion failed, is inlined; the
+    /// rest is [`Lockstep::record_failures`].
+    #[inline(always)]
     fn check(&mut self, at: At, expected: &M::Out, actual: &M::Out) -> bool {
-        let mut clean = true;
+        let clean = expected == actual && !self.rtl.assertion_failed();
+        if !clean {
+            self.record_failures(at, expected, actual);
+        }
+        clean
+    }
+
+    /// The mismatches and assertion failures of one comparison that was not clean.
+    #[cold]
+    #[inline(never)]
+    fn record_failures(&mut self, at: At, expected: &M::Out, actual: &M::Out) {
         if expected != actual {
-            clean = false;
             self.push_mismatches(at, expected, actual);
         }
         if self.rtl.assertion_failed() {
-            clean = false;
             let cycle = self.cycle;
             self.assertions.extend(self.rtl.take_assertions().into_iter().map(|name| AssertionFailure {
                 cycle,
                 at,
                 name,
             }));
-        }
-        clean
-    }
-
-    /// [`Lockstep::check`] with its common case, equal outputs and no assertion failed, inlined.
-    #[inline(always)]
-    fn compare(&mut self, at: At, expected: &M::Out, actual: &M::Out) {
-        if expected != actual || self.rtl.assertion_failed() {
-            self.check(at, expected, actual);
         }
     }
 
@@ -349,12 +349,12 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             for &asserted in step.reset.changes(self.held) {
                 let actual = self.rtl.set_reset(asserted);
                 let at = if asserted { At::ResetAsserted } else { At::ResetReleased };
-                self.compare(at, &expected[k], &actual);
+                self.check(at, &expected[k], &actual);
                 k += 1;
             }
             self.held = step.reset == Reset::Hold;
             let actual = self.rtl.step(&step.input);
-            self.compare(At::Edge, &expected[k], &actual);
+            self.check(At::Edge, &expected[k], &actual);
             k += 1;
             self.cycle += 1;
         }
