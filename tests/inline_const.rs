@@ -120,3 +120,23 @@ fn directed_inputs_land_in_their_bins() {
         assert_bins(input(code), &[&format!("code: {bin}"), &format!("value class: {class}")], true);
     }
 }
+
+/// Every code lands in the value class its value has, classed here from the f32 itself (the
+/// sampler classes the bits without a branch): 2^−10 for code 0, e = 0 the denormals, then below
+/// 1, exactly 1, a fraction, an integer.
+#[test]
+fn every_code_lands_in_the_class_of_its_value() {
+    let classes = gcn_vmem_model::inline_const::cover::CLASSES;
+    for code in 0..128u8 {
+        let v = f32::from_bits(gcn_vmem_model::inline_const::compute(&input(code)).bits);
+        let class = match code {
+            0 => 0,
+            _ if code >> 3 == 0 => 1,
+            _ if v < 1.0 => 2,
+            _ if v == 1.0 => 3,
+            _ if v.fract() != 0.0 => 4,
+            _ => 5,
+        };
+        assert_bins(input(code), &[&format!("value class: {}", classes[class])], false);
+    }
+}
