@@ -23,6 +23,7 @@
 //! output stage registers stage 1. `valid` shifts every edge; each stage's data registers load
 //! only when the valid entering it is 1 and hold otherwise. Reset clears every register.
 
+use crate::format::{self, low_mask};
 use crate::format_pack;
 use crate::format_unpack;
 use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
@@ -53,20 +54,6 @@ ports! {
     }
 }
 
-/// The element's components as format_unpack gives them (SPEC §5): (components, count).
-fn unpack(dfmt: u8, nfmt: u8, element: u64) -> (u128, u32) {
-    let o = format_unpack::compute(&format_unpack::In { valid: true, dfmt, nfmt, data: u128::from(element) });
-    (o.components, u32::from(o.count))
-}
-
-/// PCK's reconstruction of an element's raw bits from its unpacked components (SPEC §4.3): unorm
-/// by round_half_even(v·(2^w − 1)), sint and uint by truncation to w bits — format_pack's rules.
-fn reconstruct(dfmt: u8, nfmt: u8, components: u128) -> u64 {
-    let o = format_pack::compute(&format_pack::In { valid: true, dfmt, nfmt, components });
-    // The table's formats are at most 2 bytes per texel.
-    o.data as u64
-}
-
 /// The combinational function of SPEC §4.3's result formation; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
@@ -85,27 +72,32 @@ pub fn compute(input: &In) -> Out {
         return Out { valid: input.valid, result_count, ..Out::default() };
     }
 
-    // Texel t: bits 8·bpp·t upward, bpp 1 or 2 for the table's formats.
+    // Texel t: bits 8·bpp·t upward, bpp 1 or 2 for the table's formats; within it the fields
+    // of the dfmt (SPEC §1.4: R, or R then G), each converted on its own as format_unpack and
+    // format_pack convert a field (every row's dfmt and nfmt are a pair that §1.4 accepts).
     let n = group_size(op);
     let texel_bits = 8 * texel_bytes(dfmt);
-    let texel_mask = (1u64 << texel_bits) - 1;
-    let texel = |t: u32| (input.texels >> (texel_bits * t)) & texel_mask;
+    let fields = format::fields(dfmt);
+    let raw = |t: u32, f: &format::Field| (input.texels >> (texel_bits * t + f.offset)) as u32 & low_mask(f.width);
 
     let mut result = 0u128;
     if is_pck(op) {
-        // Step 5, PCK: every texel's reconstructed raw bits, texel 0 at bit 0.
+        // Step 5, PCK: every component's raw bits, reconstructed from its unpacked value,
+        // texel 0 at bit 0.
         for t in 0..n {
-            let (components, _) = unpack(dfmt, nfmt, texel(t));
-            result |= u128::from(reconstruct(dfmt, nfmt, components)) << (texel_bits * t);
+            for f in fields {
+                let unpacked = format_unpack::unpack_field(raw(t, f), f.width, nfmt);
+                let packed = format_pack::pack_field(unpacked, f.width, nfmt);
+                result |= u128::from(packed) << (texel_bits * t + f.offset);
+            }
         }
     } else {
         // Step 4, BY: every texel's converted components, channel order within the texel.
         let mut dword = 0;
         for t in 0..n {
-            let (components, count) = unpack(dfmt, nfmt, texel(t));
-            for k in 0..count {
-                let component = (components >> (32 * k)) & 0xffff_ffff;
-                result |= component << (32 * dword);
+            for f in fields {
+                let component = format_unpack::unpack_field(raw(t, f), f.width, nfmt);
+                result |= u128::from(component) << (32 * dword);
                 dword += 1;
             }
         }
@@ -131,6 +123,17 @@ mod tests {
     use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
     use crate::unit::testing;
     use proptest::prelude::*;
+
+    /// `compute` converts a row's fields with format_unpack's and format_pack's per-field
+    /// functions, which are defined for the pairs SPEC §1.4 accepts only: every row's are.
+    #[test]
+    fn every_row_is_a_valid_format_pair() {
+        for row in FORMAT_TABLE {
+            for &nfmt in row.nfmts {
+                assert!(crate::format::format_valid(row.dfmt, nfmt), "dfmt {} nfmt {nfmt}", row.dfmt);
+            }
+        }
+    }
 
     fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {
         compute(&In { valid: true, op, dmask, dfmt, nfmt, group_valid: true, texels })
