@@ -5,8 +5,6 @@
 //! everything in flight. A unit whose inputs are not one-per-result (the coalescer's handshake)
 //! overrides [`crate::engine::Binding::cover_cycle`].
 
-use std::collections::VecDeque;
-
 use crate::engine::lockstep::{Reset, Step};
 use crate::engine::stimulus::Rng;
 use crate::engine::Binding;
@@ -14,16 +12,22 @@ use gcn_vmem_model::cover::{Covered, Hits};
 use gcn_vmem_model::unit::{valid_of, Unit};
 
 /// What the pairing remembers between cycles of one case.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct InFlight<I, O> {
     /// Inputs taken and not yet presented, oldest first.
-    pub queue: VecDeque<I>,
+    pub queue: Ring<I>,
     /// The model's outputs after the previous edge (for units with a handshake).
     pub last_out: O,
     /// A count and a flag for a unit's own pairing (the coalescer: the requests of the wave in
     /// flight so far, and whether the previous cycle offered a wave its edge did not take).
     pub count: u32,
     pub flag: bool,
+}
+
+impl<I: Default + Copy, O: Default> Default for InFlight<I, O> {
+    fn default() -> Self {
+        InFlight { queue: Ring::default(), last_out: O::default(), count: 0, flag: false }
+    }
 }
 
 impl<I, O: Default> InFlight<I, O> {
@@ -36,6 +40,72 @@ impl<I, O: Default> InFlight<I, O> {
     }
 }
 
+/// Inputs in flight, oldest first: a queue of at most [`Ring::CAPACITY`] entries in place (a
+/// unit keeps at most its latency in flight; [`fifo_cycle`] checks at compile time that the
+/// latency is below the capacity), so that pushing
+/// and popping one a cycle costs no allocation and no growth check. Past its capacity a push
+/// forgets the oldest entry: only a model that broke its own cycle contract gets there, and the
+/// lockstep reports that model's outputs as mismatches, not its coverage.
+#[derive(Clone, Copy, Debug)]
+pub struct Ring<I> {
+    slots: [I; Ring::<()>::CAPACITY],
+    head: usize,
+    len: usize,
+}
+
+impl<I> Ring<I> {
+    /// Entries the ring holds.
+    pub const CAPACITY: usize = 8;
+}
+
+impl<I: Default + Copy> Default for Ring<I> {
+    fn default() -> Self {
+        Ring { slots: [I::default(); Ring::<()>::CAPACITY], head: 0, len: 0 }
+    }
+}
+
+impl<I> Ring<I> {
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// The oldest entry.
+    #[inline]
+    pub fn front(&self) -> Option<&I> {
+        (self.len > 0).then(|| &self.slots[self.head])
+    }
+}
+
+impl<I: Copy> Ring<I> {
+    /// Appends `input`; a full ring forgets its oldest entry first.
+    #[inline]
+    pub fn push_back(&mut self, input: I) {
+        let mask = Self::CAPACITY - 1;
+        self.slots[(self.head + self.len) & mask] = input;
+        if self.len == Self::CAPACITY {
+            self.head = (self.head + 1) & mask;
+        } else {
+            self.len += 1;
+        }
+    }
+    /// Removes and returns the oldest entry.
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<I> {
+        if self.len == 0 {
+            return None;
+        }
+        let input = self.slots[self.head];
+        self.head = (self.head + 1) & (Self::CAPACITY - 1);
+        self.len -= 1;
+        Some(input)
+    }
+}
+
 /// The default pairing of [`crate::engine::Binding::cover_cycle`]: a valid input that is not held in
 /// reset enters the queue; a valid output takes the oldest entry and is sampled with it.
 #[inline]
@@ -45,6 +115,7 @@ pub fn fifo_cycle<M: Covered>(
     out: &M::Out,
     hits: &mut Hits,
 ) {
+    const { assert!(M::LATENCY < Ring::<()>::CAPACITY, "fifo_cycle: a latency the in-flight ring cannot hold") };
     match step.reset {
         Reset::None => {}
         Reset::Pulse => in_flight.queue.clear(),
@@ -87,4 +158,42 @@ pub fn model_only<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>) -> (
         vectors += chunk_vectors;
     }
     (hits, vectors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ring;
+
+    /// The ring against a `VecDeque` that forgets its oldest entry when pushed past the ring's
+    /// capacity: the same entries in the same order through every push, pop and clear of a long
+    /// random sequence, across wrap-arounds and overflows.
+    #[test]
+    fn the_ring_is_a_bounded_fifo() {
+        let mut ring = Ring::<u32>::default();
+        let mut reference = std::collections::VecDeque::new();
+        let mut rng = crate::engine::stimulus::Rng::new(7);
+        let mut overflows = 0;
+        for n in 0..100_000u32 {
+            // Pushes outnumber pops, so that the ring fills and overflows between clears.
+            match rng.below(32) {
+                0 => {
+                    ring.clear();
+                    reference.clear();
+                }
+                1..=18 => {
+                    ring.push_back(n);
+                    reference.push_back(n);
+                    if reference.len() > Ring::<u32>::CAPACITY {
+                        reference.pop_front();
+                        overflows += 1;
+                    }
+                }
+                _ => assert_eq!(ring.pop_front(), reference.pop_front(), "pop {n}"),
+            }
+            assert_eq!(ring.len(), reference.len());
+            assert_eq!(ring.is_empty(), reference.is_empty());
+            assert_eq!(ring.front(), reference.front());
+        }
+        assert!(overflows > 1000, "only {overflows} overflows exercised");
+    }
 }
