@@ -40,12 +40,12 @@ impl<I, O: Default> InFlight<I, O> {
     }
 }
 
-/// Inputs in flight, oldest first: a queue of at most [`Ring::CAPACITY`] entries in place (a
-/// unit keeps at most its latency in flight; [`fifo_cycle`] checks at compile time that the
-/// latency is below the capacity), so that pushing
-/// and popping one a cycle costs no allocation and no growth check. Past its capacity a push
-/// forgets the oldest entry: only a model that broke its own cycle contract gets there, and the
-/// lockstep reports that model's outputs as mismatches, not its coverage.
+/// Inputs in flight, oldest first: a queue of at most [`Ring::CAPACITY`] entries in place, so
+/// that pushing and popping one a cycle costs no allocation and no growth check. A unit keeps at
+/// most its latency in flight ([`fifo_cycle`] checks at compile time that the latency is below
+/// the capacity). Past its capacity a push forgets the oldest entry: only a model that broke its
+/// own cycle contract gets there, and its run's coverage is then not to be trusted, while the
+/// lockstep still compares its outputs with the RTL's.
 #[derive(Clone, Copy, Debug)]
 pub struct Ring<I> {
     slots: [I; Ring::<()>::CAPACITY],
