@@ -73,6 +73,17 @@ pub enum At {
     ResetReleased,
 }
 
+impl At {
+    /// The comparison right after rst_ni moved: fell (`asserted`) or rose.
+    fn reset_change(asserted: bool) -> At {
+        if asserted {
+            At::ResetAsserted
+        } else {
+            At::ResetReleased
+        }
+    }
+}
+
 impl fmt::Display for At {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -221,8 +232,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     fn set_reset(&mut self, asserted: bool) -> (bool, (M::Out, M::Out)) {
         let expected = self.model.set_reset(asserted);
         let actual = self.rtl.set_reset(asserted);
-        let at = if asserted { At::ResetAsserted } else { At::ResetReleased };
-        (self.check(at, &expected, &actual), (expected, actual))
+        (self.check(At::reset_change(asserted), &expected, &actual), (expected, actual))
     }
 
     /// Starts a run: forgets the previous one's mismatches and record, then asserts reset
@@ -348,8 +358,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             let step = steps.get(i).unwrap_or(&idle);
             for &asserted in step.reset.changes(self.held) {
                 let actual = self.rtl.set_reset(asserted);
-                let at = if asserted { At::ResetAsserted } else { At::ResetReleased };
-                self.check(at, &expected[k], &actual);
+                self.check(At::reset_change(asserted), &expected[k], &actual);
                 k += 1;
             }
             self.held = step.reset == Reset::Hold;
