@@ -17,19 +17,23 @@ impl Binding for Harness {
     /// The table's rows mostly (with their DMASK), their neighbours sometimes, invalid groups now
     /// and then; texels from corner patterns.
     ///
-    /// Six draws a vector: the fields' values from one, their weighted choices from bits of
-    /// another ([`pick_at!`]: a lookup, no branch), and one per texel.
+    /// Four draws a vector: the fields and their weighted choices from one (each choice from 8
+    /// bits of it, [`pick_at!`]: a lookup, no branch), the four texel words' uniform bits from
+    /// another, and each word's corner choice from 32 bits of the last two.
     fn generate(rng: &mut Rng) -> In {
-        let (r, choose) = (rng.next_u64(), rng.next_u64());
+        let r = rng.next_u64();
         let op = (r & 3) as u8;
-        let dmask_override = pick_at!(choose, 16; 8 => None, 1 => Some((r >> 2) as u8 & 0xf));
-        let dfmt = pick_at!(choose >> 16, 16; 12 => 1 + scaled(r >> 6, 16, 3) as u8, 1 => 0u8, 2 => 4 + scaled(r >> 22, 16, 60) as u8);
+        let dmask_override = pick_at!(r >> 6, 8; 8 => None, 1 => Some((r >> 2) as u8 & 0xf));
+        let dfmt = pick_at!(r >> 14, 8; 12 => 1 + scaled(r >> 22, 8, 3) as u8, 1 => 0u8, 2 => 4 + scaled(r >> 30, 8, 60) as u8);
         const NFMTS: [u8; 5] = [0, 1, 4, 5, 7];
-        let nfmt = pick_at!(choose >> 32, 16; 10 => NFMTS[scaled(r >> 38, 16, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
+        let nfmt = pick_at!(r >> 38, 8; 10 => NFMTS[scaled(r >> 46, 8, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
         let group_valid = scaled(r >> 58, 6, 10) < 9;
-        let t: [u16; 4] = std::array::from_fn(|_| texel_word(rng.next_u64()));
         let dmask = dmask_override.unwrap_or(row_dmask(op, dfmt));
-        let texels = t.iter().enumerate().fold(0u64, |acc, (i, &w)| acc | u64::from(w) << (16 * i));
+        let (uniform, choices) = (rng.next_u64(), [rng.next_u64(), rng.next_u64()]);
+        let texels = (0..4).fold(0u64, |acc, i| {
+            let word = texel_word((choices[i / 2] >> (32 * (i % 2))) as u32, (uniform >> (16 * i)) as u16);
+            acc | u64::from(word) << (16 * i)
+        });
         In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
     }
 
@@ -61,14 +65,15 @@ impl Binding for Harness {
 }
 
 /// Bytes on the conversion corners of 8-bit fields (0, 1, 3, 0x7f, 0x80, 0x81, 0xff) and halves
-/// on those of 16-bit ones (snorm −1, f16 infinities, NaNs, denormals); from the one draw `r`
-/// (bits 63:48 choose, no branch).
-fn texel_word(r: u64) -> u16 {
+/// on those of 16-bit ones (snorm −1, f16 infinities, NaNs, denormals), or the `uniform` word;
+/// chosen by the 32 bits of `choice` (bits 31:16 choose, no branch).
+fn texel_word(choice: u32, uniform: u16) -> u16 {
     const BYTE: [u8; 8] = [0x00, 0x01, 0x03, 0x7f, 0x80, 0x81, 0xfe, 0xff];
     const HALF: [u16; 10] = [0x8000, 0x8001, 0x7fff, 0x7c00, 0xfc00, 0x7c01, 0xfe00, 0x0001, 0x03ff, 0x3c00];
-    pick_at!(r >> 48, 16;
-        3 => r as u16,
-        2 => u16::from(BYTE[(r >> 16) as usize & 7]) | u16::from(BYTE[(r >> 19) as usize & 7]) << 8,
-        2 => HALF[scaled(r >> 22, 16, 10) as usize],
+    let c = u64::from(choice);
+    pick_at!(c >> 16, 16;
+        3 => uniform,
+        2 => u16::from(BYTE[c as usize & 7]) | u16::from(BYTE[(c >> 3) as usize & 7]) << 8,
+        2 => HALF[scaled(c >> 6, 10, 10) as usize],
     )
 }
