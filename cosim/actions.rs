@@ -28,9 +28,29 @@ pub fn random_quiet(name: &str, config: &RunConfig) -> anyhow::Result<Summary> {
     with_unit(name, QuietRun(config)).ok_or_else(|| unknown_unit(name))?
 }
 
-/// One unit's row of `bench`, printed.
-pub fn bench_row(name: &str, vectors: u64) -> anyhow::Result<()> {
+/// One unit's row of `bench`, printed; returns where its cosim vector's time went.
+pub fn bench_row(name: &str, vectors: u64) -> anyhow::Result<Breakdown> {
     with_unit(name, BenchRun(vectors)).ok_or_else(|| unknown_unit(name))?
+}
+
+/// Where one cosim vector's time goes (`gcn-vmem bench`'s second table): nanoseconds per
+/// counted vector, each the median of the bench's rounds, beside the plain C++ loop's vector.
+#[derive(Clone, Debug)]
+pub struct Breakdown {
+    pub unit: &'static str,
+    /// The plain C++ loop's nanoseconds a vector.
+    pub cpp: f64,
+    /// Drawing the cases.
+    pub generate: f64,
+    /// The model through them, with the functional coverage sampled.
+    pub model: f64,
+    /// The RTL through them and every comparison (the cases' opening resets, the idle cycles,
+    /// the reset activity and the drains included: the RTL evaluations the C++ loop does not make).
+    pub rtl: f64,
+    /// A whole cosim vector.
+    pub total: f64,
+    /// Model and RTL took turns every cycle (`model` is then inside `rtl`).
+    pub interleaved: bool,
 }
 
 /// `eval` of one unit: stdin lines in, stdout lines out; false when a line failed.
@@ -90,7 +110,7 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 impl Visit for BenchRun {
-    type Output = anyhow::Result<()>;
+    type Output = anyhow::Result<Breakdown>;
     fn visit<B: Binding>(self) -> Self::Output {
         // A closed-loop unit's vectors are cycles of the whole pipeline (16 lanes of units and
         // the cache each cycle, about 7,000 a second through cxx): it drives a share of them.
@@ -151,6 +171,7 @@ impl Visit for BenchRun {
                 seed: 1 + round as u64,
                 jobs: 1,
                 artifacts: std::env::temp_dir().join("gcn-vmem-bench"),
+                time_phases: true,
                 ..RunConfig::default()
             };
             run::random::<B>(&config)
@@ -168,6 +189,9 @@ impl Visit for BenchRun {
         let mut cosim_vectors = (vectors / PAIRED_ROUNDS as u64).max(1);
         let least = COSIM_BENCH_SECONDS / PAIRED_ROUNDS as f64;
         let (mut cpp, mut cos, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        // Nanoseconds a vector of each round: the C++ loop's, then cosim's phases and whole.
+        let mut ns: [Vec<f64>; 5] = Default::default();
+        let mut interleaved = false;
         for round in 0..PAIRED_ROUNDS {
             let elapsed = B::Rtl::plain_loop(&inputs, passes)?;
             let cpp_round = (set as f64 * passes as f64) / elapsed.as_secs_f64().max(1e-9);
@@ -179,6 +203,18 @@ impl Visit for BenchRun {
                 summary = cosim(cosim_vectors, round)?;
             }
             let cosim_round = cosim_rate_of(&summary);
+            let phases = summary.phases.unwrap_or_default();
+            let per = |d: Duration| d.as_nanos() as f64 / summary.vectors.max(1) as f64;
+            for (column, value) in ns.iter_mut().zip([
+                1e9 / cpp_round,
+                per(phases.generate),
+                per(phases.model),
+                per(phases.rtl),
+                1e9 / cosim_round,
+            ]) {
+                column.push(value);
+            }
+            interleaved |= phases.interleaved;
             cpp.push(cpp_round);
             cos.push(cosim_round);
             ratios.push(cosim_round / cpp_round);
@@ -199,7 +235,8 @@ impl Visit for BenchRun {
             cosim_cpp,
             model_rate / rtl_rate
         );
-        Ok(())
+        let [cpp_ns, generate, model, rtl, total] = ns.map(|mut column| median(&mut column));
+        Ok(Breakdown { unit: <B::Model as Unit>::NAME, cpp: cpp_ns, generate, model, rtl, total, interleaved })
     }
 }
 

@@ -37,14 +37,41 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         "cosim/C++",
         "model/rtl"
     );
+    let mut breakdowns = Vec::new();
     for name in units {
-        actions::bench_row(name, vectors)?;
+        breakdowns.push(actions::bench_row(name, vectors)?);
     }
     println!("ratio = lockstep harness / plain C++ loop (target >= 0.8); cosim = `gcn-vmem cosim` on one thread: random cases drawn, run in lockstep from reset, checked, coverage counted, shrinking ready, as many vectors as the other columns and at least 0.5 s (counts valid vectors only); C++ loop and cosim are measured in 5 alternating rounds, each column the median of its rounds; cosim/ls = cosim / lockstep; cosim/C++ = the median of the rounds' cosim / plain C++ loop, how much of the simulator's speed a user gets from `gcn-vmem cosim` (target >= 0.5); model/rtl = model v/s / rtl(cxx) v/s (target >= 10); a closed-loop unit (vmem_pipe) counts cycles, not vectors, and drives 1/{} of them", gcn_vmem::actions::CLOSED_LOOP_SHARE);
+    print_breakdowns(&breakdowns);
     if unit.is_empty() {
         bench_exec(vectors)?;
     }
     Ok(true)
+}
+
+/// The second table: where a cosim vector's time goes, beside the C++ loop's vector.
+fn print_breakdowns(rows: &[actions::Breakdown]) {
+    println!();
+    println!(
+        "{:<14} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "ns a vector", "C++ loop", "generate", "model", "rtl", "rest", "cosim", "rtl/C++"
+    );
+    for r in rows {
+        let rest = r.total - r.generate - r.model - r.rtl;
+        let model = if r.interleaved { "in rtl".to_string() } else { format!("{:.1}", r.model) };
+        println!(
+            "{:<14} {:>9.1} {:>9.1} {:>9} {:>9.1} {:>9.1} {:>9.1} {:>9.2}",
+            r.unit,
+            r.cpp,
+            r.generate,
+            model,
+            r.rtl,
+            rest,
+            r.total,
+            r.rtl / r.cpp
+        );
+    }
+    println!("where a cosim vector's time goes, in nanoseconds a counted vector (medians of the rounds): generate = drawing the cases; model = the model through them with coverage sampled; rtl = the RTL through them and every comparison, with the evaluations the C++ loop does not make (each case's opening reset, idle cycles, reset activity, the drain); rest = the run's own bookkeeping (chunks, counting, start-up); rtl/C++ = what a cosim vector's RTL costs against the plain loop's vector. cosim/C++ >= 0.5 needs generate + model + rest <= 2 x C++ loop - rtl");
 }
 
 /// The executor's row of `bench`: wave-instructions per second on the models and with model

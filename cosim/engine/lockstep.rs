@@ -8,6 +8,7 @@
 //! again in the middle of a run.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use crate::engine::RtlUnit;
 use gcn_vmem_model::unit::{Ports, Unit};
@@ -152,6 +153,31 @@ pub struct Lockstep<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> {
     side_by_side: bool,
     /// The model's outputs of a run, in evaluation order ([`Lockstep::run_steps_with`]).
     expected: Vec<M::Out>,
+    /// When `Some`, [`Lockstep::run_steps_with`] adds where each run's time went.
+    pub phases: Option<Phases>,
+}
+
+/// Where the time of random runs went (`gcn-vmem bench`'s breakdown of a cosim vector):
+/// drawing the cases, the model through them (with the observer, the functional coverage), and
+/// the RTL through them with every comparison (the opening reset of both sides included).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Phases {
+    pub generate: Duration,
+    pub model: Duration,
+    pub rtl: Duration,
+    /// Some runs took the sides in turn every cycle ([`Lockstep::cycle_by_cycle`] or recorded):
+    /// their model time is counted in `rtl`.
+    pub interleaved: bool,
+}
+
+impl Phases {
+    /// Adds `other`'s times to these.
+    pub fn add(&mut self, other: &Phases) {
+        self.generate += other.generate;
+        self.model += other.model;
+        self.rtl += other.rtl;
+        self.interleaved |= other.interleaved;
+    }
 }
 
 impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
@@ -167,6 +193,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             opening: Default::default(),
             side_by_side: true,
             expected: Vec::new(),
+            phases: None,
         }
     }
 
@@ -323,8 +350,11 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// back for a whole case instead of alternating every cycle keeps each side's code and branch
     /// history warm: on the 16-core machine image_addr's cosim/C++ rose from 0.47 to 0.53 and
     /// buffer_addr's from 0.53 to 0.55, on the 2-core machine the format units' by 0.03-0.06
-    /// (docs/perf.md "Round 9").
+    /// (docs/perf.md "Round 9"). The RTL's side is one call into C++ for the whole case
+    /// ([`RtlUnit::run_queued`]: the cycles queued as the model took them), then the comparisons
+    /// in Rust: no crossing into C++ a cycle (docs/perf.md "Round 11").
     pub fn run_steps_with(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
+        let start = self.phases.is_some().then(Instant::now);
         self.reset();
         let idle = Step::default();
         // The case's cycles, then the drain: idle cycles for the latency.
@@ -335,8 +365,13 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
                 let (_, out) = self.drive(step);
                 observe(step, &out);
             }
+            if let (Some(phases), Some(start)) = (&mut self.phases, start) {
+                phases.rtl += start.elapsed();
+                phases.interleaved = true;
+            }
             return self.clean();
         }
+        let model_start = start.map(|_| Instant::now());
         // The model: every evaluation's outputs, in order (the reset changes before an edge,
         // then the edge).
         let mut expected = std::mem::take(&mut self.expected);
@@ -347,27 +382,38 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             for &asserted in step.reset.changes(held) {
                 expected.push(self.model.set_reset(asserted));
             }
+            self.rtl.queue(step.reset.changes(held), &step.input);
             held = step.reset == Reset::Hold;
             let out = self.model.step(&step.input);
             expected.push(out);
             observe(step, &out);
         }
-        // The RTL: the same evaluations, each compared with the model's.
+        let rtl_start = start.map(|_| Instant::now());
+        // The RTL: the same evaluations in one call into the simulation, then each compared
+        // with the model's.
+        let evals = self.rtl.run_queued();
+        debug_assert_eq!(evals, expected.len(), "one RTL evaluation for each of the model's");
         let mut k = 0;
         for i in 0..cycles {
             let step = steps.get(i).unwrap_or(&idle);
             for &asserted in step.reset.changes(self.held) {
-                let actual = self.rtl.set_reset(asserted);
+                let actual = self.rtl.queued_output(k);
                 self.check(At::reset_change(asserted), &expected[k], &actual);
                 k += 1;
             }
             self.held = step.reset == Reset::Hold;
-            let actual = self.rtl.step(&step.input);
+            let actual = self.rtl.queued_output(k);
             self.check(At::Edge, &expected[k], &actual);
             k += 1;
             self.cycle += 1;
         }
         self.expected = expected;
+        if let (Some(phases), Some(start), Some(model_start), Some(rtl_start)) =
+            (&mut self.phases, start, model_start, rtl_start)
+        {
+            phases.model += rtl_start - model_start;
+            phases.rtl += (model_start - start) + rtl_start.elapsed();
+        }
         self.clean()
     }
 

@@ -19,7 +19,7 @@ use proptest::strategy::BoxedStrategy;
 
 use super::wave;
 use crate::engine::cover::InFlight;
-use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Reset, Step};
+use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Phases, Reset, Step};
 use crate::engine::stimulus::{hash, Rng};
 use crate::engine::vectors;
 use crate::engine::RtlUnit;
@@ -73,6 +73,8 @@ pub struct RunConfig {
     /// Run only the chunks of one shard: `(k, n)` takes chunks `k-1, k-1+n, …` (1 <= k <= n), so
     /// the `n` shards of a run together drive exactly the run's chunks ([`Shard`]).
     pub shard: Option<Shard>,
+    /// Time where each case's time goes ([`Summary::phases`]): `gcn-vmem bench`'s breakdown.
+    pub time_phases: bool,
 }
 
 /// One slice of a run (`--shard K/N`): shard `index` (1-based) of `count`.
@@ -130,6 +132,7 @@ impl Default for RunConfig {
             coverage: None,
             shrink: true,
             shard: None,
+            time_phases: false,
         }
     }
 }
@@ -186,6 +189,8 @@ pub struct Summary {
     pub chunks: u64,
     /// Hits of the unit's functional coverage bins ([`gcn_vmem_model::cover`]).
     pub hits: Hits,
+    /// Where the workers' time went, summed over them, when [`RunConfig::time_phases`] asked.
+    pub phases: Option<Phases>,
 }
 
 impl Summary {
@@ -324,6 +329,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
     let failing = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failures = Mutex::new(Vec::new());
+    let phases_total = Mutex::new(Phases::default());
     let bar = config.progress.then(|| progress_bar(unit, expected_vectors, " vectors"));
     let jobs = config.jobs.max(1);
 
@@ -334,6 +340,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         if !B::SIDE_BY_SIDE {
             lockstep = lockstep.cycle_by_cycle();
         }
+        lockstep.phases = config.time_phases.then(Phases::default);
         let mut hits = Hits::new(&group);
         let mut in_flight = InFlight::default();
         while !stop.load(Ordering::Relaxed) {
@@ -363,7 +370,11 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
             let mut first_case = 0;
             let mut index = 0;
             while chunk_vectors < CHUNK_VECTORS {
+                let generate_start = config.time_phases.then(Instant::now);
                 let case = B::generate_case(&mut rng);
+                if let (Some(phases), Some(t)) = (&mut lockstep.phases, generate_start) {
+                    phases.generate += t.elapsed();
+                }
                 in_flight.clear();
                 let same = lockstep.run_steps_with(&case, |step, out| {
                     B::cover_cycle(&mut in_flight, step, out, &mut hits);
@@ -406,6 +417,9 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         }
         lockstep.rtl.finish();
         hits_total.lock().unwrap().merge(&hits);
+        if let Some(phases) = &lockstep.phases {
+            phases_total.lock().unwrap().add(phases);
+        }
         Ok(())
     };
     on_threads(jobs, bar.as_ref(), work, || stop.store(true, Ordering::Relaxed))?;
@@ -424,6 +438,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
         shard: config.shard,
         chunks: chunks_done.load(Ordering::Relaxed),
         hits: hits_total.into_inner().unwrap(),
+        phases: config.time_phases.then(|| phases_total.into_inner().unwrap()),
     })
 }
 

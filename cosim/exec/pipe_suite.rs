@@ -207,6 +207,7 @@ fn empty_summary() -> crate::engine::run::Summary {
         shard: None,
         chunks: 0,
         hits: Hits::new(&VmemPipe::covergroup()),
+        phases: None,
     }
 }
 

@@ -360,6 +360,8 @@ impl Reader<'_> {
             shard,
             chunks: self.u64(v, at, "chunks")?,
             hits: self.hits(unit, self.get(v, at, "hits")?, &format!("{at}.hits"))?,
+            // Not in a results file: a bench's breakdown only.
+            phases: None,
         })
     }
 
