@@ -368,9 +368,8 @@ fn outputs_are_compared_during_and_right_after_reset() {
     assert!(in_run.contains(&(3, At::ResetReleased)), "{in_run:?}");
 }
 
-/// A run that is not recorded drives the model through the whole case first and the RTL after it,
-/// in one call into the simulation (cosim/engine/lockstep.rs `run_steps_with`, the RTL's
-/// `run_queued`); a recorded run, and one made `cycle_by_cycle` (a
+/// A run that is not recorded drives the model through the whole case first and the RTL after it
+/// (cosim/engine/lockstep.rs `run_steps_with`); a recorded run, and one made `cycle_by_cycle` (a
 /// binding's `SIDE_BY_SIDE = false`), alternate every cycle. All must find the same mismatches
 /// and assertion failures, at the same cycles and evaluations, in the same order: checked on the
 /// break-asserts and mutant builds (which differ from the model at edges and fire assertions), on

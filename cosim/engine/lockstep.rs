@@ -350,9 +350,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// back for a whole case instead of alternating every cycle keeps each side's code and branch
     /// history warm: on the 16-core machine image_addr's cosim/C++ rose from 0.47 to 0.53 and
     /// buffer_addr's from 0.53 to 0.55, on the 2-core machine the format units' by 0.03-0.06
-    /// (docs/perf.md "Round 9"). The RTL's side is one call into C++ for the whole case
-    /// ([`RtlUnit::run_queued`]: the cycles queued as the model took them), then the comparisons
-    /// in Rust: no crossing into C++ a cycle (docs/perf.md "Round 11").
+    /// (docs/perf.md "Round 9").
     pub fn run_steps_with(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
         let start = self.phases.is_some().then(Instant::now);
         self.reset();
@@ -382,27 +380,23 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             for &asserted in step.reset.changes(held) {
                 expected.push(self.model.set_reset(asserted));
             }
-            self.rtl.queue(step.reset.changes(held), &step.input);
             held = step.reset == Reset::Hold;
             let out = self.model.step(&step.input);
             expected.push(out);
             observe(step, &out);
         }
         let rtl_start = start.map(|_| Instant::now());
-        // The RTL: the same evaluations in one call into the simulation, then each compared
-        // with the model's.
-        let evals = self.rtl.run_queued();
-        debug_assert_eq!(evals, expected.len(), "one RTL evaluation for each of the model's");
+        // The RTL: the same evaluations, each compared with the model's.
         let mut k = 0;
         for i in 0..cycles {
             let step = steps.get(i).unwrap_or(&idle);
             for &asserted in step.reset.changes(self.held) {
-                let actual = self.rtl.queued_output(k);
+                let actual = self.rtl.set_reset(asserted);
                 self.check(At::reset_change(asserted), &expected[k], &actual);
                 k += 1;
             }
             self.held = step.reset == Reset::Hold;
-            let actual = self.rtl.queued_output(k);
+            let actual = self.rtl.step(&step.input);
             self.check(At::Edge, &expected[k], &actual);
             k += 1;
             self.cycle += 1;

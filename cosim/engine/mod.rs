@@ -131,18 +131,6 @@ pub trait RtlUnit: Unit + Sized + Send {
     /// The names of the assertions that failed since the last call, oldest first (as named in
     /// rtl/<unit>.sv: `VMEM_ASSERT(Name, …)`).
     fn take_assertions(&mut self) -> Vec<String>;
-    /// Queues one cycle for [`RtlUnit::run_queued`]: rst_ni's `changes` before the edge (in
-    /// order, as [`lockstep::Reset::changes`] lists them), then the edge with `input`.
-    fn queue(&mut self, changes: &[bool], input: &Self::In);
-    /// Runs the queued cycles in one call into the simulation, each as [`Unit::set_reset`] and
-    /// [`Unit::step`] would, and empties the queue. Returns the number of evaluations (every
-    /// reset change and every edge, in order); evaluation k's outputs are then
-    /// [`RtlUnit::queued_output`]`(k)`.
-    fn run_queued(&mut self) -> usize;
-    /// The outputs of evaluation `k` of the last [`RtlUnit::run_queued`]; [`RtlUnit::assertion_failed`]
-    /// and [`RtlUnit::take_assertions`] then answer as they would have right after that
-    /// evaluation had it been stepped alone.
-    fn queued_output(&mut self, k: usize) -> Self::Out;
     /// Runs final blocks and flushes the waveform.
     fn finish(&mut self);
     /// Writes the coverage database of the context.

@@ -19,9 +19,6 @@ class Rtl {
   explicit Rtl(std::unique_ptr<verilated_rs::Rtl> sim) : sim_(std::move(sim)) {}
   uint32_t set_reset(bool asserted, rust::Slice<uint32_t> output) { return sim_->set_reset(asserted, output.data()); }
   uint32_t step(const uint32_t *input, uint32_t *output) { return sim_->step(input, output); }
-  size_t run(const uint32_t *input, const uint8_t *control, size_t cycles, uint32_t *output, uint32_t *failed) {
-    return sim_->run(input, control, cycles, output, failed);
-  }
   rust::Vec<rust::String> take_assertions();
   void finish();
   void write_coverage(rust::Str path);

@@ -39,18 +39,6 @@ mod ffi {
         /// (`rust::Slice`'s `slicePtr`, measured at 1.4 % of inline_const's `cosim`), and the
         /// C++ side reads only the pointer.
         unsafe fn step(self: Pin<&mut Rtl>, input: *const u32, output: *mut u32) -> u32;
-        /// # Safety
-        /// `input` points at `cycles` × IN_WORDS words, `control` at `cycles` bytes, `output` at
-        /// room for 3 × `cycles` × OUT_WORDS words and `failed` for 3 × `cycles` (a cycle is at
-        /// most two reset changes and its edge); raw pointers for the reason `step` gives.
-        unsafe fn run(
-            self: Pin<&mut Rtl>,
-            input: *const u32,
-            control: *const u8,
-            cycles: usize,
-            output: *mut u32,
-            failed: *mut u32,
-        ) -> usize;
         fn take_assertions(self: Pin<&mut Rtl>) -> Vec<String>;
         fn finish(self: Pin<&mut Rtl>);
         fn write_coverage(self: Pin<&mut Rtl>, path: &str);
@@ -221,19 +209,6 @@ pub struct Rtl<P: RtlPorts> {
     output: Vec<u32>,
     /// Assertion failures not yet taken, as the last call into the simulation reported.
     failed: u32,
-    /// The cycles queued for [`RtlUnit::run_queued`]: their input words and control bytes.
-    queued_input: Vec<u32>,
-    queued_control: Vec<u8>,
-    /// The last [`RtlUnit::run_queued`]'s evaluations: OUT_WORDS output words each, and the
-    /// count of assertion failures not yet taken after each.
-    ran_output: Vec<u32>,
-    ran_failed: Vec<u32>,
-    /// The names of the assertions that failed before the end of the last run_queued, taken
-    /// from the simulation at its end; the first `taken` of them have been handed out, and
-    /// `upto` of them had failed by the evaluation last read ([`RtlUnit::queued_output`]).
-    ran_names: Vec<String>,
-    taken: usize,
-    upto: usize,
     /// A VCD asked for: written from the FST at `.0` into `.1` when the run finishes.
     vcd: Option<(PathBuf, PathBuf)>,
     finished: bool,
@@ -297,13 +272,6 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
             input: vec![0; P::IN_WORDS],
             output: vec![0; P::OUT_WORDS],
             failed: 0,
-            queued_input: Vec::new(),
-            queued_control: Vec::new(),
-            ran_output: Vec::new(),
-            ran_failed: Vec::new(),
-            ran_names: Vec::new(),
-            taken: 0,
-            upto: 0,
             vcd,
             finished: false,
             ports: std::marker::PhantomData,
@@ -317,61 +285,7 @@ impl<P: RtlPorts> RtlUnit for Rtl<P> {
 
     fn take_assertions(&mut self) -> Vec<String> {
         self.failed = 0;
-        if self.taken < self.upto {
-            // Those of a queued run, up to the evaluation last read.
-            let names = self.ran_names[self.taken..self.upto].to_vec();
-            self.taken = self.upto;
-            return names;
-        }
         self.sim.pin_mut().take_assertions()
-    }
-
-    #[inline]
-    fn queue(&mut self, changes: &[bool], input: &Self::In) {
-        let at = self.queued_input.len();
-        self.queued_input.resize(at + P::IN_WORDS, 0);
-        P::pack(input, &mut self.queued_input[at..]);
-        let control = changes.iter().enumerate().fold(changes.len() as u8, |c, (k, &a)| c | u8::from(a) << (2 + k));
-        self.queued_control.push(control);
-    }
-
-    fn run_queued(&mut self) -> usize {
-        let cycles = self.queued_control.len();
-        assert!(
-            self.queued_input.len() == cycles * P::IN_WORDS && self.queued_control.iter().all(|c| c & 3 <= 2),
-            "run_queued: the queue holds whole cycles of at most two reset changes each"
-        );
-        self.ran_output.resize(3 * cycles * P::OUT_WORDS, 0);
-        self.ran_failed.resize(3 * cycles, 0);
-        // SAFETY: `raw` is the live object `sim` owns (see `step`); the queue holds `cycles`
-        // cycles of IN_WORDS words and one control byte each of at most two changes (asserted
-        // above), and the output buffers were just sized for three evaluations a cycle.
-        let evals = unsafe {
-            std::pin::Pin::new_unchecked(&mut *self.raw).run(
-                self.queued_input.as_ptr(),
-                self.queued_control.as_ptr(),
-                cycles,
-                self.ran_output.as_mut_ptr(),
-                self.ran_failed.as_mut_ptr(),
-            )
-        };
-        self.queued_input.clear();
-        self.queued_control.clear();
-        // Failures are rare: their names are taken once, at the end, and handed out in order
-        // as the evaluations are read.
-        (self.taken, self.upto) = (0, 0);
-        self.ran_names.clear();
-        if evals > 0 && self.ran_failed[evals - 1] != 0 {
-            self.ran_names = self.sim.pin_mut().take_assertions();
-        }
-        evals
-    }
-
-    #[inline]
-    fn queued_output(&mut self, k: usize) -> Self::Out {
-        self.upto = self.ran_failed[k] as usize;
-        self.failed = (self.upto - self.taken) as u32;
-        P::unpack(&self.ran_output[k * P::OUT_WORDS..(k + 1) * P::OUT_WORDS])
     }
 
     fn finish(&mut self) {

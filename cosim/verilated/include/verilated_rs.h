@@ -177,13 +177,6 @@ class Rtl {
   // Applies `in`, raises the clock once, writes the outputs after the edge into `out`. Returns
   // the number of assertion failures not yet taken.
   virtual uint32_t step(const uint32_t *in, uint32_t *out) = 0;
-  // `cycles` cycles in one call, each as set_reset() and step() would run it: cycle i first
-  // moves rst_ni as control[i] says (bits 1:0: how many changes, 0 to 2; bit 2 + k: change k
-  // asserts it when 1, releases it when 0), then applies the input words at in + i * IN_WORDS
-  // and raises the clock. Every evaluation (each change, each edge, in order) writes its
-  // outputs to the next OUT_WORDS words of `out` and its count of assertion failures not yet
-  // taken to the next word of `failed`. Returns the number of evaluations.
-  virtual size_t run(const uint32_t *in, const uint8_t *control, size_t cycles, uint32_t *out, uint32_t *failed) = 0;
   // The names of the assertions that failed since the last call, oldest first.
   virtual std::vector<std::string> take_assertions() = 0;
   // Runs final blocks and closes the waveform; no step may follow.
@@ -210,22 +203,6 @@ class Shim final : public Rtl {
     sim_.edge();
     Ports::sample(sim_.top(), out);
     return static_cast<uint32_t>(sim_.failures());
-  }
-  size_t run(const uint32_t *in, const uint8_t *control, size_t cycles, uint32_t *out, uint32_t *failed) override {
-    size_t evals = 0;
-    for (size_t i = 0; i < cycles; ++i) {
-      const unsigned changes = control[i] & 3u;
-      for (unsigned k = 0; k < changes; ++k) {
-        sim_.set_reset(((control[i] >> (2 + k)) & 1u) != 0);
-        Ports::sample(sim_.top(), out + evals * Ports::kOutWords);
-        failed[evals++] = static_cast<uint32_t>(sim_.failures());
-      }
-      Ports::apply(sim_.top(), in + i * Ports::kInWords);
-      sim_.edge();
-      Ports::sample(sim_.top(), out + evals * Ports::kOutWords);
-      failed[evals++] = static_cast<uint32_t>(sim_.failures());
-    }
-    return evals;
   }
   std::vector<std::string> take_assertions() override { return sim_.take_failures(); }
   void finish() override { sim_.finish(); }
