@@ -38,11 +38,12 @@ pub type Case<B> = Vec<Step<In<B>>>;
 pub use super::policy::DEFAULT_VECTORS;
 
 pub use super::stimulus::CHUNK_VECTORS;
-/// Longest random case, in cycles. Cases average 128.5 cycles, so that the opening reset of each
-/// (four evaluations, two cycles' worth) and its drain (the latency, two cycles) cost little
-/// against its vectors; shrinking shortens them. (64 until issue 21's second round, 128 until
-/// its third: docs/perf.md.)
-pub const CASE_CYCLES: usize = 256;
+/// Longest random case, in cycles. Cases average 512.5 cycles, so that what each costs besides
+/// its cycles (its opening reset, four evaluations on both sides; its drain, the latency; its
+/// allocation and the switches between stimulus, model and RTL) is small against its vectors;
+/// shrinking shortens a failing one (a mutant's 395-cycle case to its one failing cycle in
+/// milliseconds). (64 until issue 21's second round, 256 until its eleventh: docs/perf.md.)
+pub const CASE_CYCLES: usize = 1024;
 
 /// Settings of one random run.
 #[derive(Clone, Debug)]
@@ -206,8 +207,7 @@ pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
 
 /// The default case: 1..=CASE_CYCLES independent cycles, one in thirty-two idle (an idle cycle
 /// keeps its random data), each with the reset activity of [`reset_activity`] (one in 80). With
-/// cases of 128.5 cycles on average, 88 % of cases hold an idle cycle (as with one in sixteen
-/// idle and cases half as long).
+/// cases of 512.5 cycles on average, 97 % of cases hold an idle cycle.
 pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
@@ -252,9 +252,9 @@ const fn reset_of(k: u64) -> Reset {
 
 /// The reset activity of one random cycle or handshake: one in `one_in` pulses rst_ni between
 /// edges, one in `one_in` holds it low across the edge (runs of held cycles arise from
-/// neighbours). The default case draws it as [`RESETS`] does, one in 80 each, so that most
-/// default cases (four in five, of 128.5 cycles on average) reset somewhere inside or between
-/// their bursts of valid inputs; the coalescer's handshakes (cosim/bindings/coalescer.rs) one in
+/// neighbours). The default case draws it as [`RESETS`] does, one in 80 each, so that nearly
+/// every default case (96 %, of 512.5 cycles on average) resets somewhere inside or between
+/// its bursts of valid inputs; the coalescer's handshakes (cosim/bindings/coalescer.rs) one in
 /// 40 each.
 pub fn reset_activity(rng: &mut Rng, one_in: u64) -> Reset {
     reset_of(rng.below(one_in))
