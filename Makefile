@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
 
 all: build
 
@@ -43,6 +43,7 @@ help:
 	@echo "make wave UNIT=u VECTOR=file       replay a vector with both waveforms and the GTKWave save file"
 	@echo "make picture                       regenerate the README's timing diagram from the buffer_addr mutant"
 	@echo "make bench                         throughput table and harness / plain C++ ratio, then the Python package's calls/s"
+	@echo "make bench-ab A=bin B=bin          two builds' cosim/C++ measured at the same time on two CPUs (UNIT=, ROUNDS=): medians and mean difference"
 	@echo "make lint                          lints only"
 	@echo "make cosim-exhaustive              every f32 through f32 -> f16, model against RTL (minutes)"
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
@@ -241,6 +242,13 @@ coverage: deps
 bench: build
 	$(BIN) bench $(foreach u,$(UNIT),--unit $(u))
 	$(MAKE) --no-print-directory python-bench
+
+# Two builds' cosim/C++ side by side at the same time, each on a CPU of its own (mk/bench_ab.sh):
+# A= and B= are gcn-vmem binaries (copy target/release/gcn-vmem aside before rebuilding), UNIT=
+# some units (default the nine of random vectors), ROUNDS= (default 6).
+bench-ab:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-ab A=<gcn-vmem binary> B=<gcn-vmem binary> [UNIT=u] [ROUNDS=n]"; exit 2; }
+	UNITS="$(UNIT)" ROUNDS="$(ROUNDS)" sh mk/bench_ab.sh $(A) $(B)
 
 # The instruction codec (rust/isa/) against llvm-mc-14 on N random valid encodings of every opcode.
 llvm-diff: build deps-llvm
