@@ -96,11 +96,13 @@ pub const FIELDS: [&[Field]; 16] = [
 pub const ELEMENT_BYTES: [u8; 16] = [0, 1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 16, 0];
 
 /// The fields of `dfmt` (bits above 3 are ignored), X first.
+#[inline]
 pub fn fields(dfmt: u8) -> &'static [Field] {
     FIELDS[usize::from(dfmt & 0xf)]
 }
 
 /// The element size of `dfmt` in bytes (bits above 3 are ignored); 0 for dfmt 0 and 15.
+#[inline]
 pub fn element_bytes(dfmt: u8) -> u32 {
     u32::from(ELEMENT_BYTES[usize::from(dfmt & 0xf)])
 }
@@ -108,6 +110,7 @@ pub fn element_bytes(dfmt: u8) -> u32 {
 /// SPEC §1.4: false for dfmt 0 or 15, for nfmt 6, and for nfmt float on a format with a field
 /// that is not 32, 16, 11 or 10 bits wide (dfmt 1, 3, 8, 9, 10). Bits above the 4-bit dfmt and
 /// the 3-bit nfmt are ignored.
+#[inline]
 pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
     // A table lookup: the pair is a coin toss under random stimulus, and the rule's branches
     // cost more mispredicted than the load.
@@ -142,6 +145,7 @@ const VALID_NFMTS: [u8; 16] = {
 
 /// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
 /// the reserved 6) are float-like. Bits above 2 are ignored.
+#[inline]
 pub fn is_integer(nfmt: u8) -> bool {
     matches!(nfmt & 0x7, NFMT_UINT | NFMT_SINT)
 }
@@ -152,6 +156,7 @@ pub const fn low_mask(width: u32) -> u32 {
 }
 
 /// The `width`-bit two's-complement value in the low bits of `raw`, sign-extended.
+#[inline]
 pub const fn sign_extend(raw: u32, width: u32) -> i32 {
     let unused = 32 - width;
     ((raw << unused) as i32) >> unused

@@ -72,12 +72,14 @@ pub const TFE_STATUS: u32 = 0;
 pub const DMASK_ZERO_AS: u8 = 0b0001;
 
 /// Dword `i` (0..3) of a 128-bit port.
+#[inline]
 fn dword(bits: u128, i: usize) -> u32 {
     // Truncation to the dword is the point.
     (bits >> (32 * i)) as u32
 }
 
 /// dst_sel field of channel `c` (0..3): bits 3c+2:3c.
+#[inline]
 fn dst_sel_of(dst_sel: u16, c: usize) -> u8 {
     ((dst_sel >> (3 * c)) & 0x7) as u8
 }

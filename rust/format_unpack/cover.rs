@@ -142,6 +142,7 @@ pub const VALUE_BINS: usize = TABLES.bins;
 
 /// The `illegal` bin of an invalid pair: dfmt 0, dfmt 15, then nfmt 6 on dfmt 1–14, then
 /// float on dfmt 1, 3, 8, 9, 10.
+#[inline]
 pub(crate) fn illegal_bin(dfmt: u8, nfmt: u8) -> usize {
     match (dfmt, nfmt) {
         (0, _) => 0,
