@@ -204,7 +204,9 @@ impl Visit for BenchRun {
             }
             let cosim_round = cosim_rate_of(&summary);
             let phases = summary.phases.unwrap_or_default();
-            let per = |d: Duration| d.as_nanos() as f64 / summary.vectors.max(1) as f64;
+            // Per counted vector: a closed-loop unit's cosim column counts cycles.
+            let counted = if B::CLOSED_LOOP { summary.cycles } else { summary.vectors };
+            let per = |d: Duration| d.as_nanos() as f64 / counted.max(1) as f64;
             for (column, value) in ns.iter_mut().zip([
                 1e9 / cpp_round,
                 per(phases.generate),
