@@ -541,6 +541,33 @@ fn random_cases_depend_on_the_seed_and_chunk_only() {
     }
 }
 
+/// `RunConfig::time_phases` (the bench's breakdown of a cosim vector): off, a run reports no
+/// phases; on, each phase of a side-by-side run took time, together no more than the run's
+/// workers did, and the hits and vectors are those of the untimed run (timing changes nothing
+/// it measures). A unit that alternates model and RTL every cycle (inline_const) reports its
+/// model time inside the RTL's.
+#[test]
+fn a_timed_run_reports_where_its_time_went_and_runs_the_same() {
+    let config = RunConfig { vectors: 20_000, seed: 4, jobs: 1, ..RunConfig::default() };
+    let plain = run::random::<Harness>(&config).unwrap();
+    assert_eq!(plain.phases, None);
+    let timed = run::random::<Harness>(&RunConfig { time_phases: true, ..config.clone() }).unwrap();
+    let phases = timed.phases.expect("a timed run reports its phases");
+    assert!(!phases.interleaved);
+    for (name, d) in [("generate", phases.generate), ("model", phases.model), ("rtl", phases.rtl)] {
+        assert!(!d.is_zero(), "{name} took no time: {phases:?}");
+    }
+    assert!(phases.generate + phases.model + phases.rtl <= timed.elapsed, "{phases:?} in {:?}", timed.elapsed);
+    assert_eq!((timed.vectors, timed.cycles, &timed.hits), (plain.vectors, plain.cycles, &plain.hits));
+
+    let interleaved =
+        run::random::<gcn_vmem::bindings::inline_const::Harness>(&RunConfig { time_phases: true, ..config })
+            .unwrap()
+            .phases
+            .unwrap();
+    assert!(interleaved.interleaved && interleaved.model.is_zero() && !interleaved.rtl.is_zero(), "{interleaved:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shards, JUnit reports and functional coverage (docs/checks.md "Shards").
 // ---------------------------------------------------------------------------------------------
