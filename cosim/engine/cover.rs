@@ -16,7 +16,8 @@ use gcn_vmem_model::unit::{valid_of, Unit};
 pub struct InFlight<I, O> {
     /// Inputs taken and not yet presented, oldest first.
     pub queue: Ring<I>,
-    /// The model's outputs after the previous edge (for units with a handshake).
+    /// The model's outputs after the previous edge, for units with a handshake, whose pairing
+    /// keeps it (the coalescer's); [`fifo_cycle`] neither reads nor writes it.
     pub last_out: O,
     /// A count and a flag for a unit's own pairing (the coalescer: the requests of the wave in
     /// flight so far, and whether the previous cycle offered a wave its edge did not take).
@@ -129,7 +130,6 @@ pub fn fifo_cycle<M: Covered>(
             M::sample(&input, out, hits);
         }
     }
-    in_flight.last_out = *out;
 }
 
 /// Functional coverage of the model alone on a run's random cases: `chunks` chunks of `seed`,
