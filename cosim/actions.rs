@@ -102,6 +102,8 @@ pub const CLOSED_LOOP_SHARE: u64 = 200;
 
 /// Rounds of the plain C++ loop and of cosim, alternating (the cosim/C++ column).
 const PAIRED_ROUNDS: usize = 5;
+// The bench's medians are then one round's value each (`Breakdown` relies on it).
+const _: () = assert!(PAIRED_ROUNDS % 2 == 1, "an odd number of paired rounds");
 
 /// The median of `values` (the upper one of an even count); sorts them.
 fn median(values: &mut [f64]) -> f64 {
@@ -189,8 +191,8 @@ impl Visit for BenchRun {
         let mut cosim_vectors = (vectors / PAIRED_ROUNDS as u64).max(1);
         let least = COSIM_BENCH_SECONDS / PAIRED_ROUNDS as f64;
         let (mut cpp, mut cos, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        // Nanoseconds a vector of each round: the C++ loop's, then cosim's phases and whole.
-        let mut ns: [Vec<f64>; 5] = Default::default();
+        // Nanoseconds a vector of each round's cosim phases: generate, model, rtl.
+        let mut ns: [Vec<f64>; 3] = Default::default();
         let mut interleaved = false;
         for round in 0..PAIRED_ROUNDS {
             let elapsed = B::Rtl::plain_loop(&inputs, passes)?;
@@ -207,14 +209,8 @@ impl Visit for BenchRun {
             // Per counted vector: a closed-loop unit's cosim column counts cycles.
             let counted = if B::CLOSED_LOOP { summary.cycles } else { summary.vectors };
             let per = |d: Duration| d.as_nanos() as f64 / counted.max(1) as f64;
-            for (column, value) in ns.iter_mut().zip([
-                1e9 / cpp_round,
-                per(phases.generate),
-                per(phases.model),
-                per(phases.rtl),
-                1e9 / cosim_round,
-            ]) {
-                column.push(value);
+            for (column, value) in ns.iter_mut().zip([phases.generate, phases.model, phases.rtl]) {
+                column.push(per(value));
             }
             interleaved |= phases.interleaved;
             cpp.push(cpp_round);
@@ -237,7 +233,10 @@ impl Visit for BenchRun {
             cosim_cpp,
             model_rate / rtl_rate
         );
-        let [cpp_ns, generate, model, rtl, total] = ns.map(|mut column| median(&mut column));
+        // The loop's and cosim's whole vectors: the reciprocals of their median rates (the
+        // median of an odd number of rounds, PAIRED_ROUNDS, is one of them).
+        let [generate, model, rtl] = ns.map(|mut column| median(&mut column));
+        let (cpp_ns, total) = (1e9 / cpp_rate, 1e9 / cosim_rate);
         Ok(Breakdown { unit: <B::Model as Unit>::NAME, cpp: cpp_ns, generate, model, rtl, total, interleaved })
     }
 }

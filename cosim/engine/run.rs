@@ -370,7 +370,7 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
             let mut first_case = 0;
             let mut index = 0;
             while chunk_vectors < CHUNK_VECTORS {
-                let generate_start = config.time_phases.then(Instant::now);
+                let generate_start = lockstep.phases.is_some().then(Instant::now);
                 let case = B::generate_case(&mut rng);
                 if let (Some(phases), Some(t)) = (&mut lockstep.phases, generate_start) {
                     phases.generate += t.elapsed();
