@@ -258,6 +258,16 @@ pub trait Unit {
     /// Applies `input`, raises the clock once, returns the outputs after the edge.
     fn step(&mut self, input: &Self::In) -> Self::Out;
 
+    /// For a unit of fixed latency (a pipeline that shifts on every edge, [`Pipeline`]): the
+    /// first register stage after the last edge, the result of that edge's input, which reaches
+    /// the outputs `LATENCY − 1` edges later unless a reset clears it first. `None` for a unit
+    /// without one (its results wait on a handshake). A harness pairs a result with its input
+    /// through it, without remembering inputs in flight.
+    #[inline]
+    fn computed(&self) -> Option<&Self::Out> {
+        None
+    }
+
     /// Asserts reset, holds it across one edge (with all-zero inputs), releases it: every
     /// register, outputs included, is 0 afterwards.
     fn reset(&mut self) {
@@ -299,6 +309,12 @@ impl<O: Ports, const STAGES: usize> Pipeline<O, STAGES> {
         }
         self.in_reset = asserted;
         self.stages[STAGES - 1]
+    }
+
+    /// The first stage: the result the last edge computed (or the stage as that edge left it).
+    #[inline]
+    pub fn first(&self) -> &O {
+        &self.stages[0]
     }
 
     /// One rising edge. `compute` gives the result of a valid input (it is not called for an
@@ -378,6 +394,11 @@ macro_rules! pipelined_unit {
             #[inline]
             fn step(&mut self, input: &In) -> Out {
                 self.pipe.step(input.valid, || compute(input))
+            }
+
+            #[inline]
+            fn computed(&self) -> Option<&Out> {
+                Some(self.pipe.first())
             }
         }
 

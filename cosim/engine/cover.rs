@@ -107,6 +107,41 @@ impl<I: Copy> Ring<I> {
     }
 }
 
+/// Functional coverage of cycle `cycle` of a random case's run (`case`'s steps, then idle
+/// cycles for the drain): `step` was driven, `out` is the model's outputs after its edge. A unit
+/// of fixed latency (every `pipelined_unit!`: [`Unit::computed`] is `Some`) pairs the result its
+/// edge computed with that edge's own input ([`result_cycle`]); any other unit pairs through its
+/// [`Binding::cover_cycle`]. Both pairings give the same samples for a unit of fixed latency
+/// (tests/harness.rs `pairing_by_result_is_the_fifo_pairing`).
+#[inline(always)]
+pub fn pair_cycle<B: Binding>(
+    in_flight: &mut InFlight<<B::Model as Unit>::In, <B::Model as Unit>::Out>,
+    case: &[Step<<B::Model as Unit>::In>],
+    cycle: usize,
+    step: &Step<<B::Model as Unit>::In>,
+    out: &<B::Model as Unit>::Out,
+    model: &B::Model,
+    hits: &mut Hits,
+) {
+    match model.computed() {
+        Some(result) => result_cycle::<B::Model>(case, cycle, &step.input, result, hits),
+        None => B::cover_cycle(in_flight, step, out, hits),
+    }
+}
+
+/// The pairing of a unit of fixed latency: the valid result that the edge of step `cycle`
+/// computed from `input` is sampled with it then, if it will reach the outputs, that is, if no
+/// reset comes in the `LATENCY − 1` steps that carry it there (the idle steps of the drain have
+/// none). This samples the same pairs as [`fifo_cycle`], each `LATENCY − 1` cycles earlier,
+/// without copying inputs into a queue, and right after the model computed the result, while
+/// the branches it took on that input are the latest in the branch predictor's history.
+#[inline(always)]
+pub fn result_cycle<M: Covered>(case: &[Step<M::In>], cycle: usize, input: &M::In, result: &M::Out, hits: &mut Hits) {
+    if valid_of(result) && (1..M::LATENCY).all(|k| case.get(cycle + k).is_none_or(|s| s.reset == Reset::None)) {
+        M::sample(input, result, hits);
+    }
+}
+
 /// The default pairing of [`crate::engine::Binding::cover_cycle`]: a valid input that is not held in
 /// reset enters the queue; a valid output takes the oldest entry and is sampled with it.
 #[inline]
@@ -136,6 +171,13 @@ pub fn fifo_cycle<M: Covered>(
 /// exactly the cases a lockstep run of that seed drives (cosim/engine/run.rs), through the same pairing.
 /// For tests and quick checks of the stimulus, at the model's speed.
 pub fn model_only<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>) -> (Hits, u64) {
+    model_only_paired::<B>(seed, chunks, true)
+}
+
+/// [`model_only`] with the pairing chosen: `by_result` pairs as the lockstep run does
+/// ([`pair_cycle`]), otherwise always through [`Binding::cover_cycle`] (by default
+/// [`fifo_cycle`]). For the test that the two agree.
+pub fn model_only_paired<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>, by_result: bool) -> (Hits, u64) {
     let mut hits = Hits::new(&B::Model::covergroup());
     let mut model = B::Model::default();
     let mut in_flight = InFlight::default();
@@ -150,9 +192,14 @@ pub fn model_only<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>) -> (
             in_flight.clear();
             let mut held = false;
             let drain = Step::default();
-            for step in case.iter().chain(std::iter::repeat_n(&drain, <B::Model as Unit>::LATENCY)) {
+            for (cycle, step) in case.iter().chain(std::iter::repeat_n(&drain, <B::Model as Unit>::LATENCY)).enumerate()
+            {
                 let out = crate::engine::lockstep::drive_unit(&mut model, &mut held, step);
-                B::cover_cycle(&mut in_flight, step, &out, &mut hits);
+                if by_result {
+                    pair_cycle::<B>(&mut in_flight, &case, cycle, step, &out, &model, &mut hits);
+                } else {
+                    B::cover_cycle(&mut in_flight, step, &out, &mut hits);
+                }
             }
         }
         vectors += chunk_vectors;

@@ -334,12 +334,13 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
 
     /// [`Lockstep::run`] over cycles that may pulse or hold the reset.
     pub fn run_steps(&mut self, steps: &[Step<M::In>]) -> bool {
-        self.run_steps_with(steps, |_, _| {})
+        self.run_steps_with(steps, |_, _, _, _| {})
     }
 
     /// [`Lockstep::run_steps`] that shows `observe` each cycle driven (the case's, then the idle
-    /// cycles of the drain) with the model's outputs after its edge: the functional coverage's
-    /// hook ([`crate::engine::cover`]).
+    /// cycles of the drain: its index from 0 at the case's first step, and the step) with the
+    /// model's outputs after its edge and the model itself: the functional coverage's hook
+    /// ([`crate::engine::cover`]).
     ///
     /// Unless the run is recorded or [`Lockstep::cycle_by_cycle`], the model takes the whole run
     /// first and the RTL then takes it, each of its evaluations compared with the model's output
@@ -351,7 +352,11 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// history warm: on the 16-core machine image_addr's cosim/C++ rose from 0.47 to 0.53 and
     /// buffer_addr's from 0.53 to 0.55, on the 2-core machine the format units' by 0.03-0.06
     /// (docs/perf.md "Round 9").
-    pub fn run_steps_with(&mut self, steps: &[Step<M::In>], mut observe: impl FnMut(&Step<M::In>, &M::Out)) -> bool {
+    pub fn run_steps_with(
+        &mut self,
+        steps: &[Step<M::In>],
+        mut observe: impl FnMut(usize, &Step<M::In>, &M::Out, &M),
+    ) -> bool {
         let start = self.phases.is_some().then(Instant::now);
         self.reset();
         let idle = Step::default();
@@ -361,7 +366,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             for i in 0..cycles {
                 let step = steps.get(i).unwrap_or(&idle);
                 let (_, out) = self.drive(step);
-                observe(step, &out);
+                observe(i, step, &out, &self.model);
             }
             if let (Some(phases), Some(start)) = (&mut self.phases, start) {
                 phases.rtl += start.elapsed();
@@ -383,7 +388,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
             held = step.reset == Reset::Hold;
             let out = self.model.step(&step.input);
             expected.push(out);
-            observe(step, &out);
+            observe(i, step, &out, &self.model);
         }
         let rtl_start = start.map(|_| Instant::now());
         // The RTL: the same evaluations, each compared with the model's.

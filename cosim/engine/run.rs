@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use proptest::strategy::BoxedStrategy;
 
 use super::wave;
-use crate::engine::cover::InFlight;
+use crate::engine::cover::{pair_cycle, InFlight};
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Phases, Reset, Step};
 use crate::engine::stimulus::{hash, Rng};
 use crate::engine::vectors;
@@ -376,8 +376,8 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                     phases.generate += t.elapsed();
                 }
                 in_flight.clear();
-                let same = lockstep.run_steps_with(&case, |step, out| {
-                    B::cover_cycle(&mut in_flight, step, out, &mut hits);
+                let same = lockstep.run_steps_with(&case, |cycle, step, out, model| {
+                    pair_cycle::<B>(&mut in_flight, &case, cycle, step, out, model, &mut hits);
                 });
                 chunk_cycles += lockstep.cycles();
                 chunk_vectors += valid_count(&case);
