@@ -712,6 +712,7 @@ fn pairing_by_result_is_the_fifo_pairing() {
     use gcn_vmem::bindings::{with_unit, Visit, UNITS};
     use gcn_vmem::engine::cover::model_only_paired;
     use gcn_vmem::engine::Binding;
+    use gcn_vmem_model::cover::Covered;
     struct Compare;
     impl Visit for Compare {
         type Output = (bool, u64);
@@ -725,7 +726,6 @@ fn pairing_by_result_is_the_fifo_pairing() {
             (B::Model::default().computed().is_some(), total)
         }
     }
-    use gcn_vmem_model::cover::Covered;
     let mut fixed = Vec::new();
     for unit in UNITS {
         let (by_result, total) = with_unit(unit, Compare).unwrap();
