@@ -5,7 +5,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::{f32_of, from_words, read_dwords, scaled, Rng, DFMT_NAMES, NFMT_NAMES};
-use crate::engine::Binding;
+use crate::engine::lockstep::Step;
+use crate::engine::{run, Binding};
 use crate::pick_at;
 use gcn_vmem_model::format_pack::{In, Out};
 
@@ -19,14 +20,30 @@ impl Binding for Harness {
     /// bits for the components the format does not have).
     fn generate(rng: &mut Rng) -> In {
         let r = rng.next_u64();
-        let dfmt = pick_at!(r >> 48, 16; 12 => 1 + scaled(r, 16, 14) as u8, 1 => 0u8, 1 => 15u8);
-        let nfmt = (r >> 16) as u8 & 7;
-        let aimed = r >> 19 & 1 != 0;
-        let fields = gcn_vmem_model::format::fields(dfmt);
-        // Components past the format's fields are not packed: the f32 corners only where a
-        // field takes them.
-        let c = if aimed { corners(rng, fields, nfmt) } else { read_dwords(rng, fields.len(), |_, r| f32_of(r)) };
-        In { valid: true, dfmt, nfmt, components: from_words(c) }
+        vector(rng, Kind::of(r))
+    }
+
+    /// Runs of vectors of one kind (one (dfmt, nfmt) pair, aimed or not), as the lanes of a
+    /// wave reach the unit with their instruction's format: a case starts with a kind of its
+    /// own and draws a new one for a vector in sixteen, so runs are 16 vectors long on average
+    /// and every pair still follows every other (a 1,024-cycle case changes kind about 60
+    /// times). Within a run the model, the sampler and the stimulus branch the same way vector
+    /// after vector, which is most of what a vector of this unit cost the harness.
+    fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
+        let mut kind = Kind::of(rng.next_u64());
+        run::generate_cycles_with::<Self>(rng, |rng| {
+            let r = rng.next_u64();
+            // (Bits 23:20: no field of `Kind::of` reads them.)
+            if r >> 20 & 15 == 0 {
+                kind = Kind::of(r);
+            }
+            vector(rng, kind)
+        })
+    }
+
+    /// The valid inputs of its random cases: the plain loop drives the runs cosim drives.
+    fn bench_inputs(rng: &mut Rng, n: usize) -> Vec<In> {
+        run::case_inputs::<Self>(rng, n)
     }
 
     fn describe(input: &In) -> String {
@@ -41,6 +58,38 @@ impl Binding for Harness {
         map.insert("valid".into(), json!(out.fmt_valid));
         map
     }
+}
+
+/// What a vector's components are drawn for: its (dfmt, nfmt) pair and whether they are aimed
+/// at the pair's value classes ([`corners`]) or f32 corner patterns ([`f32_of`]).
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    dfmt: u8,
+    nfmt: u8,
+    aimed: bool,
+}
+
+impl Kind {
+    /// Every dfmt (mostly valid ones) under every nfmt, aimed half the time, from bits 63:48
+    /// and 19:0 of `r`.
+    fn of(r: u64) -> Kind {
+        let dfmt = pick_at!(r >> 48, 16; 12 => 1 + scaled(r, 16, 14) as u8, 1 => 0u8, 1 => 15u8);
+        Kind { dfmt, nfmt: (r >> 16) as u8 & 7, aimed: r >> 19 & 1 != 0 }
+    }
+}
+
+/// A valid vector of `kind`: one draw per component.
+#[inline]
+fn vector(rng: &mut Rng, kind: Kind) -> In {
+    let fields = gcn_vmem_model::format::fields(kind.dfmt);
+    // Components past the format's fields are not packed: the f32 corners only where a field
+    // takes them.
+    let c = if kind.aimed {
+        corners(rng, fields, kind.nfmt)
+    } else {
+        read_dwords(rng, fields.len(), |_, r| f32_of(r))
+    };
+    In { valid: true, dfmt: kind.dfmt, nfmt: kind.nfmt, components: from_words(c) }
 }
 
 /// The components of an aimed vector: [`component_corner`] for each field, one draw each (the

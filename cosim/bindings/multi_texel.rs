@@ -5,7 +5,8 @@
 use serde_json::{json, Map, Value};
 
 use crate::engine::stimulus::{row_dmask, scaled, words, Rng, NFMT_NAMES};
-use crate::engine::Binding;
+use crate::engine::lockstep::Step;
+use crate::engine::{run, Binding};
 use gcn_vmem_model::image_addr::OP_NAMES;
 use gcn_vmem_model::multi_texel::{In, Out};
 use crate::pick_at;
@@ -17,24 +18,31 @@ impl Binding for Harness {
     /// The table's rows mostly (with their DMASK), their neighbours sometimes, invalid groups now
     /// and then; texels from corner patterns.
     ///
-    /// Four draws a vector: the fields and their weighted choices from one (each choice from 8
-    /// bits of it, [`pick_at!`]: a lookup, no branch), the four texel words' uniform bits from
-    /// another, and each word's corner choice from 32 bits of the last two.
+    /// Four draws a vector: the kind and the group's validity from one ([`Kind::of`]), the
+    /// texels from three ([`vector`]).
     fn generate(rng: &mut Rng) -> In {
         let r = rng.next_u64();
-        let op = (r & 3) as u8;
-        let dmask_override = pick_at!(r >> 6, 8; 8 => None, 1 => Some((r >> 2) as u8 & 0xf));
-        let dfmt = pick_at!(r >> 14, 8; 12 => 1 + scaled(r >> 22, 8, 3) as u8, 1 => 0u8, 2 => 4 + scaled(r >> 30, 8, 60) as u8);
-        const NFMTS: [u8; 5] = [0, 1, 4, 5, 7];
-        let nfmt = pick_at!(r >> 38, 8; 10 => NFMTS[scaled(r >> 46, 8, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
-        let group_valid = scaled(r >> 58, 6, 10) < 9;
-        let dmask = dmask_override.unwrap_or(row_dmask(op, dfmt));
-        let (uniform, choices) = (rng.next_u64(), [rng.next_u64(), rng.next_u64()]);
-        let texels = (0..4).fold(0u64, |acc, i| {
-            let word = texel_word((choices[i / 2] >> (32 * (i % 2))) as u32, (uniform >> (16 * i)) as u16);
-            acc | u64::from(word) << (16 * i)
-        });
-        In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
+        vector(rng, Kind::of(r), group_valid(r))
+    }
+
+    /// Runs of vectors of one kind (op, DMASK, dfmt and nfmt), as the lanes of a wave reach the
+    /// unit with their instruction's: a case starts with a kind of its own and draws a new one
+    /// for a vector in sixteen (runs of 16 on average); each vector draws its own group
+    /// validity (a lane's group may leave the image anywhere) and texels.
+    fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
+        let mut kind = Kind::of(rng.next_u64());
+        run::generate_cycles_with::<Self>(rng, |rng| {
+            let r = rng.next_u64();
+            if r & 15 == 0 {
+                kind = Kind::of(rng.next_u64());
+            }
+            vector(rng, kind, group_valid(r))
+        })
+    }
+
+    /// The valid inputs of its random cases: the plain loop drives the runs cosim drives.
+    fn bench_inputs(rng: &mut Rng, n: usize) -> Vec<In> {
+        run::case_inputs::<Self>(rng, n)
     }
 
     fn describe(input: &In) -> String {
@@ -62,6 +70,46 @@ impl Binding for Harness {
         map.insert("illegal".into(), json!(out.illegal));
         map
     }
+}
+
+/// What an instruction gives the unit: the op, DMASK, dfmt and nfmt.
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    op: u8,
+    dmask: u8,
+    dfmt: u8,
+    nfmt: u8,
+}
+
+impl Kind {
+    /// The table's rows mostly (with their DMASK), their neighbours sometimes, from bits 57:0 of
+    /// `r` (each choice from 8 bits of it, [`pick_at!`]: a lookup, no branch).
+    fn of(r: u64) -> Kind {
+        let op = (r & 3) as u8;
+        let dmask_override = pick_at!(r >> 6, 8; 8 => None, 1 => Some((r >> 2) as u8 & 0xf));
+        let dfmt = pick_at!(r >> 14, 8; 12 => 1 + scaled(r >> 22, 8, 3) as u8, 1 => 0u8, 2 => 4 + scaled(r >> 30, 8, 60) as u8);
+        const NFMTS: [u8; 5] = [0, 1, 4, 5, 7];
+        let nfmt = pick_at!(r >> 38, 8; 10 => NFMTS[scaled(r >> 46, 8, 5) as usize], 2 => (r >> 54) as u8 & 0xf);
+        Kind { op, dmask: dmask_override.unwrap_or(row_dmask(op, dfmt)), dfmt, nfmt }
+    }
+}
+
+/// A group is valid nine times in ten (bits 63:58 of `r`).
+fn group_valid(r: u64) -> bool {
+    scaled(r >> 58, 6, 10) < 9
+}
+
+/// A valid vector of `kind`: the four texel words' uniform bits from one draw, each word's
+/// corner choice from 32 bits of the next two.
+#[inline]
+fn vector(rng: &mut Rng, kind: Kind, group_valid: bool) -> In {
+    let (uniform, choices) = (rng.next_u64(), [rng.next_u64(), rng.next_u64()]);
+    let texels = (0..4).fold(0u64, |acc, i| {
+        let word = texel_word((choices[i / 2] >> (32 * (i % 2))) as u32, (uniform >> (16 * i)) as u16);
+        acc | u64::from(word) << (16 * i)
+    });
+    let Kind { op, dmask, dfmt, nfmt } = kind;
+    In { valid: true, op, dmask, dfmt, nfmt, group_valid, texels }
 }
 
 /// Bytes on the conversion corners of 8-bit fields (0, 1, 3, 0x7f, 0x80, 0x81, 0xff) and halves

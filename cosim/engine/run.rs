@@ -28,7 +28,7 @@ use crate::engine::Wave;
 use crate::engine::{Binding, UnitTypes};
 use crate::engine::{Gls, RtlOptions};
 use gcn_vmem_model::cover::{Covered as _, Hits};
-use gcn_vmem_model::unit::{Ports, Unit};
+use gcn_vmem_model::unit::{valid_of, Ports, Unit};
 
 type In<B> = <<B as UnitTypes>::Model as Unit>::In;
 type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
@@ -209,6 +209,13 @@ pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
 /// keeps its random data), each with the reset activity of [`reset_activity`] (one in 80). With
 /// cases of 512.5 cycles on average, 97 % of cases hold an idle cycle.
 pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
+    generate_cycles_with::<B>(rng, B::generate)
+}
+
+/// [`generate_cycles`] with each cycle's inputs from `generate` (called once a cycle, in order,
+/// after the cycle's own draw): for a unit whose stimulus keeps a state along a case.
+#[inline]
+pub fn generate_cycles_with<B: Binding>(rng: &mut Rng, mut generate: impl FnMut(&mut Rng) -> In<B>) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
         .map(|_| {
@@ -217,11 +224,23 @@ pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
             let r = rng.next_u64();
             let valid = r >> 40 < VALID_BELOW;
             let reset = RESETS[crate::engine::stimulus::scaled(r, 32, RESETS.len() as u64) as usize];
-            let mut input = B::generate(rng);
+            let mut input = generate(rng);
             input.set(0, u128::from(valid));
             Step { reset, input }
         })
         .collect()
+}
+
+/// `n` inputs for `gcn-vmem bench` drawn as `B`'s random cases draw them: the valid inputs of
+/// consecutive cases, so that the plain C++ loop drives what `gcn-vmem cosim` drives (for a
+/// unit whose cases are not independent draws of [`Binding::generate`]).
+pub fn case_inputs<B: Binding>(rng: &mut Rng, n: usize) -> Vec<In<B>> {
+    let mut inputs = Vec::with_capacity(n);
+    while inputs.len() < n {
+        let case = B::generate_case(rng);
+        inputs.extend(case.iter().filter(|s| valid_of(&s.input)).map(|s| s.input).take(n - inputs.len()));
+    }
+    inputs
 }
 
 /// A cycle is valid when 24 bits of its draw are below this: 31/32 of 2^24.
