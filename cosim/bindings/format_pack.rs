@@ -23,22 +23,11 @@ impl Binding for Harness {
         vector(rng, Kind::of(r))
     }
 
-    /// Runs of vectors of one kind (one (dfmt, nfmt) pair, aimed or not), as the lanes of a
-    /// wave reach the unit with their instruction's format: a case starts with a kind of its
-    /// own and draws a new one for a vector in sixteen, so runs are 16 vectors long on average
-    /// and every pair still follows every other (a 1,024-cycle case changes kind about 60
-    /// times). Within a run the model, the sampler and the stimulus branch the same way vector
-    /// after vector, which is most of what a vector of this unit cost the harness.
+    /// Runs of vectors of one kind, a (dfmt, nfmt) pair aimed or not ([`run::generate_runs`]):
+    /// within a run the model, the sampler and the stimulus branch the same way vector after
+    /// vector, which is most of what a vector of this unit cost the harness.
     fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
-        let mut kind = Kind::of(rng.next_u64());
-        run::generate_cycles_with::<Self>(rng, |rng| {
-            let r = rng.next_u64();
-            // (Bits 23:20: no field of `Kind::of` reads them.)
-            if r >> 20 & 15 == 0 {
-                kind = Kind::of(r);
-            }
-            vector(rng, kind)
-        })
+        run::generate_runs::<Self, _>(rng, |rng| Kind::of(rng.next_u64()), |rng, kind, _| vector(rng, kind))
     }
 
     /// The valid inputs of its random cases: the plain loop drives the runs cosim drives.

@@ -25,19 +25,11 @@ impl Binding for Harness {
         vector(rng, Kind::of(r), group_valid(r))
     }
 
-    /// Runs of vectors of one kind (op, DMASK, dfmt and nfmt), as the lanes of a wave reach the
-    /// unit with their instruction's: a case starts with a kind of its own and draws a new one
-    /// for a vector in sixteen (runs of 16 on average); each vector draws its own group
-    /// validity (a lane's group may leave the image anywhere) and texels.
+    /// Runs of vectors of one kind, an op, DMASK, dfmt and nfmt ([`run::generate_runs`]); each
+    /// vector draws its own group validity (a lane's group may leave the image anywhere) from
+    /// the cycle's draw, and its texels.
     fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
-        let mut kind = Kind::of(rng.next_u64());
-        run::generate_cycles_with::<Self>(rng, |rng| {
-            let r = rng.next_u64();
-            if r & 15 == 0 {
-                kind = Kind::of(rng.next_u64());
-            }
-            vector(rng, kind, group_valid(r))
-        })
+        run::generate_runs::<Self, _>(rng, |rng| Kind::of(rng.next_u64()), |rng, kind, r| vector(rng, kind, group_valid(r)))
     }
 
     /// The valid inputs of its random cases: the plain loop drives the runs cosim drives.

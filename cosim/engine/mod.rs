@@ -220,8 +220,10 @@ pub trait Binding: UnitTypes {
     }
 
     /// Functional coverage of one cycle of a random case: `step` was driven and `out` is the
-    /// model's outputs after its edge; `in_flight` carries what the pairing remembers. Default:
-    /// results in input order ([`cover::fifo_cycle`]); a unit with a handshake overrides it.
+    /// model's outputs after its edge; `in_flight` carries what the pairing remembers. A random
+    /// run calls it only for a model without a `computed` stage ([`cover::pair_cycle`]; the
+    /// others pair by result). Default: results in input order ([`cover::fifo_cycle`]); a unit
+    /// with a handshake overrides it.
     #[inline]
     fn cover_cycle(
         in_flight: &mut cover::InFlight<<Self::Model as Unit>::In, <Self::Model as Unit>::Out>,

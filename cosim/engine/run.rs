@@ -231,6 +231,33 @@ pub fn generate_cycles_with<B: Binding>(rng: &mut Rng, mut generate: impl FnMut(
         .collect()
 }
 
+/// A default case whose valid inputs come in runs of one *kind* (what an instruction gives
+/// every lane of its wave: a format, an op), as the lanes of a wave reach a unit: `kind` draws
+/// a kind at the case's start and again for one vector in [`KIND_RUN`] (runs of that many on
+/// average, so a 1,024-cycle case still changes kind about 60 times); `vector` draws the
+/// cycle's input of the kind, given the cycle's draw `r` (whose low bits decided the switch;
+/// its bits 63:8 are free). Each vector still draws its own data.
+#[inline]
+pub fn generate_runs<B: Binding, K: Copy>(
+    rng: &mut Rng,
+    mut kind: impl FnMut(&mut Rng) -> K,
+    mut vector: impl FnMut(&mut Rng, K, u64) -> In<B>,
+) -> Case<B> {
+    let mut current = kind(rng);
+    generate_cycles_with::<B>(rng, |rng| {
+        let r = rng.next_u64();
+        if r % KIND_RUN == 0 {
+            current = kind(rng);
+        }
+        vector(rng, current, r)
+    })
+}
+
+/// The average run of one kind in [`generate_runs`]: a power of two, so the switch reads only
+/// the low bits of the cycle's draw.
+pub const KIND_RUN: u64 = 16;
+const _: () = assert!(KIND_RUN.is_power_of_two() && KIND_RUN <= 256);
+
 /// `n` inputs for `gcn-vmem bench` drawn as `B`'s random cases draw them: the valid inputs of
 /// consecutive cases, so that the plain C++ loop drives what `gcn-vmem cosim` drives (for a
 /// unit whose cases are not independent draws of [`Binding::generate`]).
