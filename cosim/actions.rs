@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::bindings::{unknown_unit, with_unit, Visit};
 use crate::engine::lockstep::Lockstep;
+use crate::engine::rtl_sources::assertion_file;
 use crate::engine::run::{self, RunConfig, Summary};
 use crate::engine::{vectors, wave, Binding, RtlOptions, RtlUnit};
 use crate::report::svg;
@@ -294,10 +295,8 @@ impl Visit for EvalRun {
                         _ if !failed.is_empty() => {
                             ok = false;
                             let unit = <B::Model as Unit>::NAME;
-                            let named: Vec<String> = failed
-                                .iter()
-                                .map(|a| format!("{a} ({})", crate::engine::run::assertion_file(unit, a)))
-                                .collect();
+                            let named: Vec<String> =
+                                failed.iter().map(|a| format!("{a} ({})", assertion_file(unit, a))).collect();
                             json!({ "error": format!("line {}: RTL assertion(s) failed: {}", n + 1, named.join(", ")) })
                         }
                         (Some(e), Some(a)) if e != a => {
@@ -336,7 +335,7 @@ impl Visit for Replay<'_> {
     type Output = anyhow::Result<bool>;
     fn visit<B: Binding>(self) -> Self::Output {
         let inputs = vectors::read_file::<<B::Model as Unit>::In>(self.file)?;
-        let r = run::replay::<B>(&inputs, &self.rtl, Some(self.file), self.wave)?;
+        let r = crate::engine::replay::replay::<B>(&inputs, &self.rtl, Some(self.file), self.wave)?;
         if self.trace {
             print!("{}", r.trace);
         }

@@ -7,7 +7,7 @@
 #          target/gls/netlist/<u>.v (cosim/tools/gls.rs);
 #       2. the harness built with GCN_VMEM_GLS=1 in its own target directory, target/gls/build,
 #          sharing the units' Verilated builds (target/verilated): build.rs verilates each
-#          netlist as the unit's gate-level variant (cosim/engine/gls_build.rs);
+#          netlist as the unit's gate-level variant (cosim/build/gls/);
 #       3. `gcn-vmem cosim --gls`: every unit's model against its netlist in lockstep, random
 #          runs and X runs, failures shrunk and saved under target/gls/cosim/<u>/ with waveforms.
 #       vmem_pipe runs only when named (UNIT=vmem_pipe): its netlist and build take hours on two cores (resumable).

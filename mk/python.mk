@@ -24,7 +24,7 @@ COCOTB_VERSION  := 1.9.2
 NUMPY_VERSION   := 2.3.5
 # The stamp names the pins, so changing one reinstalls.
 PY_STAMP     := $(PY_VENV)/tools-maturin$(MATURIN_VERSION)-pytest$(PYTEST_VERSION)-cocotb$(COCOTB_VERSION)-numpy$(NUMPY_VERSION).installed
-PY_SOURCES   := $(wildcard rust/python/src/*.rs) rust/python/Cargo.toml rust/python/pyproject.toml cosim/exec/cost.rs \
+PY_SOURCES   := $(wildcard rust/python/src/*.rs) rust/python/Cargo.toml rust/python/pyproject.toml \
                 $(wildcard rust/*.rs rust/*/*.rs)
 PY_INSTALLED := $(PY_DIR)/wheel.installed
 
@@ -35,7 +35,7 @@ $(PY_STAMP):
 	$(call pip_install,$(PY_VENV),maturin==$(MATURIN_VERSION) pytest==$(PYTEST_VERSION) cocotb==$(COCOTB_VERSION) numpy==$(NUMPY_VERSION))
 	@rm -f $(PY_VENV)/tools-*.installed && touch $@
 
-# fmt (check) and clippy of the crate (and of cosim/exec/cost.rs, which it compiles).
+# fmt (check) and clippy of the crate.
 python-lint: $(PY_STAMP)
 	$(CARGO) fmt --manifest-path $(PY_MANIFEST) -- --check
 	CARGO_TARGET_DIR=$(PY_CARGO_DIR) $(CARGO) clippy --release --manifest-path $(PY_MANIFEST) --all-targets -- -D warnings

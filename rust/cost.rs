@@ -1,8 +1,9 @@
 //! The VMEM cost model of seed 003: what a fetch costs to issue on the TA bus, how fast the TA
 //! requests its data and the TD filters it, and what that makes per wave and GPU-wide.
 //!
-//! Spec: docs/spec.md §8 (interface §13.2)  Tests: tests/cost.rs (seed 003's tables, transcribed
-//! in tests/data/cost/)  Decisions: docs/decisions.md "Cost model".
+//! Spec: docs/spec.md §8 (interface §13.2: `cost::json`, with the crate's `json` feature)
+//! Tests: tests/cost.rs (seed 003's tables, transcribed in tests/data/cost/)  Decisions:
+//! docs/decisions.md "Cost model".
 //!
 //! A fetch is described by its instruction kind, descriptor sizes, address and data dwords
 //! (after A16/D16 packing) and, for texture fetches, its filter and texel format. The format is
@@ -29,6 +30,10 @@
 use std::str::FromStr;
 
 use crate::coalescer;
+
+/// SPEC §13.2's JSON lines (the crate's `json` feature).
+#[cfg(feature = "json")]
+pub mod json;
 
 /// CUs of the GPU seed 003 describes.
 pub const CUS: u32 = 12;

@@ -19,11 +19,10 @@
 //! Layout, one concern a file under `rust/exec/`: `state.rs` (the wave: registers, LDS, memory),
 //! `error.rs` ([`ExecError`]), `backend.rs` ([`Backend`], [`pipeline`], [`Models`]), `buffer.rs`
 //! (MUBUF/MTBUF: [`run_buffer`]), `image.rs` (MIMG: [`run_image`]), `atomics.rs` (§10.1's
-//! operations), `lower.rs` (decoded instructions to these terms), and the image path's helpers
-//! `image_vaddr.rs` (SPEC §4.1's address VGPRs) and `multi_texel_check.rs` (SPEC §4.3's
-//! instruction-level check). Every public item is re-exported here, so its path is
-//! `gcn_vmem_model::exec::<item>` (the two helpers' items from `crate::image_addr`, where they
-//! were first); [`run`] is the entry point for a decoded instruction. With the crate's `json`
+//! operations), `lower.rs` (decoded instructions to these terms), and `image_vaddr.rs` (SPEC §4.1's address
+//! VGPRs, [`decode_vaddr`]); SPEC §4.3's instruction-level check of multi-texel loads is the
+//! unit's (`crate::image_addr::check_multi_texel`). Every public item is re-exported here, so its
+//! path is `gcn_vmem_model::exec::<item>`; [`run`] is the entry point for a decoded instruction. With the crate's `json`
 //! feature, `document.rs` is `exec::document`: SPEC §13.1's exec documents as JSON, parsed, run
 //! and answered.
 
@@ -34,16 +33,18 @@ mod buffer;
 pub mod document;
 mod error;
 mod image;
-pub(crate) mod image_vaddr;
+mod image_vaddr;
 mod lower;
-pub(crate) mod multi_texel_check;
 mod state;
 
-pub use atomics::{atomic_result, AtomicOp};
+pub use atomics::atomic_result;
+// The operation of an atomic: the decoded instruction's.
+pub use crate::isa::AtomicOp;
 pub use backend::{pipeline, Backend, Models};
 pub use buffer::{lane_addresses, run_buffer, Access, BufferInst, BufferKind, D16};
 pub use error::ExecError;
 pub use image::{run_image, ImageInst, ImageKind};
+pub use image_vaddr::{decode_vaddr, Coords};
 pub use lower::{lower_buffer, lower_image};
 pub use state::{Lds, Memory, Wave, LANES, VGPRS};
 

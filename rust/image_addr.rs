@@ -1,8 +1,8 @@
 //! `image_addr`: the group address of one lane's multi-texel image load (IMAGE_LOAD_BY2, BY4,
 //! PCK2, PCK4 and their _MIP forms), plus SPEC §4.3's format table, which `multi_texel` and the
-//! executor share with it. The executor's instruction-level helpers, the table's checker and
-//! error message ([`check_multi_texel`], in rust/exec/multi_texel_check.rs) and the §4.1
-//! address-VGPR decoder ([`decode_vaddr`], in rust/exec/image_vaddr.rs), are re-exported here.
+//! executor share with it, and the table's instruction-level checker and error message
+//! ([`check_multi_texel`], rust/image_addr/multi_texel_check.rs). The executor decodes the §4.1
+//! address VGPRs into the coordinates it takes (`exec::decode_vaddr`).
 //!
 //! Spec: docs/spec.md §1.2, §4  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
 //!
@@ -36,9 +36,8 @@ use crate::ports;
 use crate::tsharp::{self, TSharp};
 use crate::unit::{pipelined_unit, Kind};
 
-// The executor's helpers (rust/exec/), at the paths they had when they lived here.
-pub use crate::exec::image_vaddr::{decode_vaddr, Coords};
-pub use crate::exec::multi_texel_check::{check_multi_texel, format_table_text, multi_texel_error, MultiTexelAccess};
+mod multi_texel_check;
+pub use multi_texel_check::{check_multi_texel, format_table_text, multi_texel_error, MultiTexelAccess};
 
 /// `op` codes: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4 (docs/decisions.md).
 pub const OP_NAMES: &[&str] = &["by2", "by4", "pck2", "pck4"];

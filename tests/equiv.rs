@@ -9,7 +9,7 @@ use std::process::Command;
 
 use gcn_vmem::bindings::buffer_addr::Harness as BufferAddr;
 use gcn_vmem::bindings::UNITS;
-use gcn_vmem::engine::run;
+use gcn_vmem::engine::replay;
 use gcn_vmem::engine::vectors;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::Variant;
@@ -183,10 +183,10 @@ fn changed_constant_gives_a_replayable_counterexample() {
         vectors::read_file::<<gcn_vmem_model::buffer_addr::BufferAddr as Unit>::In>(cex).expect("cex.jsonl reads");
     assert_eq!(steps.len(), *cycles);
     let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
-    let replay = run::replay::<BufferAddr>(&steps, &mutant, Some(cex), None).expect("replay on the mutant");
+    let replay = replay::replay::<BufferAddr>(&steps, &mutant, Some(cex), None).expect("replay on the mutant");
     assert!(!replay.mismatches.is_empty(), "the counterexample shows no mismatch on the mutant:\n{}", replay.trace);
     if rtl_as_committed("buffer_addr") {
-        let clean = run::replay::<BufferAddr>(&steps, &RtlOptions::default(), Some(cex), None).expect("replay");
+        let clean = replay::replay::<BufferAddr>(&steps, &RtlOptions::default(), Some(cex), None).expect("replay");
         assert!(clean.mismatches.is_empty(), "{:?}", clean.lines);
     }
 }

@@ -6,7 +6,7 @@ use crate::common;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::Step;
-use gcn_vmem::engine::run;
+use gcn_vmem::engine::replay;
 use gcn_vmem::engine::vectors;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::Variant;
@@ -103,7 +103,7 @@ fn models_rtl_and_lockstep_backends_agree_on_every_unit() {
 /// What `input` alone, replayed from reset on `options`' build, does: (mismatches, assertion
 /// failures).
 fn alone(input: &In<Harness>, options: &RtlOptions) -> (bool, bool) {
-    let r = run::replay::<Harness>(&[Step::from(*input)], options, None, None).unwrap();
+    let r = replay::replay::<Harness>(&[Step::from(*input)], options, None, None).unwrap();
     (!r.mismatches.is_empty(), !r.assertions.is_empty())
 }
 
@@ -170,10 +170,10 @@ fn lockstep_backend_records_saves_and_traces_a_mutant_buffer_addr_batch() {
 
     // Replayed on the mutant it mismatches, with the failure's line among its lines; on the RTL
     // as written it does not.
-    let replay = run::replay::<Harness>(&steps, &mutant, Some(&f.vector_file), None).unwrap();
+    let replay = replay::replay::<Harness>(&steps, &mutant, Some(&f.vector_file), None).unwrap();
     assert!(!replay.mismatches.is_empty());
     assert!(replay.lines.contains(&f.line), "{} not in {:?}", f.line, replay.lines);
-    let good = run::replay::<Harness>(&steps, &RtlOptions::default(), None, None).unwrap();
+    let good = replay::replay::<Harness>(&steps, &RtlOptions::default(), None, None).unwrap();
     assert!(good.lines.is_empty(), "{:?}", good.lines);
 
     // Both waveforms exist and parse (FST by default).
@@ -214,14 +214,14 @@ fn rtl_backend_records_an_assertion_failure_with_its_lane() {
     assert_eq!((f.unit, f.lane_index), ("buffer_addr", 6), "{f}");
     assert!(f.line.starts_with(&format!("ASSERTION buffer_addr cycle=8 assertion={} ", f.signal)), "{}", f.line);
     assert!(f.line.contains(" | in@6: valid=1 ") && f.line.contains("FLAGS=--break-asserts"), "{}", f.line);
-    let alone = run::replay::<Harness>(&[Step::from(firing[0])], &broken, None, None).unwrap();
+    let alone = replay::replay::<Harness>(&[Step::from(firing[0])], &broken, None, None).unwrap();
     assert!(alone.assertions.iter().any(|a| a.name == f.signal), "{:?} vs {}", alone.assertions, f.signal);
 
     // Saved and replayable; the break-asserts build is untraced, so only the note says why
     // there is no RTL waveform.
     assert!(f.vector_file.starts_with(artifacts.join("buffer_addr")));
     let steps: Vec<Step<In<Harness>>> = vectors::read_file(&f.vector_file).unwrap();
-    let replay = run::replay::<Harness>(&steps, &broken, Some(&f.vector_file), None).unwrap();
+    let replay = replay::replay::<Harness>(&steps, &broken, Some(&f.vector_file), None).unwrap();
     assert!(replay.lines.contains(&f.line), "{} not in {:?}", f.line, replay.lines);
     assert!(f.rtl_wave.is_none() && f.note.as_deref().is_some_and(|n| n.contains("waveform not written")), "{f}");
 

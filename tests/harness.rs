@@ -15,6 +15,7 @@ use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::Variant;
 use gcn_vmem::engine::Wave;
+use gcn_vmem::engine::{case, replay, stimulus};
 use gcn_vmem_model::buffer_addr::In;
 use gcn_vmem_model::unit::Unit;
 
@@ -80,10 +81,10 @@ fn mutant_buffer_addr_rtl_is_caught_shrunk_saved_and_traced() {
     assert!(index < index_stride, "index {index:#x} not shrunk below the index stride {index_stride}: {v:?}");
 
     // The bug is in the mutant, not in the model: the correct RTL agrees on the same vector.
-    let good = run::replay::<Harness>(&shrunk, &RtlOptions::default(), None, None).unwrap();
+    let good = replay::replay::<Harness>(&shrunk, &RtlOptions::default(), None, None).unwrap();
     assert!(good.mismatches.is_empty(), "{:?}", good.lines);
     let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
-    let bad = run::replay::<Harness>(&shrunk, &mutant, None, None).unwrap();
+    let bad = replay::replay::<Harness>(&shrunk, &mutant, None, None).unwrap();
     assert!(!bad.mismatches.is_empty());
 
     // Both waveforms exist and parse; they show the mismatch where the lines say it is.
@@ -148,9 +149,9 @@ fn replay_writes_vcd_on_request_and_fst_by_default() {
     let mutant = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
     for (ext, format) in [("vcd", Wave::Vcd), ("fst", Wave::Fst)] {
         let path = dir.join(format!("one.{ext}"));
-        let r = run::replay::<Harness>(&inputs, &mutant, Some(&file), Some(&path)).unwrap();
+        let r = replay::replay::<Harness>(&inputs, &mutant, Some(&file), Some(&path)).unwrap();
         assert!(r.wave_error.is_none(), "{:?}", r.wave_error);
-        assert_eq!(run::wave_paths(&path).0, format);
+        assert_eq!(replay::wave_paths(&path).0, format);
         assert_eq!(r.rtl_wave.as_deref(), Some(path.as_path()));
         assert_eq!(r.diff_wave, Some(dir.join("one.diff.vcd")));
         let mut w = wellen::simple::read(&path).unwrap();
@@ -296,7 +297,7 @@ fn cosim_command_passes_clean_rtl_and_fails_broken_rtl() {
 fn cases(n: usize) -> Vec<Vec<Step<In>>> {
     use proptest::strategy::{Strategy, ValueTree};
     let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = run::case_strategy::<Harness>();
+    let strategy = case::case_strategy::<Harness>();
     (0..n).map(|_| strategy.new_tree(&mut runner).unwrap().current()).collect()
 }
 
@@ -427,7 +428,7 @@ fn mid_run_resets_replay_from_vector_files_into_both_waveforms() {
     assert_eq!(vectors::to_text(&steps).lines().filter(|l| l.contains("\"reset\"")).count(), 2);
 
     let wave = dir.join("resets.fst");
-    let r = run::replay::<Harness>(&steps, &RtlOptions::default(), Some(&file), Some(&wave)).unwrap();
+    let r = replay::replay::<Harness>(&steps, &RtlOptions::default(), Some(&file), Some(&wave)).unwrap();
     assert!(r.lines.is_empty(), "{:?}", r.lines);
     assert!(r.trace.contains("0001 rst=pulse in:") && r.trace.contains("0003 rst=hold in:"), "{}", r.trace);
 
@@ -488,7 +489,7 @@ fn x_seeded_runs_start_random_and_agree_after_reset() {
 }
 
 /// A failure that needs the state earlier cases left behind is saved as those cases run back to
-/// back (`run::concatenate`): on a correct RTL that one run shows every case exactly as the
+/// back (`case::concatenate`): on a correct RTL that one run shows every case exactly as the
 /// cases run one by one did, each from its own reset.
 #[test]
 fn concatenated_cases_replay_each_case_as_run_alone() {
@@ -505,7 +506,7 @@ fn concatenated_cases_replay_each_case_as_run_alone() {
         alone.push(l.record.take().unwrap());
         l.record = Some(Vec::new());
     }
-    let sequence = run::concatenate(&cases, latency);
+    let sequence = case::concatenate(&cases, latency);
     assert!(l.run_steps(&sequence));
     let whole = l.record.take().unwrap();
     // Case n starts after n earlier cases, their idle tails and n opening-reset cycles.
@@ -577,10 +578,10 @@ fn a_timed_run_reports_where_its_time_went_and_runs_the_same() {
 /// depends on its seed and chunk only) and the same functional-coverage hits.
 #[test]
 fn the_shards_of_a_run_together_are_the_unsharded_run() {
-    assert_eq!(run::shard_chunks(5 * run::CHUNK_VECTORS - 1, None).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    assert_eq!(run::shard_chunks(5 * stimulus::CHUNK_VECTORS - 1, None).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
     let shards = |n| -> Vec<Vec<u64>> {
         (1..=n)
-            .map(|k| run::shard_chunks(5 * run::CHUNK_VECTORS, Some(run::Shard { index: k, count: n })).collect())
+            .map(|k| run::shard_chunks(5 * stimulus::CHUNK_VECTORS, Some(run::Shard { index: k, count: n })).collect())
             .collect()
     };
     assert_eq!(shards(2), [vec![0, 2, 4], vec![1, 3]]);
@@ -592,7 +593,7 @@ fn the_shards_of_a_run_together_are_the_unsharded_run() {
 
     // A run with many failures (the mutant), saved as found so that every failing case is a file.
     let base = RunConfig {
-        vectors: 3 * run::CHUNK_VECTORS,
+        vectors: 3 * stimulus::CHUNK_VECTORS,
         seed: 11,
         jobs: 2,
         max_failures: 100_000,

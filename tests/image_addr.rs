@@ -13,9 +13,9 @@
 use crate::common;
 
 use gcn_vmem::bindings::image_addr::Harness;
+use gcn_vmem_model::exec::{decode_vaddr, Coords};
 use gcn_vmem_model::image_addr::{
-    check_multi_texel, decode_vaddr, Coords, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4,
-    OP_PCK2, OP_PCK4,
+    check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4,
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 mod common;
 
 mod buffer_addr;
+mod build_script;
 mod coalescer;
 mod cost;
 mod d16;

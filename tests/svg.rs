@@ -14,6 +14,7 @@ use gcn_vmem::engine::stimulus::Rng;
 use gcn_vmem::engine::vectors;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::Variant;
+use gcn_vmem::engine::{case, replay};
 use gcn_vmem::report::svg;
 use gcn_vmem_model::buffer_addr::In;
 
@@ -77,7 +78,7 @@ fn make_variable(name: &str) -> String {
 #[test]
 fn the_first_mismatch_is_marked_at_its_cycle() {
     let steps = minimal();
-    let replay = run::replay::<Harness>(&steps, &mutant(), None, None).unwrap();
+    let replay = replay::replay::<Harness>(&steps, &mutant(), None, None).unwrap();
     let first = replay.mismatches.first().expect("the mutant agrees on its minimal vector").cycle;
     let text = svg::replay_svg::<Harness>(&steps, &mutant(), Path::new("docs/img/buffer_addr_mutant.jsonl")).unwrap();
     with_xml(&text, |doc| {
@@ -120,7 +121,7 @@ fn a_long_run_is_windowed_around_the_first_mismatch() {
     let mut steps: Vec<Step<In>> = vec![Step::default(); 20];
     steps.extend(minimal());
     steps.extend(vec![Step::default(); 20]);
-    let replay = run::replay::<Harness>(&steps, &mutant(), None, None).unwrap();
+    let replay = replay::replay::<Harness>(&steps, &mutant(), None, None).unwrap();
     let first = replay.mismatches.first().unwrap().cycle;
     assert!(first >= 20, "{first}");
     let text = svg::replay_svg::<Harness>(&steps, &mutant(), Path::new("long.jsonl")).unwrap();
@@ -142,7 +143,7 @@ fn a_failed_assertion_is_marked_when_nothing_mismatches() {
     let failure = summary.failures.first().expect("no assertion fired on the break-asserts build");
     let steps: Vec<Step<In>> = vectors::read_file(&failure.vector_file).unwrap();
     let options = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
-    let replay = run::replay::<Harness>(&steps, &options, None, None).unwrap();
+    let replay = replay::replay::<Harness>(&steps, &options, None, None).unwrap();
     let first = replay.assertions.first().expect("the saved vector fires no assertion");
     let text = svg::replay_svg::<Harness>(&steps, &options, &failure.vector_file).unwrap();
     with_xml(&text, |doc| {
@@ -219,7 +220,7 @@ fn random_runs_draw_well_formed_diagrams() {
     // Random cases with resets and idle cycles, on the mutant and the RTL as written.
     let mut rng = Rng::new(99);
     for n in 0..20 {
-        let steps = run::generate_cycles::<Harness>(&mut rng);
+        let steps = case::generate_cycles::<Harness>(&mut rng);
         let options = if n % 2 == 0 { mutant() } else { RtlOptions::default() };
         let text = svg::replay_svg::<Harness>(&steps, &options, Path::new("random.jsonl")).unwrap();
         with_xml(&text, |_| ());

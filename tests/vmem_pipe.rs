@@ -3,10 +3,11 @@
 //! with the executor on random programs (4b); the test-only mutant caught; every assertion of
 //! the RTL fires on the break-asserts build; `exec --pipeline`.
 
+use gcn_vmem::bindings::vmem_pipe::programs::{self, PipeCase};
+use gcn_vmem::bindings::vmem_pipe::suite;
+use gcn_vmem::bindings::vmem_pipe::testbench::{Config, PipeRun, Timing};
 use gcn_vmem::engine::lockstep::Lockstep;
 use gcn_vmem::engine::{RtlOptions, RtlUnit as _, Variant};
-use gcn_vmem::exec::pipe_suite::{self, PipeCase};
-use gcn_vmem::exec::pipeline::{Config, PipeRun, Timing};
 use gcn_vmem_model::cost::{self, Fetch, Op};
 use gcn_vmem_model::exec::Wave;
 use gcn_vmem_model::isa::{self, Instruction};
@@ -44,7 +45,7 @@ fn no_coverage(_: &VmemPipe, _: &In, _: &Out) {}
 fn check(case: &PipeCase, variant: Variant) -> Result<PipeRun, String> {
     let rtl = Rtl::open(&RtlOptions { variant, ..RtlOptions::default() }).expect("the vmem_pipe RTL opens");
     let mut ls = Lockstep::new(VmemPipe::default(), rtl);
-    pipe_suite::check_case(&mut ls, case, no_coverage)
+    suite::check_case(&mut ls, case, no_coverage)
 }
 
 /// Runs `program` on model and RTL in lockstep with the default testbench; the timings.
@@ -181,23 +182,23 @@ fn atomics_run_at_the_tcc_rates() {
 
 #[test]
 fn random_programs_equal_the_executor_cycle_for_cycle() {
-    let cases = pipe_suite::draw_cases(40, 6, 0x19);
+    let cases = programs::draw_cases(40, 6, 0x19);
     let rtl = Rtl::open(&RtlOptions::default()).expect("the vmem_pipe RTL opens");
     let mut ls = Lockstep::new(VmemPipe::default(), rtl);
     for (n, case) in cases.iter().enumerate() {
-        if let Err(e) = pipe_suite::check_case(&mut ls, case, no_coverage) {
-            panic!("case {n}: {e}\n{}", pipe_suite::to_exec_file(case));
+        if let Err(e) = suite::check_case(&mut ls, case, no_coverage) {
+            panic!("case {n}: {e}\n{}", suite::to_exec_file(case));
         }
     }
 }
 
 #[test]
 fn the_lru_mutant_is_caught_and_the_correct_rtl_is_not() {
-    // The LRU scenario the random programs draw one time in eight (cosim/exec/pipe_suite.rs):
+    // The LRU scenario the random programs draw one time in eight (cosim/bindings/vmem_pipe/programs.rs):
     // fill bank 0, hit its oldest line, evict 32 lines, hit that line again. TestBreakLru's hit
     // does not refresh the line, so the mutant evicts it and misses where the model hits.
-    let mut case = pipe_suite::draw(&mut gcn_vmem::engine::stimulus::Rng::new(7), 1);
-    pipe_suite::lru_scenario(&mut case.wave, &mut case.program);
+    let mut case = programs::draw(&mut gcn_vmem::engine::stimulus::Rng::new(7), 1);
+    programs::lru_scenario(&mut case.wave, &mut case.program);
     let run = check(&case, Variant::AsWritten).expect("the RTL as written agrees with the model");
     assert_eq!(run.timings[4].misses, 0, "the refreshed line survived the evictions: the last load hits");
     let Err(err) = check(&case, Variant::Mutant) else { panic!("the LRU mutant was not caught") };
@@ -304,7 +305,7 @@ fn with_key(case: &PipeCase, key: u32) -> PipeCase {
 /// executor.
 #[test]
 fn every_assertion_fires_and_is_reported() {
-    use gcn_vmem::engine::run;
+    use gcn_vmem::engine::replay;
     let files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rtl"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -322,7 +323,7 @@ fn every_assertion_fires_and_is_reported() {
     let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
     let mut bad = Lockstep::new(VmemPipe::default(), Rtl::open(&broken).expect("the break-asserts RTL opens"));
     let mut good = Lockstep::new(VmemPipe::default(), Rtl::open(&RtlOptions::default()).expect("the RTL opens"));
-    let pool = pipe_suite::draw_cases(32, 3, 0x1919);
+    let pool = programs::draw_cases(32, 3, 0x1919);
     let mut tried = 0;
     for (k, name) in BREAK_ASSERTS_KEYS.iter().enumerate() {
         let key = k as u32 + 1;
@@ -331,7 +332,7 @@ fn every_assertion_fires_and_is_reported() {
         for n in 0..pool.len() {
             let case = with_key(&pool[(k + n) % pool.len()], key);
             tried += 1;
-            match pipe_suite::check_case(&mut bad, &case, no_coverage) {
+            match suite::check_case(&mut bad, &case, no_coverage) {
                 Ok(_) => continue,
                 Err(e) => {
                     let names: Vec<&str> = bad.assertions.iter().map(|a| a.name.as_str()).collect();
@@ -345,11 +346,11 @@ fn every_assertion_fires_and_is_reported() {
             }
         }
         let case = fired.unwrap_or_else(|| panic!("{name} (key {key}) never fired in {} programs", pool.len()));
-        if let Err(e) = pipe_suite::check_case(&mut good, &case, no_coverage) {
+        if let Err(e) = suite::check_case(&mut good, &case, no_coverage) {
             panic!("the RTL as written fails the program that breaks {name}: {e}");
         }
         let steps = gcn_vmem::bindings::vmem_pipe::record(&case);
-        let replay = run::replay::<gcn_vmem::bindings::vmem_pipe::Harness>(&steps, &broken, None, None).unwrap();
+        let replay = replay::replay::<gcn_vmem::bindings::vmem_pipe::Harness>(&steps, &broken, None, None).unwrap();
         let tag = format!(" assertion={name} ");
         assert!(
             !replay.lines.is_empty()
@@ -367,7 +368,7 @@ fn every_assertion_fires_and_is_reported() {
 /// a name nothing declares falls back to the unit's file.
 #[test]
 fn assertion_lines_name_the_file_that_declares_the_assertion() {
-    use gcn_vmem::engine::run::assertion_file;
+    use gcn_vmem::engine::rtl_sources::assertion_file;
     for file in ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_td.sv"] {
         let names = crate::common::declared_assertions(&[file]);
         assert!(!names.is_empty() || file == "rtl/vmem_pipe.sv", "{file} declares no assertion");
@@ -466,7 +467,7 @@ fn exec_break_asserts_needs_the_rtl() {
 /// files, and the same counts up to them.
 #[test]
 fn pipe_suite_results_do_not_depend_on_jobs() {
-    use gcn_vmem::exec::pipe_suite::{run_pipe_suite, PIPE_CHUNK};
+    use gcn_vmem::bindings::vmem_pipe::suite::{run_pipe_suite, PIPE_CHUNK};
     let dir = crate::common::scratch("pipe_suite_jobs");
     let build = |variant| gcn_vmem::engine::RtlOptions { variant, ..Default::default() };
     let run = |variant, jobs: usize, programs| {

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use gcn_vmem::bindings::buffer_addr::Harness;
 use gcn_vmem::engine::lockstep::{Lockstep, Step};
-use gcn_vmem::engine::run;
 use gcn_vmem::engine::stimulus::Rng;
 use gcn_vmem::engine::wave;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::Variant;
+use gcn_vmem::engine::{case, replay};
 use gcn_vmem_model::buffer_addr::{BufferAddr, In, Out};
 use gcn_vmem_model::unit::{Ports, Unit};
 
@@ -23,7 +23,7 @@ fn mutant_run(cycles: usize, seed: u64) -> Lockstep<BufferAddr, <Harness as gcn_
     let mut rng = Rng::new(seed);
     let mut steps: Vec<Step<In>> = Vec::with_capacity(cycles);
     while steps.len() < cycles {
-        steps.extend(run::generate_cycles::<Harness>(&mut rng));
+        steps.extend(case::generate_cycles::<Harness>(&mut rng));
     }
     steps.truncate(cycles - BufferAddr::LATENCY);
     let options = RtlOptions { variant: Variant::Mutant, ..RtlOptions::default() };
@@ -182,9 +182,9 @@ fn the_gtkw_save_file_names_every_signal_of_the_diff_vcd_grouped_per_output() {
 fn replay_writes_the_save_file_beside_the_diff_waveform() {
     let dir = common::scratch("wave_replay_gtkw");
     let mut rng = Rng::new(1);
-    let steps = run::generate_cycles::<Harness>(&mut rng);
+    let steps = case::generate_cycles::<Harness>(&mut rng);
     let wave_path = dir.join("case.vcd");
-    let r = run::replay::<Harness>(&steps, &RtlOptions::default(), None, Some(&wave_path)).unwrap();
+    let r = replay::replay::<Harness>(&steps, &RtlOptions::default(), None, Some(&wave_path)).unwrap();
     assert!(r.wave_error.is_none(), "{:?}", r.wave_error);
     let diff = r.diff_wave.expect("no diff waveform");
     assert_eq!(wave::gtkw_path(&diff), dir.join("case.diff.gtkw"));

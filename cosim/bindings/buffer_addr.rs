@@ -6,9 +6,7 @@ use std::hint::select_unpredictable;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{scaled, Rng};
-use crate::engine::Binding;
-use crate::pick_at;
+use crate::engine::prelude::*;
 use gcn_vmem_model::buffer_addr::{In, Out};
 use gcn_vmem_model::vsharp::VSharp;
 

@@ -6,9 +6,7 @@ use std::hint::select_unpredictable;
 
 use serde_json::{json, Map, Value};
 
-use crate::engine::stimulus::{row_dmask, scaled, Rng};
-use crate::engine::Binding;
-use crate::pick_at;
+use crate::engine::prelude::*;
 use gcn_vmem_model::image_addr::{check_multi_texel, In, Out, OP_NAMES};
 use gcn_vmem_model::tsharp::TSharp;
 

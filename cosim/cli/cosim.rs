@@ -164,8 +164,8 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             continue;
         }
         if name == "vmem_pipe" {
-            // A closed-loop unit: its random runs are whole programs (cosim/exec/pipe_suite.rs).
-            let summary = gcn_vmem::exec::pipe_suite::run_pipe_suite(
+            // A closed-loop unit: its random runs are whole programs (cosim/bindings/vmem_pipe/suite.rs).
+            let summary = gcn_vmem::bindings::vmem_pipe::suite::run_pipe_suite(
                 policy::pipe_programs(vectors),
                 policy::PIPE_PROGRAM_LENGTH,
                 seed,

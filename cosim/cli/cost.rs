@@ -15,7 +15,7 @@ pub fn run() -> anyhow::Result<bool> {
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match gcn_vmem::exec::cost::evaluate(&line) {
+        let reply = match gcn_vmem::model::cost::json::evaluate(&line) {
             Ok(map) => Value::Object(map),
             Err(e) => {
                 ok = false;

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
+use gcn_vmem::bindings::vmem_pipe::testbench::Config;
 use gcn_vmem::engine::{Gls, RtlOptions, Variant};
-use gcn_vmem::exec::pipeline::Config;
 use gcn_vmem::exec::program;
 
 #[derive(clap::Args)]

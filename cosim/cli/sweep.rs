@@ -1,6 +1,6 @@
 //! `gcn-vmem sweep`: exhaustive sweeps, model against RTL (docs/tests.md).
 
-use gcn_vmem::engine::run;
+use gcn_vmem::engine::artifacts;
 use gcn_vmem::engine::sweep;
 
 use crate::common::cores;
@@ -23,7 +23,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     let Args { name, jobs, limit, no_progress } = args;
     let jobs = jobs.unwrap_or_else(cores).max(1);
     let progress = !no_progress && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let artifacts = run::default_artifacts();
+    let artifacts = artifacts::default_artifacts();
     let summary = match name.as_str() {
         // format_pack on 16_16_16_16 float: four f32 -> f16 conversions per vector, so
         // 2^30 vectors cover every one of the 2^32 f32 patterns.

@@ -59,7 +59,7 @@ struct UnitEntry {
   // nullptr, or why the linked build must not run: its sources changed and the build that linked
   // it was asked for other units only (GCN_VMEM_UNITS, build.rs).
   const char *stale;
-  // The gate-level builds (variants 3..5; cosim/engine/gls_build.rs), or nullptr when this
+  // The gate-level builds (variants 3..5; cosim/build/gls/), or nullptr when this
   // binary has none of the unit (built without GCN_VMEM_GLS=1, or no target/gls/netlist/<unit>.v).
   std::unique_ptr<verilated_rs::Rtl> (*open_gls)(uint8_t variant, uint8_t wave, const verilated_rs::Options &options);
 };

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::engine::lockstep::{Lockstep, Step};
-use crate::engine::run;
+use crate::engine::pool;
 use crate::engine::vectors;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
@@ -49,7 +49,7 @@ pub fn sweep<B: Binding>(
     let next = AtomicU64::new(0);
     let failing = AtomicU64::new(0);
     let kept: Mutex<Vec<(u64, In<B>)>> = Mutex::new(Vec::new());
-    let bar = progress.then(|| run::progress_bar(name, total, ""));
+    let bar = progress.then(|| pool::progress_bar(name, total, ""));
     let work = |_worker: usize| -> anyhow::Result<()> {
         let rtl = B::Rtl::open(&RtlOptions::default())?;
         let mut lockstep = Lockstep::new(B::Model::default(), rtl);
@@ -92,7 +92,7 @@ pub fn sweep<B: Binding>(
         lockstep.rtl.finish();
         Ok(())
     };
-    run::on_threads(jobs, bar.as_ref(), work, || {})?;
+    pool::on_threads(jobs, bar.as_ref(), work, || {})?;
     let mut kept = kept.into_inner().unwrap();
     kept.sort_by_key(|(i, _)| *i);
     let saved = if kept.is_empty() {

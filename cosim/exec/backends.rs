@@ -25,8 +25,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::engine::artifacts::default_artifacts;
 use crate::engine::lockstep::{source_cycle, AssertionFailure, At, Lockstep, Mismatch, Step};
-use crate::engine::run;
+use crate::engine::replay;
 use crate::engine::vectors;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
@@ -170,7 +171,7 @@ macro_rules! slot_backend {
 /// Where a backend saves failing batches, and what it has recorded.
 #[derive(Clone, Debug)]
 pub struct FailureLog {
-    /// Root of the failure files (`<artifacts>/<unit>/exec-<hash>.*`); [`run::default_artifacts`]
+    /// Root of the failure files (`<artifacts>/<unit>/exec-<hash>.*`); [`default_artifacts`]
     /// unless changed.
     pub artifacts: PathBuf,
     /// Format of the RTL waveform of a failure's replay (FST unless changed).
@@ -186,7 +187,7 @@ pub struct FailureLog {
 impl Default for FailureLog {
     fn default() -> Self {
         FailureLog {
-            artifacts: run::default_artifacts(),
+            artifacts: default_artifacts(),
             wave: Wave::Fst,
             failures: Vec::new(),
             unit_cycles: 0,
@@ -350,15 +351,15 @@ impl FailureLog {
         let id = format!("exec-{:016x}", crate::engine::stimulus::hash(text.as_bytes()));
         let vector_file = dir.join(format!("{id}.jsonl"));
         let options = RtlOptions { wave: None, ..options.clone() };
-        let repro = run::repro_command(unit, &vector_file, &options);
+        let repro = replay::repro_command(unit, &vector_file, &options);
         let (lane_index, signal, line) = match event {
             Event::Mismatch(m) => (
                 mismatch_lane::<B>(m, inputs),
                 <Out<B> as Ports>::SIGNALS[m.signal].name.to_string(),
-                run::mismatch_line::<B>(m, &steps, &repro),
+                replay::mismatch_line::<B>(m, &steps, &repro),
             ),
             Event::Assertion(a) => {
-                (assertion_lane::<B>(a, inputs), a.name.clone(), run::assertion_line::<B>(a, &steps, &repro))
+                (assertion_lane::<B>(a, inputs), a.name.clone(), replay::assertion_line::<B>(a, &steps, &repro))
             }
         };
         let mut failure =
@@ -369,7 +370,7 @@ impl FailureLog {
         }
         let wave_file = dir.join(format!("{id}.{}", self.wave.extension()));
         let mut notes = Vec::new();
-        match run::replay::<B>(&steps, &options, Some(&failure.vector_file), Some(&wave_file)) {
+        match replay::replay::<B>(&steps, &options, Some(&failure.vector_file), Some(&wave_file)) {
             Ok(replay) => {
                 failure.rtl_wave = replay.rtl_wave;
                 failure.diff_wave = replay.diff_wave;
@@ -401,7 +402,7 @@ fn mismatch_lane<B: Binding>(m: &Mismatch, inputs: &[In<B>]) -> usize {
 
 /// The input behind an assertion failure: the assertion evaluated at cycle c's edge sampled the
 /// values from before it, i.e. cycle c − 1's outputs; one on a register inside the pipeline can
-/// sample a younger input (then the last input before the edge), as `run::assertion_line` says.
+/// sample a younger input (then the last input before the edge), as `replay::assertion_line` says.
 fn assertion_lane<B: Binding>(a: &AssertionFailure, inputs: &[In<B>]) -> usize {
     let sampled = a.cycle.saturating_sub(1);
     lane_of(source_cycle(sampled, <B::Model as Unit>::LATENCY).or(Some(sampled)), inputs)

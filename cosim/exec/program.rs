@@ -56,7 +56,7 @@ fn run_all(program: &Program, backend: &mut impl crate::exec::backends::CheckedB
 }
 
 /// The testbench options of `gcn-vmem exec --pipeline` (SPEC §14.1).
-pub use crate::exec::pipeline::Config as PipelineConfig;
+pub use crate::bindings::vmem_pipe::testbench::Config as PipelineConfig;
 
 /// Runs an exec document on the VMEM pipeline (SPEC §14.1): the executor's output object plus
 /// `"timing"`, one object per VMEM instruction. The executor runs the program first (its errors
@@ -71,8 +71,8 @@ pub fn execute_pipeline(
     config: PipelineConfig,
     build: &crate::engine::RtlOptions,
 ) -> Result<Value, Value> {
-    use crate::exec::pipe_programs::reference;
-    use crate::exec::pipeline::{first_difference, run, run_both};
+    use crate::bindings::vmem_pipe::programs::reference;
+    use crate::bindings::vmem_pipe::testbench::{first_difference, run, run_both};
     let error = |m: String| json!({ "error": m });
     let program = parse(text).map_err(error)?;
     let mut decoded = Vec::new();

@@ -1,4 +1,4 @@
-//! The random-program suite of `make cosim` (issue 9): random waves and random MUBUF, MTBUF and
+//! The random-program suite of `make cosim`: random waves and random MUBUF, MTBUF and
 //! MIMG instructions run on the executor with the units' model and RTL in lockstep
 //! ([`LockstepBackend`]). A failing program is shrunk (fewer instructions, then fewer active
 //! lanes), saved as an exec file (SPEC §13.1) that `gcn-vmem exec FILE --both` replays, and
@@ -12,13 +12,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Map, Value};
-
 use crate::bindings::buffer_addr;
 use crate::bindings::image_addr;
 use crate::engine::Binding;
 use crate::exec::backends::{CheckedBackend, ExecFailure, LockstepBackend, UnitOptions};
-use gcn_vmem_model::exec::{self, Wave, LANES};
+use gcn_vmem_model::exec::{self, document, Wave, LANES};
 use gcn_vmem_model::isa::{self, ImageKind, Instruction, MimgOp, MtbufOp, MubufOp};
 
 /// One random program: its wave and instructions.
@@ -286,43 +284,20 @@ fn shrink(mut case: Case, backend: &mut LockstepBackend) -> Case {
 }
 
 /// The case as an exec file (SPEC §13.1): every SGPR and VGPR the suite sets, memory as written,
-/// the program as LLVM assembly.
+/// the program as encodings.
 pub fn to_exec_file(case: &Case) -> String {
-    let w = &case.wave;
-    let mut sgprs = Map::new();
-    for (name, first, count) in [("s1", 1, 1), ("s[4:7]", VSHARP_SGPR, 4), ("s[8:15]", TSHARP_SGPR, 8)] {
-        let v = (0..count).rev().fold(String::new(), |acc, i| acc + &format!("{:08x}", w.sgprs[first + i]));
-        sgprs.insert(name.to_string(), json!(format!("0x{v}")));
-    }
-    let mut vgprs = Map::new();
-    for v in (VADDR..VADDR + 4).chain(VDATA..VDATA + 8) {
-        vgprs.insert(format!("v{v}"), Value::Array(w.vgprs[usize::from(v)].iter().map(|&x| json!(x)).collect()));
-    }
-    let memory: Vec<Value> = w
-        .memory
-        .changes_since(&exec::Memory::default())
-        .into_iter()
-        .map(|(a, d)| json!({"address": a, "data": d.iter().map(|b| format!("{b:02x}")).collect::<String>()}))
-        .collect();
-    let program: Vec<Value> = case
-        .program
-        .iter()
-        .map(|i| json!({"encoding": isa::encode(i).iter().map(|w| format!("{w:#010x}")).collect::<Vec<_>>().join(" ")}))
-        .collect();
-    let text = serde_json::to_string_pretty(&json!({
-        "sgprs": sgprs,
-        "vgprs": vgprs,
-        "exec": format!("{:#018x}", w.exec),
-        "m0": w.m0,
-        "lds": {"base": w.lds.base, "size": w.lds.size},
-        "memory": memory,
-        "program": program,
-    }))
-    .unwrap_or_default();
-    format!("{text}\n")
+    document::write(&case.wave, &case.program, &FILE_SGPRS, &file_vgprs())
 }
 
-/// Programs per chunk of the suite ([`chunks`](crate::exec::chunks)): a chunk's programs come
+/// The SGPRs of the suite's exec files, `(first, count)`: s1 (SOFFSET), the V#'s, the T#'s.
+pub const FILE_SGPRS: [(usize, usize); 3] = [(1, 1), (VSHARP_SGPR, 4), (TSHARP_SGPR, 8)];
+
+/// The VGPRs of the suite's exec files: the addresses and the data.
+fn file_vgprs() -> Vec<u8> {
+    (VADDR..VADDR + 4).chain(VDATA..VDATA + 8).collect()
+}
+
+/// Programs per chunk of the suite ([`pool::chunks`](crate::engine::pool::chunks)): a chunk's programs come
 /// from its own generators, so the suite's programs and verdict depend on its seed only.
 pub const SUITE_CHUNK: u64 = 256;
 
@@ -425,7 +400,7 @@ pub fn run_suite(
         }
         Ok((tally, false))
     };
-    let tallies = crate::exec::chunks::run(programs.div_ceil(SUITE_CHUNK), jobs, open, chunk)?;
+    let tallies = crate::engine::pool::chunks(programs.div_ceil(SUITE_CHUNK), jobs, open, chunk)?;
     let mut summary = SuiteSummary::default();
     for t in tallies {
         summary.programs += t.programs;

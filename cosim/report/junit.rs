@@ -12,7 +12,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::engine::run::{Failure, Shard, Summary};
+use crate::engine::artifacts::Failure;
+use crate::engine::run::{Shard, Summary};
 use crate::exec::suite::SuiteSummary;
 use crate::report::bins::UnitBins;
 

@@ -18,7 +18,8 @@ use std::time::Duration;
 use serde_json::{json, Map, Value};
 
 use crate::bindings::{with_unit, Visit, UNITS};
-use crate::engine::run::{Failure, Shard, Summary};
+use crate::engine::artifacts::Failure;
+use crate::engine::run::{Shard, Summary};
 use crate::engine::{Binding, Variant};
 use crate::exec::backends::ExecFailure;
 use crate::exec::suite::{SuiteFailure, SuiteSummary};

@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::engine::lockstep::{AssertionFailure, At, Cycle, Lockstep, Mismatch, Reset, Step};
-use crate::engine::run;
+use crate::engine::replay;
 use crate::engine::Binding;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
@@ -86,10 +86,10 @@ pub fn replay_svg<B: Binding>(
     lockstep.run_steps(steps);
     lockstep.rtl.finish();
     let record = lockstep.record.take().unwrap_or_default();
-    let repro = run::repro_command(unit, vector_file, &options);
+    let repro = replay::repro_command(unit, vector_file, &options);
     let first_line = match (lockstep.mismatches.first(), lockstep.assertions.first()) {
-        (Some(m), _) => Some(run::mismatch_line::<B>(m, steps, &repro)),
-        (None, Some(a)) => Some(run::assertion_line::<B>(a, steps, &repro)),
+        (Some(m), _) => Some(replay::mismatch_line::<B>(m, steps, &repro)),
+        (None, Some(a)) => Some(replay::assertion_line::<B>(a, steps, &repro)),
         (None, None) => None,
     };
     let title = Title {

@@ -4,7 +4,7 @@
 //!
 //! The two designs ("gold": the revision, "gate": the working tree) are copied into a scratch
 //! folder (target/equiv/<unit>/gold, gate) with their rtl/*.sv; each side's rtl/*_pkg.sv, the
-//! modules the unit instantiates ([`crate::tools::yosys::submodules`] of that side's files: the
+//! modules the unit instantiates ([`crate::engine::rtl_sources::submodules`] of that side's files: the
 //! pipeline's sub-blocks and units) and the unit's file are read by its own
 //! `read_slang --single-unit -D SYNTHESIS` (assertions left out), `proc`, `memory`, `flatten`,
 //! renamed `gold` / `gate`, and put through `async2sync`: the asynchronous reset `rst_ni` becomes
@@ -44,6 +44,7 @@ use crate::bindings::with_unit;
 use crate::bindings::Visit;
 use crate::bindings::UNITS;
 use crate::engine::lockstep::{Reset, Step};
+use crate::engine::rtl_sources;
 use crate::engine::vectors;
 use crate::engine::Binding;
 use crate::tools::yosys::tail;
@@ -235,7 +236,7 @@ fn base_packages(root: &Path, base: &str) -> anyhow::Result<Vec<String>> {
 
 /// The rtl/*_pkg.sv file names of the working tree, sorted.
 fn tree_packages(root: &Path) -> anyhow::Result<Vec<String>> {
-    crate::tools::yosys::packages(&root.join("rtl"))
+    rtl_sources::packages(&root.join("rtl"))
 }
 
 /// Phase 1: both designs read, renamed and saved as `<il>`; register correspondence. The modules
@@ -329,23 +330,20 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         config.base
     );
     let mut gold = base_packages(root, &config.base)?;
-    gold.extend(crate::tools::yosys::submodules(&gold_dir, unit)?);
+    gold.extend(rtl_sources::submodules(&gold_dir, unit)?);
     gold.push(unit_file.clone());
 
     // Gate: the working tree's rtl/*.sv, the unit's file replaced by the given one; read as gold.
     let gate_dir = work.join("gate");
-    for entry in std::fs::read_dir(root.join("rtl")).context("cannot read rtl/")? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "sv") {
-            let name = path.file_name().unwrap_or_default();
-            std::fs::copy(&path, gate_dir.join(name)).with_context(|| format!("cannot copy {}", path.display()))?;
-        }
+    for path in rtl_sources::sv_files(&root.join("rtl"))? {
+        let name = path.file_name().unwrap_or_default();
+        std::fs::copy(&path, gate_dir.join(name)).with_context(|| format!("cannot copy {}", path.display()))?;
     }
     let gate_source = config.gate.clone().unwrap_or_else(|| root.join("rtl").join(&unit_file));
     std::fs::copy(&gate_source, gate_dir.join(&unit_file))
         .with_context(|| format!("cannot copy {}", gate_source.display()))?;
     let mut gate = tree_packages(root)?;
-    gate.extend(crate::tools::yosys::submodules(&gate_dir, unit)?);
+    gate.extend(rtl_sources::submodules(&gate_dir, unit)?);
     gate.push(unit_file);
 
     let deadline = config.timeout.map(|t| start + t);
@@ -408,7 +406,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
 /// each module of the working tree's hierarchy against the same module at the revision, the
 /// modules it instantiates read as black boxes, by register correspondence alone.
 fn check_modules(config: &Config, work: &Path, depth: usize, start: Instant) -> anyhow::Result<Report> {
-    use crate::tools::yosys::{children, submodules, unit_sources};
+    use crate::engine::rtl_sources::{children, submodules, unit_sources};
     let unit = config.unit.as_str();
     let (gold_dir, gate_dir) = (work.join("gold"), work.join("gate"));
     let stems = |dir: &Path| -> anyhow::Result<Vec<String>> {

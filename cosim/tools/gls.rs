@@ -24,7 +24,7 @@
 //! was Verilator's bit-op-tree optimisation). With single-bit nets no internal net is such a cycle;
 //! those through an output port are removed as "Output ports" says, and the build reports, with a
 //! cargo warning and a list beside the build, any Verilator still finds
-//! (cosim/engine/gls_build.rs).
+//! (cosim/build/gls/).
 //!
 //! # Output ports
 //!
@@ -44,7 +44,7 @@
 //!
 //! The netlist is copied to target/gls/netlist/<name>.v, beside <name>.sources: one line per
 //! source read, `<FNV-1a 64 of its contents, hex> <path>`, so that build.rs
-//! (cosim/engine/gls_build.rs) can tell a netlist synthesized from sources that changed since.
+//! (cosim/build/gls/) can tell a netlist synthesized from sources that changed since.
 //!
 //! A unit with a test-only trap, tests/gls/<unit>_trap.sv, also gets <unit>_trap.v there,
 //! the netlist of the trap (top `<unit>_trap`, which instantiates the unit).
@@ -78,6 +78,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
+use crate::engine::rtl_sources;
 use crate::tools::synth::{self, Flow, MACROS};
 use crate::tools::yosys;
 
@@ -130,9 +131,9 @@ impl Job {
     /// [`crate::tools::synth::Job::for_unit`] reads them).
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
         let rtl = root.join("rtl");
-        let sources = yosys::unit_sources(&rtl, unit)?;
+        let sources = rtl_sources::unit_sources(&rtl, unit)?;
         let mut job = Job::named(root, unit, sources);
-        if !yosys::submodules(&rtl, unit)?.is_empty() {
+        if !rtl_sources::submodules(&rtl, unit)?.is_empty() {
             job.flow = Flow::Hierarchical;
         }
         Ok(job)
@@ -423,7 +424,7 @@ pub fn module_netlist_script(module: &str, ports_split: bool) -> String {
 fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
     let rtl = root.join("rtl");
     let mut modules: Vec<String> =
-        yosys::submodules(&rtl, &job.top)?.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
+        rtl_sources::submodules(&rtl, &job.top)?.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
     let as_rtl: Vec<String> =
         modules.iter().filter(|m| MACROS.contains(&m.as_str()) || rtl_in_netlist(m)).cloned().collect();
     modules.retain(|m| !as_rtl.contains(m));
@@ -437,7 +438,7 @@ fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
         top = job.top
     );
     if as_rtl.iter().any(|m| rtl_in_netlist(m)) {
-        for package in yosys::packages(&rtl)? {
+        for package in rtl_sources::packages(&rtl)? {
             let text =
                 std::fs::read_to_string(rtl.join(&package)).with_context(|| format!("cannot read rtl/{package}"))?;
             netlist.push_str(&format!("\n// ---- {package}: a package the RTL below imports\n"));
@@ -447,9 +448,9 @@ fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
     for module in &modules {
         let work = job.work.join(module);
         fresh(&work)?;
-        let sources = yosys::unit_sources(&rtl, module)?;
+        let sources = rtl_sources::unit_sources(&rtl, module)?;
         let (files, _) = copy_sources(&sources, &work, root)?;
-        let children = yosys::children(&rtl, module)?;
+        let children = rtl_sources::children(&rtl, module)?;
         let boxes: Vec<String> = children.iter().filter(|c| !MACROS.contains(&c.as_str())).cloned().collect();
         let text = std::fs::read_to_string(rtl.join(format!("{module}.sv")))
             .with_context(|| format!("cannot read rtl/{module}.sv"))?;

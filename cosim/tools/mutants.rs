@@ -20,6 +20,8 @@ use std::process::Command;
 
 use anyhow::Context as _;
 
+use crate::engine::rtl_sources;
+
 /// One mutant: a single edit of one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mutant {
@@ -257,7 +259,7 @@ fn closing(b: &[u8], open: usize) -> Option<usize> {
 pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
     let own = format!("rtl/{unit}.sv");
     anyhow::ensure!(root.join(&own).is_file(), "{own} does not exist under {}", root.display());
-    let mut blocks: Vec<String> = crate::tools::yosys::submodules(&root.join("rtl"), unit)?
+    let mut blocks: Vec<String> = rtl_sources::submodules(&root.join("rtl"), unit)?
         .into_iter()
         .filter(|f| f.strip_suffix(".sv").is_some_and(|m| !crate::bindings::UNITS.contains(&m)))
         .map(|f| format!("rtl/{f}"))
@@ -409,11 +411,8 @@ fn worktree(root: &Path, k: usize) -> anyhow::Result<(PathBuf, PathBuf)> {
         );
     }
     // The RTL under test is this checkout's, committed or not.
-    for entry in std::fs::read_dir(root.join("rtl"))? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "sv") {
-            std::fs::copy(&path, wt.join("rtl").join(path.file_name().unwrap()))?;
-        }
+    for path in rtl_sources::sv_files(&root.join("rtl"))? {
+        std::fs::copy(&path, wt.join("rtl").join(path.file_name().unwrap()))?;
     }
     Ok((wt, target))
 }

@@ -90,6 +90,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use serde_json::Value;
 
+use crate::engine::rtl_sources;
 use crate::tools::yosys;
 
 /// Modules left as black boxes by synthesis: storage arrays that a GPU builds from SRAM macros
@@ -121,12 +122,12 @@ pub struct Job {
 
 impl Job {
     /// `unit` of the working tree: rtl/*_pkg.sv (sorted), the module files it instantiates (the
-    /// pipeline's sub-blocks and units, [`yosys::submodules`]) and rtl/<unit>.sv, in
+    /// pipeline's sub-blocks and units, [`crate::engine::rtl_sources::submodules`]) and rtl/<unit>.sv, in
     /// `<root>/target/synth/<unit>`.
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
         let rtl = root.join("rtl");
-        let sources = yosys::unit_sources(&rtl, unit)?;
-        let flow = if yosys::submodules(&rtl, unit)?.is_empty() { Flow::Flat } else { Flow::Hierarchical };
+        let sources = rtl_sources::unit_sources(&rtl, unit)?;
+        let flow = if rtl_sources::submodules(&rtl, unit)?.is_empty() { Flow::Flat } else { Flow::Hierarchical };
         Ok(Job { top: unit.to_string(), sources, work: root.join("target").join("synth").join(unit), flow })
     }
 }
@@ -416,7 +417,7 @@ fn run_modules(job: &Job) -> (Result<Stats, String>, Vec<PartReport>) {
         Some(dir) => dir.to_path_buf(),
         None => return (Err("the job has no sources".to_string()), Vec::new()),
     };
-    let modules = match yosys::submodules(&rtl, &job.top) {
+    let modules = match rtl_sources::submodules(&rtl, &job.top) {
         Ok(files) => {
             let mut list: Vec<String> = files.iter().map(|f| f.trim_end_matches(".sv").to_string()).collect();
             list.retain(|m| !MACROS.contains(&m.as_str()));
@@ -475,11 +476,11 @@ fn run_modules(job: &Job) -> (Result<Stats, String>, Vec<PartReport>) {
 /// One module of a hierarchical job in `work`: its own numbers and its children's instances.
 fn run_module(rtl: &Path, work: &Path, module: &str) -> anyhow::Result<(Stats, Vec<(String, u64)>)> {
     std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-    let sources = source_names(&yosys::unit_sources(rtl, module)?)?;
+    let sources = source_names(&rtl_sources::unit_sources(rtl, module)?)?;
     for name in &sources {
         std::fs::copy(rtl.join(name), work.join(name)).with_context(|| format!("cannot copy {name}"))?;
     }
-    let children = yosys::children(rtl, module)?;
+    let children = rtl_sources::children(rtl, module)?;
     for (name, text) in
         [("synth", module_script(module, &sources, &children)), ("report", report_script(module, &children))]
     {

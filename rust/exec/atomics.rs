@@ -1,61 +1,8 @@
-//! §10.1's atomic operations: the operation ([`AtomicOp`]) and its arithmetic on one memory
-//! value ([`atomic_result`]), shared by buffer and image atomics.
+//! §10.1's atomic operations: their arithmetic on one memory value ([`atomic_result`]), shared by
+//! buffer and image atomics. The operation itself is the decoded instruction's
+//! ([`crate::isa::AtomicOp`]).
 
-/// §10.1's atomic operations (also the decoded instructions', [`crate::isa::AtomicOp`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AtomicOp {
-    Swap,
-    /// data = {src, cmp}: src in the first VGPR(s), cmp in the next.
-    Cmpswap,
-    Add,
-    /// tmp − data.
-    Sub,
-    /// data − tmp.
-    Rsub,
-    Smin,
-    Umin,
-    Smax,
-    Umax,
-    And,
-    Or,
-    Xor,
-    /// tmp >= data ? 0 : tmp + 1.
-    Inc,
-    /// (tmp == 0 || tmp > data) ? data : tmp − 1.
-    Dec,
-    Fcmpswap,
-    Fmin,
-    Fmax,
-}
-
-impl AtomicOp {
-    /// Every operation, in declaration order: `ALL[op as usize] == op` (the pipeline's L2 port
-    /// carries the index).
-    pub const ALL: [AtomicOp; 17] = [
-        AtomicOp::Swap,
-        AtomicOp::Cmpswap,
-        AtomicOp::Add,
-        AtomicOp::Sub,
-        AtomicOp::Rsub,
-        AtomicOp::Smin,
-        AtomicOp::Umin,
-        AtomicOp::Smax,
-        AtomicOp::Umax,
-        AtomicOp::And,
-        AtomicOp::Or,
-        AtomicOp::Xor,
-        AtomicOp::Inc,
-        AtomicOp::Dec,
-        AtomicOp::Fcmpswap,
-        AtomicOp::Fmin,
-        AtomicOp::Fmax,
-    ];
-
-    /// The compare-swaps, which take a second operand.
-    pub fn compares(self) -> bool {
-        matches!(self, AtomicOp::Cmpswap | AtomicOp::Fcmpswap)
-    }
-}
+use crate::isa::AtomicOp;
 
 /// §10.1's result of one atomic on `tmp` with operand `data` (and `cmp` for the compare-swaps),
 /// at 32 or 64 bits.

@@ -2,13 +2,14 @@
 //! their semantics ([`run_buffer`]): gather every active lane's addresses and data, run the
 //! units, then apply loads (to VGPRs or LDS), stores and atomics lane by lane.
 
-use super::atomics::{atomic_result, AtomicOp};
+use super::atomics::atomic_result;
 use super::backend::{d16_narrow, d16_widen};
 use super::state::{dwords, vgpr, Memory, Wave, LANES, VGPRS};
 use super::{Backend, ExecError};
 use crate::buffer_addr::{self, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NON_FORMAT};
 use crate::d16::{self, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE};
 use crate::format::{element_bytes, is_integer, NFMT_SINT, NFMT_UINT};
+use crate::isa::AtomicOp;
 use crate::vsharp::{self, VSharp};
 use crate::{format_pack, format_unpack, swizzle};
 

@@ -1,6 +1,6 @@
 //! `gcn-vmem exec` documents (SPEC §13.1) as JSON: a wave's initial state and a program as one
-//! document in ([`parse`]), the state the program changed as one object out ([`output`]); the
-//! program's entries decoded ([`decode`]). Pure model work: the harness's `gcn-vmem exec`
+//! document in ([`parse`]) and written ([`write`]), the state the program changed as one object
+//! out ([`output`]); the program's entries decoded ([`decode`]). Pure model work: the harness's `gcn-vmem exec`
 //! (cosim/exec/program.rs) and the Python module (rust/python) run what this parses, on the RTL
 //! or on the models. Behind the crate's `json` feature (serde_json), so the default build stays
 //! bitvec only.
@@ -276,6 +276,47 @@ pub fn output(before: &Wave, after: &Wave) -> Value {
     let lds: Vec<Value> =
         lds_runs.into_iter().map(|(address, data)| json!({"address": address, "data": hex_bytes(&data)})).collect();
     json!({"vgprs": vgprs, "memory": memory, "lds": lds})
+}
+
+/// A document that [`parse`] reads back as `wave` and `program`: the SGPRs `sgprs` (each
+/// `(first, count)`, named `s<first>` or `s[<first>:<last>]`, its value one hex string), the
+/// VGPRs `vgprs` (every lane), EXEC, M0, the LDS allocation, the memory the wave changed from
+/// empty, and the program as encodings; pretty-printed, with a newline at the end. The random
+/// program suites save their failing programs with it.
+pub fn write(wave: &Wave, program: &[crate::isa::Instruction], sgprs: &[(usize, usize)], vgprs: &[u8]) -> String {
+    let mut sgpr_map = Map::new();
+    for &(first, count) in sgprs {
+        let name = if count == 1 { format!("s{first}") } else { format!("s[{first}:{}]", first + count - 1) };
+        let v = (0..count).rev().fold(String::new(), |acc, i| acc + &format!("{:08x}", wave.sgprs[first + i]));
+        sgpr_map.insert(name, json!(format!("0x{v}")));
+    }
+    let mut vgpr_map = Map::new();
+    for &v in vgprs {
+        vgpr_map.insert(format!("v{v}"), Value::Array(wave.vgprs[usize::from(v)].iter().map(|&x| json!(x)).collect()));
+    }
+    let memory: Vec<Value> = wave
+        .memory
+        .changes_since(&super::Memory::default())
+        .into_iter()
+        .map(|(a, d)| json!({"address": a, "data": d.iter().map(|b| format!("{b:02x}")).collect::<String>()}))
+        .collect();
+    let program: Vec<Value> = program
+        .iter()
+        .map(|i| {
+            json!({"encoding": crate::isa::encode(i).iter().map(|w| format!("{w:#010x}")).collect::<Vec<_>>().join(" ")})
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&json!({
+        "sgprs": sgpr_map,
+        "vgprs": vgpr_map,
+        "exec": format!("{:#018x}", wave.exec),
+        "m0": wave.m0,
+        "lds": {"base": wave.lds.base, "size": wave.lds.size},
+        "memory": memory,
+        "program": program,
+    }))
+    .unwrap_or_default();
+    format!("{text}\n")
 }
 
 /// Decodes one program entry.

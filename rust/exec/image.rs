@@ -2,13 +2,14 @@
 //! semantics ([`run_image`]): the T# checks, each lane's level and texel address, then loads
 //! (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO.
 
-use super::atomics::{atomic_result, AtomicOp};
+use super::atomics::atomic_result;
 use super::backend::{d16_narrow, d16_widen};
 use super::image_vaddr::{decode_vaddr, Coords};
-use super::multi_texel_check::{check_multi_texel, MultiTexelAccess};
 use super::state::{dwords, vgpr, Wave, ADDRESS_MASK, LANES, VGPRS};
 use super::{Backend, ExecError};
 use crate::format::{element_bytes, is_integer};
+use crate::image_addr::{check_multi_texel, MultiTexelAccess};
+use crate::isa::AtomicOp;
 use crate::{format_pack, format_unpack, image_addr, multi_texel, swizzle};
 
 /// What an image instruction does.

@@ -1,8 +1,7 @@
 //! SPEC §4.1: an image instruction's address VGPRs decoded into one lane's coordinates
 //! ([`decode_vaddr`] to [`Coords`]: x, y, slice, mipid), by the layout of the T#'s type, DA, the
 //! _MIP forms and A16.
-//!
-//! Every public item here is re-exported from `crate::image_addr`, its path before it moved here.
+//! Its public items are `crate::exec`'s.
 
 use crate::tsharp;
 

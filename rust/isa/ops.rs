@@ -6,9 +6,63 @@
 //! invalid encoding), plus `image_gather4h` (AMD's Vega ISA and later LLVM releases; llvm-mc-14
 //! does not know it) and the project's own multi-texel loads ([`OWN_MIMG_OPCODES`]).
 
-/// A buffer or image atomic operation: SPEC §10.1's, the executor's type. GFX9 has no RSUB,
-/// FCMPSWAP, FMIN or FMAX opcode in these formats, so no row of the tables below names them.
-pub use crate::exec::AtomicOp;
+/// A buffer or image atomic operation: SPEC §10.1's, which the executor runs
+/// (rust/exec/atomics.rs). GFX9 has no RSUB, FCMPSWAP, FMIN or FMAX opcode in these
+/// formats, so no row of the tables below names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Swap,
+    /// data = {src, cmp}: src in the first VGPR(s), cmp in the next.
+    Cmpswap,
+    Add,
+    /// tmp − data.
+    Sub,
+    /// data − tmp.
+    Rsub,
+    Smin,
+    Umin,
+    Smax,
+    Umax,
+    And,
+    Or,
+    Xor,
+    /// tmp >= data ? 0 : tmp + 1.
+    Inc,
+    /// (tmp == 0 || tmp > data) ? data : tmp − 1.
+    Dec,
+    Fcmpswap,
+    Fmin,
+    Fmax,
+}
+
+impl AtomicOp {
+    /// Every operation, in declaration order: `ALL[op as usize] == op` (the pipeline's L2 port
+    /// carries the index).
+    pub const ALL: [AtomicOp; 17] = [
+        AtomicOp::Swap,
+        AtomicOp::Cmpswap,
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Rsub,
+        AtomicOp::Smin,
+        AtomicOp::Umin,
+        AtomicOp::Smax,
+        AtomicOp::Umax,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+        AtomicOp::Fcmpswap,
+        AtomicOp::Fmin,
+        AtomicOp::Fmax,
+    ];
+
+    /// The compare-swaps, which take a second operand.
+    pub fn compares(self) -> bool {
+        matches!(self, AtomicOp::Cmpswap | AtomicOp::Fcmpswap)
+    }
+}
 
 /// What a MUBUF opcode does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -20,8 +20,9 @@ pub mod f32_consts {
 
 use std::cell::RefCell;
 
+use gcn_vmem::engine::case::case_strategy;
 use gcn_vmem::engine::lockstep::{trace, Lockstep};
-use gcn_vmem::engine::run::{case_strategy, RunConfig};
+use gcn_vmem::engine::run::RunConfig;
 use gcn_vmem::engine::RtlOptions;
 use gcn_vmem::engine::RtlUnit;
 use gcn_vmem::engine::{Binding, UnitTypes};
@@ -442,7 +443,8 @@ pub fn declared_assertions(files: &[&str]) -> Vec<String> {
 /// report it in an `ASSERTION <unit> cycle=… assertion=<name>` line. On the RTL as written the
 /// same cases fire no assertion.
 pub fn assertions_fire<B: Binding>(names: &[&str]) {
-    use gcn_vmem::engine::run::{self, Case};
+    use gcn_vmem::engine::case::{self, Case};
+    use gcn_vmem::engine::replay;
     use gcn_vmem::engine::Variant;
     use proptest::strategy::{Strategy, ValueTree};
     use std::collections::BTreeMap;
@@ -457,7 +459,7 @@ pub fn assertions_fire<B: Binding>(names: &[&str]) {
     let mut bad = Lockstep::new(B::Model::default(), B::Rtl::open(&broken).expect("open the break-asserts RTL"));
     let mut good = lockstep::<B>();
     let mut runner = TestRunner::deterministic();
-    let strategy = run::case_strategy::<B>();
+    let strategy = case::case_strategy::<B>();
     let mut fired: BTreeMap<String, Case<B>> = BTreeMap::new();
     let mut cases = 0;
     while fired.len() < names.len() && cases < 20_000 {
@@ -474,7 +476,7 @@ pub fn assertions_fire<B: Binding>(names: &[&str]) {
         let case = fired.get(*name).unwrap_or_else(|| {
             panic!("{unit}: {name} never fired in {cases} cases on the break-asserts build; fired: {:?}", fired.keys())
         });
-        let replay = run::replay::<B>(case, &broken, None, None).unwrap();
+        let replay = replay::replay::<B>(case, &broken, None, None).unwrap();
         let prefix = format!("ASSERTION {unit} cycle=");
         let tag = format!("assertion={name} ");
         assert!(

@@ -23,24 +23,8 @@ use pyo3::IntoPyObjectExt;
 mod eval;
 mod values;
 
-// The harness's `gcn-vmem cost` parse and output (cosim/exec/cost.rs), compiled here as it is:
-// it needs only the model crate and `engine::vectors::parse_map` (below).
-#[path = "../../../cosim/exec/cost.rs"]
-mod cost_json;
-
-/// The one function of the harness's engine that cosim/exec/cost.rs uses.
-mod engine {
-    pub mod vectors {
-        use serde_json::{Map, Value};
-        /// Parses one line as a JSON object.
-        pub fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
-            match serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))? {
-                Value::Object(map) => Ok(map),
-                _ => Err("expected a JSON object".to_string()),
-            }
-        }
-    }
-}
+// `gcn-vmem cost`'s parse and output: the model crate's (its `json` feature).
+use gcn_vmem_model::cost::json as cost_json;
 
 use eval::{Evaluator, Output};
 

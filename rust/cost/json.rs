@@ -1,4 +1,6 @@
-//! `gcn-vmem cost` (SPEC §13.2): the JSON lines of the cost model (rust/cost.rs, SPEC §8).
+//! SPEC §13.2's JSON lines of the cost model (SPEC §8): a line parsed into a [`Fetch`]
+//! ([`parse`]) and its cost as the output object ([`evaluate`]), for the harness's
+//! `gcn-vmem cost` and the Python module's `cost`. Behind the crate's `json` feature.
 //!
 //! Which fields a line needs depends on its `op`: every op needs `address_dwords` and
 //! `data_dwords`; buffers need `single`; images need `tsharp_bits` and `sampler`; image_sample
@@ -7,7 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
-use gcn_vmem_model::cost::{self, Channel, ChannelKind, Fetch, Filter, Op, TccPeak, TexelFormat};
+use crate::cost::{self, Channel, ChannelKind, Fetch, Filter, Op, TccPeak, TexelFormat};
 
 const FIELDS: [&str; 9] =
     ["op", "tsharp_bits", "sampler", "address_dwords", "data_dwords", "filter", "aniso", "format", "single"];
@@ -76,7 +78,10 @@ fn format_of(value: &Value) -> Result<TexelFormat, String> {
 
 /// Parses one §13.2 line into a fetch; the error names the field.
 pub fn parse(line: &str) -> Result<Fetch, String> {
-    let map = crate::engine::vectors::parse_map(line)?;
+    let map = match serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))? {
+        Value::Object(map) => map,
+        _ => return Err("expected a JSON object".to_string()),
+    };
     if let Some(key) = map.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(format!("unknown field `{key}`; the fields are: {}", FIELDS.join(", ")));
     }

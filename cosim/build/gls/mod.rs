@@ -5,9 +5,9 @@
 //! target/gls/netlist/<unit>.v (cosim/tools/gls.rs), beside a list of the sources it read and
 //! their hashes (<unit>.sources), then builds the harness with `GCN_VMEM_GLS=1` in its own target
 //! directory. For every unit with a current netlist, this module verilates it and compiles it,
-//! with its own copy of the unit's port copying (build.rs `cpp_ports`), into a library of its own,
+//! with its own copy of the unit's port copying (`generate::cpp_ports`), into a library of its own,
 //! `target/verilated/<unit>_gls-<key>/libcosim_<unit>_gls.a`, whose `open_<unit>_gls` the table
-//! of units (build.rs) points at. The unit's own library, key and cache directory are untouched,
+//! of units (`generate::compile_bridge`) points at. The unit's own library, key and cache directory are untouched,
 //! so a build without `GCN_VMEM_GLS` is what it was, and switching it on rebuilds no unit.
 //!
 //! The builds, by the variant code of cosim/engine/rtl.h `open_rtl`:
@@ -30,13 +30,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{
-    build_key, cpp_ports, files_in, fnv, model_files, packages, port_list, prune, unity, verilated_cc, Built, Port,
-    Toolchain, UnitLine,
-};
+use crate::cache::{build_key, files_in, fnv, prune, script_files, FNV_OFFSET};
+use crate::fail;
+use crate::generate::cpp_ports;
+use crate::port_list::{self, Port};
+use crate::units::UnitLine;
+use crate::verilate::{model_files, packages, publish, Built, Compilations, Toolchain};
 
-// NETLIST_VERILATOR_FLAGS, shared with the library (engine::gls_flags).
-include!("gls_flags.rs");
+// The Verilator flags of a netlist (the test binary includes the same file: tests/gls.rs).
+mod flags;
+use flags::{LARGE_NETLIST_VERILATOR_FLAGS, NETLIST_VERILATOR_FLAGS};
 
 /// The environment variable that turns the gate-level builds on (`1`).
 pub const ENV: &str = "GCN_VMEM_GLS";
@@ -106,7 +109,7 @@ pub fn build_all(
     });
     let errors: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     if !errors.is_empty() {
-        super::fail(&errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
+        fail(&errors.iter().map(|e| e.as_str()).collect::<Vec<_>>().join("\n"));
     }
     results.into_iter().map(Result::unwrap).collect()
 }
@@ -117,7 +120,7 @@ fn current(listing: &Path) -> Result<(), String> {
     let text = fs::read_to_string(listing).map_err(|e| format!("{} is missing ({e})", listing.display()))?;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let (hash, path) = line.split_once(' ').ok_or_else(|| format!("{}: bad line `{line}`", listing.display()))?;
-        let now = fs::read(path).ok().map(|b| format!("{:016x}", fnv(0xcbf2_9ce4_8422_2325, &b)));
+        let now = fs::read(path).ok().map(|b| format!("{:016x}", fnv(FNV_OFFSET, &b)));
         if now.as_deref() != Some(hash) {
             return Err(format!("{path} changed since the netlist was synthesized"));
         }
@@ -125,16 +128,19 @@ fn current(listing: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The unit's gate-level library directory, found in the cache or built there; `None` when it
+/// has no current netlist.
 fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -> Result<Option<PathBuf>, String> {
     let name = &unit.name;
-    let dir = Path::new(NETLIST_DIR);
-    let netlist = dir.join(format!("{name}.v"));
+    let netlist = Path::new(NETLIST_DIR).join(format!("{name}.v"));
     if !netlist.is_file() {
         return Ok(None);
     }
-    let fix = format!("run `make gls UNIT={name}`");
-    if let Err(why) = current(&dir.join(format!("{name}.sources"))) {
-        println!("cargo::warning={name}: no gate-level build: {}: {why}; {fix}", netlist.display());
+    if let Err(why) = current(&Path::new(NETLIST_DIR).join(format!("{name}.sources"))) {
+        println!(
+            "cargo::warning={name}: no gate-level build: {}: {why}; run `make gls UNIT={name}`",
+            netlist.display()
+        );
         return Ok(None);
     }
     // GCN_VMEM_GLS_LARGE_BYTES lowers the line, so that a unit's small netlist can take the
@@ -142,14 +148,44 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     println!("cargo::rerun-if-env-changed={LARGE_ENV}");
     let line = std::env::var(LARGE_ENV).ok().and_then(|v| v.parse().ok()).unwrap_or(LARGE_NETLIST);
     let large = fs::metadata(&netlist).is_ok_and(|m| m.len() > line);
-    // The netlist's builds (variant 3): untraced for random runs and FST-traced for failures'
-    // waveforms, or for a large netlist one traced build for both (traced code costs only while a
-    // trace is open), compiled file by file.
+    let gates = gate_builds(name, &netlist, large);
+    let key = gate_key(&gates, tools)?;
+    let stem = format!("{name}_gls");
+    let out = root.join(format!("{stem}-{key}"));
+    let library = format!("libcosim_{stem}.a");
+    if out.join(&library).is_file() {
+        return Ok(Some(out));
+    }
+    // A large netlist's build takes hours on two cores, longer than a working session: it works
+    // in a folder named by its key alone, keeps each verilated model once done and each object
+    // under the hash of its source, so that a build stopped part way resumes where it stopped
+    // (`Resumable`). Others work in a folder of their own, removed first.
+    let resumable = if large { Some(Resumable::claim(root, &stem, &key)?) } else { None };
+    let tmp = match &resumable {
+        Some(r) => r.dir.clone(),
+        None => {
+            let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
+            let _ = fs::remove_dir_all(&tmp);
+            tmp
+        }
+    };
+    compile(name, &gates, ports, tools, &tmp, resumable.as_ref(), large)?;
+    publish(&tmp, &out, &library)?;
+    drop(resumable);
+    prune(root, &stem, &out);
+    Ok(Some(out))
+}
+
+/// The gate-level builds of unit `name` with netlist `netlist`: the netlist's (variant 3)
+/// untraced for random runs and FST-traced for failures' waveforms, or for a `large` netlist one
+/// traced build for both (traced code costs only while a trace is open), compiled file by file;
+/// and the test-only trap's (4, 5) when tests/gls/<unit>_trap.sv exists.
+fn gate_builds(name: &str, netlist: &Path, large: bool) -> Vec<GateBuild> {
     let netlist_build = |traced: bool, hot: bool| GateBuild {
         code: 3,
         prefix: format!("V{name}_gls{}", if traced { "_fst" } else { "" }),
-        top: name.clone(),
-        source: Source::Netlist(netlist.clone()),
+        top: name.to_string(),
+        source: Source::Netlist(netlist.to_path_buf()),
         traced,
         hot,
     };
@@ -158,6 +194,7 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
     } else {
         vec![netlist_build(false, true), netlist_build(true, false)]
     };
+    let dir = Path::new(NETLIST_DIR);
     let trap_rtl = PathBuf::from(format!("tests/gls/{name}_trap.sv"));
     let trap_netlist = dir.join(format!("{name}_trap.v"));
     let trap_top = format!("{name}_trap");
@@ -183,11 +220,15 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
             }
         }
     }
+    gates
+}
 
-    // The key: every file read (the trap RTL reads the units' sources and the packages), this
-    // module, build.rs, the shim and the toolchain.
+/// The key of a unit's gate-level library: every file its builds read (the trap RTL reads the
+/// units' sources and the packages), the build script (gate-level modules included), the shim
+/// and the toolchain.
+fn gate_key(gates: &[GateBuild], tools: &Toolchain) -> Result<String, String> {
     let mut inputs: Vec<PathBuf> = Vec::new();
-    for g in &gates {
+    for g in gates {
         match &g.source {
             Source::Netlist(f) => inputs.push(f.clone()),
             Source::Rtl(f) => {
@@ -200,13 +241,10 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
         }
     }
     inputs.dedup();
-    inputs.extend(
-        ["build.rs", "cosim/engine/gls_build.rs", "cosim/engine/gls_flags.rs", "cosim/engine/port_list.rs"]
-            .map(PathBuf::from),
-    );
+    inputs.extend(script_files(true));
     inputs.extend(files_in(Path::new(&tools.shim)));
     let codes: Vec<String> = gates.iter().map(|g| format!("{}:{}", g.code, g.prefix)).collect();
-    let key = build_key(
+    build_key(
         &inputs,
         &format!(
             "gls {} {} {} coverage={} include={} builds={}",
@@ -217,35 +255,25 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
             tools.include,
             codes.join(",")
         ),
-    )?;
-    let stem = format!("{name}_gls");
-    let out = root.join(format!("{stem}-{key}"));
-    let library = out.join(format!("libcosim_{stem}.a"));
-    if library.is_file() {
-        return Ok(Some(out));
-    }
-    // A large netlist's build takes hours on two cores, longer than a working session: it works
-    // in a folder named by its key alone, keeps each verilated model once done and each object
-    // under the hash of its source, so that a build stopped part way resumes where it stopped
-    // (`Resumable`). Others work in a folder of their own, removed first.
-    let resumable = if large { Some(Resumable::claim(root, &stem, &key)?) } else { None };
-    let tmp = match &resumable {
-        Some(r) => r.dir.clone(),
-        None => {
-            let tmp = root.join(format!(".{stem}-{key}.{}", std::process::id()));
-            let _ = fs::remove_dir_all(&tmp);
-            tmp
-        }
-    };
+    )
+}
 
-    let configure = |opt: u32, obj: &str| verilated_cc(tools, &tmp.join(obj), opt, false);
+/// Verilates each of `gates` into `tmp` and compiles them with their glue into
+/// `tmp/libcosim_<unit>_gls.a`: as unity files, or through `resumable` (a large netlist).
+fn compile(
+    name: &str,
+    gates: &[GateBuild],
+    ports: &[Port],
+    tools: &Toolchain,
+    tmp: &Path,
+    resumable: Option<&Resumable>,
+    large: bool,
+) -> Result<(), String> {
     // The netlist random runs use at -O1 (a netlist is long straight-line code: -O3 costs much
     // more compile time for little speed), the others at -O0.
-    let mut build = configure(1, "obj");
-    let mut slow = configure(0, "obj_slow");
-    let mut slow_files = 0;
+    let mut compilations = Compilations::new(tools, tmp, 1, false);
     let mut headers = String::new();
-    for g in &gates {
+    for g in gates {
         let mdir = tmp.join("vl").join(&g.prefix);
         let done = mdir.join(".verilated");
         if !(resumable.is_some() && done.is_file()) {
@@ -253,47 +281,22 @@ fn build_unit(unit: &UnitLine, ports: &[Port], tools: &Toolchain, root: &Path) -
             fs::write(&done, "").map_err(|e| format!("{}: {e}", done.display()))?;
         }
         let files = model_files(&mdir, &g.prefix)?;
-        if let Some(r) = &resumable {
+        if let Some(r) = resumable {
             // Hundreds of files: compiled in parallel, not as one translation unit, each object
             // kept under the hash of its source.
-            build.include(&mdir);
-            slow.include(&mdir);
-            let objects = r.compile(&build, &slow, &files)?;
-            build.objects(objects);
-        } else if g.hot {
-            let file = unity(&mdir, &g.prefix, &files)?;
-            build.include(&mdir).file(file);
+            compilations.hot.include(&mdir);
+            compilations.slow.include(&mdir);
+            let objects = r.compile(&compilations.hot, &compilations.slow, &files)?;
+            compilations.hot.objects(objects);
         } else {
-            let file = unity(&mdir, &g.prefix, &files)?;
-            slow.include(&mdir).file(file);
-            slow_files += 1;
+            compilations.add_unity(&mdir, &g.prefix, &files, g.hot)?;
         }
-        build.include(&mdir);
         writeln!(headers, "#include \"{}.h\"", g.prefix).unwrap();
     }
-    if slow_files > 0 {
-        let objects =
-            slow.try_compile_intermediates().map_err(|e| format!("compiling {name}'s gate-level C++: {e}"))?;
-        build.objects(objects);
-    }
+    let stem = format!("{name}_gls");
     let glue = tmp.join(format!("{stem}_rtl.cc"));
-    fs::write(&glue, glue_cpp(name, &gates, ports, &headers)).map_err(|e| format!("{}: {e}", glue.display()))?;
-    build.file(&glue);
-    build.try_compile(&format!("cosim_{stem}")).map_err(|e| format!("compiling {name}'s gate-level C++: {e}"))?;
-    fs::rename(tmp.join("obj").join(format!("libcosim_{stem}.a")), tmp.join(format!("libcosim_{stem}.a")))
-        .map_err(|e| format!("{}: {e}", tmp.display()))?;
-    let _ = fs::remove_dir_all(tmp.join("obj"));
-    let _ = fs::remove_dir_all(tmp.join("obj_slow"));
-    let _ = fs::remove_dir_all(tmp.join("objects"));
-    if fs::rename(&tmp, &out).is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-        if !library.is_file() {
-            return Err(format!("cannot move {} to {}", tmp.display(), out.display()));
-        }
-    }
-    drop(resumable);
-    prune(root, &stem, &out);
-    Ok(Some(out))
+    fs::write(&glue, glue_cpp(name, gates, ports, &headers)).map_err(|e| format!("{}: {e}", glue.display()))?;
+    compilations.archive(tmp, &glue, &format!("cosim_{stem}"), &format!("{name}'s gate-level C++"))
 }
 
 /// The working folder of a large netlist's build, `.<stem>-<key>.work`, held by one build at a
@@ -361,7 +364,7 @@ impl Resumable {
             let compiler = if is_slow { &slow } else { &fast };
             let mut keyed = format!("{:?} {:?}", compiler.path(), compiler.args()).into_bytes();
             keyed.extend_from_slice(&text);
-            let object = objects.join(format!("{:016x}.o", fnv(0xcbf2_9ce4_8422_2325, &keyed)));
+            let object = objects.join(format!("{:016x}.o", fnv(FNV_OFFSET, &keyed)));
             jobs.push((file.clone(), object, compiler));
         }
         let todo: Vec<&(PathBuf, PathBuf, &cc::Tool)> = jobs.iter().filter(|(_, o, _)| !o.is_file()).collect();
@@ -408,7 +411,7 @@ impl Drop for Resumable {
 }
 
 /// Verilates one gate-level build into `mdir`, after checking that its top's ports are `ports`.
-/// A `large` netlist is verilated with LARGE_NETLIST_VERILATOR_FLAGS (without DFG: gls_flags.rs).
+/// A `large` netlist is verilated with LARGE_NETLIST_VERILATOR_FLAGS (without DFG: flags.rs).
 fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large: bool) -> Result<(), String> {
     let run = |extra: &[&str]| -> Result<(), String> {
         let _ = fs::remove_dir_all(mdir);
@@ -429,7 +432,7 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
         .arg(mdir)
         .args(extra);
         let file = match &g.source {
-            // Yosys's netlist: gls_flags.rs says why these. UNOPTFLAT stays on: it is reported
+            // Yosys's netlist: flags.rs says why these. UNOPTFLAT stays on: it is reported
             // below.
             Source::Netlist(f) => {
                 // No `no_inline` for the modules a large netlist repeats, though it made the
@@ -521,7 +524,7 @@ fn glue_cpp(name: &str, gates: &[GateBuild], ports: &[Port], headers: &str) -> S
         }
     }
     format!(
-        "// Generated by build.rs (cosim/engine/gls_build.rs) from the ports of rtl/{name}.sv and the\n\
+        "// Generated by build.rs (cosim/build/gls/) from the ports of rtl/{name}.sv and the\n\
          // netlists of `make gls`: do not edit.\n\
          #include <cstddef>\n#include <cstdint>\n#include <memory>\n#include <stdexcept>\n#include <string>\n\n\
          #include \"verilated_rs.h\"\n{headers}{}\

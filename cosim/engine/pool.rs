@@ -1,7 +1,9 @@
-//! The program suites' work split into chunks. Chunk `c` of a suite seeded `s` draws its
-//! programs from generators of its own (from `s` and `c` alone), and the chunks run on as many
-//! threads as the run has jobs; what a suite reports depends on its seed only, never on the
-//! number of threads (tests/exec_program.rs checks it).
+//! Work on a run's threads: a random run's workers ([`on_threads`]), the program suites' chunks
+//! in chunk order ([`chunks`]), and the progress bar a run shows.
+//!
+//! Chunk `c` of a suite seeded `s` draws its programs from generators of its own (from `s` and
+//! `c` alone), and the chunks run on as many threads as the run has jobs; what a suite reports
+//! depends on its seed only, never on the number of threads (tests/exec_program.rs checks it).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -12,7 +14,7 @@ use std::sync::Mutex;
 /// started, and the results are those of chunks `0..=f` (`f` the lowest failing chunk) or of
 /// all chunks, in chunk order: the same for every `jobs`. The first error (in chunk order) of
 /// `open` or `work` is returned instead.
-pub fn run<S, T: Send>(
+pub fn chunks<S, T: Send>(
     chunks: u64,
     jobs: usize,
     open: impl Fn() -> anyhow::Result<S> + Sync,
@@ -62,26 +64,67 @@ pub fn run<S, T: Send>(
     done.into_iter().map(|(_, result)| result).collect()
 }
 
+/// A progress bar of `len` (`{pos}/{len}` then `what`, e.g. " vectors") named `prefix`.
+pub fn progress_bar(prefix: &str, len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{prefix:>12}} [{{bar:40}}] {{pos}}/{{len}}{what} {{per_sec}} eta {{eta}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
+/// Runs `work` on `jobs` threads (at least one), each given its index, then clears `bar`, and
+/// returns the first error a thread returned; `failed` runs as soon as one fails (e.g. to stop
+/// the others early).
+pub fn on_threads(
+    jobs: usize,
+    bar: Option<&indicatif::ProgressBar>,
+    work: impl Fn(usize) -> anyhow::Result<()> + Sync,
+    failed: impl Fn() + Sync,
+) -> anyhow::Result<()> {
+    let first_error = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for index in 0..jobs.max(1) {
+            let (work, failed, first_error) = (&work, &failed, &first_error);
+            scope.spawn(move || {
+                if let Err(e) = work(index) {
+                    failed();
+                    first_error.lock().unwrap().get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    first_error.into_inner().unwrap().map_or(Ok(()), Err)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::chunks;
 
     /// Chunk 5 and chunk 9 fail: whatever the threads, the results stop at chunk 5.
     #[test]
     fn results_stop_at_the_lowest_failing_chunk_for_every_job_count() {
         for jobs in [1, 2, 3, 8] {
-            let results = run(20, jobs, || Ok(()), |_, c| Ok((c, c == 5 || c == 9))).unwrap();
+            let results = chunks(20, jobs, || Ok(()), |_, c| Ok((c, c == 5 || c == 9))).unwrap();
             assert_eq!(results, vec![0, 1, 2, 3, 4, 5], "jobs {jobs}");
         }
-        let all = run(7, 3, || Ok(()), |_, c| Ok((c * 10, false))).unwrap();
+        let all = chunks(7, 3, || Ok(()), |_, c| Ok((c * 10, false))).unwrap();
         assert_eq!(all, vec![0, 10, 20, 30, 40, 50, 60]);
     }
 
     #[test]
     fn an_error_is_returned_in_chunk_order() {
-        let e = run(10, 4, || Ok(()), |_, c| if c == 3 { anyhow::bail!("chunk {c}") } else { Ok(((), false)) });
+        let e = chunks(10, 4, || Ok(()), |_, c| if c == 3 { anyhow::bail!("chunk {c}") } else { Ok(((), false)) });
         assert_eq!(e.unwrap_err().to_string(), "chunk 3");
-        let e = run(10, 2, || -> anyhow::Result<()> { anyhow::bail!("cannot open") }, |_, _| Ok(((), false)));
+        let e = chunks(10, 2, || -> anyhow::Result<()> { anyhow::bail!("cannot open") }, |_, _| Ok(((), false)));
         assert_eq!(e.unwrap_err().to_string(), "cannot open");
     }
 }

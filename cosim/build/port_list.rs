@@ -1,7 +1,8 @@
 //! A unit's port list from `verilator --xml-only`: names, directions, widths and packed arrays of
-//! the top's ports, and the files Verilator read. build.rs includes this file (it generates the
-//! bindings from the list); the library compiles it only for its tests, which feed it malformed
-//! and unusual port lists. Every error names the port and the rule it breaks.
+//! the top's ports, and the files Verilator read. A module of the build script (it generates the
+//! bindings from the list) and of the test binary (tests/build_script.rs), which runs its tests:
+//! they feed it malformed and unusual port lists. Every error names the port and the rule it
+//! breaks.
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
-// The Verilator flags of a netlist's gate-level build, beside the shared ones (`--assert`,
-// `--x-assign unique`, `--x-initial unique`). One file, read by the build (included by
-// cosim/engine/gls_build.rs) and by the library (`engine::gls_flags`), so that tests/gls.rs
-// Verilates netlists as the build does.
+//! The Verilator flags of a netlist's gate-level build, beside the shared ones (`--assert`,
+//! `--x-assign unique`, `--x-initial unique`). One file, a module of the build script's
+//! gate-level builds (cosim/build/gls/) and of the test binary (tests/build_script.rs), so that
+//! tests/gls.rs Verilates netlists as the build does.
 
 /// Yosys's netlist: Verilator's lint is about its naming (unused `_15_` bits, signals it splits),
 /// not the design, so its warnings are not fatal. `-fno-const-bit-op-tree`: Verilator 5.006's

@@ -1,17 +1,15 @@
-//! The VMEM pipeline's random programs (cosim/exec/pipe_programs.rs) as `make cosim` runs them:
-//! each in lockstep, model against RTL, every output every cycle, and against the executor at
-//! the end; a failing program shrunk as a program and saved as an exec file. The programs run in
-//! chunks over the run's threads ([`chunks`](crate::exec::chunks)); what the suite reports
+//! The VMEM pipeline's random programs ([`super::programs`]) as `make cosim` runs them: each in
+//! lockstep, model against RTL, every output every cycle, and against the executor at the end; a
+//! failing program shrunk as a program and saved as an exec file. The programs run in chunks over
+//! the run's threads ([`pool::chunks`](crate::engine::pool::chunks)); what the suite reports
 //! depends on its seed only.
 
-use gcn_vmem_model::exec::LANES;
+use gcn_vmem_model::exec::{document, LANES};
 use gcn_vmem_model::isa::Instruction;
-
-pub use crate::exec::pipe_programs::{
-    atomic_crossing_a_line, draw, draw_case, draw_cases, lru_scenario, reference, with_text, PipeCase,
-};
-use crate::exec::pipeline::{first_difference, run_both, Config, PipeRun};
 use gcn_vmem_model::vmem_pipe::ports::{In, Out};
+
+use super::programs::{draw_case, reference, with_text, PipeCase, FILE_SGPRS, FILE_VGPRS};
+use super::testbench::{first_difference, run_both, Config, PipeRun};
 
 /// Runs a case in lockstep and checks the final state against the executor's.
 pub fn check_case<M, R>(
@@ -99,7 +97,7 @@ pub fn repro_binary(build: &crate::engine::RtlOptions) -> &'static str {
 }
 
 /// The report line of a failing program: an `ASSERTION` line, as every unit's, when the RTL failed
-/// an assertion (its name and the file that declares it, [`crate::engine::run::assertion_file`]),
+/// an assertion (its name and the file that declares it, [`crate::engine::rtl_sources::assertion_file`]),
 /// else a `PIPELINE` line with the error (a mismatch, a hang, a result the executor disagrees
 /// with); both end with the command that replays the saved program on the same RTL build.
 pub fn failure_line(
@@ -115,7 +113,7 @@ pub fn failure_line(
                 "ASSERTION vmem_pipe cycle={}{at} assertion={} ({}) | program of {instructions} instruction(s) | repro: {repro}",
                 a.cycle,
                 a.name,
-                crate::engine::run::assertion_file("vmem_pipe", &a.name)
+                crate::engine::rtl_sources::assertion_file("vmem_pipe", &a.name)
             )
         }
         None => format!("PIPELINE vmem_pipe program of {instructions} instruction(s) | {error} | repro: {repro}"),
@@ -124,16 +122,13 @@ pub fn failure_line(
 
 /// The case as an exec file (SPEC §13.1), the registers the programs use.
 pub fn to_exec_file(case: &PipeCase) -> String {
-    crate::exec::suite::to_exec_file(&crate::exec::suite::Case {
-        wave: case.wave.clone(),
-        program: case.program.clone(),
-    })
+    document::write(&case.wave, &case.program, &FILE_SGPRS, &FILE_VGPRS)
 }
 
-/// Programs per chunk of the suite ([`chunks`](crate::exec::chunks)).
+/// Programs per chunk of the suite ([`pool::chunks`](crate::engine::pool::chunks)).
 pub const PIPE_CHUNK: u64 = 32;
 
-/// The pipeline's random programs as `gcn-vmem cosim` runs them (issue 19 item 5): `programs`
+/// The pipeline's random programs as `gcn-vmem cosim` runs them: `programs`
 /// cases of up to `length` buffer instructions from `seed`, each in lockstep (model against the
 /// RTL build `build` (its variant or gate-level netlist), every output every cycle) and against the executor at the end, with the
 /// pipeline's functional coverage counted. A failing program is saved as found, shrunk as a
@@ -166,7 +161,7 @@ pub fn run_pipe_suite(
         use crate::engine::RtlUnit as _;
         Ok(crate::engine::lockstep::Lockstep::new(
             VmemPipe::default(),
-            crate::bindings::vmem_pipe::Rtl::open(&options)?,
+            super::Rtl::open(&options)?,
         ))
     };
     let run = |ls: &mut _, chunk: u64| -> anyhow::Result<(Summary, bool)> {
@@ -176,7 +171,7 @@ pub fn run_pipe_suite(
         let failed = tally.failing_cases > 0;
         Ok((tally, failed))
     };
-    let tallies = crate::exec::chunks::run(programs.div_ceil(PIPE_CHUNK), jobs, open, run)?;
+    let tallies = crate::engine::pool::chunks(programs.div_ceil(PIPE_CHUNK), jobs, open, run)?;
     let mut summary = empty_summary();
     for t in tallies {
         summary.vectors += t.vectors;
@@ -214,16 +209,16 @@ fn empty_summary() -> crate::engine::run::Summary {
 /// Runs `cases` on `ls` (see [`run_pipe_suite`]): the tally of one chunk, its `chunks` the
 /// programs run; stops after `max_failures` failing programs.
 fn run_cases(
-    ls: &mut crate::engine::lockstep::Lockstep<gcn_vmem_model::vmem_pipe::VmemPipe, crate::bindings::vmem_pipe::Rtl>,
+    ls: &mut crate::engine::lockstep::Lockstep<gcn_vmem_model::vmem_pipe::VmemPipe, super::Rtl>,
     cases: impl Iterator<Item = PipeCase>,
     artifacts: &std::path::Path,
     options: &crate::engine::RtlOptions,
     max_failures: u64,
     shrink: bool,
 ) -> anyhow::Result<crate::engine::run::Summary> {
-    use crate::bindings::vmem_pipe::Rtl;
+    use super::Rtl;
     use crate::engine::lockstep::Lockstep;
-    use crate::engine::run::Failure;
+    use crate::engine::artifacts::Failure;
     use crate::engine::{RtlOptions, RtlUnit as _};
     use gcn_vmem_model::cover::{Covered as _, Hits};
     use gcn_vmem_model::vmem_pipe::{cover, VmemPipe};

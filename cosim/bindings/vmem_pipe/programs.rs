@@ -1,17 +1,17 @@
-//! Random programs for the VMEM pipeline (SPEC §14, issue 19 item 5): buffer loads, stores and
+//! Random programs for the VMEM pipeline (SPEC §14): buffer loads, stores and
 //! atomics on a wave whose addresses are biased to reuse lines (hits after misses), straddle
 //! blocks, conflict on banks, interleave loads after stores to the same bytes, and to wait with
 //! `s_waitcnt vmcnt(N)`; each with its own testbench configuration (L2 latency spread and
 //! back-pressure, VGPR-port back-pressure). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
-//! Drawing only: the binding (cosim/bindings/vmem_pipe.rs) records traces of them, and the
-//! suite (cosim/exec/pipe_suite.rs) runs them against the RTL.
+//! Drawing only: the binding ([`super`]) records traces of them, and the suite ([`super::suite`])
+//! runs them against the RTL.
 
 use gcn_vmem_model::exec::{self, Models, Wave, LANES};
 use gcn_vmem_model::isa::{self, Instruction, MtbufOp, MubufOp, Waitcnt};
 
 use crate::engine::stimulus::Rng;
-use crate::exec::pipeline::Config;
+use super::testbench::Config;
 
 /// One random program for the pipeline: its wave, its instructions and its testbench.
 #[derive(Clone, Debug)]
@@ -26,6 +26,13 @@ const VADDR: u8 = 1;
 const VDATA: u8 = 8;
 /// The V#'s SGPRs.
 const VSHARP_SGPR: usize = 4;
+/// The registers of a program's exec file ([`super::suite::to_exec_file`]), as `(first, count)`:
+/// s1 (SOFFSET), the V#'s, and s[8:15], the executor suite's T# (the two suites' files have one
+/// layout, `crate::exec::suite::FILE_SGPRS`).
+pub const FILE_SGPRS: [(usize, usize); 3] = [(1, 1), (VSHARP_SGPR, 4), (8, 8)];
+/// The VGPRs of a program's exec file: the addresses and the data.
+pub const FILE_VGPRS: [u8; 12] =
+    [VADDR, VADDR + 1, VADDR + 2, VADDR + 3, VDATA, VDATA + 1, VDATA + 2, VDATA + 3, VDATA + 4, VDATA + 5, VDATA + 6, VDATA + 7];
 /// The memory the V# points at, filled with random bytes.
 const REGION: u64 = 0x4000;
 

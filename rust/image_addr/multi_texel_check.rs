@@ -4,12 +4,12 @@
 //! combination `image_addr` would call `illegal` rejected) and its error message, which names the
 //! combination and lists the format table ([`multi_texel_error`], [`format_table_text`]).
 //!
-//! The table itself is the unit's (`crate::image_addr::FORMAT_TABLE`). Every public item here is
-//! re-exported from `crate::image_addr`, its path before it moved here.
+//! The table itself is the unit's ([`super::FORMAT_TABLE`]); every public item here is
+//! `crate::image_addr`'s.
 
 use std::fmt::Write as _;
 
-use crate::image_addr::{supported, table_allows, FORMAT_TABLE, OP_NAMES};
+use super::{supported, table_allows, FORMAT_TABLE, OP_NAMES};
 use crate::tsharp;
 
 /// A multi-texel instruction as the executor sees it: the opcode's fields and the T#'s.
