@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use crate::engine::case::{concatenate, Case};
 use crate::engine::lockstep::{Lockstep, Step};
 use crate::engine::replay::replay;
-use crate::engine::run::RunConfig;
 use crate::engine::stimulus::hash;
 use crate::engine::vectors;
 use crate::engine::RtlOptions;
 use crate::engine::RtlUnit;
+use crate::engine::Wave;
 use crate::engine::{Binding, UnitTypes};
 use gcn_vmem_model::unit::Unit;
 
@@ -63,6 +63,16 @@ pub(crate) fn record_failure(failures: &mut Vec<Failure>, failure: Failure) {
     }
 }
 
+/// How a run saves its failing cases: under `artifacts` (`<artifacts>/<unit>/`), each shrunk
+/// (unless `shrink` is false) and replayed on the build `rtl` names (its variant, gate-level build
+/// and X seed; no waveform), whose re-run writes a waveform of format `wave`.
+pub(crate) struct Saving<'a> {
+    pub(crate) artifacts: &'a Path,
+    pub(crate) rtl: RtlOptions,
+    pub(crate) wave: Wave,
+    pub(crate) shrink: bool,
+}
+
 /// Saves a failing case and shrinks it, each candidate on a fresh RTL instance of the run's
 /// build and X seed, so that the saved vector fails from reset alone, as its replay does. A case
 /// that fails only after the earlier cases of its chunk (`history`: a register the reset does not
@@ -71,11 +81,11 @@ pub(crate) fn record_failure(failures: &mut Vec<Failure>, failure: Failure) {
 pub(crate) fn shrink_and_save<B: Binding>(
     history: &[Case<B>],
     original: Case<B>,
-    config: &RunConfig,
+    config: &Saving,
 ) -> anyhow::Result<Failure> {
     // Save the unshrunk case first: whatever happens next, it is not lost.
-    let (dir, _, unshrunk_file) = save_unshrunk::<B>(&original, config)?;
-    let options = RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
+    let (dir, _, unshrunk_file) = save_unshrunk::<B>(&original, config.artifacts)?;
+    let options = config.rtl.clone();
     let fails = |steps: &[Step<In<B>>]| -> anyhow::Result<bool> {
         let mut fresh = Lockstep::new(B::Model::default(), B::Rtl::open(&options)?);
         Ok(!fresh.run_steps(steps))
@@ -116,7 +126,7 @@ pub(crate) fn shrink_and_save<B: Binding>(
     std::fs::write(&vector_file, vectors::to_text(&best))
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", vector_file.display()))?;
     let wave_file = dir.join(format!("{id}.{}", config.wave.extension()));
-    let options = RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
+    let options = config.rtl.clone();
     let replay = replay::<B>(&best, &options, Some(&vector_file), Some(&wave_file));
     let (rtl_wave, diff_wave, wave_error, lines) = match replay {
         Ok(r) => (r.rtl_wave, r.diff_wave, r.wave_error, r.lines),
@@ -142,9 +152,9 @@ pub(crate) fn shrink_and_save<B: Binding>(
 /// contents; returns the folder, the id and the file.
 pub(crate) fn save_unshrunk<B: Binding>(
     case: &[Step<In<B>>],
-    config: &RunConfig,
+    artifacts: &Path,
 ) -> anyhow::Result<(PathBuf, String, PathBuf)> {
-    let dir = config.artifacts.join(<B::Model as Unit>::NAME);
+    let dir = artifacts.join(<B::Model as Unit>::NAME);
     std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     let text = vectors::to_text(case);
     let id = format!("{:016x}", hash(text.as_bytes()));

@@ -23,7 +23,7 @@ pub type Case<B> = Vec<Step<In<B>>>;
 /// allocation and the switches between stimulus, model and RTL) is small against its vectors;
 /// shrinking shortens a failing one (a mutant's 395-cycle case to its one failing cycle in
 /// milliseconds).
-pub const CASE_CYCLES: usize = 1024;
+pub(crate) const CASE_CYCLES: usize = 1024;
 
 /// The strategy of one random case of unit `B` ([`Binding::case_strategy`]).
 pub fn case_strategy<B: Binding>() -> BoxedStrategy<Case<B>> {
@@ -40,7 +40,7 @@ pub fn generate_cycles<B: Binding>(rng: &mut Rng) -> Case<B> {
 /// [`generate_cycles`] with each cycle's inputs from `generate` (called once a cycle, in order,
 /// after the cycle's own draw): for a unit whose stimulus keeps a state along a case.
 #[inline]
-pub fn generate_cycles_with<B: Binding>(rng: &mut Rng, mut generate: impl FnMut(&mut Rng) -> In<B>) -> Case<B> {
+pub(crate) fn generate_cycles_with<B: Binding>(rng: &mut Rng, mut generate: impl FnMut(&mut Rng) -> In<B>) -> Case<B> {
     let len = 1 + rng.below(CASE_CYCLES as u64) as usize;
     (0..len)
         .map(|_| {
@@ -63,7 +63,7 @@ pub fn generate_cycles_with<B: Binding>(rng: &mut Rng, mut generate: impl FnMut(
 /// cycle's input of the kind, given the cycle's draw `r` (whose low bits decided the switch;
 /// its bits 63:8 are free). Each vector still draws its own data.
 #[inline]
-pub fn generate_runs<B: Binding, K: Copy>(
+pub(crate) fn generate_runs<B: Binding, K: Copy>(
     rng: &mut Rng,
     mut kind: impl FnMut(&mut Rng) -> K,
     mut vector: impl FnMut(&mut Rng, K, u64) -> In<B>,
@@ -80,13 +80,13 @@ pub fn generate_runs<B: Binding, K: Copy>(
 
 /// The average run of one kind in [`generate_runs`]: a power of two, so the switch reads only
 /// the low bits of the cycle's draw.
-pub const KIND_RUN: u64 = 16;
+pub(crate) const KIND_RUN: u64 = 16;
 const _: () = assert!(KIND_RUN.is_power_of_two() && KIND_RUN <= 256);
 
 /// `n` inputs for `gcn-vmem bench` drawn as `B`'s random cases draw them: the valid inputs of
 /// consecutive cases, so that the plain C++ loop drives what `gcn-vmem cosim` drives (for a
 /// unit whose cases are not independent draws of [`Binding::generate`]).
-pub fn case_inputs<B: Binding>(rng: &mut Rng, n: usize) -> Vec<In<B>> {
+pub(crate) fn case_inputs<B: Binding>(rng: &mut Rng, n: usize) -> Vec<In<B>> {
     let mut inputs = Vec::with_capacity(n);
     while inputs.len() < n {
         let case = B::generate_case(rng);
@@ -127,7 +127,7 @@ const fn reset_of(k: u64) -> Reset {
 /// every default case (96 %, of 512.5 cycles on average) resets somewhere inside or between
 /// its bursts of valid inputs; the coalescer's handshakes (cosim/bindings/coalescer.rs) one in
 /// 40 each.
-pub fn reset_activity(rng: &mut Rng, one_in: u64) -> Reset {
+pub(crate) fn reset_activity(rng: &mut Rng, one_in: u64) -> Reset {
     reset_of(rng.below(one_in))
 }
 

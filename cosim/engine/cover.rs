@@ -56,7 +56,7 @@ pub struct Ring<I> {
 
 impl<I> Ring<I> {
     /// Entries the ring holds.
-    pub const CAPACITY: usize = 8;
+    pub(crate) const CAPACITY: usize = 8;
 }
 
 impl<I: Default + Copy> Default for Ring<I> {
@@ -77,7 +77,7 @@ impl<I> Ring<I> {
     }
     /// The oldest entry.
     #[inline]
-    pub fn front(&self) -> Option<&I> {
+    pub(crate) fn front(&self) -> Option<&I> {
         (self.len > 0).then(|| &self.slots[self.head])
     }
 }
@@ -85,7 +85,7 @@ impl<I> Ring<I> {
 impl<I: Copy> Ring<I> {
     /// Appends `input`; a full ring forgets its oldest entry first.
     #[inline]
-    pub fn push_back(&mut self, input: I) {
+    pub(crate) fn push_back(&mut self, input: I) {
         let mask = Self::CAPACITY - 1;
         self.slots[(self.head + self.len) & mask] = input;
         if self.len == Self::CAPACITY {
@@ -96,7 +96,7 @@ impl<I: Copy> Ring<I> {
     }
     /// Removes and returns the oldest entry.
     #[inline]
-    pub fn pop_front(&mut self) -> Option<I> {
+    pub(crate) fn pop_front(&mut self) -> Option<I> {
         if self.len == 0 {
             return None;
         }
@@ -114,7 +114,7 @@ impl<I: Copy> Ring<I> {
 /// [`Binding::cover_cycle`]. Both pairings give the same samples for a unit of fixed latency
 /// (tests/harness.rs `pairing_by_result_is_the_fifo_pairing`).
 #[inline(always)]
-pub fn pair_cycle<B: Binding>(
+pub(crate) fn pair_cycle<B: Binding>(
     in_flight: &mut InFlight<<B::Model as Unit>::In, <B::Model as Unit>::Out>,
     case: &[Step<<B::Model as Unit>::In>],
     cycle: usize,

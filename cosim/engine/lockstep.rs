@@ -443,7 +443,7 @@ pub fn drive_unit<U: Unit>(unit: &mut U, held: &mut bool, step: &Step<U::In>) ->
 
 /// The index of the input that produced the outputs of `cycle`: a result appears LATENCY − 1
 /// steps after its input (rust/unit.rs).
-pub fn source_cycle(cycle: u64, latency: usize) -> Option<u64> {
+pub(crate) fn source_cycle(cycle: u64, latency: usize) -> Option<u64> {
     cycle.checked_sub(latency.saturating_sub(1) as u64)
 }
 
@@ -455,7 +455,7 @@ pub fn trace<I: Ports, O: Ports>(record: &[Cycle<I, O>]) -> String {
 }
 
 /// [`trace`] with the inputs of each cycle rendered by `render_input`.
-pub fn trace_with<I: Ports, O: Ports>(record: &[Cycle<I, O>], render_input: impl Fn(&I) -> String) -> String {
+pub(crate) fn trace_with<I: Ports, O: Ports>(record: &[Cycle<I, O>], render_input: impl Fn(&I) -> String) -> String {
     let mut text = String::new();
     for (n, c) in record.iter().enumerate() {
         let reset = match c.reset {

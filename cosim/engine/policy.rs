@@ -13,14 +13,14 @@ pub const DEFAULT_VECTORS: u64 = 8_000_000;
 pub const DEFAULT_MAX_FAILURES: usize = 5;
 
 /// Random programs of whole instructions a `gcn-vmem cosim` of every unit runs after the units.
-pub const DEFAULT_PROGRAMS: u64 = 20_000;
+pub(crate) const DEFAULT_PROGRAMS: u64 = 20_000;
 
 /// Instructions per random program.
 pub const PROGRAM_LENGTH: usize = 8;
 
 /// Random pipeline programs (vmem_pipe) at the default vector budget, and their length in
 /// buffer instructions: about 20 s on the project's 2-core machine (docs/perf.md).
-pub const DEFAULT_PIPE_PROGRAMS: u64 = 800;
+pub(crate) const DEFAULT_PIPE_PROGRAMS: u64 = 800;
 pub const PIPE_PROGRAM_LENGTH: usize = 8;
 
 /// Pipeline programs for a run of `vectors` per unit: in proportion to the default budget, at
@@ -30,7 +30,7 @@ pub fn pipe_programs(vectors: u64) -> u64 {
 }
 
 /// The fewest vectors an X run (`--x-seeds`) drives.
-pub const MIN_X_VECTORS: u64 = 1_000;
+pub(crate) const MIN_X_VECTORS: u64 = 1_000;
 
 /// Programs to run when `--programs` is not given: the default suite when every unit runs,
 /// none when the run names units.

@@ -65,7 +65,7 @@ pub fn chunks<S, T: Send>(
 }
 
 /// A progress bar of `len` (`{pos}/{len}` then `what`, e.g. " vectors") named `prefix`.
-pub fn progress_bar(prefix: &str, len: u64, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(prefix: &str, len: u64, what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(len);
     bar.set_style(
         indicatif::ProgressStyle::with_template(&format!(
@@ -81,7 +81,7 @@ pub fn progress_bar(prefix: &str, len: u64, what: &str) -> indicatif::ProgressBa
 /// Runs `work` on `jobs` threads (at least one), each given its index, then clears `bar`, and
 /// returns the first error a thread returned; `failed` runs as soon as one fails (e.g. to stop
 /// the others early).
-pub fn on_threads(
+pub(crate) fn on_threads(
     jobs: usize,
     bar: Option<&indicatif::ProgressBar>,
     work: impl Fn(usize) -> anyhow::Result<()> + Sync,

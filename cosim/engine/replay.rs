@@ -32,7 +32,7 @@ pub struct Replay {
 }
 
 /// The command that regenerates a vector's waveforms (on the same RTL build and X seed).
-pub fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) -> String {
+pub(crate) fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) -> String {
     // The gate-level netlist runs in the binary `make gls` builds (mk/gls.mk).
     let target = if rtl.gls == Gls::Netlist { "gls-wave" } else { "wave" };
     let mut command = format!("make {target} UNIT={unit} VECTOR={}", vector_file.display());
@@ -152,7 +152,7 @@ fn source_text<B: Binding>(cycle: u64, at: At, steps: &[Step<In<B>>]) -> String 
 /// One greppable line: unit, cycle (and when in it, for comparisons at a reset change),
 /// signal, expected and actual (and their XOR), the inputs that produced them with a field
 /// breakdown, and the command that reproduces it.
-pub fn mismatch_line<B: Binding>(m: &Mismatch, steps: &[Step<In<B>>], repro: &str) -> String {
+pub(crate) fn mismatch_line<B: Binding>(m: &Mismatch, steps: &[Step<In<B>>], repro: &str) -> String {
     let unit = <B::Model as Unit>::NAME;
     let signal = &<Out<B> as Ports>::SIGNALS[m.signal];
     let at = if m.at == At::Edge { String::new() } else { format!(" at={}", m.at) };
@@ -170,7 +170,7 @@ pub fn mismatch_line<B: Binding>(m: &Mismatch, steps: &[Step<In<B>>], repro: &st
 /// One greppable line for a failed RTL assertion: unit, cycle, the assertion's name and where it
 /// is declared ([`assertion_file`]), the inputs behind the values it sampled, and the command that
 /// reproduces it.
-pub fn assertion_line<B: Binding>(a: &AssertionFailure, steps: &[Step<In<B>>], repro: &str) -> String {
+pub(crate) fn assertion_line<B: Binding>(a: &AssertionFailure, steps: &[Step<In<B>>], repro: &str) -> String {
     let unit = <B::Model as Unit>::NAME;
     let at = if a.at == At::Edge { String::new() } else { format!(" at={}", a.at) };
     // A concurrent assertion samples the values from before the edge that evaluates it.

@@ -337,7 +337,7 @@ pub fn pin_to_current_cpu() -> Option<u32> {
 }
 
 /// Where a VCD's FST recording lives while the run is going (beside the VCD).
-pub fn vcd_recording(vcd: &Path) -> PathBuf {
+pub(crate) fn vcd_recording(vcd: &Path) -> PathBuf {
     vcd.with_extension("vcd.fst")
 }
 

@@ -15,7 +15,7 @@ pub fn rtl_dir() -> PathBuf {
 }
 
 /// The `.sv` files of `rtl_dir` (packages and modules), sorted.
-pub fn sv_files(rtl_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn sv_files(rtl_dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(rtl_dir).with_context(|| format!("cannot read {}", rtl_dir.display()))? {
         let path = entry?.path();
@@ -42,7 +42,7 @@ pub fn packages(rtl_dir: &Path) -> anyhow::Result<Vec<String>> {
 
 /// What a tool reads for `unit` of `rtl_dir`, in order: the packages (sorted), the module files
 /// it instantiates ([`submodules`]), and rtl/<unit>.sv.
-pub fn unit_sources(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn unit_sources(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<PathBuf>> {
     let mut sources: Vec<PathBuf> = packages(rtl_dir)?.into_iter().map(|p| rtl_dir.join(p)).collect();
     sources.extend(submodules(rtl_dir, unit)?.into_iter().map(|f| rtl_dir.join(f)));
     sources.push(rtl_dir.join(format!("{unit}.sv")));
@@ -54,7 +54,7 @@ pub fn unit_sources(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<PathBuf>> 
 /// before the unit's own, which is not in the list. A name counts as an instantiation when it is
 /// followed by `#(` or by an instance name and `(`, outside `//` comments, and not declared
 /// (`module <name>`).
-pub fn submodules(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
+pub(crate) fn submodules(rtl_dir: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
     let modules = module_names(rtl_dir)?;
     let mut order = Vec::new();
     visit_submodules(rtl_dir, unit, &modules, &mut vec![unit.to_string()], &mut order)?;
@@ -160,7 +160,7 @@ pub fn assertion_file(unit: &str, name: &str) -> String {
 }
 
 /// [`assertion_file`] with the RTL read from `rtl_dir`.
-pub fn assertion_file_in(rtl_dir: &Path, unit: &str, name: &str) -> String {
+pub(crate) fn assertion_file_in(rtl_dir: &Path, unit: &str, name: &str) -> String {
     let own = format!("{unit}.sv");
     let mut files = vec![own.clone()];
     files.extend(submodules(rtl_dir, unit).unwrap_or_default());

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::engine::artifacts::{record_failure, save_unshrunk, shrink_and_save, Failure};
+use crate::engine::artifacts::{record_failure, save_unshrunk, shrink_and_save, Failure, Saving};
 use crate::engine::case::Case;
 use crate::engine::cover::{pair_cycle, InFlight};
 use crate::engine::lockstep::{Lockstep, Phases, Step};
@@ -92,8 +92,16 @@ pub fn shard_chunks(vectors: u64, shard: Option<Shard>) -> impl Iterator<Item = 
 }
 
 /// Whether this binary's RTL models were verilated with `--coverage` (`make coverage`).
-pub fn coverage_built() -> bool {
+pub(crate) fn coverage_built() -> bool {
     env!("GCN_VMEM_COVERAGE_BUILT") == "1"
+}
+
+impl RunConfig {
+    /// How this run saves its failing cases.
+    fn saving(&self) -> Saving<'_> {
+        let rtl = RtlOptions { variant: self.variant, gls: self.gls, wave: None, x_seed: self.x_seed };
+        Saving { artifacts: &self.artifacts, rtl, wave: self.wave, shrink: self.shrink }
+    }
 }
 
 impl Default for RunConfig {
@@ -230,12 +238,12 @@ pub fn random<B: Binding>(config: &RunConfig) -> anyhow::Result<Summary> {
                     let n = failing.fetch_add(1, Ordering::Relaxed) + 1;
                     if n as usize > config.max_failures {
                         // Past the budget for shrinking: keep the case, unshrunk.
-                        save_unshrunk::<B>(&case, config)?;
+                        save_unshrunk::<B>(&case, &config.artifacts)?;
                         stop.store(true, Ordering::Relaxed);
                         break;
                     }
                     let history = chunk_cases::<B>(config.seed, chunk, first_case..index);
-                    let failure = shrink_and_save::<B>(&history, case, config)?;
+                    let failure = shrink_and_save::<B>(&history, case, &config.saving())?;
                     // Later cases start from a state nothing else has seen.
                     let options =
                         RtlOptions { variant: config.variant, gls: config.gls, wave: None, x_seed: config.x_seed };
@@ -296,7 +304,7 @@ pub fn chunk_cases<B: Binding>(seed: u64, chunk: u64, range: std::ops::Range<u64
 
 /// The X seed of one chunk of an X run (`RunConfig::x_seed`): 31 bits, as Verilator's randSeed
 /// takes them.
-pub fn chunk_x_seed(x_seed: u64, chunk: u64) -> u64 {
+pub(crate) fn chunk_x_seed(x_seed: u64, chunk: u64) -> u64 {
     hash(&[x_seed.to_le_bytes(), chunk.to_le_bytes()].concat()) & 0x7fff_ffff
 }
 

@@ -34,7 +34,7 @@ impl Rng {
 
     /// The generator of chunk `chunk` of a run seeded `seed` (random runs split their vectors
     /// into chunks, so the cases depend on the seed only, not on threads or shards).
-    pub fn for_chunk(seed: u64, chunk: u64) -> Self {
+    pub(crate) fn for_chunk(seed: u64, chunk: u64) -> Self {
         // 0x6763_6e2d_766d_656d is "gcn-vmem".
         Rng::new(hash(&[seed.to_le_bytes(), (chunk ^ 0x6763_6e2d_766d_656d).to_le_bytes()].concat()))
     }
@@ -61,12 +61,12 @@ impl Rng {
     }
 
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
 
     #[inline]
-    pub fn next_u128(&mut self) -> u128 {
+    pub(crate) fn next_u128(&mut self) -> u128 {
         u128::from(self.next_u64()) << 64 | u128::from(self.next_u64())
     }
 
@@ -82,16 +82,9 @@ impl Rng {
         range.start + self.below(range.end - range.start)
     }
 
-    /// Uniform in `range` of signed integers (inclusive).
-    #[inline]
-    pub fn range_i64(&mut self, range: std::ops::RangeInclusive<i64>) -> i64 {
-        let span = (*range.end() - *range.start()) as u64 + 1;
-        range.start().wrapping_add(self.below(span) as i64)
-    }
-
     /// True with probability `p`.
     #[inline]
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < p
     }
 
@@ -108,7 +101,7 @@ impl Rng {
 
     /// An index into `weights` with probability proportional to its weight.
     #[inline]
-    pub fn weighted(&mut self, weights: &[u32]) -> usize {
+    pub(crate) fn weighted(&mut self, weights: &[u32]) -> usize {
         let total: u64 = weights.iter().map(|&w| u64::from(w)).sum();
         let mut x = self.below(total);
         for (i, &w) in weights.iter().enumerate() {
@@ -129,7 +122,7 @@ pub fn from_rng<T: std::fmt::Debug>(generate: fn(&mut Rng) -> T) -> impl proptes
 }
 
 /// The sum of `weights` (the length of [`weight_table`]'s table), at compile time.
-pub const fn weight_total(weights: &[u32]) -> usize {
+pub(crate) const fn weight_total(weights: &[u32]) -> usize {
     let (mut total, mut i) = (0usize, 0);
     while i < weights.len() {
         total += weights[i] as usize;
@@ -141,7 +134,7 @@ pub const fn weight_total(weights: &[u32]) -> usize {
 /// The lookup table of [`one_of!`](crate::one_of): entry `x` (for `x` in `0..total`) is the index
 /// that [`Rng::weighted`] returns when its draw below the total is `x` (index i covers the
 /// `weights[i]` entries after those of the indices before it), built at compile time.
-pub const fn weight_table<const N: usize>(weights: &[u32]) -> [u8; N] {
+pub(crate) const fn weight_table<const N: usize>(weights: &[u32]) -> [u8; N] {
     assert!(weights.len() <= 256, "one_of!: at most 256 alternatives");
     assert!(N == weight_total(weights), "one_of!: the table is as long as the weights' sum");
     let mut table = [0u8; N];
@@ -164,7 +157,7 @@ pub const fn weight_table<const N: usize>(weights: &[u32]) -> [u8; N] {
 /// `k`'s share of [`weight_table`]: `floor(u * total / 2^bits) >= C` (C the weights before `k`)
 /// holds from `u = ceil(C * 2^bits / total)` on. The same choice as the table's from the same
 /// bits, taken with compares and conditional moves, no table load and no multiply.
-pub const fn thresholds<const N: usize>(weights: &[u32], bits: u32) -> [u64; N] {
+pub(crate) const fn thresholds<const N: usize>(weights: &[u32], bits: u32) -> [u64; N] {
     assert!(N == weights.len(), "pick!: one threshold per alternative");
     assert!(bits >= 1 && bits <= 64, "pick!: 1 to 64 bits");
     let total = weight_total(weights) as u128;
@@ -390,7 +383,7 @@ pub fn f32_of(r: u64) -> u32 {
 /// components, an element's dwords) from `corner(k, draw)`, the others the draw's uniform bits,
 /// which the unit must ignore (and is checked to). The corners cost; the ignored dwords need none.
 #[inline]
-pub fn read_dwords(rng: &mut Rng, read: usize, mut corner: impl FnMut(usize, u64) -> u32) -> [u32; 4] {
+pub(crate) fn read_dwords(rng: &mut Rng, read: usize, mut corner: impl FnMut(usize, u64) -> u32) -> [u32; 4] {
     std::array::from_fn(|k| {
         let r = rng.next_u64();
         if k < read {
@@ -404,7 +397,7 @@ pub fn read_dwords(rng: &mut Rng, read: usize, mut corner: impl FnMut(usize, u64
 /// A dword for a unit that moves its data without converting it (swizzle): uniform bits three
 /// times in four, else one of [`SPECIAL_F32`]; one draw and no branch.
 #[inline]
-pub fn data_dword(rng: &mut Rng) -> u32 {
+pub(crate) fn data_dword(rng: &mut Rng) -> u32 {
     let r = rng.next_u64();
     let special = SPECIAL_F32[scaled(r >> 32, 30, SPECIAL_F32.len() as u64) as usize];
     if r >> 62 == 0 {
@@ -415,7 +408,7 @@ pub fn data_dword(rng: &mut Rng) -> u32 {
 }
 
 /// dfmt names of SPEC §1.4, for mismatch lines.
-pub const DFMT_NAMES: [&str; 16] = [
+pub(crate) const DFMT_NAMES: [&str; 16] = [
     "0:INVALID",
     "1:8",
     "2:16",
@@ -435,7 +428,7 @@ pub const DFMT_NAMES: [&str; 16] = [
 ];
 
 /// nfmt names of SPEC §1.4, for mismatch lines.
-pub const NFMT_NAMES: [&str; 8] =
+pub(crate) const NFMT_NAMES: [&str; 8] =
     ["0:unorm", "1:snorm", "2:uscaled", "3:sscaled", "4:uint", "5:sint", "6:reserved", "7:float"];
 
 #[cfg(test)]

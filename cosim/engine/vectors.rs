@@ -25,7 +25,7 @@ pub enum Strictness {
 }
 
 /// Parses one field's JSON value as `signal` reads it (its width, kind and set).
-pub fn parse_value(signal: &Signal, value: &Value, strictness: Strictness) -> Result<u128, String> {
+pub(crate) fn parse_value(signal: &Signal, value: &Value, strictness: Strictness) -> Result<u128, String> {
     let number = |value: &Value| -> Result<u128, String> {
         match value {
             Value::Number(n) => n
@@ -81,7 +81,7 @@ fn quoted(names: &[&str]) -> String {
 }
 
 /// Parses one line as a JSON object.
-pub fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
+pub(crate) fn parse_map(line: &str) -> Result<Map<String, Value>, String> {
     match serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}"))? {
         Value::Object(map) => Ok(map),
         _ => Err("expected a JSON object".to_string()),
@@ -94,7 +94,7 @@ pub fn parse_object<P: Ports>(line: &str, strictness: Strictness) -> Result<P, S
 }
 
 /// Parses one vector-file line (`Replay` strictness, plus the optional `reset`).
-pub fn parse_step<P: Ports>(line: &str) -> Result<Step<P>, String> {
+pub(crate) fn parse_step<P: Ports>(line: &str) -> Result<Step<P>, String> {
     let mut map = parse_map(line)?;
     let reset = match map.remove("reset") {
         None => Reset::None,
@@ -131,7 +131,7 @@ fn ports_from_map<P: Ports>(map: &Map<String, Value>, strictness: Strictness) ->
 
 /// One cycle as a vector-file line (SPEC §13 names; `valid` written only when false, `reset`
 /// only when the cycle has reset activity).
-pub fn to_line<P: Ports>(step: &Step<P>) -> String {
+pub(crate) fn to_line<P: Ports>(step: &Step<P>) -> String {
     let ports = &step.input;
     let mut map = Map::new();
     if step.reset != Reset::None {
@@ -151,7 +151,7 @@ pub fn to_line<P: Ports>(step: &Step<P>) -> String {
 }
 
 /// A port value in its §13 form.
-pub fn to_value(signal: &Signal, v: u128) -> Value {
+pub(crate) fn to_value(signal: &Signal, v: u128) -> Value {
     match signal.kind {
         Kind::Bool => Value::Bool(v != 0),
         Kind::Hex => Value::String(signal.hex(v)),

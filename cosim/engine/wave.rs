@@ -181,7 +181,7 @@ pub fn gtkw_path(diff_vcd: &Path) -> PathBuf {
 
 /// The report lines that name a run's waveforms, those written: `RTL waveform <rtl>`, then
 /// `diff waveform <diff>` and the line of its GTKWave save file ([`gtkw_path`]).
-pub fn file_lines(rtl: Option<&Path>, diff: Option<&Path>) -> Vec<String> {
+pub(crate) fn file_lines(rtl: Option<&Path>, diff: Option<&Path>) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(w) = rtl {
         lines.push(format!("RTL waveform {}", w.display()));
@@ -204,7 +204,7 @@ fn trace(scope: &[&str], signal: &Signal) -> String {
 /// `I` and `O`: clk, rst_ni, cycle and any_mismatch first, then a group of the inputs, then one
 /// group per output holding its expected, actual and mismatch traces (the marker in red).
 /// Vectors show in hex (format flag `@22`), single bits in binary (`@28`).
-pub fn gtkw_text<I: Ports, O: Ports>(dumpfile: &str, unit: &str) -> String {
+pub(crate) fn gtkw_text<I: Ports, O: Ports>(dumpfile: &str, unit: &str) -> String {
     const BITS: &str = "@28";
     const HEX: &str = "@22";
     const GROUP_OPEN: &str = "@800200";
@@ -262,7 +262,7 @@ pub fn write_gtkw<I: Ports, O: Ports>(diff_vcd: &Path, unit: &str) -> io::Result
 /// Writes `vcd` from the FST at `fst`: the same scopes, variables and value changes. The RTL is
 /// built FST-traced only; a run that asks for a VCD records FST and converts it when it ends
 /// (cosim/engine/rtl.rs), so a unit needs no VCD-traced build.
-pub fn fst_to_vcd(fst: &Path, vcd: &Path) -> anyhow::Result<()> {
+pub(crate) fn fst_to_vcd(fst: &Path, vcd: &Path) -> anyhow::Result<()> {
     use anyhow::Context as _;
     use fst_reader::{FstFilter, FstHierarchyEntry, FstReader, FstSignalValue};
 
