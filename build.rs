@@ -74,7 +74,7 @@ fn main() {
     fs::create_dir_all(&root).unwrap_or_else(|e| fail(&format!("cannot create {}: {e}", root.display())));
     let wanted = units::wanted_units(&units);
     let built = verilate::build_all(&units, &tools, &root, &out.join("elaborate"), wanted.as_deref());
-    warn_stale(&units, &built);
+    warn_stale(&units, &built, &root);
 
     // `make gls` (GCN_VMEM_GLS=1): each unit's gate-level builds, a library of their own; none
     // otherwise, and then nothing above differs from a build without them.
@@ -101,14 +101,16 @@ fn watch_inputs() {
     }
 }
 
-/// A cargo warning for each unit linked from a previous build (`units::wanted_units`).
-fn warn_stale(units: &[units::UnitLine], built: &[verilate::Built]) {
+/// A cargo warning for each unit linked from a previous build (`units::wanted_units`): the cache
+/// `root` holds no build of its sources and flags as they are now.
+fn warn_stale(units: &[units::UnitLine], built: &[verilate::Built], root: &Path) {
     for (unit, b) in units.iter().zip(built) {
         if b.stale {
             println!(
-                "cargo::warning={}: its sources changed, but GCN_VMEM_UNITS (UNIT=) leaves it out: linked its \
-                 previous build, which the harness will not run; {}",
+                "cargo::warning={}: {} holds no build of its current sources and flags, and GCN_VMEM_UNITS \
+                 (UNIT=) leaves it out: linked its most recent build there, which the harness will not run; {}",
                 unit.name,
+                root.display(),
                 units::rebuild_advice(&unit.name, gls::enabled())
             );
         }

