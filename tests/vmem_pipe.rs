@@ -1,6 +1,6 @@
 //! `vmem_pipe` (SPEC §14): the pipeline's timing against seed 003's buffer rows and the cost
-//! model (issue 19 item 4c), on the model and the RTL in lockstep; instruction-level equality
-//! with the executor on random programs (4b); the test-only mutant caught; every assertion of
+//! model, on the model and the RTL in lockstep; instruction-level equality with the executor on
+//! random programs; the test-only mutant caught; every assertion of
 //! the RTL fires on the break-asserts build; `exec --pipeline`.
 
 use gcn_vmem::bindings::vmem_pipe::programs::{self, PipeCase};
@@ -296,7 +296,7 @@ fn with_key(case: &PipeCase, key: u32) -> PipeCase {
     case
 }
 
-/// Every assertion of the pipeline's RTL fires and is reported by name (issue 19): the list
+/// Every assertion of the pipeline's RTL fires and is reported by name: the list
 /// above is exactly the `VMEM_ASSERT`s of rtl/vmem_pipe*.sv; on the break-asserts build, for
 /// each key, ordinary random programs (the suite's, their V# base moved to that key) are run
 /// until one fails, and it must fail on that key's assertion alone ("RTL assertion … failed", the

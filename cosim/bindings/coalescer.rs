@@ -155,7 +155,7 @@ impl Binding for Harness {
 
     /// One to sixteen handshakes, realized against the model ([`realize`]): a case opens with a
     /// reset and ends with the drain of its last wave (idle cycles), which longer cases spread
-    /// over more waves (one to four until issue 21's third round: 1.9 cycles per counted vector).
+    /// over more waves.
     fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
         let count = 1 + rng.below(16);
         let transactions: Vec<Transaction> = (0..count).map(|_| transaction(rng)).collect();
