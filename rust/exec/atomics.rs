@@ -1,6 +1,8 @@
 //! §10.1's atomic operations: the operation ([`AtomicOp`]) and its arithmetic on one memory
 //! value ([`atomic_result`]), shared by buffer and image atomics.
 
+use super::ExecError;
+
 /// §10.1's atomic operations (also the decoded instructions', [`crate::isa::AtomicOp`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
@@ -143,4 +145,19 @@ mod tests {
             assert_eq!(*op as usize, i, "{op:?}");
         }
     }
+}
+
+/// SPEC §10.1: the error for a 64-bit atomic on `lane` whose 8 bytes at `address` (the lane's
+/// memory address, mod 2^48) lie in two 64-byte lines; `None` when they lie in one. The L2
+/// executes an atomic within one line, so such an access cannot be atomic.
+pub fn atomic_across_lines((lane, address): (usize, u64)) -> Option<ExecError> {
+    const LINE: u64 = 64;
+    (address % LINE + 8 > LINE).then(|| {
+        ExecError(format!(
+            "lane {lane}: the 64-bit atomic at {address:#x} lies in two 64-byte lines (bytes {:#x} and {:#x}); \
+             the L2 executes an atomic within one line (SPEC §10.1)",
+            address,
+            address + 7
+        ))
+    })
 }
