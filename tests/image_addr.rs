@@ -238,8 +238,16 @@ struct Row {
 /// base·256 + mip_offset(L) + (y·pitch_L + xa)·bpp mod 2^48, computed whatever the verdict.
 fn rows() -> Vec<Row> {
     let mut rows = Vec::new();
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    alignment_rows(&mut rows);
+    mip_rows(&mut rows);
+    unbound_and_wrap_rows(&mut rows);
+    format_table_rows(&mut rows);
+    rows
+}
 
+/// Alignment and fit: the aligned group start and whether the group fits the level.
+fn alignment_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
     // ---- Alignment: every x mod 4, n = 2 and 4. IMG level 0, y = 2 → row offset 2·16 = 0x20.
     // BY2: xa = x & ~1: 4→4, 5→4, 6→6, 7→6; x + 2 <= 9 <= 13.
     // x = 4: 0x1000 + 0x20 + 4 = 0x1024.
@@ -312,7 +320,11 @@ fn rows() -> Vec<Row> {
     row("by2 y=7 = height", by2(IMG, 0, 7), img0(0, false, 0x1070));
     // 0xffffffff·16 = 0xf_ffff_fff0; + 0x1000 = 0x10_0000_0ff0.
     row("by2 y=0xffffffff", by2(IMG, 0, 0xffff_ffff), img0(0, false, 0x10_0000_0ff0));
+}
 
+/// Mip levels: the level's dimensions, pitch and offset, and whether the level exists.
+fn mip_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
     // ---- Mip levels of IMG (256-bit, pitch 16 > width 13, R8 = 1 byte):
     //   L0 13×7 pitch 16, offset 0
     //   L1 (13>>1=6)×(7>>1=3) pitch 16>>1=8, offset 16·7 = 112
@@ -425,7 +437,11 @@ fn rows() -> Vec<Row> {
     row("r128 L overflow: 15 + 0xfffffff1", r128(mip(by2(Tsh { base_level: 15, ..IMG }, 0, 0), 0xffff_fff1)), none(0));
     // Illegal (DMASK 7) and no level: both flags.
     row("illegal and no level", In { dmask: 0x7, ..mip(by2(ll3, 0, 0), 9) }, illegal(none(0)));
+}
 
+/// Unbound T#s, addresses modulo 2^48, fields with no effect.
+fn unbound_and_wrap_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
     // ---- Unbound T#s: never illegal, the group is invalid, the level and address still computed.
     let u0 = Tsh { dfmt: 0, ..IMG };
     // dfmt 0: bpp 0, so the address is the base: 0x1000.
@@ -482,7 +498,11 @@ fn rows() -> Vec<Row> {
         by2(Tsh { min_lod: 0xfff, dst_sel: [0, 1, 2, 3], tiling: 31, depth: 8192, junk: true, ..IMG }, 5, 3),
         img0(4, true, 0x1034),
     );
+}
 
+/// SPEC §4.3's table: every legal combination and every rejected neighbour.
+fn format_table_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
     // ---- Every combination of SPEC §4.3's table is legal, plain and _MIP.
     // Plain: IMG with the row's dfmt/nfmt, (x, y) = (5, 3): xa = 4 for n = 2 and 4 (5 & ~1,
     // 5 & ~3); 7 or 9 <= 13, 3 < 7 → valid; address 0x1000 + (3·16 + 4)·bpp = 0x1000 + 52·bpp
@@ -527,7 +547,6 @@ fn rows() -> Vec<Row> {
         row(&format!("reject {base}: tfe"), In { tfe: true, ..legal }, bad(bpp(dfmt)));
         row(&format!("reject {base}: da"), In { da: true, ..legal }, bad(bpp(dfmt)));
     }
-    rows
 }
 
 /// The table as the helpers of tests/common take it.

@@ -286,6 +286,7 @@ fn bad_results_files_are_errors_naming_the_file_and_the_fix() {
     std::fs::write(&not_json, "{\"format\": \"gcn-vmem-results 1\", \"seed\"").unwrap();
     let not_results = dir.join("other.json");
     std::fs::write(&not_results, "{\"seed\": 9}").unwrap();
+    let mistyped_format = edited("format.json", &|d| d["format"] = 1.into());
     let missing = dir.join("missing.json");
 
     let cases: Vec<(Vec<PathBuf>, &Path, &str, &str)> = vec![
@@ -301,6 +302,7 @@ fn bad_results_files_are_errors_naming_the_file_and_the_fix() {
         (vec![a.clone(), unknown_unit.clone()], &unknown_unit, "unit `no_such_unit`", "merge with the gcn-vmem"),
         (vec![a.clone(), not_json.clone()], &not_json, "is not JSON", "rerun that shard"),
         (vec![a.clone(), not_results.clone()], &not_results, "`format` is missing", "rerun that shard"),
+        (vec![a.clone(), mistyped_format.clone()], &mistyped_format, "`format` is 1, not a string", "rerun that shard"),
         (vec![a.clone(), missing.clone()], &missing, "cannot read the results file", "gcn-vmem cosim --results"),
     ];
     for (files, named, problem, fix) in cases {

@@ -351,7 +351,7 @@ impl<M: Unit, R: RtlUnit<In = M::In, Out = M::Out>> Lockstep<M, R> {
     /// back for a whole case instead of alternating every cycle keeps each side's code and branch
     /// history warm: on the 16-core machine image_addr's cosim/C++ rose from 0.47 to 0.53 and
     /// buffer_addr's from 0.53 to 0.55, on the 2-core machine the format units' by 0.03-0.06
-    /// (docs/perf.md "Round 9").
+    /// (docs/perf-history.md "Round 9").
     pub fn run_steps_with(
         &mut self,
         steps: &[Step<M::In>],

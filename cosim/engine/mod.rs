@@ -166,8 +166,8 @@ pub trait Binding: UnitTypes {
     /// Random runs drive the model through a whole case and then the RTL through it
     /// ([`lockstep::Lockstep::run_steps_with`]), which keeps each side's code warm; `false`:
     /// both sides in turn every cycle ([`lockstep::Lockstep::cycle_by_cycle`]), for a unit whose
-    /// Verilated step is so short that the extra pass costs more (inline_const: docs/perf.md
-    /// "Round 9"). Either finds the same mismatches at the same cycles.
+    /// Verilated step is so short that the extra pass costs more (inline_const:
+    /// docs/perf-history.md "Round 9"). Either finds the same mismatches at the same cycles.
     const SIDE_BY_SIDE: bool = true;
 
     /// One random input (valid = 1), biased to the unit's corners, drawn straight from `rng`

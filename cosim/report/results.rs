@@ -408,13 +408,19 @@ impl Reader<'_> {
         if !doc.is_object() {
             return Err(self.bad("(the document)", "is not a JSON object"));
         }
-        match doc.get("format").and_then(Value::as_str) {
-            Some(FORMAT) => {}
-            Some(other) => anyhow::bail!(
+        let format = doc.get("format");
+        match format.map(|f| f.as_str().ok_or(f)) {
+            Some(Ok(FORMAT)) => {}
+            Some(Ok(other)) => anyhow::bail!(
                 "{}: format `{other}` is not `{FORMAT}`, the one this gcn-vmem reads; merge with the gcn-vmem that \
                  wrote it",
                 self.file.display()
             ),
+            Some(Err(value)) => {
+                return Err(
+                    self.bad("format", &format!("is {value}, not a string (every results file says \"{FORMAT}\")"))
+                )
+            }
             None => return Err(self.bad("format", &format!("is missing (every results file says \"{FORMAT}\")"))),
         }
         let shard = match self.get(doc, "", "shard")? {

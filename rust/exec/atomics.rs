@@ -1,7 +1,8 @@
-//! §10.1's atomic operations: their arithmetic on one memory value ([`atomic_result`]), shared by
-//! buffer and image atomics. The operation itself is the decoded instruction's
-//! ([`crate::isa::AtomicOp`]).
+//! §10.1's atomic operations: their arithmetic on one memory value ([`atomic_result`]) and the
+//! rule that a 64-bit atomic lies in one line ([`atomic_across_lines`]), shared by buffer and
+//! image atomics. The operation itself is the decoded instruction's ([`crate::isa::AtomicOp`]).
 
+use super::ExecError;
 use crate::isa::AtomicOp;
 
 /// §10.1's result of one atomic on `tmp` with operand `data` (and `cmp` for the compare-swaps),
@@ -80,14 +81,17 @@ fn pick_num(tmp: u64, data: u64, float: impl Fn(u64) -> f64, better: impl Fn(f64
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::AtomicOp;
-
-    #[test]
-    fn all_is_in_declaration_order() {
-        for (i, op) in AtomicOp::ALL.iter().enumerate() {
-            assert_eq!(*op as usize, i, "{op:?}");
-        }
-    }
+/// SPEC §10.1: the error for a 64-bit atomic on `lane` whose 8 bytes at `address` (the lane's
+/// memory address, mod 2^48) lie in two 64-byte lines; `None` when they lie in one. The L2
+/// executes an atomic within one line, so such an access cannot be atomic.
+pub fn atomic_across_lines((lane, address): (usize, u64)) -> Option<ExecError> {
+    const LINE: u64 = 64;
+    (address % LINE + 8 > LINE).then(|| {
+        ExecError(format!(
+            "lane {lane}: the 64-bit atomic at {address:#x} lies in two 64-byte lines (bytes {:#x} and {:#x}); \
+             the L2 executes an atomic within one line (SPEC §10.1)",
+            address,
+            address + 7
+        ))
+    })
 }

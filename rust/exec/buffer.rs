@@ -2,7 +2,7 @@
 //! their semantics ([`run_buffer`]): gather every active lane's addresses and data, run the
 //! units, then apply loads (to VGPRs or LDS), stores and atomics lane by lane.
 
-use super::atomics::atomic_result;
+use super::atomics::{atomic_across_lines, atomic_result};
 use super::backend::{d16_narrow, d16_widen};
 use super::state::{dwords, vgpr, Memory, Wave, LANES, VGPRS};
 use super::{Backend, ExecError};
@@ -244,6 +244,14 @@ pub fn run_buffer(wave: &mut Wave, inst: &BufferInst, backend: &mut impl Backend
     // cannot run; nothing of the instruction is applied.
     if let Some((l, input)) = gathered.iter().zip(&addr_in).find(|(l, _)| l.addr.illegal && !l.addr.unbound) {
         return Err(swizzle_illegal(l.lane, input, &vsharp));
+    }
+
+    // SPEC §10.1: a 64-bit atomic whose 8 bytes lie in two 64-byte lines cannot be atomic.
+    if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide {
+        let live = gathered.iter().filter(|l| !l.addr.unbound && l.addr.in_range & 1 != 0);
+        if let Some(e) = live.map(|l| (l.lane, l.addr.address)).find_map(atomic_across_lines) {
+            return Err(e);
+        }
     }
 
     match inst.kind {

@@ -2,7 +2,7 @@
 //! semantics ([`run_image`]): the T# checks, each lane's level and texel address, then loads
 //! (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO.
 
-use super::atomics::atomic_result;
+use super::atomics::{atomic_across_lines, atomic_result};
 use super::backend::{d16_narrow, d16_widen};
 use super::image_vaddr::{decode_vaddr, Coords};
 use super::state::{dwords, vgpr, Wave, ADDRESS_MASK, LANES, VGPRS};
@@ -174,6 +174,15 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
         };
         gathered.push(ImageLane { lane, address, data });
     }
+    // SPEC §10.1: a 64-bit atomic whose 8 bytes lie in two 64-byte lines cannot be atomic.
+    if let ImageKind::Atomic(op) = inst.kind {
+        if atomic_is_wide(op, inst.dmask) {
+            let mut live = gathered.iter().filter_map(|l| l.address.map(|a| (l.lane, a)));
+            if let Some(e) = live.find_map(atomic_across_lines) {
+                return Err(e);
+            }
+        }
+    }
     match inst.kind {
         ImageKind::Load { pck, sgn } => image_load(wave, inst, &t, &gathered, pck, sgn, backend),
         ImageKind::Store => image_store(wave, inst, &t, &gathered, backend),
@@ -314,9 +323,15 @@ fn image_store(
     Ok(())
 }
 
+/// Whether an image atomic is 64-bit (SPEC §10.1): DMASK 0xF, or 0x3 on an op without a compare.
+fn atomic_is_wide(op: AtomicOp, dmask: u8) -> bool {
+    let cmp_op = matches!(op, AtomicOp::Cmpswap | AtomicOp::Fcmpswap);
+    dmask == 0xf || (dmask == 0x3 && !cmp_op)
+}
+
 fn image_atomic(wave: &mut Wave, inst: &ImageInst, op: AtomicOp, lanes: &[ImageLane]) {
     let cmp_op = matches!(op, AtomicOp::Cmpswap | AtomicOp::Fcmpswap);
-    let wide = inst.dmask == 0xf || (inst.dmask == 0x3 && !cmp_op);
+    let wide = atomic_is_wide(op, inst.dmask);
     let width = if wide { 2 } else { 1 };
     let join = |d: &[u32]| if wide { u64::from(d[0]) | u64::from(d[1]) << 32 } else { u64::from(d[0]) };
     let mut returns = Vec::with_capacity(lanes.len());

@@ -670,3 +670,15 @@ pub const OWN_MIMG_OPCODES: &[(MimgOp, u8, &str)] = &[
     (MimgOp::LoadMipPck2, 0x76, "image_load_mip_pck2"),
     (MimgOp::LoadMipPck4, 0x77, "image_load_mip_pck4"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::AtomicOp;
+
+    #[test]
+    fn all_is_in_declaration_order() {
+        for (i, op) in AtomicOp::ALL.iter().enumerate() {
+            assert_eq!(*op as usize, i, "{op:?}");
+        }
+    }
+}

@@ -246,6 +246,33 @@ fn atomics_serialise_in_lane_order_and_return_pre_op_values_with_glc() {
 }
 
 #[test]
+fn a_64_bit_atomic_across_two_lines_is_an_error_naming_the_lane() {
+    // SPEC §10.1. Raw buffer of 256 bytes at 0x3000. Lane 0 at offset 56 (bytes 0x3038..0x303f,
+    // one line), lane 2 at offset 60 (bytes 0x303c..0x3043: lines 0x3000 and 0x3040).
+    let mut w = wave(vsharp(0x3000, 0, 256, XYZW, 4, 4));
+    w.exec = 0b101;
+    (w.vgprs[1][0], w.vgprs[1][2]) = (56, 60);
+    let swap_x2 = BufferInst { wide: true, ..inst(BufferKind::Atomic(AtomicOp::Swap), DWORD) };
+    let before = w.clone();
+    let e = run(&mut w, &swap_x2).unwrap_err();
+    assert!(e.0.contains("lane 2") && e.0.contains("0x303c") && e.0.contains("§10.1"), "{e}");
+    assert_eq!(w, before, "nothing of the instruction is applied");
+    // A 32-bit atomic at offset 60 lies in one line (bytes 0x303c..0x303f).
+    run(&mut w, &inst(BufferKind::Atomic(AtomicOp::Swap), DWORD)).unwrap();
+    // Offset 62: the address is dword-aligned (§2.3) to 0x303c, which still crosses.
+    w.vgprs[1][2] = 62;
+    assert!(run(&mut w, &swap_x2).unwrap_err().0.contains("lane 2"));
+    // The lane out of range (offset 252 + 8 > 256) or not in EXEC: no access, no error.
+    w.vgprs[1][2] = 252;
+    run(&mut w, &swap_x2).unwrap();
+    (w.vgprs[1][2], w.exec) = (60, 0b001);
+    run(&mut w, &swap_x2).unwrap();
+    // Offset 120 (0x3078..0x307f) ends at the line's last byte: one line.
+    (w.vgprs[1][0], w.exec) = (120, 0b001);
+    run(&mut w, &swap_x2).unwrap();
+}
+
+#[test]
 fn atomic_operations_follow_spec_10_1() {
     use gcn_vmem_model::exec::atomic_result as r;
     use AtomicOp::*;
@@ -435,6 +462,29 @@ fn image_atomics_check_dmask_and_return_pre_op_values() {
     assert!(e.0.contains("DMASK") && e.0.contains("§10.1"), "{e}");
     let e = run_i(&mut w, &image(ImageKind::Atomic(AtomicOp::Cmpswap), 0x1)).unwrap_err();
     assert!(e.0.contains("DMASK"), "{e}");
+}
+
+#[test]
+fn a_64_bit_image_atomic_across_two_lines_is_an_error() {
+    // SPEC §10.1 with §4.4's linear address: 4-byte texels (dfmt 10), 16 × 4, pitch 16, at
+    // 0x1000. Texel (15, 0) is at 0x1000 + 15·4 = 0x103c: 8 bytes to 0x1043 cross into the
+    // line at 0x1040. Texel (14, 0) at 0x1038 ends at 0x103f: one line.
+    let mut w = wave(vsharp(0, 0, 0, XYZW, 0, 0));
+    w.sgprs[8..16].copy_from_slice(&tsharp(0x10, 10, 4, (16, 4), 9, (0, 0, 0), 16, 1));
+    w.exec = 0b10;
+    (w.vgprs[1][1], w.vgprs[2][1]) = (15, 0);
+    // DMASK 0x3 without a compare: 64-bit; 0xF cmpswap: 64-bit; 0x3 cmpswap: 32-bit.
+    for (op, dmask, wide) in
+        [(AtomicOp::Add, 0x3, true), (AtomicOp::Cmpswap, 0xf, true), (AtomicOp::Cmpswap, 0x3, false)]
+    {
+        let r = run_i(&mut w, &image(ImageKind::Atomic(op), dmask));
+        assert_eq!(r.is_err(), wide, "{op:?} DMASK {dmask:#x}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.0.contains("lane 1") && e.0.contains("0x103c"), "{e}");
+        }
+    }
+    w.vgprs[1][1] = 14;
+    run_i(&mut w, &image(ImageKind::Atomic(AtomicOp::Add), 0x3)).unwrap();
 }
 
 #[test]
