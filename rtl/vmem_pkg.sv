@@ -321,5 +321,88 @@ package vmem_pkg;
     logic [15:0] l2_last;    // last response edge
   } pipe_ctr_t;
 
+  // What the TA tells the TD (and the TCP) as the address stage takes an instruction.
+  typedef struct packed {
+    logic       valid;
+    logic [1:0] id;
+    pipe_info_t info;
+  } pipe_take_t;
+
+  // One group's lane results of the address stage, for the TD.
+  typedef struct packed {
+    logic                valid;
+    logic [1:0]          id;
+    logic [1:0]          group;
+    pipe_tdlane_t [15:0] lanes;
+  } pipe_res_t;
+
+  // The step stage ends an instruction.
+  typedef struct packed {
+    logic        valid;
+    logic [1:0]  id;
+    logic [15:0] ta;        // its TA cycles
+  } pipe_step_end_t;
+
+  // ---------------------------------------------------------------------------------------------
+  // vmem_pipe's port groups (docs/decisions.md "vmem_pipe" gives each port): its flat ports
+  // grouped as the sub-blocks take them, each group's fields in port order, so that
+  // rtl/vmem_pipe.sv packs and unpacks a group with one concatenation.
+  // ---------------------------------------------------------------------------------------------
+
+  // Issue: iss_valid_i .. iss_data_i (the header's kind normalised).
+  typedef struct packed {
+    logic              valid;
+    logic              last;
+    pipe_hdr_t         hdr;
+    logic [15:0][31:0] addr;      // lane j's address dword of the beat
+    logic [15:0][31:0] data;      // lane j's data dword of the beat
+  } pipe_iss_t;
+
+  // L2 request of one channel b: l2_req_valid_o[b] .. l2_req_return_o[b] (data: the channel's
+  // 16 dwords of l2_req_data_o).
+  typedef struct packed {
+    logic              valid;
+    logic [1:0]        kind;      // 0 line read, 1 masked line write, 2 atomic
+    logic [2:0]        tag;
+    logic [47:0]       addr;
+    logic [63:0]       mask;      // line writes: the bytes written
+    logic [15:0][31:0] data;      // line writes: the line; atomics: data (0-1), compare (2-3)
+    logic [4:0]        op;        // atomics
+    logic              wide;      // atomics: 64-bit
+    logic              ret;       // atomics: returns the value before the operation
+  } pipe_l2_req_t;
+
+  // L2 response of one channel b: l2_rsp_valid_i[b], l2_rsp_tag_i[b], the channel's 16 dwords of
+  // l2_rsp_data_i.
+  typedef struct packed {
+    logic              valid;
+    logic [2:0]        tag;
+    logic [15:0][31:0] data;
+  } pipe_l2_rsp_t;
+
+  // VGPR write: vgpr_valid_o .. vgpr_data_o.
+  typedef struct packed {
+    logic              valid;
+    logic [7:0]        addr;
+    logic [1:0]        group;
+    logic [15:0]       mask;
+    logic [15:0][31:0] data;
+  } pipe_vgpr_t;
+
+  // Done: done_valid_o .. done_conflicts_o.
+  typedef struct packed {
+    logic        valid;
+    logic [15:0] issue;
+    logic [15:0] ta;
+    logic [15:0] tcp;
+    logic [15:0] l2;
+    logic [15:0] td;
+    logic [15:0] total;
+    logic [15:0] requests;
+    logic [15:0] hits;
+    logic [15:0] misses;
+    logic [15:0] conflicts;
+  } pipe_done_t;
+
 endpackage : vmem_pkg
 /* verilator lint_on UNUSEDPARAM */
