@@ -147,13 +147,8 @@ module d16
       default:     illegal = 1'b1;
     endcase
 
-    s1_d.op           = op;
-    s1_d.hi           = hi_i;
-    s1_d.conv         = conv;
-    s1_d.operand      = operand;
-    s1_d.old          = old_i;
-    s1_d.result_count = result_count;
-    s1_d.illegal      = illegal;
+    s1_d = '{op: op, hi: hi_i, conv: conv, operand: operand, old: old_i,
+             result_count: result_count, illegal: illegal};
   end
 
   //////////////////////////////////

@@ -238,18 +238,10 @@ module image_addr
     height0 = {1'b0, ts_height} + DimW'(1);
     pitch0  = r128_i ? {{(PitchW-DimW){1'b0}}, width0} : {1'b0, ts_pitch} + PitchW'(1);
 
-    width  = width0 >> level;
-    height = height0 >> level;
-    pitch  = pitch0 >> level;
-    if (width == '0) begin
-      width = DimW'(1);
-    end
-    if (height == '0) begin
-      height = DimW'(1);
-    end
-    if (pitch == '0) begin
-      pitch = PitchW'(1);
-    end
+    // max(1, dimension >> L) (§4.2).
+    width  = ((width0 >> level) == '0) ? DimW'(1) : (width0 >> level);
+    height = ((height0 >> level) == '0) ? DimW'(1) : (height0 >> level);
+    pitch  = ((pitch0 >> level) == '0) ? PitchW'(1) : (pitch0 >> level);
     if (!level_ok) begin
       width  = '0;
       height = '0;
@@ -283,15 +275,9 @@ module image_addr
     logic [ProdW-1:0] product;
 
     always_comb begin
-      pitch_l  = pitch0[PitchW-1:l];
-      height_l = height0[DimW-1:l];
-      if (pitch_l == '0) begin
-        pitch_l = PW'(1);
-      end
-      if (height_l == '0) begin
-        height_l = HW'(1);
-      end
-      product = ProdW'(pitch_l) * ProdW'(height_l);
+      pitch_l  = (pitch0[PitchW-1:l] == '0) ? PW'(1) : pitch0[PitchW-1:l];
+      height_l = (height0[DimW-1:l] == '0) ? HW'(1) : height0[DimW-1:l];
+      product  = ProdW'(pitch_l) * ProdW'(height_l);
     end
 
     assign mip_term[l] = (LevelW'(l) < level) ? MipSumW'(product) : '0;

@@ -547,10 +547,10 @@ module vmem_pipe_tcp
     end
     for (int b = 0; b < Banks; b++) begin
       if (hit[b]) begin
-        ctr_d[bq_q.id].hits = ctr_d[bq_q.id].hits + {13'd0, nmemb[b]};
+        ctr_d[bq_q.id].n.hits = ctr_d[bq_q.id].n.hits + {13'd0, nmemb[b]};
       end
       if (acc[b] && is_load[b]) begin
-        ctr_d[bq_q.id].misses = ctr_d[bq_q.id].misses + {13'd0, nmemb[b]};
+        ctr_d[bq_q.id].n.misses = ctr_d[bq_q.id].n.misses + {13'd0, nmemb[b]};
       end
       if (acc[b] && !ctr_d[bq_q.id].l2_any) begin
         ctr_d[bq_q.id].l2_any   = 1'b1;
@@ -566,8 +566,8 @@ module vmem_pipe_tcp
     end
     if (bnd_valid_i && bnd_ready_o) begin
       out_d[bnd_i.id]           = out_d[bnd_i.id] + {5'd0, bnd_n};
-      ctr_d[bnd_i.id].requests  = ctr_d[bnd_i.id].requests + {13'd0, bnd_n};
-      ctr_d[bnd_i.id].conflicts = ctr_d[bnd_i.id].conflicts + {14'd0, conflicts(bnd_i.kind == PipeAtomic, in_valids, in_lines)};
+      ctr_d[bnd_i.id].n.requests  = ctr_d[bnd_i.id].n.requests + {13'd0, bnd_n};
+      ctr_d[bnd_i.id].n.conflicts = ctr_d[bnd_i.id].n.conflicts + {14'd0, conflicts(bnd_i.kind == PipeAtomic, in_valids, in_lines)};
       if (!ctr_d[bnd_i.id].tcp_any) begin
         ctr_d[bnd_i.id].tcp_any   = 1'b1;
         ctr_d[bnd_i.id].tcp_first = now_i + 16'd1;

@@ -473,10 +473,7 @@ module vmem_pipe_td
       done_d.l2        = cc.l2_any ? (cc.l2_last - cc.l2_first + 16'd1) : 16'd0;
       done_d.td        = finish_w ? (now_i - td_s_q + 16'd1) : 16'd0;
       done_d.total     = now_i + 16'd1 - ci.t_first;
-      done_d.requests  = cc.requests;
-      done_d.hits      = cc.hits;
-      done_d.misses    = cc.misses;
-      done_d.conflicts = cc.conflicts;
+      done_d.n         = cc.n;
     end
   end
 
@@ -584,16 +581,16 @@ module vmem_pipe_td
     a_vdata_idle = vgpr_o.data;
     a_vdata_idle[0][0] = vgpr_o.data[0][0] | (brk == 6'd26);
     a_done       = done_q;
-    a_done.conflicts[0] = done_q.conflicts[0] | (brk == 6'd27);
+    a_done.n.conflicts[0] = done_q.n.conflicts[0] | (brk == 6'd27);
     a_tp2_up     = (brk == 6'd28) ? tp1_q.valid : tp2_q.valid;
     a_tp4        = (brk == 6'd29) ? tp3_q.valid : tp4_q.valid;
     a_tp2_dh     = (brk == 6'd30) ? tp1_q.valid : tp2_q.valid;
-    a_hits       = (brk == 6'd31) ? (done_o.requests - done_o.misses + 16'd1) : done_o.hits;
+    a_hits       = (brk == 6'd31) ? (done_o.n.requests - done_o.n.misses + 16'd1) : done_o.n.hits;
     a_tcp        = (brk == 6'd32) ? {15'd0, done_o.tcp == '0} : done_o.tcp;
-    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_o.requests;
+    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_o.n.requests;
     a_l2         = (brk == 6'd33) ? 16'd1 : done_o.l2;
-    a_conf       = (brk == 6'd34) ? (done_o.requests - {15'd0, done_o.requests != '0} + 16'd1)
-                                  : done_o.conflicts;
+    a_conf       = (brk == 6'd34) ? (done_o.n.requests - {15'd0, done_o.n.requests != '0} + 16'd1)
+                                  : done_o.n.conflicts;
     a_issue      = (brk == 6'd35) ? 16'd3 : done_o.issue;
     a_ta         = (brk == 6'd36) ? 16'd3 : done_o.ta;
     a_td         = (brk == 6'd37) ? 16'd4 : done_o.td;
@@ -626,11 +623,11 @@ module vmem_pipe_td
 // cycles; conflicts come from bundles of two or more requests; issue and TA take at least the
 // four beats / four groups; a writing TD takes at least s .. s + 4.
 `VMEM_ASSERT(DoneHitsMisses_A, done_o.valid |->
-    ({1'b0, a_hits} + {1'b0, done_o.misses} <= {1'b0, done_o.requests}))
-`VMEM_ASSERT(DoneTcpZero_A, done_o.valid |-> ((done_o.requests == '0) == (a_tcp == '0)))
+    ({1'b0, a_hits} + {1'b0, done_o.n.misses} <= {1'b0, done_o.n.requests}))
+`VMEM_ASSERT(DoneTcpZero_A, done_o.valid |-> ((done_o.n.requests == '0) == (a_tcp == '0)))
 `VMEM_ASSERT(DoneL2Zero_A, (done_o.valid && (a_req_l2 == '0)) |-> (a_l2 == '0))
 `VMEM_ASSERT(DoneConflicts_A, done_o.valid |->
-    ({1'b0, a_conf} + {16'd0, done_o.requests != '0} <= {1'b0, done_o.requests}))
+    ({1'b0, a_conf} + {16'd0, done_o.n.requests != '0} <= {1'b0, done_o.n.requests}))
 `VMEM_ASSERT(DoneIssueMin_A, done_o.valid |-> (a_issue >= 16'd4))
 `VMEM_ASSERT(DoneTaMin_A, done_o.valid |-> (a_ta >= 16'd4))
 `VMEM_ASSERT(DoneTdMin_A, done_o.valid |-> ((a_td == '0) || (a_td >= 16'd5)))

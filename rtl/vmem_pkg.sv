@@ -307,18 +307,23 @@ package vmem_pkg;
     logic [127:0] data;
   } pipe_ret_t;
 
-  // The TCP's counters of one instruction.
+  // The request counts of one instruction, counted by the TCP and reported with its done.
   typedef struct packed {
     logic [15:0] requests;
     logic [15:0] hits;
     logic [15:0] misses;
     logic [15:0] conflicts;
-    logic        tcp_any;    // a bundle was taken
-    logic [15:0] tcp_first;  // first lookup cycle of its first bundle
-    logic [15:0] tcp_last;   // completing cycle of its last bundle
-    logic        l2_any;     // an L2 request was accepted
-    logic [15:0] l2_first;   // first accepting edge
-    logic [15:0] l2_last;    // last response edge
+  } pipe_counts_t;
+
+  // The TCP's counters of one instruction.
+  typedef struct packed {
+    pipe_counts_t n;
+    logic         tcp_any;    // a bundle was taken
+    logic [15:0]  tcp_first;  // first lookup cycle of its first bundle
+    logic [15:0]  tcp_last;   // completing cycle of its last bundle
+    logic         l2_any;     // an L2 request was accepted
+    logic [15:0]  l2_first;   // first accepting edge
+    logic [15:0]  l2_last;    // last response edge
   } pipe_ctr_t;
 
   // What the TA tells the TD (and the TCP) as the address stage takes an instruction.
@@ -391,17 +396,14 @@ package vmem_pkg;
 
   // Done: done_valid_o .. done_conflicts_o.
   typedef struct packed {
-    logic        valid;
-    logic [15:0] issue;
-    logic [15:0] ta;
-    logic [15:0] tcp;
-    logic [15:0] l2;
-    logic [15:0] td;
-    logic [15:0] total;
-    logic [15:0] requests;
-    logic [15:0] hits;
-    logic [15:0] misses;
-    logic [15:0] conflicts;
+    logic         valid;
+    logic [15:0]  issue;
+    logic [15:0]  ta;
+    logic [15:0]  tcp;
+    logic [15:0]  l2;
+    logic [15:0]  td;
+    logic [15:0]  total;
+    pipe_counts_t n;          // done_requests_o .. done_conflicts_o
   } pipe_done_t;
 
 endpackage : vmem_pkg
