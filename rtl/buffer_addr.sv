@@ -376,7 +376,8 @@ module buffer_addr
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d,
+                    {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o})
 
   ////////////////
   // Assertions //

@@ -212,7 +212,7 @@ module d16
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({result_o, result_count_o, illegal_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {result_o, result_count_o, illegal_o})
 
   ////////////////
   // Assertions //

@@ -263,7 +263,7 @@ module format_pack
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({data_o, fmt_valid_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {data_o, fmt_valid_o})
 
   ////////////////
   // Assertions //

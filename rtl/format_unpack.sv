@@ -193,7 +193,7 @@ module format_unpack
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({components_o, count_o, fmt_valid_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {components_o, count_o, fmt_valid_o})
 
   ////////////////
   // Assertions //

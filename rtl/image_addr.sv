@@ -357,8 +357,9 @@ module image_addr
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o, address_o,
-          illegal_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d,
+                    {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o,
+                     address_o, illegal_o})
 
   ////////////////
   // Assertions //

@@ -137,7 +137,7 @@ module inline_const #(
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES(bits_o)
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, bits_o)
 
   ////////////////
   // Assertions //

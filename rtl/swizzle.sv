@@ -172,7 +172,7 @@ module swizzle
   // Registers //
   ///////////////
 
-  `VMEM_UNIT_STAGES({result_o, result_count_o})
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {result_o, result_count_o})
 
   ////////////////
   // Assertions //
