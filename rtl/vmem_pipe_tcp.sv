@@ -79,26 +79,26 @@
 module vmem_pipe_tcp
   import vmem_pkg::*;
 (
-  input  logic              clk_i,
-  input  logic              rst_ni,            // async, active low
-  input  logic              test_break_lru_i,  // TEST ONLY: see the contract above.
-  input  logic [5:0]        test_break_asserts_i,  // TEST ONLY: see the contract above.
-  input  logic [15:0]       now_i,
+  input  logic                clk_i,
+  input  logic                rst_ni,            // async, active low
+  input  logic                test_break_lru_i,  // TEST ONLY: see the contract above.
+  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
+  input  logic [15:0]         now_i,
   // The address stage takes instruction take_id_i (its counters start from 0)
-  input  logic              take_i,
-  input  logic [1:0]        take_id_i,
+  input  logic                take_i,
+  input  logic [1:0]          take_id_i,
   // Bundles from the TA
-  input  logic              bnd_valid_i,
-  input  pipe_bundle_t      bnd_i,
-  output logic              bnd_ready_o,
+  input  logic                bnd_valid_i,
+  input  pipe_bundle_t        bnd_i,
+  output logic                bnd_ready_o,
   // L2 channels (vmem_pipe's ports), channel b at element b
-  input  logic [3:0]         l2_req_ready_i,
-  input  pipe_l2_rsp_t [3:0] l2_rsp_i,
-  output pipe_l2_req_t [3:0] l2_req_o,
+  input  logic [3:0]          l2_req_ready_i,
+  input  pipe_l2_rsp_t [3:0]  l2_rsp_i,
+  output pipe_l2_req_t [3:0]  l2_req_o,
   // Completions and counters, for the TD
-  output pipe_ret_t [31:0]  ret_o,
-  output logic [3:0]        quiet_o,
-  output pipe_ctr_t [3:0]   ctr_o
+  output pipe_ret_t [31:0]    ret_o,
+  output logic [3:0]          quiet_o,
+  output pipe_ctr_t [3:0]     ctr_o
 );
 
   localparam int unsigned Banks   = 4;
