@@ -9,9 +9,10 @@
 //                     (docs/spec.md §2.3) so the co-simulation harness can prove it catches a broken
 //                     RTL. Never set in real use. Default 0.
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below fails on some input (tests/buffer_addr.rs proves each one fires):
-//                     an unbound access reports dword 0 in range, an in-range dwordx2 reports
-//                     only dword 1, an LDS address ending in 2'b11 becomes 18'h3ffff. Default 0.
+//                     below fails on some input, each just past its bound (tests/buffer_addr.rs
+//                     proves each one fires): an unbound access reports dword 0 in range, an
+//                     in-range dwordx2 reports only dword 1, an LDS address ending in 2'b11
+//                     becomes the largest §2.5 LDS address plus one. Default 0.
 //
 // Behaviour (docs/spec.md §2, plus the project's decisions where the spec is silent):
 //   index  = (idxen ? vgpr_index : 0) + (add_tid_en ? tid : 0)            32 bits, wraps
@@ -363,8 +364,10 @@ module buffer_addr
       end else if (s1_q.flags.in_range == 4'b0011) begin
         s2_d.flags.in_range = 4'b0010;
       end
+      // One past the largest LDS address, written apart from LdsAddressBound_A's bound so that
+      // a loosened bound no longer fires.
       if (s1_q.flags.lds_address[1:0] == 2'b11) begin
-        s2_d.flags.lds_address = '1;
+        s2_d.flags.lds_address = LdsAddrW'(511 * 128 + 65535 + 4095 + 63 * 4 + 1);
       end
     end
   end
@@ -373,10 +376,8 @@ module buffer_addr
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d,
+                    {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o})
 
   ////////////////
   // Assertions //
@@ -385,10 +386,6 @@ module buffer_addr
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A,
-    {address_o, in_range_o, unbound_o, illegal_o, lds_address_o, lds_in_range_o}, valid_o)
 // An unbound V# is never in range (§2.4).
 `VMEM_ASSERT(UnboundNotInRange_A, unbound_o |-> (in_range_o == 4'b0000))
 // in_range is a run of in-range dwords from dword 0: dword ranges grow with i.

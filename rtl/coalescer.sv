@@ -9,16 +9,19 @@
 //                     register a beat, so that each property assertion below fails on common
 //                     waves. The corruption is chosen per wave by lane 0's address bits 6:4
 //                     (addr_i[0][6:4] as accepted; uniform for random addresses and for random
-//                     block-aligned bases), each value breaking one assertion only:
+//                     block-aligned bases), each value breaking one assertion only, just past its
+//                     bound (the values are written apart from the bounds, so a loosened bound
+//                     stops firing):
 //                       1: beats with lanes_o != 0 get bytes_o = 0         -> BytesWithLanes_A
 //                       2: non-last beats get cycles_o = 4                 -> CyclesOnLast_A
-//                       3: the last beat gets cycles_o = 1                 -> CyclesRange_A
+//                       3: the last beat gets cycles_o = 3 (CyclesMin - 1) -> CyclesMin_A
 //                       4: the last beat gets last_o = 0 and cycles_o = 0,
 //                          while ready_o still rises with it               -> ReadyOnLast_A
 //                       5: beats with lanes_o != 0 get lanes 0 and 63 set  -> LanesOneQuad_A
 //                       6: every beat is registered with valid_o = 0       -> IdleZero_A
-//                       0, 7: left correct.
-//                     3, 4 and 6 break every wave, 1 and 5 every wave with an active lane, 2
+//                       7: the last beat gets cycles_o = 17 (CyclesMax + 1) -> CyclesMax_A
+//                       0: left correct.
+//                     3, 4, 6 and 7 break every wave, 1 and 5 every wave with an active lane, 2
 //                     every wave of two or more beats; so random waves meet each one within a
 //                     few dozen. Default 0: logic unchanged.
 //
@@ -122,7 +125,8 @@ module coalescer
   localparam logic [CyclesW-1:0] CyclesSplit  = 5'd4;   // single, any other group
   localparam logic [CyclesW-1:0] CyclesMin    = 5'd4;
   localparam logic [CyclesW-1:0] CyclesMax    = 5'd16;
-  localparam logic [CyclesW-1:0] CyclesBroken = 5'd1;   // TEST ONLY: outside CyclesMin..Max
+  localparam logic [CyclesW-1:0] CyclesBelow  = 5'd3;   // TEST ONLY: CyclesMin - 1
+  localparam logic [CyclesW-1:0] CyclesAbove  = 5'd17;  // TEST ONLY: CyclesMax + 1
 
   // A lane's byte address.
   typedef struct packed {
@@ -325,7 +329,7 @@ module coalescer
         unique case (wave_q.addr[0].block[2:0])
           3'd1: if (beat.lanes != '0) beat_d.bytes = '0;             // BytesWithLanes_A
           3'd2: if (!beat.last) beat_d.cycles = CyclesMin;           // CyclesOnLast_A
-          3'd3: if (beat.last) beat_d.cycles = CyclesBroken;         // CyclesRange_A
+          3'd3: if (beat.last) beat_d.cycles = CyclesBelow;          // CyclesMin_A
           3'd4: if (beat.last) begin                                 // ReadyOnLast_A
             beat_d.last   = 1'b0;
             beat_d.cycles = '0;
@@ -335,7 +339,8 @@ module coalescer
             beat_d.lanes[Lanes-1] = 1'b1;
           end
           3'd6: beat_d.valid = 1'b0;                                 // IdleZero_A
-          default: ;                                                 // 0, 7: left correct
+          3'd7: if (beat.last) beat_d.cycles = CyclesAbove;          // CyclesMax_A
+          default: ;                                                 // 0: left correct
         endcase
       end
     end else begin
@@ -396,8 +401,9 @@ module coalescer
 `VMEM_ASSERT(BytesWithLanes_A, (valid_o && (lanes_o != '0)) |-> (bytes_o != '0))
 // The cycle count comes with the last beat and only with it.
 `VMEM_ASSERT(CyclesOnLast_A, (cycles_o != '0) == last_o)
-// SPEC §7: a wave costs 4 .. 16 cycles.
-`VMEM_ASSERT(CyclesRange_A, last_o |-> ((cycles_o >= CyclesMin) && (cycles_o <= CyclesMax)))
+// SPEC §7: a wave costs 4 .. 16 cycles, each end its own assertion.
+`VMEM_ASSERT(CyclesMin_A, last_o |-> (cycles_o >= CyclesMin))
+`VMEM_ASSERT(CyclesMax_A, last_o |-> (cycles_o <= CyclesMax))
 // ready_o rises with the last beat, never during an earlier one.
 `VMEM_ASSERT(ReadyOnLast_A, (valid_o && ready_o) |-> last_o)
 // A request serves one lane or lanes of one quad.

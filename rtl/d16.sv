@@ -6,9 +6,11 @@
 //
 // Parameters:
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input (tests/d16.rs
-//                     proves each one fires): a four-dword result counts 5 (CountBound_A), a
-//                     one-dword result gets dword 3 all ones (ResultBeyondCount_A). Default 0.
+//                     below (the known-value ones aside) fails on some input, each just past its
+//                     bound (tests/d16.rs proves each one fires): a four-dword result counts 5
+//                     when its conversion is float-like (CountBound_A), else 3 with dword 3 all
+//                     ones (ResultBeyondCount3_A); a result of c < 4 dwords gets dword c all ones
+//                     (ResultBeyondCount<c>_A; vmem_pkg::fill_past_count). Default 0.
 //
 // Behaviour (docs/spec.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
 // float-like nfmts are 0, 1, 2, 3, 7 and the reserved 6; integer ones are 4 (uint), 5 (sint):
@@ -41,6 +43,7 @@
 // Model: rust/d16.rs  Tests: tests/d16.rs  Spec: docs/spec.md §6
 
 module d16
+  import vmem_pkg::*;
   import vmem_fp_pkg::*;
 #(
   parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
@@ -60,17 +63,6 @@ module d16
   output logic         illegal_o
 );
 
-  typedef enum logic [2:0] {
-    OpLoadFormat  = 3'd0,
-    OpLoadUbyte   = 3'd1,
-    OpLoadSbyte   = 3'd2,
-    OpLoadShort   = 3'd3,
-    OpStoreFormat = 3'd4,
-    OpStoreByte   = 3'd5,
-    OpStoreShort  = 3'd6,
-    OpReserved    = 3'd7
-  } op_e;
-
   // How a format op converts a half / component.
   typedef enum logic [1:0] {
     ConvFloat = 2'd0,   // f16 <-> f32 (float-like nfmts, reserved 6 included)
@@ -80,7 +72,7 @@ module d16
 
   // Stage 1 register.
   typedef struct packed {
-    op_e          op;
+    d16_op_e      op;
     logic         hi;
     conv_e        conv;
     logic [127:0] operand;       // data_i, halves / components at and beyond k cleared
@@ -91,9 +83,8 @@ module d16
 
   // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
-    logic [127:0] result;
-    logic [2:0]   result_count;
-    logic         illegal;
+    dwords_t dwords;    // result, result_count
+    logic    illegal;
   } stage2_t;
 
   logic    valid_q;
@@ -104,7 +95,7 @@ module d16
   // Stage 1: decode, count, operands   //
   ////////////////////////////////////////
 
-  op_e          op;
+  d16_op_e      op;
   logic [2:0]   k;              // min(count, 4)
   logic         fmt_illegal;    // count 0, count > 4 or nfmt 6, on a format op
   conv_e        conv;
@@ -115,7 +106,7 @@ module d16
   logic         illegal;
 
   always_comb begin
-    op          = op_e'(op_i);
+    op          = d16_op_e'(op_i);
     k           = (count_i > 3'd4) ? 3'd4 : count_i;
     fmt_illegal = (count_i == 3'd0) || (count_i > 3'd4) || (nfmt_e'(nfmt_i) == NfmtReserved);
 
@@ -138,31 +129,26 @@ module d16
     result_count = 3'd0;
     illegal      = 1'b0;
     unique case (op)
-      OpLoadFormat: begin
+      D16LoadFormat: begin
         operand      = data_i & lane32_mask;
         result_count = (k + 3'd1) >> 1;
         illegal      = fmt_illegal;
       end
-      OpStoreFormat: begin
+      D16StoreFormat: begin
         operand      = {64'd0, data_i[63:0] & lane16_mask};
         result_count = 3'd4;
         illegal      = fmt_illegal;
       end
-      OpLoadUbyte, OpLoadSbyte, OpLoadShort, OpStoreByte, OpStoreShort: begin
+      D16LoadUbyte, D16LoadSbyte, D16LoadShort, D16StoreByte, D16StoreShort: begin
         operand      = {96'd0, data_i[31:0]};
         result_count = 3'd1;
       end
-      OpReserved: illegal = 1'b1;
-      default:    illegal = 1'b1;
+      D16Reserved: illegal = 1'b1;
+      default:     illegal = 1'b1;
     endcase
 
-    s1_d.op           = op;
-    s1_d.hi           = hi_i;
-    s1_d.conv         = conv;
-    s1_d.operand      = operand;
-    s1_d.old          = old_i;
-    s1_d.result_count = result_count;
-    s1_d.illegal      = illegal;
+    s1_d = '{op: op, hi: hi_i, conv: conv, operand: operand, old: old_i,
+             result_count: result_count, illegal: illegal};
   end
 
   //////////////////////////////////
@@ -188,36 +174,36 @@ module d16
     end
 
     unique case (s1_q.op)
-      OpLoadUbyte: half_v = {8'd0, s1_q.operand[7:0]};
-      OpLoadSbyte: half_v = {{8{s1_q.operand[7]}}, s1_q.operand[7:0]};
-      default:     half_v = s1_q.operand[15:0];   // OpLoadShort (unused by the other ops)
+      D16LoadUbyte: half_v = {8'd0, s1_q.operand[7:0]};
+      D16LoadSbyte: half_v = {{8{s1_q.operand[7]}}, s1_q.operand[7:0]};
+      default:      half_v = s1_q.operand[15:0];   // D16LoadShort (unused by the other ops)
     endcase
 
     result = '0;
     unique case (s1_q.op)
-      OpLoadFormat: begin
+      D16LoadFormat: begin
         result[63:0] = {load_half[3], load_half[2], load_half[1], load_half[0]};
       end
-      OpLoadUbyte, OpLoadSbyte, OpLoadShort: begin
+      D16LoadUbyte, D16LoadSbyte, D16LoadShort: begin
         result[31:0] = s1_q.hi ? {half_v, s1_q.old[15:0]} : {s1_q.old[31:16], half_v};
       end
-      OpStoreFormat: begin
+      D16StoreFormat: begin
         result = {store_comp[3], store_comp[2], store_comp[1], store_comp[0]};
       end
-      OpStoreByte:  result[7:0]  = s1_q.hi ? s1_q.operand[23:16] : s1_q.operand[7:0];
-      OpStoreShort: result[15:0] = s1_q.hi ? s1_q.operand[31:16] : s1_q.operand[15:0];
-      OpReserved:   result = '0;
-      default:      result = '0;
+      D16StoreByte:  result[7:0]  = s1_q.hi ? s1_q.operand[23:16] : s1_q.operand[7:0];
+      D16StoreShort: result[15:0] = s1_q.hi ? s1_q.operand[31:16] : s1_q.operand[15:0];
+      D16Reserved:   result = '0;
+      default:       result = '0;
     endcase
 
-    s2_d.result       = result;
-    s2_d.result_count = s1_q.result_count;
-    s2_d.illegal      = s1_q.illegal;
+    s2_d.dwords.result = result;
+    s2_d.dwords.count  = s1_q.result_count;
+    s2_d.illegal       = s1_q.illegal;
     if (TestBreakAsserts) begin
-      if (s1_q.result_count == 3'd4) begin
-        s2_d.result_count = 3'd5;
-      end else if (s1_q.result_count == 3'd1) begin
-        s2_d.result[96 +: 32] = '1;
+      if ((s1_q.result_count == 3'd4) && (s1_q.conv == ConvFloat)) begin
+        s2_d.dwords.count = 3'd5;
+      end else begin
+        s2_d.dwords = fill_past_count(s2_d.dwords);
       end
     end
   end
@@ -226,10 +212,7 @@ module d16
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {result_o, result_count_o, illegal_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {result_o, result_count_o, illegal_o})
 
   ////////////////
   // Assertions //
@@ -238,14 +221,14 @@ module d16
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o, illegal_o}, valid_o)
-// At most four result dwords, and every dword at or beyond result_count is 0.
+// At most four result dwords.
 `VMEM_ASSERT(CountBound_A, result_count_o <= 3'd4)
-for (genvar i = 0; i < 4; i++) begin : g_beyond_count
-  `VMEM_ASSERT(ResultBeyondCount_A, (result_count_o <= 3'(i)) |-> (result_o[32*i +: 32] == '0))
-end
+// Every dword at or beyond result_count is 0: one assertion per dword, so that each is proven to
+// fire at its own edge (result_count = i).
+`VMEM_ASSERT(ResultBeyondCount0_A, (result_count_o <= 3'd0) |-> (result_o[31:0] == '0))
+`VMEM_ASSERT(ResultBeyondCount1_A, (result_count_o <= 3'd1) |-> (result_o[63:32] == '0))
+`VMEM_ASSERT(ResultBeyondCount2_A, (result_count_o <= 3'd2) |-> (result_o[95:64] == '0))
+`VMEM_ASSERT(ResultBeyondCount3_A, (result_count_o <= 3'd3) |-> (result_o[127:96] == '0))
 
 endmodule : d16
 

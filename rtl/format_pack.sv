@@ -263,10 +263,7 @@ module format_pack
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {data_o, fmt_valid_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {data_o, fmt_valid_o})
 
   ////////////////
   // Assertions //
@@ -275,9 +272,6 @@ module format_pack
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {data_o, fmt_valid_o}, valid_o)
 // An invalid pair packs to all-zero data (SPEC §5).
 `VMEM_ASSERT(InvalidZero_A, !fmt_valid_o |-> (data_o == '0))
 // No field spills above its element: only dfmt 11..14 (8, 12, 16 bytes) reach bit 32.

@@ -193,10 +193,7 @@ module format_unpack
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {components_o, count_o, fmt_valid_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {components_o, count_o, fmt_valid_o})
 
   ////////////////
   // Assertions //
@@ -205,9 +202,6 @@ module format_unpack
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {components_o, count_o, fmt_valid_o}, valid_o)
 // At most four components (SPEC §1.4).
 `VMEM_ASSERT(CountBound_A, count_o <= 3'd4)
 // An invalid pair gives count 0 and four 0 components; a valid one has 1..4 components.

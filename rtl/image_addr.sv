@@ -101,7 +101,8 @@ module image_addr
   localparam logic [TsTypeW-1:0] TypeFirst    = 4'd8;   // 1D; types below are unbound
   localparam logic [TsTypeW-1:0] Type2d       = 4'd9;
 
-  // Stage 1 register: the final flags and dimensions, and the address terms stage 2 needs.
+  // The outputs final after stage 1 (level_ok_o .. group_valid_o, in port order); stage 2 passes
+  // them on.
   typedef struct packed {
     logic               level_ok;
     logic [LevelW-1:0]  level;
@@ -110,6 +111,11 @@ module image_addr
     logic [PitchW-1:0]  pitch;
     logic [CoordW-1:0]  xa;
     logic               group_valid;
+  } level_t;
+
+  // Stage 1 register: the final flags and dimensions, and the address terms stage 2 needs.
+  typedef struct packed {
+    level_t             lvl;
     logic               illegal;
     logic [MipSumW-1:0] mip_sum;      // mip_offset(L) / bpp: sum of pitch_l * height_l, l < L
     logic [BppW-1:0]    bpp;
@@ -119,13 +125,7 @@ module image_addr
 
   // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
-    logic               level_ok;
-    logic [LevelW-1:0]  level;
-    logic [DimW-1:0]    width;
-    logic [DimW-1:0]    height;
-    logic [PitchW-1:0]  pitch;
-    logic [CoordW-1:0]  xa;
-    logic               group_valid;
+    level_t             lvl;
     logic [AddrW-1:0]   address;
     logic               illegal;
   } stage2_t;
@@ -238,18 +238,10 @@ module image_addr
     height0 = {1'b0, ts_height} + DimW'(1);
     pitch0  = r128_i ? {{(PitchW-DimW){1'b0}}, width0} : {1'b0, ts_pitch} + PitchW'(1);
 
-    width  = width0 >> level;
-    height = height0 >> level;
-    pitch  = pitch0 >> level;
-    if (width == '0) begin
-      width = DimW'(1);
-    end
-    if (height == '0) begin
-      height = DimW'(1);
-    end
-    if (pitch == '0) begin
-      pitch = PitchW'(1);
-    end
+    // max(1, dimension >> L) (§4.2).
+    width  = ((width0 >> level) == '0) ? DimW'(1) : (width0 >> level);
+    height = ((height0 >> level) == '0) ? DimW'(1) : (height0 >> level);
+    pitch  = ((pitch0 >> level) == '0) ? PitchW'(1) : (pitch0 >> level);
     if (!level_ok) begin
       width  = '0;
       height = '0;
@@ -283,15 +275,9 @@ module image_addr
     logic [ProdW-1:0] product;
 
     always_comb begin
-      pitch_l  = pitch0[PitchW-1:l];
-      height_l = height0[DimW-1:l];
-      if (pitch_l == '0) begin
-        pitch_l = PW'(1);
-      end
-      if (height_l == '0) begin
-        height_l = HW'(1);
-      end
-      product = ProdW'(pitch_l) * ProdW'(height_l);
+      pitch_l  = (pitch0[PitchW-1:l] == '0) ? PW'(1) : pitch0[PitchW-1:l];
+      height_l = (height0[DimW-1:l] == '0) ? HW'(1) : height0[DimW-1:l];
+      product  = ProdW'(pitch_l) * ProdW'(height_l);
     end
 
     assign mip_term[l] = (LevelW'(l) < level) ? MipSumW'(product) : '0;
@@ -308,13 +294,8 @@ module image_addr
 
   // Stage 1 register input (VMEM_STAGE_FF loads it when valid_i is 1).
   always_comb begin
-    s1_d.level_ok    = level_ok;
-    s1_d.level       = level;
-    s1_d.width       = width;
-    s1_d.height      = height;
-    s1_d.pitch       = pitch;
-    s1_d.xa          = xa;
-    s1_d.group_valid = group_valid;
+    s1_d.lvl         = '{level_ok: level_ok, level: level, width: width, height: height,
+                         pitch: pitch, xa: xa, group_valid: group_valid};
     s1_d.illegal     = illegal;
     s1_d.mip_sum     = mip_sum;
     s1_d.bpp         = bpp;
@@ -332,9 +313,9 @@ module image_addr
   logic [AddrW-1:0] address;
 
   always_comb begin
-    row_texels  = {{(AddrW-CoordW){1'b0}}, s1_q.y} * {{(AddrW-PitchW){1'b0}}, s1_q.pitch};
+    row_texels  = {{(AddrW-CoordW){1'b0}}, s1_q.y} * {{(AddrW-PitchW){1'b0}}, s1_q.lvl.pitch};
     texel_index = {{(AddrW-MipSumW){1'b0}}, s1_q.mip_sum} + row_texels +
-                  {{(AddrW-CoordW){1'b0}}, s1_q.xa};
+                  {{(AddrW-CoordW){1'b0}}, s1_q.lvl.xa};
 
     byte_offset = '0;
     unique case (s1_q.bpp)
@@ -348,32 +329,26 @@ module image_addr
     endcase
 
     address = {s1_q.base, 8'd0} + byte_offset;
-    if (!s1_q.level_ok) begin
+    if (!s1_q.lvl.level_ok) begin
       address = '0;
     end
 
-    s2_d.level_ok    = s1_q.level_ok;
-    s2_d.level       = s1_q.level;
-    s2_d.width       = s1_q.width;
-    s2_d.height      = s1_q.height;
-    s2_d.pitch       = s1_q.pitch;
-    s2_d.xa          = s1_q.xa;
-    s2_d.group_valid = s1_q.group_valid;
-    s2_d.address     = address;
-    s2_d.illegal     = s1_q.illegal;
+    s2_d.lvl     = s1_q.lvl;
+    s2_d.address = address;
+    s2_d.illegal = s1_q.illegal;
     if (TestBreakAsserts) begin
-      if (!s1_q.level_ok) begin
-        s2_d.width = DimW'(1);
-      end else if (s1_q.group_valid && s1_q.y[1]) begin
+      if (!s1_q.lvl.level_ok) begin
+        s2_d.lvl.width = DimW'(1);
+      end else if (s1_q.lvl.group_valid && s1_q.y[1]) begin
         s2_d.illegal = 1'b1;
-      end else if (s1_q.group_valid) begin
-        s2_d.xa = CoordW'(s1_q.width);
+      end else if (s1_q.lvl.group_valid) begin
+        s2_d.lvl.xa = CoordW'(s1_q.lvl.width);
       end else begin
-        s2_d.height = '0;
+        s2_d.lvl.height = '0;
       end
       // Not on a valid group, so that GroupInRow_A sees xa exactly at the row's end.
-      if (s1_q.y[0] && !s1_q.group_valid) begin
-        s2_d.xa[0] = 1'b1;
+      if (s1_q.y[0] && !s1_q.lvl.group_valid) begin
+        s2_d.lvl.xa[0] = 1'b1;
       end
     end
   end
@@ -382,11 +357,9 @@ module image_addr
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o, address_o,
-          illegal_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d,
+                    {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o,
+                     address_o, illegal_o})
 
   ////////////////
   // Assertions //
@@ -409,11 +382,6 @@ module image_addr
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A,
-    {level_ok_o, level_o, width_o, height_o, pitch_o, xa_o, group_valid_o, address_o,
-     illegal_o}, valid_o)
 // A missing level has no dimensions, no address and no group (decisions "image_addr").
 `VMEM_ASSERT(LevelMissingZero_A,
     !level_ok_o |-> ({level_o, width_o, height_o, pitch_o, address_o, group_valid_o} == '0))

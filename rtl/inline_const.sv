@@ -5,12 +5,16 @@
 //
 // Parameters:
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register input (loaded when valid_q is 1)
-//                     so that each property assertion below fails on a quarter of the codes,
-//                     chosen by code bits 6:5 (disjoint ranges; codes 0x00..0x1F stay correct):
-//                       code[6:5] = 01 (0x20..0x3F): f32 bit 0 set        -> MantissaLow_A
-//                       code[6:5] = 10 (0x40..0x5F): f32 exponent 255     -> ExponentRange_A
-//                       code[6:5] = 11 (0x60..0x7F): f32 sign bit 31 set  -> SignClear_A
-//                     Each corruption breaks that one assertion only. Default 0: logic unchanged.
+//                     so that each property assertion below fails, just past its bound, on a
+//                     range of codes chosen by code bits 6:4 (codes 0x00..0x1F stay correct):
+//                       0x20..0x3F: f32 mantissa bit 19 set (the highest bit
+//                                   MantissaLow_A checks)                 -> MantissaLow_A
+//                       0x40..0x4F: f32 exponent 116 (ExpMin - 1)          -> ExponentMin_A
+//                       0x50..0x5F: f32 exponent 136 (ExpMax + 1)          -> ExponentMax_A
+//                       0x60..0x7F: f32 sign bit 31 set                   -> SignClear_A
+//                     Each corruption breaks that one assertion only; its values are written apart
+//                     from the bounds, so a loosened bound stops firing. Default 0: logic
+//                     unchanged.
 //
 // Behaviour (docs/spec.md §9): code_i bits 6:3 are the exponent e (bias 7), bits 2:0 the mantissa
 //   m. The value is
@@ -59,7 +63,8 @@ module inline_const #(
   localparam logic [F32ExpW-1:0] ExpZero   = 8'd117;  // code 0:    2^-10
   localparam logic [F32ExpW-1:0] ExpMin    = ExpZero; // smallest constant, 2^-10
   localparam logic [F32ExpW-1:0] ExpMax    = 8'd135;  // largest constant, 480 = 1.875 * 2^8
-  localparam logic [F32ExpW-1:0] ExpBroken = 8'd255;  // TEST ONLY: outside ExpMin..ExpMax
+  localparam logic [F32ExpW-1:0] ExpBelow  = 8'd116;  // TEST ONLY: ExpMin - 1
+  localparam logic [F32ExpW-1:0] ExpAbove  = 8'd136;  // TEST ONLY: ExpMax + 1
 
   // The 7-bit code (SPEC §9).
   typedef struct packed {
@@ -117,12 +122,13 @@ module inline_const #(
   always_comb begin
     s2_d = value;
     if (TestBreakAsserts) begin
-      // Keyed on code bits 6:5 (= e[3:2]); see the contract above.
-      unique case (s1_q.e[CodeExpW-1 -: 2])
-        2'b01:   s2_d.mantissa[0] = 1'b1;       // breaks MantissaLow_A
-        2'b10:   s2_d.exponent    = ExpBroken;  // breaks ExponentRange_A
-        2'b11:   s2_d.sign        = 1'b1;       // breaks SignClear_A
-        default: ;                              // 2'b00: left correct
+      // Keyed on code bits 6:4 (= e[3:1]); see the contract above.
+      unique case (s1_q.e[CodeExpW-1 -: 3])
+        3'b010, 3'b011: s2_d.mantissa[19] = 1'b1;       // breaks MantissaLow_A
+        3'b100:         s2_d.exponent     = ExpBelow;   // breaks ExponentMin_A
+        3'b101:         s2_d.exponent     = ExpAbove;   // breaks ExponentMax_A
+        3'b110, 3'b111: s2_d.sign         = 1'b1;       // breaks SignClear_A
+        default:        ;                               // 0x00..0x1F: left correct
       endcase
     end
   end
@@ -131,10 +137,7 @@ module inline_const #(
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign bits_o = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, bits_o)
 
   ////////////////
   // Assertions //
@@ -143,14 +146,11 @@ module inline_const #(
 // Reset drives bits_o to 0 (sign clear); the valid-gated properties ignore the reset value. All
 // are disabled while rst_ni is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, bits_o, valid_o)
 // Every constant is positive.
 `VMEM_ASSERT(SignClear_A, bits_o[31] == 1'b0)
-// The constants span 2^-10 .. 480: f32 exponent field 117 .. 135.
-`VMEM_ASSERT(ExponentRange_A,
-    valid_o |-> ((bits_o[30:23] >= ExpMin) && (bits_o[30:23] <= ExpMax)))
+// The constants span 2^-10 .. 480: f32 exponent field 117 .. 135, each end its own assertion.
+`VMEM_ASSERT(ExponentMin_A, valid_o |-> (bits_o[30:23] >= ExpMin))
+`VMEM_ASSERT(ExponentMax_A, valid_o |-> (bits_o[30:23] <= ExpMax))
 // At most three mantissa bits are set, the top three of the f32 mantissa.
 `VMEM_ASSERT(MantissaLow_A, valid_o |-> (bits_o[19:0] == 20'd0))
 

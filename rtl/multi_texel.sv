@@ -5,11 +5,12 @@
 //
 // Parameters:
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input
-//                     (tests/multi_texel.rs proves each one fires): an illegal combination gets
-//                     result bit 0 set (IllegalZero_A), a legal four-dword row counts 3
-//                     (CountRow_A), a legal one- or two-dword row gets dword 3 all ones
-//                     (AboveCountZero_A). Default 0.
+//                     below (the known-value ones aside) fails on some input, each just past its
+//                     bound (tests/multi_texel.rs proves each one fires): an illegal combination
+//                     gets result bit 0 set (IllegalZero_A); a legal four-dword row counts 3 with
+//                     dword 3 all ones (CountRow_A, AboveCountZero3_A); a legal row of c = 1 or 2
+//                     dwords gets dword c all ones (AboveCountZero<c>_A;
+//                     vmem_pkg::fill_past_count). Default 0.
 //
 // Behaviour (docs/spec.md §4.3, §5 and docs/decisions.md "multi_texel"). op_i: 0 BY2, 1 BY4,
 // 2 PCK2, 3 PCK4, so n = 2, 4, 2, 4. dfmt_i / nfmt_i are the T#'s 6-bit and 4-bit fields,
@@ -102,9 +103,8 @@ module multi_texel
 
   // Stage 2 (output) register: the outputs after valid_o, in port order.
   typedef struct packed {
-    logic [127:0] result;
-    logic [2:0]   count;
-    logic         illegal;
+    dwords_t dwords;    // result, result_count
+    logic    illegal;
   } stage2_t;
 
   logic    valid_q;
@@ -185,16 +185,14 @@ module multi_texel
       result[32*i +: 32] = f32_round(s1_q.dword[i]);
     end
 
-    s2_d.result  = result;
-    s2_d.count   = s1_q.count;
-    s2_d.illegal = s1_q.illegal;
+    s2_d.dwords.result = result;
+    s2_d.dwords.count  = s1_q.count;
+    s2_d.illegal       = s1_q.illegal;
     if (TestBreakAsserts) begin
       if (s1_q.illegal) begin
-        s2_d.result[0] = 1'b1;
-      end else if (s1_q.count == 3'd4) begin
-        s2_d.count = 3'd3;
-      end else if (s1_q.count <= 3'd2) begin
-        s2_d.result[96 +: 32] = '1;
+        s2_d.dwords.result[0] = 1'b1;
+      end else begin
+        s2_d.dwords = fill_past_count(s2_d.dwords);
       end
     end
   end
@@ -203,10 +201,7 @@ module multi_texel
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {result_o, result_count_o, illegal_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {result_o, result_count_o, illegal_o})
 
   ////////////////
   // Assertions //
@@ -215,17 +210,15 @@ module multi_texel
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o, illegal_o}, valid_o)
 // An illegal combination writes nothing (decisions "multi_texel").
 `VMEM_ASSERT(IllegalZero_A, illegal_o |-> ((result_count_o == 3'd0) && (result_o == '0)))
 // A legal row has 1, 2 or 4 result dwords (§4.3's DMASKs 0x1, 0x3, 0xF). (After reset and
 // before the first result the outputs are 0 with valid_o = 0.)
 `VMEM_ASSERT(CountRow_A, (valid_o && !illegal_o) |-> (result_count_o inside {3'd1, 3'd2, 3'd4}))
-// Result dwords at and above result_count are 0.
-`VMEM_ASSERT(AboveCountZero_A,
-    ((result_count_o > 3'd1) || (result_o[127:32] == '0)) &&
-    ((result_count_o > 3'd2) || (result_o[127:64] == '0)))
+// Result dwords at and above result_count are 0 (dword 0 at count 0: IllegalZero_A): one
+// assertion per dword, so that each is proven to fire at its own edge (result_count = i).
+`VMEM_ASSERT(AboveCountZero1_A, (result_count_o <= 3'd1) |-> (result_o[63:32] == '0))
+`VMEM_ASSERT(AboveCountZero2_A, (result_count_o <= 3'd2) |-> (result_o[95:64] == '0))
+`VMEM_ASSERT(AboveCountZero3_A, (result_count_o <= 3'd3) |-> (result_o[127:96] == '0))
 
 endmodule : multi_texel

@@ -7,11 +7,11 @@
 //
 // Parameters:
 //   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input (tests/swizzle.rs
-//                     proves each one fires): a four-channel result with TFE counts 6
-//                     (CountBound_A), a one-channel result without TFE counts 0 and carries no
-//                     data (CountNonZero_A), any other result with neither TFE nor channel A
-//                     gets dword 3 all ones (ZeroAboveCount_A). Default 0.
+//                     below (the known-value ones aside) fails on some input, each just past its
+//                     bound (tests/swizzle.rs proves each one fires): a five-dword result counts
+//                     6 (CountBound_A); a four-dword result counts 0 with dword 0 all ones
+//                     (CountNonZero_A, ZeroAboveCount0_A); a result of c < 4 dwords gets dword c
+//                     all ones (ZeroAboveCount<c>_A; vmem_pkg::fill_past_count). Default 0.
 //
 // Behaviour (docs/spec.md §3, plus the project's decisions where the spec is silent):
 //   Component k (X, Y, Z, W = 0..3) is components_i[32k+31:32k] when k < count_i, else 0
@@ -37,7 +37,10 @@
 //
 // Model: rust/swizzle.rs  Tests: tests/swizzle.rs  Spec: docs/spec.md §3
 
-module swizzle #(
+module swizzle
+  import vmem_pkg::dwords_t;
+  import vmem_pkg::fill_past_count;
+#(
   parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
 ) (
   input  logic         clk_i,
@@ -81,15 +84,9 @@ module swizzle #(
     logic         tfe;
   } stage1_t;
 
-  // Stage 2 (output) register: the outputs after valid_o, in port order.
-  typedef struct packed {
-    logic [127:0]      result;
-    logic [CountW-1:0] result_count;
-  } stage2_t;
-
   logic    valid_q;
   stage1_t s1_d, s1_q;
-  stage2_t s2_d, s2_q2;
+  dwords_t s2_d, s2_q2;   // stage 2 (output) register: result, result_count
 
   ///////////////////////////////////////////////////
   // Stage 1: expansion and dst_sel (§3 steps 1-3) //
@@ -158,16 +155,15 @@ module swizzle #(
 
     // The TFE status dword sits at index data_count and is always 0 (§3 step 5): `result` already
     // holds 0 there (or it is the unported fifth dword), so only the count changes.
-    s2_d.result       = result;
-    s2_d.result_count = data_count + CountW'(s1_q.tfe);
+    s2_d.result = result;
+    s2_d.count  = data_count + CountW'(s1_q.tfe);
     if (TestBreakAsserts) begin
-      if (s1_q.tfe && (s1_q.dmask == 4'b1111)) begin
-        s2_d.result_count = CountW'(6);
-      end else if (!s1_q.tfe && (s1_q.dmask == 4'b0001)) begin
-        s2_d.result       = '0;
-        s2_d.result_count = '0;
-      end else if (!s1_q.tfe && !s1_q.dmask[3]) begin
-        s2_d.result[96 +: 32] = '1;
+      if (s2_d.count == CountW'(5)) begin
+        s2_d.count = CountW'(6);
+      end else if (s2_d.count == CountW'(4)) begin
+        s2_d = fill_past_count('{result: s2_d.result, count: '0});
+      end else begin
+        s2_d = fill_past_count(s2_d);
       end
     end
   end
@@ -176,10 +172,7 @@ module swizzle #(
   // Registers //
   ///////////////
 
-  `VMEM_STAGE_FF(valid_q, valid_i, s1_q, s1_d)
-  `VMEM_STAGE_FF(valid_o, valid_q, s2_q2, s2_d)
-
-  assign {result_o, result_count_o} = s2_q2;
+  `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q2, s2_d, {result_o, result_count_o})
 
   ////////////////
   // Assertions //
@@ -188,18 +181,16 @@ module swizzle #(
 // Reset drives every output to a value these properties accept; they are disabled while rst_ni
 // is low anyway (vmem_prim_pkg.sv).
 
-// Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o)
-`VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, {result_o, result_count_o}, valid_o)
 // At most four data dwords and one status dword (§3 "up to five result dwords").
 `VMEM_ASSERT(CountBound_A, result_count_o <= CountW'(5))
 // dmask' is never 0, so a valid result has at least one dword.
 `VMEM_ASSERT(CountNonZero_A, valid_o |-> (result_count_o != '0))
-// Result dwords at and above result_count are 0 (also after reset: count 0, result 0).
-for (genvar i = 0; i < 4; i++) begin : gen_zero_above_count
-  `VMEM_ASSERT(ZeroAboveCount_A,
-      (result_count_o <= CountW'(i)) |-> (result_o[32*i +: 32] == 32'd0))
-end
+// Result dwords at and above result_count are 0 (also after reset: count 0, result 0): one
+// assertion per dword, so that each is proven to fire at its own edge (result_count = i).
+`VMEM_ASSERT(ZeroAboveCount0_A, (result_count_o <= CountW'(0)) |-> (result_o[31:0] == 32'd0))
+`VMEM_ASSERT(ZeroAboveCount1_A, (result_count_o <= CountW'(1)) |-> (result_o[63:32] == 32'd0))
+`VMEM_ASSERT(ZeroAboveCount2_A, (result_count_o <= CountW'(2)) |-> (result_o[95:64] == 32'd0))
+`VMEM_ASSERT(ZeroAboveCount3_A, (result_count_o <= CountW'(3)) |-> (result_o[127:96] == 32'd0))
 
 endmodule : swizzle
 

@@ -154,47 +154,35 @@ package vmem_fp_pkg;
     return (mag[30:23] == F32ExpMax) && (mag[22:0] != '0);
   endfunction
 
-  function automatic logic [15:0] f32_to_f16(logic [31:0] f);
-    logic [9:0]  payload;
-    logic [14:0] rounded;
-    logic [15:0] h;
-    payload = f[22:13];
-    rounded = '0;
+  // f32 -> a float of a 5-bit exponent and `man_w` (5, 6 or 10) mantissa bits, {exponent,
+  // mantissa} right-aligned in bits man_w+4:0 (the bits above are 0): a NaN keeps the top man_w
+  // bits of its payload (1 when those are 0); an unsigned format (signed_fmt = 0: f11, f10) takes
+  // a negative value as 0; any other value rounds as f32_mag_to_e5 does. A signed format's sign
+  // bit (f16) is the caller's.
+  function automatic logic [14:0] f32_to_e5(logic [31:0] f, logic [3:0] man_w, logic signed_fmt);
+    logic [9:0]  payload;   // the payload's top man_w bits, right-aligned
+    logic [14:0] h;
+    payload = f[22:13] >> (4'd10 - man_w);
     if (is_nan_mag(f[30:0])) begin
-      h = {f[31], E5ExpMax, (payload == '0) ? 10'd1 : payload};
+      h = ({10'd0, E5ExpMax} << man_w) | {5'd0, (payload == '0) ? 10'd1 : payload};
+    end else if (f[31] && !signed_fmt) begin
+      h = '0;
     end else begin
-      rounded = f32_mag_to_e5(f[30:0], 4'(E5ManW));
-      h       = {f[31], rounded};
+      h = f32_mag_to_e5(f[30:0], man_w);
     end
     return h;
+  endfunction
+
+  function automatic logic [15:0] f32_to_f16(logic [31:0] f);
+    return {f[31], f32_to_e5(f, 4'(E5ManW), 1'b1)};
   endfunction
 
   function automatic logic [10:0] f32_to_f11(logic [31:0] f);
-    logic [5:0]  payload;
-    logic [10:0] h;
-    payload = f[22:17];
-    if (is_nan_mag(f[30:0])) begin
-      h = {E5ExpMax, (payload == '0) ? 6'd1 : payload};
-    end else if (f[31]) begin
-      h = '0;
-    end else begin
-      h = 11'(f32_mag_to_e5(f[30:0], 4'(F11ManW)));   // bits 14:11 are 0
-    end
-    return h;
+    return 11'(f32_to_e5(f, 4'(F11ManW), 1'b0));
   endfunction
 
   function automatic logic [9:0] f32_to_f10(logic [31:0] f);
-    logic [4:0]  payload;
-    logic [9:0]  h;
-    payload = f[22:18];
-    if (is_nan_mag(f[30:0])) begin
-      h = {E5ExpMax, (payload == '0) ? 5'd1 : payload};
-    end else if (f[31]) begin
-      h = '0;
-    end else begin
-      h = 10'(f32_mag_to_e5(f[30:0], 4'(F10ManW)));   // bits 14:10 are 0
-    end
-    return h;
+    return 10'(f32_to_e5(f, 4'(F10ManW), 1'b0));
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -313,79 +301,46 @@ package vmem_fp_pkg;
 
   typedef field_t [3:0] fields_t;   // index k = component X, Y, Z, W
 
-  function automatic field_t field(logic [5:0] width, logic [6:0] lsb);
-    return '{width: width, lsb: lsb};
+  // The fields of widths wx, wy, wz, ww (components X, Y, Z, W; 0: the format lacks it), each
+  // next to the one before, X at element bit 0. An absent field is all 0 (lsb 0 too).
+  function automatic fields_t adjacent_fields(logic [5:0] wx, logic [5:0] wy, logic [5:0] wz,
+                                              logic [5:0] ww);
+    logic [3:0][5:0] w;
+    fields_t         f;
+    logic [6:0]      lsb;
+    w   = {ww, wz, wy, wx};
+    f   = '0;
+    lsb = '0;
+    for (int k = 0; k < 4; k++) begin
+      if (w[k] != '0) begin
+        f[k] = '{width: w[k], lsb: lsb};
+      end
+      lsb = lsb + 7'(w[k]);
+    end
+    return f;
   endfunction
 
-  // Field layout of each dfmt (SPEC §1.4's table; docs/decisions.md lists the widths). dfmt 0
-  // and 15 have no fields.
+  // Field layout of each dfmt (SPEC §1.4's table, whose names list the fields from the most
+  // significant; here the widths of X, Y, Z, W; docs/decisions.md lists them). dfmt 0 and 15
+  // have no fields.
   function automatic fields_t fmt_fields(logic [3:0] dfmt);
-    fields_t f;
-    f = '0;
     unique case (dfmt)
-      4'd1:  f[0] = field(8, 0);                                                   // 8
-      4'd2:  f[0] = field(16, 0);                                                  // 16
-      4'd3: begin                                                                  // 8_8
-        f[0] = field(8, 0);
-        f[1] = field(8, 8);
-      end
-      4'd4:  f[0] = field(32, 0);                                                  // 32
-      4'd5: begin                                                                  // 16_16
-        f[0] = field(16, 0);
-        f[1] = field(16, 16);
-      end
-      4'd6: begin                                                                  // 10_11_11
-        f[0] = field(11, 0);
-        f[1] = field(11, 11);
-        f[2] = field(10, 22);
-      end
-      4'd7: begin                                                                  // 11_11_10
-        f[0] = field(10, 0);
-        f[1] = field(11, 10);
-        f[2] = field(11, 21);
-      end
-      4'd8: begin                                                                  // 10_10_10_2
-        f[0] = field(2, 0);
-        f[1] = field(10, 2);
-        f[2] = field(10, 12);
-        f[3] = field(10, 22);
-      end
-      4'd9: begin                                                                  // 2_10_10_10
-        f[0] = field(10, 0);
-        f[1] = field(10, 10);
-        f[2] = field(10, 20);
-        f[3] = field(2, 30);
-      end
-      4'd10: begin                                                                 // 8_8_8_8
-        f[0] = field(8, 0);
-        f[1] = field(8, 8);
-        f[2] = field(8, 16);
-        f[3] = field(8, 24);
-      end
-      4'd11: begin                                                                 // 32_32
-        f[0] = field(32, 0);
-        f[1] = field(32, 32);
-      end
-      4'd12: begin                                                                 // 16_16_16_16
-        f[0] = field(16, 0);
-        f[1] = field(16, 16);
-        f[2] = field(16, 32);
-        f[3] = field(16, 48);
-      end
-      4'd13: begin                                                                 // 32_32_32
-        f[0] = field(32, 0);
-        f[1] = field(32, 32);
-        f[2] = field(32, 64);
-      end
-      4'd14: begin                                                                 // 32_32_32_32
-        f[0] = field(32, 0);
-        f[1] = field(32, 32);
-        f[2] = field(32, 64);
-        f[3] = field(32, 96);
-      end
-      default: f = '0;                                                             // 0, 15
+      4'd1:    return adjacent_fields( 8,  0,  0,  0);  // 8
+      4'd2:    return adjacent_fields(16,  0,  0,  0);  // 16
+      4'd3:    return adjacent_fields( 8,  8,  0,  0);  // 8_8
+      4'd4:    return adjacent_fields(32,  0,  0,  0);  // 32
+      4'd5:    return adjacent_fields(16, 16,  0,  0);  // 16_16
+      4'd6:    return adjacent_fields(11, 11, 10,  0);  // 10_11_11
+      4'd7:    return adjacent_fields(10, 11, 11,  0);  // 11_11_10
+      4'd8:    return adjacent_fields( 2, 10, 10, 10);  // 10_10_10_2
+      4'd9:    return adjacent_fields(10, 10, 10,  2);  // 2_10_10_10
+      4'd10:   return adjacent_fields( 8,  8,  8,  8);  // 8_8_8_8
+      4'd11:   return adjacent_fields(32, 32,  0,  0);  // 32_32
+      4'd12:   return adjacent_fields(16, 16, 16, 16);  // 16_16_16_16
+      4'd13:   return adjacent_fields(32, 32, 32,  0);  // 32_32_32
+      4'd14:   return adjacent_fields(32, 32, 32, 32);  // 32_32_32_32
+      default: return '0;                               // 0, 15
     endcase
-    return f;
   endfunction
 
   function automatic logic [2:0] fmt_count(logic [3:0] dfmt);

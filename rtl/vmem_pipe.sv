@@ -15,12 +15,12 @@
 //                 each fires. The corruption is chosen per program by the V#'s base address bits
 //                 11:6 (iss_vsharp_i[11:6] of the last beat offered, registered as brk_key_q; the
 //                 pipe suite draws them uniformly, one V# per program) and reaches the sub-blocks
-//                 as test_break_asserts_i: key k in 1..37 corrupts a copy of what one assertion
+//                 as test_break_asserts_i: key k in 1..38 corrupts a copy of what one assertion
 //                 reads (the copy feeds nothing else: the outputs stay right and only that
 //                 assertion fails), at the property's edge: a bound exceeded by exactly one, one
-//                 bit of a compared value flipped, a tag one edge early. Keys 1..9:
+//                 bit of a compared value flipped, a tag one edge early. Keys 1..9 and 38:
 //                 rtl/vmem_pipe_ta.sv, 10..17: rtl/vmem_pipe_tcp.sv, 18..37: rtl/vmem_pipe_td.sv
-//                 (each file's header lists its keys); 0 and 38..63 are left correct. This file's
+//                 (each file's header lists its keys); 0 and 39..63 are left correct. This file's
 //                 one assertion is a known-value check (4-state simulators only). Default 0: the
 //                 key stays 0, logic unchanged.
 //   In a Verilated simulation each TEST ONLY parameter is also the plusarg of its name
@@ -153,74 +153,58 @@ module vmem_pipe
   logic [15:0] now_q;
   `VMEM_FF(now_q, now_q + 16'd1, '0)
 
-  // The header ports as one record; kind 3 (unused) is a load.
-  pipe_hdr_t iss_hdr;
-  always_comb begin
-    iss_hdr.kind    = (iss_kind_i == 2'd3) ? PipeLoad : iss_kind_i;
-    iss_hdr.op      = iss_op_i;
-    iss_hdr.wide    = iss_wide_i;
-    iss_hdr.sized   = iss_sized_i;
-    iss_hdr.access  = iss_access_i;
-    iss_hdr.bytes   = iss_bytes_i;
-    iss_hdr.count   = iss_count_i;
-    iss_hdr.dfmt    = iss_dfmt_i;
-    iss_hdr.nfmt    = iss_nfmt_i;
-    iss_hdr.dst_sel = iss_dst_sel_i;
-    iss_hdr.d16     = iss_d16_i;
-    iss_hdr.offen   = iss_offen_i;
-    iss_hdr.idxen   = iss_idxen_i;
-    iss_hdr.glc     = iss_glc_i;
-    iss_hdr.tfe     = iss_tfe_i;
-    iss_hdr.offset  = iss_offset_i;
-    iss_hdr.vdata   = iss_vdata_i;
-    iss_hdr.soffset = iss_soffset_i;
-    iss_hdr.vsharp  = iss_vsharp_i;
-    iss_hdr.exec    = iss_exec_i;
+  // The port groups as the sub-blocks take them (vmem_pkg's pipe_iss_t, pipe_l2_req_t,
+  // pipe_l2_rsp_t, pipe_vgpr_t, pipe_done_t: the ports in port order).
+  logic [1:0]         iss_kind;   // kind 3 (unused) is a load
+  pipe_iss_t          iss;
+  pipe_l2_req_t [3:0] l2_req;
+  pipe_l2_rsp_t [3:0] l2_rsp;
+  pipe_vgpr_t         vgpr;
+  pipe_done_t         done;
+
+  assign iss_kind = (iss_kind_i == 2'd3) ? PipeLoad : iss_kind_i;
+  assign iss = {iss_valid_i, iss_last_i, iss_kind, iss_op_i,
+                iss_wide_i, iss_sized_i, iss_access_i, iss_bytes_i, iss_count_i, iss_dfmt_i,
+                iss_nfmt_i, iss_dst_sel_i, iss_d16_i, iss_offen_i, iss_idxen_i, iss_glc_i,
+                iss_tfe_i, iss_offset_i, iss_vdata_i, iss_soffset_i, iss_vsharp_i, iss_exec_i,
+                iss_addr_i, iss_data_i};
+
+  for (genvar b = 0; b < 4; b++) begin : g_l2
+    assign l2_rsp[b] = {l2_rsp_valid_i[b], l2_rsp_tag_i[b], l2_rsp_data_i[16*b +: 16]};
+    assign {l2_req_valid_o[b], l2_req_kind_o[b], l2_req_tag_o[b], l2_req_addr_o[b],
+            l2_req_mask_o[b], l2_req_data_o[16*b +: 16], l2_req_op_o[b], l2_req_wide_o[b],
+            l2_req_return_o[b]} = l2_req[b];
   end
 
-  logic                inflight_full;
-  logic                take;
-  logic [1:0]          take_id;
-  pipe_info_t          take_info;
-  logic                res_valid;
-  logic [1:0]          res_id;
-  logic [1:0]          res_group;
-  pipe_tdlane_t [15:0] res_lanes;
-  logic                bnd_valid;
-  pipe_bundle_t        bnd;
-  logic                bnd_ready;
-  logic                step_end;
-  logic [1:0]          step_end_id;
-  logic [15:0]         step_ta;
-  pipe_ret_t [31:0]    ret;
-  logic [3:0]          quiet;
-  pipe_ctr_t [3:0]     ctr;
+  assign {vgpr_valid_o, vgpr_addr_o, vgpr_group_o, vgpr_mask_o, vgpr_data_o} = vgpr;
+  assign {done_valid_o, done_issue_o, done_ta_o, done_tcp_o, done_l2_o, done_td_o, done_total_o,
+          done_requests_o, done_hits_o, done_misses_o, done_conflicts_o} = done;
+
+  logic               inflight_full;
+  pipe_take_t         take;
+  pipe_res_t          res;
+  logic               bnd_valid;
+  pipe_bundle_t       bnd;
+  logic               bnd_ready;
+  pipe_step_end_t     step_end;
+  pipe_ret_t [31:0]   ret;
+  logic [3:0]         quiet;
+  pipe_ctr_t [3:0]    ctr;
 
   vmem_pipe_ta u_ta (
     .clk_i,
     .rst_ni,
     .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
-    .iss_valid_i,
-    .iss_last_i,
-    .iss_hdr_i       (iss_hdr),
-    .iss_addr_i,
-    .iss_data_i,
+    .iss_i           (iss),
     .iss_ready_o,
     .inflight_full_i (inflight_full),
     .take_o          (take),
-    .take_id_o       (take_id),
-    .take_info_o     (take_info),
-    .res_valid_o     (res_valid),
-    .res_id_o        (res_id),
-    .res_group_o     (res_group),
-    .res_lanes_o     (res_lanes),
+    .res_o           (res),
     .bnd_valid_o     (bnd_valid),
     .bnd_o           (bnd),
     .bnd_ready_i     (bnd_ready),
-    .step_end_o      (step_end),
-    .step_end_id_o   (step_end_id),
-    .step_ta_o       (step_ta)
+    .step_end_o      (step_end)
   );
 
   vmem_pipe_tcp u_tcp (
@@ -229,24 +213,14 @@ module vmem_pipe
     .test_break_lru_i (break_lru),
     .test_break_asserts_i (brk_key_q),
     .now_i          (now_q),
-    .take_i         (take),
-    .take_id_i      (take_id),
+    .take_i         (take.valid),
+    .take_id_i      (take.id),
     .bnd_valid_i    (bnd_valid),
     .bnd_i          (bnd),
     .bnd_ready_o    (bnd_ready),
     .l2_req_ready_i,
-    .l2_rsp_valid_i,
-    .l2_rsp_tag_i,
-    .l2_rsp_data_i,
-    .l2_req_valid_o,
-    .l2_req_kind_o,
-    .l2_req_tag_o,
-    .l2_req_addr_o,
-    .l2_req_mask_o,
-    .l2_req_data_o,
-    .l2_req_op_o,
-    .l2_req_wide_o,
-    .l2_req_return_o,
+    .l2_rsp_i       (l2_rsp),
+    .l2_req_o       (l2_req),
     .ret_o          (ret),
     .quiet_o        (quiet),
     .ctr_o          (ctr)
@@ -258,36 +232,15 @@ module vmem_pipe
     .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
     .take_i          (take),
-    .take_id_i       (take_id),
-    .take_info_i     (take_info),
-    .res_valid_i     (res_valid),
-    .res_id_i        (res_id),
-    .res_group_i     (res_group),
-    .res_lanes_i     (res_lanes),
+    .res_i           (res),
     .step_end_i      (step_end),
-    .step_end_id_i   (step_end_id),
-    .step_ta_i       (step_ta),
     .ret_i           (ret),
     .quiet_i         (quiet),
     .ctr_i           (ctr),
     .inflight_full_o (inflight_full),
     .vgpr_ready_i,
-    .vgpr_valid_o,
-    .vgpr_addr_o,
-    .vgpr_group_o,
-    .vgpr_mask_o,
-    .vgpr_data_o,
-    .done_valid_o,
-    .done_issue_o,
-    .done_ta_o,
-    .done_tcp_o,
-    .done_l2_o,
-    .done_td_o,
-    .done_total_o,
-    .done_requests_o,
-    .done_hits_o,
-    .done_misses_o,
-    .done_conflicts_o
+    .vgpr_o          (vgpr),
+    .done_o          (done)
   );
 
   ////////////////
@@ -299,7 +252,7 @@ module vmem_pipe
 
 // The interfaces' other properties are asserted where their state lives:
 //   issue port (vmem_pipe_ta): IssueBeats_A, IssueHeaderHeld_A, IssueIntoFull_A; bundles:
-//     BundleStable_A, StepRequests_A, HeldTables_A;
+//     BundleStable_A, StepRequests_A, MergedRequests_A, HeldTables_A;
 //   L2 channels (vmem_pipe_tcp, per bank): L2ReqStable_A (valid/ready stability: payload and tag
 //     unchanged while valid && !ready), L2TagUnique_A (never a tag that is outstanding),
 //     L2RspTag_A (every response matches an outstanding tag), L2ReqAligned_A, L2IdleZero_A,

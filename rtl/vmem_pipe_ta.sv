@@ -61,11 +61,15 @@
 //                      (the held one while one is held)                -> HeldTables_A
 //                   7: a working step reads as on the next group (not
 //                      yet available when the step starts on group 0)  -> StepGroupAvail_A
-//                   8: a working step's request count reads 5 (merged)
-//                      or 9: one past its bound                        -> StepRequests_A
+//                   8: a working per-quad step's request count reads 9,
+//                      one past its bound                              -> StepRequests_A
 //                   9: a stalled bundle's copy has id bit 0 flipped    -> BundleStable_A
-//                 1..4, 6..8 fire on every program, 9 on any bundle stall, 5 on a D16 store
-//                 that d16 converts (D16 format, D16_HI byte/short). Other keys: no effect.
+//                  38: a working merged step's request count reads 5,
+//                      one past its bound                              -> MergedRequests_A
+//                 1..4, 6, 7 fire on every program, 8 on a per-quad step (an access that is not
+//                 single-component or a group that does not merge), 38 on a merged step, 9 on
+//                 any bundle stall, 5 on a D16 store that d16 converts (D16 format, D16_HI
+//                 byte/short). Other keys: no effect.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -86,39 +90,23 @@ module vmem_pipe_ta
   input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]         now_i,             // cycle stamp
   // Issue port
-  input  logic                iss_valid_i,
-  input  logic                iss_last_i,
-  input  pipe_hdr_t           iss_hdr_i,         // the header ports, kind normalised
-  input  logic [15:0][31:0]   iss_addr_i,
-  input  logic [15:0][31:0]   iss_data_i,
+  input  pipe_iss_t           iss_i,             // the issue ports, kind normalised
   output logic                iss_ready_o,
   // In-flight limit (from the TD)
   input  logic                inflight_full_i,
   // The address stage takes an instruction
-  output logic                take_o,
-  output logic [1:0]          take_id_o,
-  output pipe_info_t          take_info_o,
+  output pipe_take_t          take_o,
   // One group's lane results, for the TD
-  output logic                res_valid_o,
-  output logic [1:0]          res_id_o,
-  output logic [1:0]          res_group_o,
-  output pipe_tdlane_t [15:0] res_lanes_o,
+  output pipe_res_t           res_o,
   // Bundles to the TCP
   output logic                bnd_valid_o,
   output pipe_bundle_t        bnd_o,
   input  logic                bnd_ready_i,
   // The step stage ends an instruction
-  output logic                step_end_o,
-  output logic [1:0]          step_end_id_o,
-  output logic [15:0]         step_ta_o
+  output pipe_step_end_t      step_end_o
 );
 
   localparam int unsigned GroupLanes = 16;
-
-  // d16 op codes (docs/decisions.md "d16").
-  localparam logic [2:0] D16StoreFormat = 3'd4;
-  localparam logic [2:0] D16StoreByte   = 3'd5;
-  localparam logic [2:0] D16StoreShort  = 3'd6;
 
   // Atomic ops with a compare operand (rust/exec/atomics.rs: Cmpswap 1, Fcmpswap 14).
   localparam logic [4:0] OpCmpswap  = 5'd1;
@@ -245,11 +233,11 @@ module vmem_pipe_ta
   assign iss_ready_o = alive_q & ~ib_full_q[ib_w_q];
 
   always_comb begin
-    beat = iss_valid_i & iss_ready_o;
+    beat = iss_i.valid & iss_ready_o;
     bk   = ib_beats_q[ib_w_q];
     bj   = bk[3:2];
     bg   = bk[1:0];
-    bh   = (bk == 5'd0) ? iss_hdr_i : ib_hdr_q[ib_w_q];
+    bh   = (bk == 5'd0) ? iss_i.hdr : ib_hdr_q[ib_w_q];
     b_a  = addr_dwords(bh.idxen, bh.offen);
     b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
 
@@ -257,8 +245,8 @@ module vmem_pipe_ta
     cv_feed = beat && (cv_fmt || is_d16_hi_store(bh.kind, bh.sized, bh.d16, bh.bytes)) &&
               ({1'b0, bj} == (b_d - 3'd1));
     for (int l = 0; l < GroupLanes; l++) begin
-      cv_data[l] = {64'd0, iss_data_i[l],
-                    (bj == 2'd0) ? iss_data_i[l] : ib_data_q[ib_w_q][0][bg][l]};
+      cv_data[l] = {64'd0, iss_i.data[l],
+                    (bj == 2'd0) ? iss_i.data[l] : ib_data_q[ib_w_q][0][bg][l]};
     end
 
     ib_w_d      = ib_w_q;
@@ -274,10 +262,10 @@ module vmem_pipe_ta
     if (beat) begin
       ib_beats_d[ib_w_q] = (bk == 5'd31) ? bk : bk + 5'd1;
       if (bk == 5'd0) begin
-        ib_hdr_d[ib_w_q]    = iss_hdr_i;
+        ib_hdr_d[ib_w_q]    = iss_i.hdr;
         ib_tfirst_d[ib_w_q] = now_i;
       end
-      if (iss_last_i) begin
+      if (iss_i.last) begin
         ib_full_d[ib_w_q]  = 1'b1;
         ib_tlast_d[ib_w_q] = now_i;
         ib_w_d             = ~ib_w_q;
@@ -322,12 +310,12 @@ module vmem_pipe_ta
         if (beat && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
           for (int j = 0; j < 2; j++) begin
             if ((bj[0] == 1'(j)) && ({1'b0, bj} < b_a)) begin
-              ib_addr_q[s][j][g] <= iss_addr_i;
+              ib_addr_q[s][j][g] <= iss_i.addr;
             end
           end
           for (int i = 0; i < 4; i++) begin
             if ((bj == 2'(i)) && ({1'b0, bj} < b_d)) begin
-              ib_data_q[s][i][g] <= iss_data_i;
+              ib_data_q[s][i][g] <= iss_i.data;
             end
           end
         end
@@ -433,26 +421,16 @@ module vmem_pipe_ta
     end
   end
 
-  assign take_o    = take;
-  assign take_id_o = take_cnt_q;
-  always_comb begin
-    take_info_o         = '0;
-    take_info_o.kind    = ib_hdr_q[ib_r_q].kind;
-    take_info_o.glc     = ib_hdr_q[ib_r_q].glc;
-    take_info_o.tfe     = ib_hdr_q[ib_r_q].tfe;
-    take_info_o.wide    = ib_hdr_q[ib_r_q].wide;
-    take_info_o.sized   = ib_hdr_q[ib_r_q].sized;
-    take_info_o.d16     = ib_hdr_q[ib_r_q].d16;
-    take_info_o.bytes   = ib_hdr_q[ib_r_q].bytes;
-    take_info_o.count   = ib_hdr_q[ib_r_q].count;
-    take_info_o.dfmt    = ib_hdr_q[ib_r_q].dfmt;
-    take_info_o.nfmt    = ib_hdr_q[ib_r_q].nfmt;
-    take_info_o.dst_sel = ib_hdr_q[ib_r_q].dst_sel;
-    take_info_o.vdata   = ib_hdr_q[ib_r_q].vdata;
-    take_info_o.exec    = ib_hdr_q[ib_r_q].exec;
-    take_info_o.t_first = ib_tfirst_q[ib_r_q];
-    take_info_o.t_last  = ib_tlast_q[ib_r_q];
-  end
+  // The header of the instruction taken (the oldest complete buffer).
+  pipe_hdr_t th;
+  assign th = ib_hdr_q[ib_r_q];
+
+  assign take_o = '{valid: take, id: take_cnt_q,
+                    info: '{kind: th.kind, glc: th.glc, tfe: th.tfe, wide: th.wide,
+                            sized: th.sized, d16: th.d16, bytes: th.bytes, count: th.count,
+                            dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel, vdata: th.vdata,
+                            exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
+                            t_last: ib_tlast_q[ib_r_q]}};
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     buffer_addr u_buffer_addr (
@@ -551,10 +529,7 @@ module vmem_pipe_ta
     end
   end
 
-  assign res_valid_o = rp2_q.valid;
-  assign res_id_o    = rh.id;
-  assign res_group_o = rp2_q.group;
-  assign res_lanes_o = rt;
+  assign res_o = '{valid: rp2_q.valid, id: rh.id, group: rp2_q.group, lanes: rt};
 
   always_ff @(posedge clk_i) begin
     for (int t = 0; t < 2; t++) begin
@@ -726,13 +701,12 @@ module vmem_pipe_ta
   end
 
   // Header fields the step stage and the result write do not read (the other one does).
-  // (The receiver's and the feed's views of the header, bh and fd_hdr, read some fields only.)
+  // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
+  // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, bh, fd_hdr};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, bh, fd_hdr, th};
 
-  assign step_end_o    = st_inst_done;
-  assign step_end_id_o = wh.id;
-  assign step_ta_o     = now_i - st_t0_d + 16'd1;
+  assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
   // Lane tables: allocated at a take, filled by the results, freed at the step stage's end.
   always_comb begin
@@ -750,16 +724,10 @@ module vmem_pipe_ta
       lt_w_d                     = ~lt_w_q;
       lt_held_d[lt_w_q]          = 1'b1;
       lt_avail_d[lt_w_q]         = '0;
-      lt_hdr_d[lt_w_q].id        = take_cnt_q;
-      lt_hdr_d[lt_w_q].kind      = ib_hdr_q[ib_r_q].kind;
-      lt_hdr_d[lt_w_q].sized     = ib_hdr_q[ib_r_q].sized;
-      lt_hdr_d[lt_w_q].single    = is_single(ib_hdr_q[ib_r_q].kind, ib_hdr_q[ib_r_q].sized,
-                                             ib_hdr_q[ib_r_q].bytes, ib_hdr_q[ib_r_q].count);
-      lt_hdr_d[lt_w_q].glc       = ib_hdr_q[ib_r_q].glc;
-      lt_hdr_d[lt_w_q].wide      = ib_hdr_q[ib_r_q].wide;
-      lt_hdr_d[lt_w_q].op        = ib_hdr_q[ib_r_q].op;
-      lt_hdr_d[lt_w_q].bytes     = ib_hdr_q[ib_r_q].bytes;
-      lt_hdr_d[lt_w_q].exec      = ib_hdr_q[ib_r_q].exec;
+      lt_hdr_d[lt_w_q]           = '{id: take_cnt_q, kind: th.kind, sized: th.sized,
+                                     single: is_single(th.kind, th.sized, th.bytes, th.count),
+                                     glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
+                                     exec: th.exec};
     end
   end
 
@@ -804,18 +772,19 @@ module vmem_pipe_ta
   logic         a_cv_p2_valid;
   logic         a_lt_w;
   logic [1:0]   a_wg;
-  logic [3:0]   a_wn;
+  logic [3:0]   a_wn, a_wm;
   pipe_bundle_t a_bnd_prev;
   always_comb begin
     a_bk          = (test_break_asserts_i == 6'd1) ? 5'd16 : bk;
-    a_hdr         = iss_hdr_i;
-    a_hdr.exec[0] = iss_hdr_i.exec[0] ^ (test_break_asserts_i == 6'd2);
+    a_hdr         = iss_i.hdr;
+    a_hdr.exec[0] = iss_i.hdr.exec[0] ^ (test_break_asserts_i == 6'd2);
     a_full        = ib_full_q[ib_w_q] | (test_break_asserts_i == 6'd3);
     a_rp2_valid   = (test_break_asserts_i == 6'd4) ? rp1_q.valid : rp2_q.valid;
     a_cv_p2_valid = (test_break_asserts_i == 6'd5) ? cv_p1_q.valid : cv_p2_q.valid;
     a_lt_w        = lt_w_q ^ (test_break_asserts_i == 6'd6);
     a_wg          = wg + {1'b0, test_break_asserts_i == 6'd7};
-    a_wn          = ((test_break_asserts_i == 6'd8) && st_work) ? (w_merged ? 4'd5 : 4'd9) : w_n;
+    a_wn          = ((test_break_asserts_i == 6'd8) && st_work && !w_merged) ? 4'd9 : w_n;
+    a_wm          = ((test_break_asserts_i == 6'd38) && st_work && w_merged) ? 4'd5 : w_n;
     a_bnd_prev    = bnd_prev_q;
     a_bnd_prev.id[0] = bnd_prev_q.id[0] ^ (test_break_asserts_i == 6'd9);
   end
@@ -835,8 +804,10 @@ module vmem_pipe_ta
 `VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[a_lt_w])
 // A working step's group is available (docs/decisions.md: always after the first step).
 `VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][a_wg]))
-// A step has at most 8 requests (four lanes, two blocks each) and a bundle at most 4.
-`VMEM_ASSERT(StepRequests_A, a_wn <= (w_merged ? 4'd4 : 4'd8))
+// A per-quad step has at most 8 requests (four lanes, two blocks each), a merged step at most 4
+// (one per quad); each bound its own assertion.
+`VMEM_ASSERT(StepRequests_A, !w_merged |-> (a_wn <= 4'd8))
+`VMEM_ASSERT(MergedRequests_A, w_merged |-> (a_wm <= 4'd4))
 // A bundle presented and not taken is presented again, unchanged.
 `VMEM_ASSERT(BundleStable_A, bnd_prev_stall_q |-> (bnd_valid_o && (bnd_o == a_bnd_prev)))
 

@@ -48,7 +48,7 @@
 //       free; at the accepting edge a valid line takes the bytes and becomes MRU.
 //     atomic: waits while its line is valid and pending; else presents the atomic when a tag is
 //       free; at the accepting edge a valid line is invalidated.
-//   l2_req_valid_o[b] is 1 exactly when the bank's current access can go but for
+//   l2_req_o[b].valid is 1 exactly when the bank's current access can go but for
 //   l2_req_ready_i[b]. The tag is the lowest free one at the start of the first cycle the request
 //   is presented, then held (pres_q / pres_tag_q) until the accepting edge; the rest of the
 //   payload comes from the bundle register and cannot change meanwhile.
@@ -79,36 +79,26 @@
 module vmem_pipe_tcp
   import vmem_pkg::*;
 (
-  input  logic              clk_i,
-  input  logic              rst_ni,            // async, active low
-  input  logic              test_break_lru_i,  // TEST ONLY: see the contract above.
-  input  logic [5:0]        test_break_asserts_i,  // TEST ONLY: see the contract above.
-  input  logic [15:0]       now_i,
+  input  logic                clk_i,
+  input  logic                rst_ni,            // async, active low
+  input  logic                test_break_lru_i,  // TEST ONLY: see the contract above.
+  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
+  input  logic [15:0]         now_i,
   // The address stage takes instruction take_id_i (its counters start from 0)
-  input  logic              take_i,
-  input  logic [1:0]        take_id_i,
+  input  logic                take_i,
+  input  logic [1:0]          take_id_i,
   // Bundles from the TA
-  input  logic              bnd_valid_i,
-  input  pipe_bundle_t      bnd_i,
-  output logic              bnd_ready_o,
-  // L2 channels (vmem_pipe's ports)
-  input  logic [3:0]        l2_req_ready_i,
-  input  logic [3:0]        l2_rsp_valid_i,
-  input  logic [3:0][2:0]   l2_rsp_tag_i,
-  input  logic [63:0][31:0] l2_rsp_data_i,
-  output logic [3:0]        l2_req_valid_o,
-  output logic [3:0][1:0]   l2_req_kind_o,
-  output logic [3:0][2:0]   l2_req_tag_o,
-  output logic [3:0][47:0]  l2_req_addr_o,
-  output logic [3:0][63:0]  l2_req_mask_o,
-  output logic [63:0][31:0] l2_req_data_o,
-  output logic [3:0][4:0]   l2_req_op_o,
-  output logic [3:0]        l2_req_wide_o,
-  output logic [3:0]        l2_req_return_o,
+  input  logic                bnd_valid_i,
+  input  pipe_bundle_t        bnd_i,
+  output logic                bnd_ready_o,
+  // L2 channels (vmem_pipe's ports), channel b at element b
+  input  logic [3:0]          l2_req_ready_i,
+  input  pipe_l2_rsp_t [3:0]  l2_rsp_i,
+  output pipe_l2_req_t [3:0]  l2_req_o,
   // Completions and counters, for the TD
-  output pipe_ret_t [31:0]  ret_o,
-  output logic [3:0]        quiet_o,
-  output pipe_ctr_t [3:0]   ctr_o
+  output pipe_ret_t [31:0]    ret_o,
+  output logic [3:0]          quiet_o,
+  output pipe_ctr_t [3:0]     ctr_o
 );
 
   localparam int unsigned Banks   = 4;
@@ -405,35 +395,24 @@ module vmem_pipe_tcp
   ///////////////
 
   always_comb begin
-    l2_req_valid_o  = go;
-    l2_req_kind_o   = '0;
-    l2_req_tag_o    = '0;
-    l2_req_addr_o   = '0;
-    l2_req_mask_o   = '0;
-    l2_req_data_o   = '0;
-    l2_req_op_o     = '0;
-    l2_req_wide_o   = '0;
-    l2_req_return_o = '0;
+    l2_req_o = '0;
     for (int b = 0; b < Banks; b++) begin
+      l2_req_o[b].valid = go[b];
       if (go[b]) begin
-        l2_req_tag_o[b] = tag[b];
+        l2_req_o[b].tag = tag[b];
         if (is_atomic[b]) begin
-          l2_req_kind_o[b]   = ReqAtomic;
-          l2_req_addr_o[b]   = creq[b].addr;
-          l2_req_op_o[b]     = bq_q.op;
-          l2_req_wide_o[b]   = bq_q.wide;
-          l2_req_return_o[b] = bq_q.glc;
-          for (int i = 0; i < 4; i++) begin
-            l2_req_data_o[16*b + i] = creq[b].data[32*i +: 32];
-          end
+          l2_req_o[b].kind = ReqAtomic;
+          l2_req_o[b].addr = creq[b].addr;
+          l2_req_o[b].op   = bq_q.op;
+          l2_req_o[b].wide = bq_q.wide;
+          l2_req_o[b].ret  = bq_q.glc;
+          l2_req_o[b].data = {384'd0, creq[b].data};
         end else begin
-          l2_req_kind_o[b] = is_store[b] ? ReqWrite : ReqRead;
-          l2_req_addr_o[b] = {cline[b], 6'd0};
+          l2_req_o[b].kind = is_store[b] ? ReqWrite : ReqRead;
+          l2_req_o[b].addr = {cline[b], 6'd0};
           if (is_store[b]) begin
-            l2_req_mask_o[b] = wmask[b];
-            for (int i = 0; i < 16; i++) begin
-              l2_req_data_o[16*b + i] = wdata[b][32*i +: 32];
-            end
+            l2_req_o[b].mask = wmask[b];
+            l2_req_o[b].data = wdata[b];
           end
         end
       end
@@ -451,9 +430,9 @@ module vmem_pipe_tcp
   always_comb begin
     ret_o = '0;
     for (int b = 0; b < Banks; b++) begin
-      rtag[b]  = l2_rsp_tag_i[b];
+      rtag[b]  = l2_rsp_i[b].tag;
       rrec[b]  = tag_q[b][rtag[b]];
-      rline[b] = l2_rsp_data_i[16*b +: 16];
+      rline[b] = l2_rsp_i[b].data;
       for (int k = 0; k < 4; k++) begin
         // Hits: each request of the access, its block of the entry's line.
         ret_o[8*b + k].valid   = hit[b] & memb[b][k];
@@ -464,7 +443,7 @@ module vmem_pipe_tcp
         ret_o[8*b + k].second  = bq_q.req[k].second;
         ret_o[8*b + k].data    = hline[b][128*bq_q.req[k].addr[5:4] +: 128];
         // Responses: each request waiting on the tag.
-        ret_o[8*b + 4 + k].valid   = l2_rsp_valid_i[b] & rrec[b].mem[k].valid;
+        ret_o[8*b + 4 + k].valid   = l2_rsp_i[b].valid & rrec[b].mem[k].valid;
         ret_o[8*b + 4 + k].data_en = rrec[b].kind != TagWrite;
         ret_o[8*b + 4 + k].id      = rrec[b].id;
         ret_o[8*b + 4 + k].quad    = rrec[b].mem[k].quad;
@@ -539,7 +518,7 @@ module vmem_pipe_tcp
           ent_pend_d[b][victim[b]]  = 1'b1;
         end
       end
-      if (l2_rsp_valid_i[b]) begin
+      if (l2_rsp_i[b].valid) begin
         tag_busy_d[b][rtag[b]] = 1'b0;
         if (rrec[b].kind == TagFill) begin
           ent_pend_d[b][rrec[b].entry] = 1'b0;
@@ -568,16 +547,16 @@ module vmem_pipe_tcp
     end
     for (int b = 0; b < Banks; b++) begin
       if (hit[b]) begin
-        ctr_d[bq_q.id].hits = ctr_d[bq_q.id].hits + {13'd0, nmemb[b]};
+        ctr_d[bq_q.id].n.hits = ctr_d[bq_q.id].n.hits + {13'd0, nmemb[b]};
       end
       if (acc[b] && is_load[b]) begin
-        ctr_d[bq_q.id].misses = ctr_d[bq_q.id].misses + {13'd0, nmemb[b]};
+        ctr_d[bq_q.id].n.misses = ctr_d[bq_q.id].n.misses + {13'd0, nmemb[b]};
       end
       if (acc[b] && !ctr_d[bq_q.id].l2_any) begin
         ctr_d[bq_q.id].l2_any   = 1'b1;
         ctr_d[bq_q.id].l2_first = now_i;
       end
-      if (l2_rsp_valid_i[b]) begin
+      if (l2_rsp_i[b].valid) begin
         ctr_d[rrec[b].id].l2_last = now_i;
       end
     end
@@ -587,8 +566,8 @@ module vmem_pipe_tcp
     end
     if (bnd_valid_i && bnd_ready_o) begin
       out_d[bnd_i.id]           = out_d[bnd_i.id] + {5'd0, bnd_n};
-      ctr_d[bnd_i.id].requests  = ctr_d[bnd_i.id].requests + {13'd0, bnd_n};
-      ctr_d[bnd_i.id].conflicts = ctr_d[bnd_i.id].conflicts + {14'd0, conflicts(bnd_i.kind == PipeAtomic, in_valids, in_lines)};
+      ctr_d[bnd_i.id].n.requests  = ctr_d[bnd_i.id].n.requests + {13'd0, bnd_n};
+      ctr_d[bnd_i.id].n.conflicts = ctr_d[bnd_i.id].n.conflicts + {14'd0, conflicts(bnd_i.kind == PipeAtomic, in_valids, in_lines)};
       if (!ctr_d[bnd_i.id].tcp_any) begin
         ctr_d[bnd_i.id].tcp_any   = 1'b1;
         ctr_d[bnd_i.id].tcp_first = now_i + 16'd1;
@@ -637,7 +616,7 @@ module vmem_pipe_tcp
       .st_entry_i  (hit_e[b]),
       .st_mask_i   (wmask[b]),
       .st_data_i   (wdata[b]),
-      .fill_en_i   (l2_rsp_valid_i[b] && (rrec[b].kind == TagFill)),
+      .fill_en_i   (l2_rsp_i[b].valid && (rrec[b].kind == TagFill)),
       .fill_entry_i(rrec[b].entry),
       .fill_data_i (rline[b]),
       .rd_entry_i  (hit_e[b]),
@@ -649,34 +628,14 @@ module vmem_pipe_tcp
   // Assertions //
   ////////////////
 
-  // The L2 request of each bank as presented (for the stability check).
-  typedef struct packed {
-    logic [1:0]   kind;
-    logic [2:0]   tag;
-    logic [47:0]  addr;
-    logic [63:0]  mask;
-    logic [511:0] data;
-    logic [4:0]   op;
-    logic         wide;
-    logic         ret;
-  } l2req_t;
-
-  l2req_t [Banks-1:0] req_now;
-  always_comb begin
-    for (int b = 0; b < Banks; b++) begin
-      req_now[b] = '{kind: l2_req_kind_o[b], tag: l2_req_tag_o[b], addr: l2_req_addr_o[b],
-                     mask: l2_req_mask_o[b], data: l2_req_data_o[16*b +: 16],
-                     op: l2_req_op_o[b], wide: l2_req_wide_o[b], ret: l2_req_return_o[b]};
-    end
-  end
-
 `ifndef SYNTHESIS
-  l2req_t [Banks-1:0] req_prev_q;
-  `VMEM_FF(req_prev_q, req_now, '0)
+  // The L2 request of each bank as presented in the previous cycle (for the stability check).
+  pipe_l2_req_t [Banks-1:0] req_prev_q;
+  `VMEM_FF(req_prev_q, l2_req_o, '0)
 
   // What the assertions read: the values themselves, except that the break-asserts key corrupts
   // one of them (see the contract above; the copies feed nothing else).
-  l2req_t [Banks-1:0]            a_req_prev, a_req_now;
+  pipe_l2_req_t [Banks-1:0]      a_req_prev, a_req_now;
   logic [Banks-1:0][Tags-1:0]    a_busy_req, a_busy_rsp;
   logic [Banks-1:0][Entries-1:0] a_pend, a_match;
   logic [Banks-1:0][47:0]        a_addr;
@@ -688,9 +647,9 @@ module vmem_pipe_tcp
       a_req_prev[b]     = req_prev_q[b];
       a_req_prev[b].ret = req_prev_q[b].ret ^ (brk == 6'd10);
       a_busy_req[b]     = tag_busy_q[b];
-      a_busy_req[b][l2_req_tag_o[b]] = tag_busy_q[b][l2_req_tag_o[b]] | (brk == 6'd11);
+      a_busy_req[b][l2_req_o[b].tag] = tag_busy_q[b][l2_req_o[b].tag] | (brk == 6'd11);
       a_busy_rsp[b]     = tag_busy_q[b];
-      a_busy_rsp[b][l2_rsp_tag_i[b]] = tag_busy_q[b][l2_rsp_tag_i[b]] & (brk != 6'd12);
+      a_busy_rsp[b][l2_rsp_i[b].tag] = tag_busy_q[b][l2_rsp_i[b].tag] & (brk != 6'd12);
       a_pend[b]         = ent_pend_q[b];
       a_pend[b][rrec[b].entry] = ent_pend_q[b][rrec[b].entry] & (brk != 6'd13);
       a_match[b]        = match[b];
@@ -701,10 +660,10 @@ module vmem_pipe_tcp
           a_match[b][hit_e[b] ^ 6'd1] = 1'b1;
         end
       end
-      a_addr[b]         = l2_req_addr_o[b];
-      a_addr[b][0]      = l2_req_addr_o[b][0] | (brk == 6'd15);
-      a_req_now[b]      = req_now[b];
-      a_req_now[b].ret  = req_now[b].ret | (brk == 6'd16);
+      a_addr[b]         = l2_req_o[b].addr;
+      a_addr[b][0]      = l2_req_o[b].addr[0] | (brk == 6'd15);
+      a_req_now[b]      = l2_req_o[b];
+      a_req_now[b].ret  = l2_req_o[b].ret | (brk == 6'd16);
     end
     for (int i = 0; i < 4; i++) begin
       a_rets[i] = ((brk == 6'd17) && (rets_per_id[i] != '0)) ? out_q[i] + 8'd1 : rets_per_id[i];
@@ -714,21 +673,21 @@ module vmem_pipe_tcp
 
 for (genvar b = 0; b < Banks; b++) begin : g_assert
   // A request not accepted stays presented, unchanged (same tag, same payload).
-  `VMEM_ASSERT(L2ReqStable_A, pres_q[b] |-> (l2_req_valid_o[b] && (req_now[b] == a_req_prev[b])))
+  `VMEM_ASSERT(L2ReqStable_A, pres_q[b] |-> (l2_req_o[b] == a_req_prev[b]))
   // A presented request never carries a tag that is outstanding (tags are unique).
-  `VMEM_ASSERT(L2TagUnique_A, l2_req_valid_o[b] |-> !a_busy_req[b][l2_req_tag_o[b]])
+  `VMEM_ASSERT(L2TagUnique_A, l2_req_o[b].valid |-> !a_busy_req[b][l2_req_o[b].tag])
   // Every response answers an outstanding tag of its channel (none lost, none twice).
-  `VMEM_ASSERT(L2RspTag_A, l2_rsp_valid_i[b] |-> a_busy_rsp[b][l2_rsp_tag_i[b]])
+  `VMEM_ASSERT(L2RspTag_A, l2_rsp_i[b].valid |-> a_busy_rsp[b][l2_rsp_i[b].tag])
   // A fill lands in a valid, pending entry (pending entries are never victims nor invalidated).
-  `VMEM_ASSERT(FillPending_A, (l2_rsp_valid_i[b] && (rrec[b].kind == TagFill)) |->
+  `VMEM_ASSERT(FillPending_A, (l2_rsp_i[b].valid && (rrec[b].kind == TagFill)) |->
       (ent_valid_q[b][rrec[b].entry] && a_pend[b][rrec[b].entry]))
   // A line is in at most one entry of its bank.
   `VMEM_ASSERT(LineUnique_A, $onehot0(a_match[b]))
   // Line reads and writes carry the line's address (bits 5:0 = 0).
-  `VMEM_ASSERT(L2ReqAligned_A, (l2_req_valid_o[b] && (l2_req_kind_o[b] != ReqAtomic)) |->
+  `VMEM_ASSERT(L2ReqAligned_A, (l2_req_o[b].valid && (l2_req_o[b].kind != ReqAtomic)) |->
       (a_addr[b][5:0] == 6'd0))
   // A request without a payload shows zeros (idle zero of every payload output).
-  `VMEM_ASSERT(L2IdleZero_A, !l2_req_valid_o[b] |-> (a_req_now[b] == '0))
+  `VMEM_ASSERT(L2IdleZero_A, !l2_req_o[b].valid |-> (a_req_now[b] == '0))
 end
 
   // Per id, the completions never outnumber the requests outstanding.

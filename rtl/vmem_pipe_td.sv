@@ -92,22 +92,17 @@
 module vmem_pipe_td
   import vmem_pkg::*;
   import vmem_fp_pkg::f32_to_f16;
+  import vmem_fp_pkg::NfmtUint;
+  import vmem_fp_pkg::NfmtSint;
 (
   input  logic                clk_i,
   input  logic                rst_ni,           // async, active low
   input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]         now_i,
   // From the TA
-  input  logic                take_i,
-  input  logic [1:0]          take_id_i,
-  input  pipe_info_t          take_info_i,
-  input  logic                res_valid_i,
-  input  logic [1:0]          res_id_i,
-  input  logic [1:0]          res_group_i,
-  input  pipe_tdlane_t [15:0] res_lanes_i,
-  input  logic                step_end_i,
-  input  logic [1:0]          step_end_id_i,
-  input  logic [15:0]         step_ta_i,
+  input  pipe_take_t          take_i,
+  input  pipe_res_t           res_i,
+  input  pipe_step_end_t      step_end_i,
   // From the TCP
   input  pipe_ret_t [31:0]    ret_i,
   input  logic [3:0]          quiet_i,
@@ -116,54 +111,18 @@ module vmem_pipe_td
   output logic                inflight_full_o,
   // VGPR write port and done (vmem_pipe's ports)
   input  logic                vgpr_ready_i,
-  output logic                vgpr_valid_o,
-  output logic [7:0]          vgpr_addr_o,
-  output logic [1:0]          vgpr_group_o,
-  output logic [15:0]         vgpr_mask_o,
-  output logic [15:0][31:0]   vgpr_data_o,
-  output logic                done_valid_o,
-  output logic [15:0]         done_issue_o,
-  output logic [15:0]         done_ta_o,
-  output logic [15:0]         done_tcp_o,
-  output logic [15:0]         done_l2_o,
-  output logic [15:0]         done_td_o,
-  output logic [15:0]         done_total_o,
-  output logic [15:0]         done_requests_o,
-  output logic [15:0]         done_hits_o,
-  output logic [15:0]         done_misses_o,
-  output logic [15:0]         done_conflicts_o
+  output pipe_vgpr_t          vgpr_o,
+  output pipe_done_t          done_o
 );
 
   localparam int unsigned Ids        = 4;
   localparam int unsigned GroupLanes = 16;
   localparam int unsigned Quads      = 16;  // quads of lanes in a wave of 64
 
-  // d16 op codes (docs/decisions.md "d16").
-  localparam logic [2:0] D16LoadUbyte = 3'd1;
-  localparam logic [2:0] D16LoadSbyte = 3'd2;
-  localparam logic [2:0] D16LoadShort = 3'd3;
-
-  localparam logic [2:0] NfmtUint = 3'd4;
-  localparam logic [2:0] NfmtSint = 3'd5;
-
   typedef struct packed {
     logic       valid;
     logic [1:0] group;
   } tp_t;
-
-  typedef struct packed {
-    logic        valid;
-    logic [15:0] issue;
-    logic [15:0] ta;
-    logic [15:0] tcp;
-    logic [15:0] l2;
-    logic [15:0] td;
-    logic [15:0] total;
-    logic [15:0] requests;
-    logic [15:0] hits;
-    logic [15:0] misses;
-    logic [15:0] conflicts;
-  } done_t;
 
   // The lowest set bit of a group mask, and whether there is one.
   function automatic logic [1:0] lowest(logic [3:0] m);
@@ -203,7 +162,7 @@ module vmem_pipe_td
   logic                   wr_valid_q, wr_valid_d;
   logic [1:0]             wr_g_q, wr_g_d;
   logic [2:0]             wr_i_q, wr_i_d;
-  done_t                  done_q, done_d;
+  pipe_done_t             done_q, done_d;
 
   //////////////////////////////////////
   // The oldest unfinished instruction //
@@ -453,15 +412,15 @@ module vmem_pipe_td
 
   always_comb begin
     v            = '0;
-    vgpr_valid_o = wr_valid_q;
-    vgpr_addr_o  = '0;
-    vgpr_group_o = '0;
-    vgpr_mask_o  = '0;
-    vgpr_data_o  = '0;
+    vgpr_o.valid = wr_valid_q;
+    vgpr_o.addr  = '0;
+    vgpr_o.group = '0;
+    vgpr_o.mask  = '0;
+    vgpr_o.data  = '0;
     if (wr_valid_q) begin
-      vgpr_addr_o  = ci.vdata + {5'd0, wr_i_q};
-      vgpr_group_o = wr_g_q;
-      vgpr_mask_o  = ci.exec[GroupLanes*wr_g_q +: GroupLanes];
+      vgpr_o.addr  = ci.vdata + {5'd0, wr_i_q};
+      vgpr_o.group = wr_g_q;
+      vgpr_o.mask  = ci.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
         if (c_atomic) begin
           v = tdl_q[td_id_q][wr_g_q][l].part
@@ -475,7 +434,7 @@ module vmem_pipe_td
         end else begin
           v = res_q[wr_g_q][l][wr_i_q[1:0]];
         end
-        vgpr_data_o[l] = vgpr_mask_o[l] ? v : 32'd0;
+        vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
     end
   end
@@ -494,14 +453,14 @@ module vmem_pipe_td
     if (finish) begin
       slot_d[td_id_q] = 1'b0;
     end
-    if (take_i) begin
-      slot_d[take_id_i]    = 1'b1;
-      info_d[take_id_i]    = take_info_i;
-      stepped_d[take_id_i] = 1'b0;
+    if (take_i.valid) begin
+      slot_d[take_i.id]    = 1'b1;
+      info_d[take_i.id]    = take_i.info;
+      stepped_d[take_i.id] = 1'b0;
     end
-    if (step_end_i) begin
-      stepped_d[step_end_id_i] = 1'b1;
-      ta_d[step_end_id_i]      = step_ta_i;
+    if (step_end_i.valid) begin
+      stepped_d[step_end_i.id] = 1'b1;
+      ta_d[step_end_i.id]      = step_end_i.ta;
     end
 
     cc     = ctr_i[td_id_q];
@@ -514,25 +473,12 @@ module vmem_pipe_td
       done_d.l2        = cc.l2_any ? (cc.l2_last - cc.l2_first + 16'd1) : 16'd0;
       done_d.td        = finish_w ? (now_i - td_s_q + 16'd1) : 16'd0;
       done_d.total     = now_i + 16'd1 - ci.t_first;
-      done_d.requests  = cc.requests;
-      done_d.hits      = cc.hits;
-      done_d.misses    = cc.misses;
-      done_d.conflicts = cc.conflicts;
+      done_d.n         = cc.n;
     end
   end
 
   assign inflight_full_o  = &slot_q;
-  assign done_valid_o     = done_q.valid;
-  assign done_issue_o     = done_q.issue;
-  assign done_ta_o        = done_q.ta;
-  assign done_tcp_o       = done_q.tcp;
-  assign done_l2_o        = done_q.l2;
-  assign done_td_o        = done_q.td;
-  assign done_total_o     = done_q.total;
-  assign done_requests_o  = done_q.requests;
-  assign done_hits_o      = done_q.hits;
-  assign done_misses_o    = done_q.misses;
-  assign done_conflicts_o = done_q.conflicts;
+  assign done_o           = done_q;
 
   ///////////////
   // Registers //
@@ -559,8 +505,8 @@ module vmem_pipe_td
   always_ff @(posedge clk_i) begin
     for (int g = 0; g < 4; g++) begin
       for (int i = 0; i < Ids; i++) begin
-        if (res_valid_i && (res_id_i == 2'(i)) && (res_group_i == 2'(g))) begin
-          tdl_q[i][g] <= res_lanes_i;
+        if (res_i.valid && (res_i.id == 2'(i)) && (res_i.group == 2'(g))) begin
+          tdl_q[i][g] <= res_i.lanes;
         end
       end
       if (tp4_q.valid && c_conv && (tp4_q.group == 2'(g))) begin
@@ -602,25 +548,20 @@ module vmem_pipe_td
 // What the assertions read: the values themselves, except that the break-asserts key corrupts
 // one of them (see the contract above; the copies feed nothing else).
 `ifndef SYNTHESIS
-  logic             vg_stall_q;
-  logic [7:0]       vg_addr_q;
-  logic [1:0]       vg_group_q;
-  logic [15:0]      vg_mask_q;
-  logic [15:0][31:0] vg_data_q;
-  `VMEM_FF(vg_stall_q, vgpr_valid_o & ~vgpr_ready_i, 1'b0)
-  `VMEM_FF(vg_addr_q, vgpr_addr_o, '0)
-  `VMEM_FF(vg_group_q, vgpr_group_o, '0)
-  `VMEM_FF(vg_mask_q, vgpr_mask_o, '0)
-  `VMEM_FF(vg_data_q, vgpr_data_o, '0)
+  logic       vg_stall_q;
+  pipe_vgpr_t vg_prev_q;
+  `VMEM_FF(vg_stall_q, vgpr_o.valid & ~vgpr_ready_i, 1'b0)
+  `VMEM_FF(vg_prev_q, vgpr_o, '0)
 
   logic [5:0]        brk;
   logic [Ids-1:0]    a_quiet, a_slot, a_stepped;
   logic [1:0]        a_take_id;
   logic              a_full;
-  logic [15:0][31:0] a_vg_data, a_vdata_idle;
+  pipe_vgpr_t        a_vg_prev;
+  logic [15:0][31:0] a_vdata_idle;
   logic [15:0]       a_vmask;
   logic [8:0]        a_vaddr;
-  done_t             a_done;
+  pipe_done_t        a_done;
   logic              a_tp2_up, a_tp4, a_tp2_dh;
   logic [15:0]       a_hits, a_tcp, a_req_l2, a_l2, a_conf, a_issue, a_ta, a_td;
   always_comb begin
@@ -628,53 +569,52 @@ module vmem_pipe_td
     a_quiet      = quiet_i;
     a_quiet[td_id_q] = quiet_i[td_id_q] & (brk != 6'd18);
     a_slot       = slot_q;
-    a_slot[take_id_i] = slot_q[take_id_i] | (brk == 6'd19);
-    a_take_id    = take_id_i + {1'b0, brk == 6'd20};
+    a_slot[take_i.id] = slot_q[take_i.id] | (brk == 6'd19);
+    a_take_id    = take_i.id + {1'b0, brk == 6'd20};
     a_full       = inflight_full_o | (brk == 6'd21);
     a_stepped    = stepped_q;
-    a_stepped[step_end_id_i] = stepped_q[step_end_id_i] | (brk == 6'd22);
-    a_vg_data    = vg_data_q;
-    a_vg_data[0][0] = vg_data_q[0][0] ^ (brk == 6'd23);
-    a_vmask      = (brk == 6'd24) ? 16'd0 : vgpr_mask_o;
+    a_stepped[step_end_i.id] = stepped_q[step_end_i.id] | (brk == 6'd22);
+    a_vg_prev    = vg_prev_q;
+    a_vg_prev.data[0][0] = vg_prev_q.data[0][0] ^ (brk == 6'd23);
+    a_vmask      = (brk == 6'd24) ? 16'd0 : vgpr_o.mask;
     a_vaddr      = (brk == 6'd25) ? 9'd256 : ({1'b0, ci.vdata} + {6'd0, wr_i_q});
-    a_vdata_idle = vgpr_data_o;
-    a_vdata_idle[0][0] = vgpr_data_o[0][0] | (brk == 6'd26);
+    a_vdata_idle = vgpr_o.data;
+    a_vdata_idle[0][0] = vgpr_o.data[0][0] | (brk == 6'd26);
     a_done       = done_q;
-    a_done.conflicts[0] = done_q.conflicts[0] | (brk == 6'd27);
+    a_done.n.conflicts[0] = done_q.n.conflicts[0] | (brk == 6'd27);
     a_tp2_up     = (brk == 6'd28) ? tp1_q.valid : tp2_q.valid;
     a_tp4        = (brk == 6'd29) ? tp3_q.valid : tp4_q.valid;
     a_tp2_dh     = (brk == 6'd30) ? tp1_q.valid : tp2_q.valid;
-    a_hits       = (brk == 6'd31) ? (done_requests_o - done_misses_o + 16'd1) : done_hits_o;
-    a_tcp        = (brk == 6'd32) ? {15'd0, done_tcp_o == '0} : done_tcp_o;
-    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_requests_o;
-    a_l2         = (brk == 6'd33) ? 16'd1 : done_l2_o;
-    a_conf       = (brk == 6'd34) ? (done_requests_o - {15'd0, done_requests_o != '0} + 16'd1)
-                                  : done_conflicts_o;
-    a_issue      = (brk == 6'd35) ? 16'd3 : done_issue_o;
-    a_ta         = (brk == 6'd36) ? 16'd3 : done_ta_o;
-    a_td         = (brk == 6'd37) ? 16'd4 : done_td_o;
+    a_hits       = (brk == 6'd31) ? (done_o.n.requests - done_o.n.misses + 16'd1) : done_o.n.hits;
+    a_tcp        = (brk == 6'd32) ? {15'd0, done_o.tcp == '0} : done_o.tcp;
+    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_o.n.requests;
+    a_l2         = (brk == 6'd33) ? 16'd1 : done_o.l2;
+    a_conf       = (brk == 6'd34) ? (done_o.n.requests - {15'd0, done_o.n.requests != '0} + 16'd1)
+                                  : done_o.n.conflicts;
+    a_issue      = (brk == 6'd35) ? 16'd3 : done_o.issue;
+    a_ta         = (brk == 6'd36) ? 16'd3 : done_o.ta;
+    a_td         = (brk == 6'd37) ? 16'd4 : done_o.td;
   end
 `endif
 
 // The TD starts only a complete instruction that is in flight, and finishes the oldest.
 `VMEM_ASSERT(StartComplete_A, start |-> (slot_q[td_id_q] && stepped_q[td_id_q] && a_quiet[td_id_q]))
 // Ids are taken in order: the id taken is the next after the in-flight ones, and is free.
-`VMEM_ASSERT(TakeFree_A, take_i |-> !a_slot[take_id_i])
-`VMEM_ASSERT(TakeInOrder_A, take_i |-> (a_take_id == (td_id_q + 2'($countones(slot_q)))))
+`VMEM_ASSERT(TakeFree_A, take_i.valid |-> !a_slot[take_i.id])
+`VMEM_ASSERT(TakeInOrder_A, take_i.valid |-> (a_take_id == (td_id_q + 2'($countones(slot_q)))))
 // At most four in flight, and no take while four are.
-`VMEM_ASSERT(InflightMax_A, take_i |-> !a_full)
+`VMEM_ASSERT(InflightMax_A, take_i.valid |-> !a_full)
 // The step stage ends only an instruction in flight whose step stage had not ended.
-`VMEM_ASSERT(StepEndInFlight_A, step_end_i |-> (slot_q[step_end_id_i] && !a_stepped[step_end_id_i]))
+`VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (slot_q[step_end_i.id] && !a_stepped[step_end_i.id]))
 // A write is held until accepted: the next cycle presents the same write.
-`VMEM_ASSERT(VgprHold_A, vg_stall_q |-> (vgpr_valid_o && (vgpr_addr_o == vg_addr_q) &&
-    (vgpr_group_o == vg_group_q) && (vgpr_mask_o == vg_mask_q) && (vgpr_data_o == a_vg_data)))
+`VMEM_ASSERT(VgprHold_A, vg_stall_q |-> (vgpr_o == a_vg_prev))
 // A write names an EXEC group and a VGPR at most 255 (VDATA + i <= 255 by construction).
-`VMEM_ASSERT(VgprMask_A, vgpr_valid_o |-> (a_vmask != '0))
-`VMEM_ASSERT(VgprAddr_A, vgpr_valid_o |-> (a_vaddr <= 9'd255))
+`VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (a_vmask != '0))
+`VMEM_ASSERT(VgprAddr_A, vgpr_o.valid |-> (a_vaddr <= 9'd255))
 // Idle zero of the write port and of the done counters.
-`VMEM_ASSERT(VgprIdleZero_A, !vgpr_valid_o |->
-    ({vgpr_addr_o, vgpr_group_o, vgpr_mask_o, a_vdata_idle} == '0))
-`VMEM_ASSERT(DoneIdleZero_A, !done_valid_o |-> (a_done == '0))
+`VMEM_ASSERT(VgprIdleZero_A, !vgpr_o.valid |->
+    ({vgpr_o.addr, vgpr_o.group, vgpr_o.mask, a_vdata_idle} == '0))
+`VMEM_ASSERT(DoneIdleZero_A, !done_o.valid |-> (a_done == '0))
 // The conversion units' results arrive with their tags.
 `VMEM_ASSERT(UnpackTag_A, up_valid[0] == (a_tp2_up && c_conv))
 `VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (a_tp4 && c_conv))
@@ -682,15 +622,15 @@ module vmem_pipe_td
 // Counters: hits and misses are load requests; a request-less instruction has no TCP or L2
 // cycles; conflicts come from bundles of two or more requests; issue and TA take at least the
 // four beats / four groups; a writing TD takes at least s .. s + 4.
-`VMEM_ASSERT(DoneHitsMisses_A, done_valid_o |->
-    ({1'b0, a_hits} + {1'b0, done_misses_o} <= {1'b0, done_requests_o}))
-`VMEM_ASSERT(DoneTcpZero_A, done_valid_o |-> ((done_requests_o == '0) == (a_tcp == '0)))
-`VMEM_ASSERT(DoneL2Zero_A, (done_valid_o && (a_req_l2 == '0)) |-> (a_l2 == '0))
-`VMEM_ASSERT(DoneConflicts_A, done_valid_o |->
-    ({1'b0, a_conf} + {16'd0, done_requests_o != '0} <= {1'b0, done_requests_o}))
-`VMEM_ASSERT(DoneIssueMin_A, done_valid_o |-> (a_issue >= 16'd4))
-`VMEM_ASSERT(DoneTaMin_A, done_valid_o |-> (a_ta >= 16'd4))
-`VMEM_ASSERT(DoneTdMin_A, done_valid_o |-> ((a_td == '0) || (a_td >= 16'd5)))
+`VMEM_ASSERT(DoneHitsMisses_A, done_o.valid |->
+    ({1'b0, a_hits} + {1'b0, done_o.n.misses} <= {1'b0, done_o.n.requests}))
+`VMEM_ASSERT(DoneTcpZero_A, done_o.valid |-> ((done_o.n.requests == '0) == (a_tcp == '0)))
+`VMEM_ASSERT(DoneL2Zero_A, (done_o.valid && (a_req_l2 == '0)) |-> (a_l2 == '0))
+`VMEM_ASSERT(DoneConflicts_A, done_o.valid |->
+    ({1'b0, a_conf} + {16'd0, done_o.n.requests != '0} <= {1'b0, done_o.n.requests}))
+`VMEM_ASSERT(DoneIssueMin_A, done_o.valid |-> (a_issue >= 16'd4))
+`VMEM_ASSERT(DoneTaMin_A, done_o.valid |-> (a_ta >= 16'd4))
+`VMEM_ASSERT(DoneTdMin_A, done_o.valid |-> ((a_td == '0) || (a_td >= 16'd5)))
 
 endmodule : vmem_pipe_td
 

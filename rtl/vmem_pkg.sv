@@ -11,6 +11,10 @@
 //   Dfmt*       the data-format codes a unit decides on (docs/spec.md §1.4).
 //   mt_op_e, mt_row_ok  the multi-texel op codes and the combination table (docs/spec.md §4.3),
 //               for image_addr and multi_texel.
+//   d16_op_e    the d16 unit's op codes (docs/spec.md §6), for d16 and vmem_pipe.
+//   dwords_t, fill_past_count  a unit's result dwords and count, and TEST ONLY the break-asserts
+//               corruption of the dword just past the count (d16, multi_texel, swizzle).
+//   pipe_*      what vmem_pipe's sub-blocks exchange, and its port groups (docs/spec.md §14).
 //
 // Spec: docs/spec.md §1.1, §1.4, §2
 
@@ -134,6 +138,43 @@ package vmem_pkg;
       MtOpPck2: return (dmask == 4'h1) && (r8 || r16 || rg8) && pck;
       default:  return (dmask == 4'h1) && r8 && pck;                             // MtOpPck4
     endcase
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // d16 (docs/spec.md §6, docs/decisions.md "d16"): the codes of its op_i, which vmem_pipe's TA
+  // (stores) and TD (byte and short loads) drive too.
+  // ---------------------------------------------------------------------------------------------
+
+  typedef enum logic [2:0] {
+    D16LoadFormat,  D16LoadUbyte, D16LoadSbyte,  D16LoadShort,   // 0 .. 3
+    D16StoreFormat, D16StoreByte, D16StoreShort, D16Reserved     // 4 .. 7
+  } d16_op_e;
+
+  // ---------------------------------------------------------------------------------------------
+  // Result dwords of d16, multi_texel and swizzle: four dwords, dword i at 32i+31:32i, and a count;
+  // the dwords at and above the count are 0 (each unit asserts it dword by dword).
+  // ---------------------------------------------------------------------------------------------
+
+  typedef struct packed {
+    logic [127:0] result;
+    logic [2:0]   count;
+  } dwords_t;
+
+  // TEST ONLY (the units' TestBreakAsserts): a result made to fail the assertion on one dword
+  // just past its count. A result of c < 4 dwords gets dword c, the first one the count leaves
+  // out, all ones; a result of 4 counts 3 and gets dword 3 all ones; above 4 it is left as it is.
+  // Only the assertion on that dword fails, and it stops failing when its bound is loosened by
+  // one.
+  function automatic dwords_t fill_past_count(dwords_t d);
+    dwords_t f;
+    f = d;
+    if (d.count == 3'd4) begin
+      f.count = 3'd3;
+    end
+    if (f.count < 3'd4) begin
+      f.result[32*f.count[1:0] +: 32] = '1;
+    end
+    return f;
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -266,19 +307,104 @@ package vmem_pkg;
     logic [127:0] data;
   } pipe_ret_t;
 
-  // The TCP's counters of one instruction.
+  // The request counts of one instruction, counted by the TCP and reported with its done.
   typedef struct packed {
     logic [15:0] requests;
     logic [15:0] hits;
     logic [15:0] misses;
     logic [15:0] conflicts;
-    logic        tcp_any;    // a bundle was taken
-    logic [15:0] tcp_first;  // first lookup cycle of its first bundle
-    logic [15:0] tcp_last;   // completing cycle of its last bundle
-    logic        l2_any;     // an L2 request was accepted
-    logic [15:0] l2_first;   // first accepting edge
-    logic [15:0] l2_last;    // last response edge
+  } pipe_counts_t;
+
+  // The TCP's counters of one instruction.
+  typedef struct packed {
+    pipe_counts_t n;
+    logic         tcp_any;    // a bundle was taken
+    logic [15:0]  tcp_first;  // first lookup cycle of its first bundle
+    logic [15:0]  tcp_last;   // completing cycle of its last bundle
+    logic         l2_any;     // an L2 request was accepted
+    logic [15:0]  l2_first;   // first accepting edge
+    logic [15:0]  l2_last;    // last response edge
   } pipe_ctr_t;
+
+  // What the TA tells the TD (and the TCP) as the address stage takes an instruction.
+  typedef struct packed {
+    logic       valid;
+    logic [1:0] id;
+    pipe_info_t info;
+  } pipe_take_t;
+
+  // One group's lane results of the address stage, for the TD.
+  typedef struct packed {
+    logic                valid;
+    logic [1:0]          id;
+    logic [1:0]          group;
+    pipe_tdlane_t [15:0] lanes;
+  } pipe_res_t;
+
+  // The step stage ends an instruction.
+  typedef struct packed {
+    logic        valid;
+    logic [1:0]  id;
+    logic [15:0] ta;        // its TA cycles
+  } pipe_step_end_t;
+
+  // ---------------------------------------------------------------------------------------------
+  // vmem_pipe's port groups (docs/decisions.md "vmem_pipe" gives each port): its flat ports
+  // grouped as the sub-blocks take them, each group's fields in port order, so that
+  // rtl/vmem_pipe.sv packs and unpacks a group with one concatenation.
+  // ---------------------------------------------------------------------------------------------
+
+  // Issue: iss_valid_i .. iss_data_i (the header's kind normalised).
+  typedef struct packed {
+    logic              valid;
+    logic              last;
+    pipe_hdr_t         hdr;
+    logic [15:0][31:0] addr;      // lane j's address dword of the beat
+    logic [15:0][31:0] data;      // lane j's data dword of the beat
+  } pipe_iss_t;
+
+  // L2 request of one channel b: l2_req_valid_o[b] .. l2_req_return_o[b] (data: the channel's
+  // 16 dwords of l2_req_data_o).
+  typedef struct packed {
+    logic              valid;
+    logic [1:0]        kind;      // 0 line read, 1 masked line write, 2 atomic
+    logic [2:0]        tag;
+    logic [47:0]       addr;
+    logic [63:0]       mask;      // line writes: the bytes written
+    logic [15:0][31:0] data;      // line writes: the line; atomics: data (0-1), compare (2-3)
+    logic [4:0]        op;        // atomics
+    logic              wide;      // atomics: 64-bit
+    logic              ret;       // atomics: returns the value before the operation
+  } pipe_l2_req_t;
+
+  // L2 response of one channel b: l2_rsp_valid_i[b], l2_rsp_tag_i[b], the channel's 16 dwords of
+  // l2_rsp_data_i.
+  typedef struct packed {
+    logic              valid;
+    logic [2:0]        tag;
+    logic [15:0][31:0] data;
+  } pipe_l2_rsp_t;
+
+  // VGPR write: vgpr_valid_o .. vgpr_data_o.
+  typedef struct packed {
+    logic              valid;
+    logic [7:0]        addr;
+    logic [1:0]        group;
+    logic [15:0]       mask;
+    logic [15:0][31:0] data;
+  } pipe_vgpr_t;
+
+  // Done: done_valid_o .. done_conflicts_o.
+  typedef struct packed {
+    logic         valid;
+    logic [15:0]  issue;
+    logic [15:0]  ta;
+    logic [15:0]  tcp;
+    logic [15:0]  l2;
+    logic [15:0]  td;
+    logic [15:0]  total;
+    pipe_counts_t n;          // done_requests_o .. done_conflicts_o
+  } pipe_done_t;
 
 endpackage : vmem_pkg
 /* verilator lint_on UNUSEDPARAM */

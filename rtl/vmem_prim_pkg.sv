@@ -23,6 +23,13 @@
 //                                   "Clocking of units"): the valid flop valid_q takes valid_d on
 //                                   every edge, the data flop q takes d only when valid_d is 1 and
 //                                   holds otherwise; reset clears both.
+//   `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q, s2_d, Outputs)   the two stages of a unit of
+//                                   latency 2 (its ports valid_i, valid_o): valid_i -> valid_q ->
+//                                   valid_o, s1_d -> s1_q and s2_d -> s2_q (VMEM_STAGE_FF each);
+//                                   Outputs, the output ports after valid_o concatenated in port
+//                                   order, are s2_q. With them the unit's known-value checks:
+//                                   ValidKnown_A (valid_o) and OutputsKnown_A (Outputs, while
+//                                   valid_o).
 //
 // Nothing of the assertions is compiled under SYNTHESIS. Verilator evaluates them only with
 // --assert (build.rs passes it to every build). This file defines macros at file scope, so it
@@ -55,6 +62,13 @@
 `define VMEM_STAGE_FF(valid_q_, valid_d_, q_, d_, clk_ = clk_i, rst_n_ = rst_ni) \
   `VMEM_FF(valid_q_, valid_d_, 1'b0, clk_, rst_n_) \
   `VMEM_FF_EN(q_, d_, valid_d_, '0, clk_, rst_n_)
+
+`define VMEM_UNIT_STAGES(valid_q_, s1_q_, s1_d_, s2_q_, s2_d_, outputs_) \
+  `VMEM_STAGE_FF(valid_q_, valid_i, s1_q_, s1_d_) \
+  `VMEM_STAGE_FF(valid_o, valid_q_, s2_q_, s2_d_) \
+  assign outputs_ = s2_q_; \
+  `VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o) \
+  `VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, outputs_, valid_o)
 
 `ifdef SYNTHESIS
   `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni)

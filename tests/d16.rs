@@ -757,6 +757,12 @@ fn directed_inputs_land_in_their_bins() {
 
 common::unit_tests! {
     random_cases_agree_in_lockstep: 1000,
-    every_assertion_fires_and_is_reported: ["CountBound_A", "ResultBeyondCount_A"],
+    every_assertion_fires_and_is_reported: [
+        "CountBound_A",
+        "ResultBeyondCount0_A",
+        "ResultBeyondCount1_A",
+        "ResultBeyondCount2_A",
+        "ResultBeyondCount3_A",
+    ],
     random_stimulus_hits_every_bin: 62,
 }

@@ -151,7 +151,7 @@ fn renamed_register_is_still_equal() {
     }
     let report = check_changed_copy("swizzle", &scratch("swizzle-rename"), |source| {
         let renamed = rename_word(source, "valid_q", "v1_q");
-        assert!(renamed.matches("v1_q").count() >= 3, "rtl/swizzle.sv no longer has a register valid_q");
+        assert!(renamed.matches("v1_q").count() >= 2, "rtl/swizzle.sv no longer has a register valid_q");
         renamed
     });
     if rtl_as_committed("swizzle") {

@@ -654,7 +654,13 @@ fn exhaustive_legality() {
 
 common::unit_tests! {
     random_cases_agree_in_lockstep: 1000,
-    every_assertion_fires_and_is_reported: ["AboveCountZero_A", "CountRow_A", "IllegalZero_A"],
+    every_assertion_fires_and_is_reported: [
+        "AboveCountZero1_A",
+        "AboveCountZero2_A",
+        "AboveCountZero3_A",
+        "CountRow_A",
+        "IllegalZero_A",
+    ],
     random_stimulus_hits_every_bin: 250,
     random_cases_match_reference: (1000, spec),
 }

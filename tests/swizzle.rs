@@ -429,6 +429,13 @@ fn directed_inputs_land_in_their_bins() {
 
 common::unit_tests! {
     random_cases_agree_in_lockstep: 1000,
-    every_assertion_fires_and_is_reported: ["CountBound_A", "CountNonZero_A", "ZeroAboveCount_A"],
+    every_assertion_fires_and_is_reported: [
+        "CountBound_A",
+        "CountNonZero_A",
+        "ZeroAboveCount0_A",
+        "ZeroAboveCount1_A",
+        "ZeroAboveCount2_A",
+        "ZeroAboveCount3_A",
+    ],
     random_stimulus_hits_every_bin: 62,
 }

@@ -243,9 +243,9 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
 }
 
 /// The `VMEM_ASSERT`s of rtl/vmem_pipe.sv and its sub-blocks in the order of their break-asserts
-/// keys: key k (1..37) breaks `BREAK_ASSERTS_KEYS[k - 1]` (the files' headers give each key's
+/// keys: key k (1..38) breaks `BREAK_ASSERTS_KEYS[k - 1]` (the files' headers give each key's
 /// corruption).
-const BREAK_ASSERTS_KEYS: [&str; 37] = [
+const BREAK_ASSERTS_KEYS: [&str; 38] = [
     // rtl/vmem_pipe_ta.sv: 1..9
     "IssueBeats_A",
     "IssueHeaderHeld_A",
@@ -286,6 +286,8 @@ const BREAK_ASSERTS_KEYS: [&str; 37] = [
     "DoneIssueMin_A",
     "DoneTaMin_A",
     "DoneTdMin_A",
+    // rtl/vmem_pipe_ta.sv: 38
+    "MergedRequests_A",
 ];
 
 /// `case` with its V#'s base address bits 11:6 (the break-asserts key, rtl/vmem_pipe.sv) set to
@@ -395,7 +397,7 @@ fn break_asserts_failures_are_assertion_lines_that_replay() {
     let dir = crate::common::scratch("vmem_pipe_break_asserts");
     let _ = std::fs::remove_dir_all(&dir);
     let bin = env!("CARGO_BIN_EXE_gcn-vmem");
-    // 10 programs (the fewest a run draws); the V# picks one of 37 corruptions in 64, so some
+    // 10 programs (the fewest a run draws); the V# picks one of 38 corruptions in 64, so some
     // program of the ten fails.
     let out = std::process::Command::new(bin)
         .args(["cosim", "--unit", "vmem_pipe", "--break-asserts", "--no-shrink", "--no-progress"])
