@@ -34,7 +34,7 @@ use std::hint::select_unpredictable;
 
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 // The executor's helpers (rust/exec/), at the paths they had when they lived here.
 pub use crate::exec::image_vaddr::{decode_vaddr, Coords};
@@ -336,6 +336,28 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/image_addr/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(ImageAddr, |input, out| {
+    let mut map = eval::object([
+        ("level_ok", json!(out.level_ok)),
+        ("level", json!(out.level)),
+        ("width", json!(out.width)),
+        ("height", json!(out.height)),
+        ("pitch", json!(out.pitch)),
+        ("xa", json!(out.xa)),
+        ("group_valid", json!(out.group_valid)),
+        ("address", json!(out.address)),
+        ("illegal", json!(out.illegal)),
+    ]);
+    // An illegal combination: the executor's error naming it and listing SPEC §4.3's table.
+    if out.illegal {
+        if let Err(message) = check_multi_texel(&input.access()) {
+            map.insert("rejected".into(), json!(message));
+        }
+    }
+    map
+});
 
 #[cfg(test)]
 mod tests {
