@@ -1,8 +1,8 @@
 //! The reader of cosim/units.txt, the one list of units, and the naming rule built on it.
 //!
-//! One file for every reader: build.rs (the RTL builds and the bindings), the harness library
-//! (`bindings::properties`), and the build scripts of rust/python and rust/dpi, which generate
-//! their unit tables from the list (each includes this file with `#[path]`).
+//! Read by the harness library (`bindings::properties`) and by the build scripts of rust/python
+//! and rust/dpi, which generate their unit tables from the list ([`generate`]; each includes this
+//! file with `#[path]`). build.rs reads the same columns with its own `read_units`.
 
 /// One line of cosim/units.txt: a unit and its columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,4 +58,21 @@ pub fn model_type(name: &str) -> String {
             chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
         })
         .collect()
+}
+
+/// The work of a build script that generates a table of units, for a crate in rust/<crate>/
+/// (rust/python, rust/dpi): reads cosim/units.txt (and has Cargo re-run it when the list
+/// changes) and writes `render(units)` into OUT_DIR/units.rs; a `cargo::error` and exit status 1
+/// when the list cannot be read or the file written.
+pub fn generate(render: impl FnOnce(&[UnitLine]) -> String) {
+    let fail = |message: String| -> ! {
+        println!("cargo::error={message}");
+        std::process::exit(1)
+    };
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| fail(format!("{name} is not set (Cargo sets it)")));
+    let list = std::path::Path::new(&var("CARGO_MANIFEST_DIR")).join("../../cosim/units.txt");
+    println!("cargo::rerun-if-changed={}", list.display());
+    let units = read(&list).unwrap_or_else(|e| fail(e));
+    let out = std::path::Path::new(&var("OUT_DIR")).join("units.rs");
+    std::fs::write(&out, render(&units)).unwrap_or_else(|e| fail(format!("cannot write {}: {e}", out.display())));
 }

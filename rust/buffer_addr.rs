@@ -229,12 +229,12 @@ eval_object!(BufferAddr, |input, out| {
     let dwords = usize::from(input.bytes).div_ceil(4).clamp(1, 4);
     let in_range: Vec<bool> = (0..dwords).map(|i| out.in_range >> i & 1 != 0).collect();
     eval::object([
-        ("address", json!(out.address)),
-        ("in_range", json!(in_range)),
-        ("unbound", json!(out.unbound)),
-        ("illegal", json!(out.illegal)),
-        ("lds_address", json!(out.lds_address)),
-        ("lds_in_range", json!(out.lds_in_range)),
+        ("address", Value::from(out.address)),
+        ("in_range", Value::from(in_range)),
+        ("unbound", Value::from(out.unbound)),
+        ("illegal", Value::from(out.illegal)),
+        ("lds_address", Value::from(out.lds_address)),
+        ("lds_in_range", Value::from(out.lds_in_range)),
     ])
 });
 

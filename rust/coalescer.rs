@@ -402,10 +402,10 @@ pub const EVAL_BYTES: &[u32] = &[1, 2, 4, 8, 12, 16];
 // and `single`), its request list and cycle count out.
 #[cfg(feature = "json")]
 mod eval_object {
-    use serde_json::{json, Map, Value};
+    use serde_json::{Map, Value};
 
     use super::*;
-    use crate::eval::{EvalObject, Field, FieldValue};
+    use crate::eval::{self, EvalObject, Field, FieldValue};
 
     impl EvalObject for Coalescer {
         fn fields() -> Vec<Field> {
@@ -442,10 +442,16 @@ mod eval_object {
             let requests: Vec<Value> = outs
                 .iter()
                 .filter(|o| o.valid && o.lanes != 0)
-                .map(|o| json!({ "address": o.addr << 4, "bytes": o.bytes, "lanes": format!("0x{:016x}", o.lanes) }))
+                .map(|o| {
+                    Value::Object(eval::object([
+                        ("address", Value::from(o.addr << 4)),
+                        ("bytes", Value::from(o.bytes)),
+                        ("lanes", Value::from(format!("0x{:016x}", o.lanes))),
+                    ]))
+                })
                 .collect();
             let cycles = outs.iter().find(|o| o.valid && o.last).map_or(0, |o| o.cycles);
-            crate::eval::object([("requests", Value::Array(requests)), ("cycles", json!(cycles))])
+            eval::object([("requests", Value::Array(requests)), ("cycles", Value::from(cycles))])
         }
     }
 }

@@ -166,9 +166,9 @@ eval_object!(D16, |_input, out| {
     let n = usize::from(out.result_count).min(4);
     let result: Vec<String> = eval::words(out.result)[..n].iter().map(|w| format!("0x{w:08x}")).collect();
     eval::object([
-        ("result", json!(result)),
-        ("result_count", json!(out.result_count)),
-        ("illegal", json!(out.illegal)),
+        ("result", Value::from(result)),
+        ("result_count", Value::from(out.result_count)),
+        ("illegal", Value::from(out.illegal)),
     ])
 });
 

@@ -139,8 +139,8 @@ eval_object!(FormatPack, |input, out| {
     // The element's bytes (SPEC §1.4); no element for dfmt 0 and 15: one zero byte.
     let bytes = crate::format::element_bytes(input.dfmt).max(1) as usize;
     eval::object([
-        ("data", json!(format!("0x{:0width$x}", out.data, width = 2 * bytes))),
-        ("valid", json!(out.fmt_valid)),
+        ("data", Value::from(format!("0x{:0width$x}", out.data, width = 2 * bytes))),
+        ("valid", Value::from(out.fmt_valid)),
     ])
 });
 

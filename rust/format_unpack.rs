@@ -119,9 +119,9 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(FormatUnpack, |_input, out| {
     eval::object([
-        ("components", json!(eval::words(out.components))),
-        ("count", json!(out.count)),
-        ("valid", json!(out.fmt_valid)),
+        ("components", Value::from(&eval::words(out.components)[..])),
+        ("count", Value::from(out.count)),
+        ("valid", Value::from(out.fmt_valid)),
     ])
 });
 

@@ -340,20 +340,20 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(ImageAddr, |input, out| {
     let mut map = eval::object([
-        ("level_ok", json!(out.level_ok)),
-        ("level", json!(out.level)),
-        ("width", json!(out.width)),
-        ("height", json!(out.height)),
-        ("pitch", json!(out.pitch)),
-        ("xa", json!(out.xa)),
-        ("group_valid", json!(out.group_valid)),
-        ("address", json!(out.address)),
-        ("illegal", json!(out.illegal)),
+        ("level_ok", Value::from(out.level_ok)),
+        ("level", Value::from(out.level)),
+        ("width", Value::from(out.width)),
+        ("height", Value::from(out.height)),
+        ("pitch", Value::from(out.pitch)),
+        ("xa", Value::from(out.xa)),
+        ("group_valid", Value::from(out.group_valid)),
+        ("address", Value::from(out.address)),
+        ("illegal", Value::from(out.illegal)),
     ]);
     // An illegal combination: the executor's error naming it and listing SPEC §4.3's table.
     if out.illegal {
         if let Err(message) = check_multi_texel(&input.access()) {
-            map.insert("rejected".into(), json!(message));
+            map.insert("rejected".into(), Value::from(message));
         }
     }
     map

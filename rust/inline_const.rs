@@ -85,7 +85,7 @@ pipelined_unit! {
 pub mod cover;
 
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
-eval_object!(InlineConst, |_input, out| eval::object([("bits", json!(out.bits))]));
+eval_object!(InlineConst, |_input, out| eval::object([("bits", Value::from(out.bits))]));
 
 #[cfg(test)]
 mod tests {

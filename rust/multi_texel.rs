@@ -118,9 +118,9 @@ pub mod cover;
 eval_object!(MultiTexel, |_input, out| {
     let n = usize::from(out.result_count).min(4);
     eval::object([
-        ("result", json!(eval::words(out.result)[..n])),
-        ("result_count", json!(out.result_count)),
-        ("illegal", json!(out.illegal)),
+        ("result", Value::from(&eval::words(out.result)[..n])),
+        ("result_count", Value::from(out.result_count)),
+        ("illegal", Value::from(out.illegal)),
     ])
 });
 

@@ -6,6 +6,8 @@
 //! object, which this module turns into Python objects. Nothing here knows a unit; the units come
 //! from cosim/units.txt (build.rs).
 
+use std::marker::PhantomData;
+
 use gcn_vmem_model::eval::{EvalObject, Field, FieldValue};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -14,29 +16,40 @@ use serde_json::{Map, Value};
 
 use crate::values::{items, parse_value};
 
-/// One unit's eval: its input field names (`names`), the parse of their values (in that order, all
-/// present) and the output object of a parsed input.
-pub trait Evaluator {
-    type In;
-    fn names() -> Vec<&'static str>;
-    fn parse(values: &[Bound<'_, PyAny>]) -> Result<Self::In, String>;
-    fn output(input: &Self::In) -> Map<String, Value>;
+/// One unit's eval (`M`, its model), its input fields read from the model once per call: their
+/// names, the parse of their values (in that order, all present) and the output object of a
+/// parsed input.
+pub struct Evaluator<M: EvalObject> {
+    fields: Vec<Field>,
+    names: Vec<&'static str>,
+    /// The parsed values of the input at hand (kept: a batch reuses it).
+    parsed: Vec<FieldValue>,
+    model: PhantomData<M>,
 }
 
-impl<M: EvalObject> Evaluator for M {
-    type In = M::In;
-
-    fn names() -> Vec<&'static str> {
-        M::fields().iter().map(|f| f.signal.name).collect()
+impl<M: EvalObject> Evaluator<M> {
+    pub fn new() -> Self {
+        let fields = M::fields();
+        let names = fields.iter().map(|f| f.signal.name).collect();
+        Evaluator { fields, names, parsed: Vec::new(), model: PhantomData }
     }
 
-    fn parse(values: &[Bound<'_, PyAny>]) -> Result<M::In, String> {
-        let parsed: Vec<FieldValue> =
-            M::fields().iter().zip(values).map(|(field, v)| parse_field(field, v)).collect::<Result<_, _>>()?;
-        Ok(M::input(&parsed))
+    /// The input fields' names, in SPEC §13's order.
+    pub fn names(&self) -> &[&'static str] {
+        &self.names
     }
 
-    fn output(input: &M::In) -> Map<String, Value> {
+    /// The input of the fields' values, given in [`Evaluator::names`]' order.
+    pub fn parse(&mut self, values: &[Bound<'_, PyAny>]) -> Result<M::In, String> {
+        self.parsed.clear();
+        for (field, v) in self.fields.iter().zip(values) {
+            self.parsed.push(parse_field(field, v)?);
+        }
+        Ok(M::input(&self.parsed))
+    }
+
+    /// The output object of `input`.
+    pub fn output(&self, input: &M::In) -> Map<String, Value> {
         M::object(input, &M::result(input))
     }
 }
@@ -70,11 +83,8 @@ pub fn to_py(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
         },
         Value::String(s) => s.into_py_any(py),
         Value::Array(values) => {
-            let list = PyList::empty(py);
-            for v in values {
-                list.append(to_py(py, v)?)?;
-            }
-            list.into_py_any(py)
+            let items = values.iter().map(|v| to_py(py, v)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_py_any(py)
         }
         Value::Object(map) => dict(py, map)?.into_py_any(py),
     }

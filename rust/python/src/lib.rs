@@ -84,10 +84,9 @@ fn no_object(name: &str, why: &str) -> PyErr {
     error(format!("{name} has no eval object: {why}; the units with eval objects are: {}", units().join(", ")))
 }
 
-/// The values of `E`'s fields from a dict: every field present, no other key.
-fn dict_values<'py, E: Evaluator>(d: &Bound<'py, PyDict>) -> Result<Vec<Bound<'py, PyAny>>, String> {
-    let fields = E::names();
-    check_keys(&fields, d)?;
+/// The values of `fields` from a dict: every field present, no other key.
+fn dict_values<'py>(fields: &[&str], d: &Bound<'py, PyDict>) -> Result<Vec<Bound<'py, PyAny>>, String> {
+    check_keys(fields, d)?;
     fields
         .iter()
         .map(|&f| d.get_item(key(d.py(), f)).ok().flatten().ok_or_else(|| format!("missing field `{f}`")))
@@ -112,31 +111,35 @@ fn key_text(key: &Bound<'_, PyAny>) -> String {
     }
 }
 
-fn eval_one<E: Evaluator>(py: Python<'_>, fields: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+fn eval_one<M: EvalObject>(py: Python<'_>, fields: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let d = fields
         .downcast::<PyDict>()
         .map_err(|_| error(format!("expected a dict of fields, got {}", values::show(fields))))?;
-    let input = dict_values::<E>(d).and_then(|v| E::parse(&v)).map_err(error)?;
-    eval::dict(py, &E::output(&input))?.into_py_any(py)
+    let mut e = Evaluator::<M>::new();
+    let input = dict_values(e.names(), d).and_then(|v| e.parse(&v)).map_err(error)?;
+    eval::dict(py, &e.output(&input))?.into_py_any(py)
 }
 
 /// A list of dicts: a list of output dicts.
-fn eval_rows<E: Evaluator>(py: Python<'_>, rows: &[Bound<'_, PyAny>]) -> PyResult<PyObject> {
+fn eval_rows<M: EvalObject>(py: Python<'_>, rows: &[Bound<'_, PyAny>]) -> PyResult<PyObject> {
+    let mut e = Evaluator::<M>::new();
     let list = PyList::empty(py);
     for (n, row) in rows.iter().enumerate() {
         let d = row
             .downcast::<PyDict>()
             .map_err(|_| error(format!("input {n}: expected a dict of fields, got {}", values::show(row))))?;
-        let input = dict_values::<E>(d).and_then(|v| E::parse(&v)).map_err(|e| error(format!("input {n}: {e}")))?;
-        list.append(eval::dict(py, &E::output(&input))?)?;
+        let input =
+            dict_values(e.names(), d).and_then(|v| e.parse(&v)).map_err(|m| error(format!("input {n}: {m}")))?;
+        list.append(eval::dict(py, &e.output(&input))?)?;
     }
     list.into_py_any(py)
 }
 
 /// A dict of columns: a dict of output columns (`None` where an input's output lacks the key,
 /// as image_addr's `rejected` when it is legal; no column at all for no input).
-fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<PyObject> {
-    let fields = E::names();
+fn eval_columns<M: EvalObject>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult<PyObject> {
+    let mut e = Evaluator::<M>::new();
+    let fields = e.names().to_vec();
     check_keys(&fields, d).map_err(error)?;
     let mut columns = Vec::with_capacity(fields.len());
     let mut rows: Option<usize> = None;
@@ -166,8 +169,8 @@ fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult
     for n in 0..rows {
         row.clear();
         row.extend(columns.iter().map(|c| c[n].clone()));
-        let input = E::parse(&row).map_err(|e| error(format!("input {n}: {e}")))?;
-        let result = E::output(&input);
+        let input = e.parse(&row).map_err(|m| error(format!("input {n}: {m}")))?;
+        let result = e.output(&input);
         for (k, v) in &result {
             let i = match out.iter().position(|(name, _)| name == k) {
                 Some(i) => i,
@@ -191,8 +194,8 @@ fn eval_columns<E: Evaluator>(py: Python<'_>, d: &Bound<'_, PyDict>) -> PyResult
     d.into_py_any(py)
 }
 
-/// Runs `$body` with `E` the model of the unit called `$name` (its [`Evaluator`]); an error for
-/// an unknown unit or one without an eval object.
+/// Runs `$body` with `$E` the model of the unit called `$name`; an error for an unknown unit or
+/// one without an eval object.
 macro_rules! with_unit {
     ($name:expr, $E:ident => $body:expr) => {
         with_model!($name, $E => match <$E as EvalObject>::NO_OBJECT {
@@ -210,7 +213,7 @@ macro_rules! with_unit {
 #[pyfunction]
 #[pyo3(name = "eval")]
 fn eval_py(py: Python<'_>, unit: &str, fields: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    with_unit!(unit, E => eval_one::<E>(py, fields))
+    with_unit!(unit, M => eval_one::<M>(py, fields))
 }
 
 /// eval_batch(unit, inputs) -> list[dict] | dict[str, list]
@@ -239,11 +242,11 @@ fn eval_batch(py: Python<'_>, unit: &str, inputs: &Bound<'_, PyAny>) -> PyResult
 
 fn eval_batch_inner(py: Python<'_>, unit: &str, inputs: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     if let Ok(d) = inputs.downcast::<PyDict>() {
-        return with_unit!(unit, E => eval_columns::<E>(py, d));
+        return with_unit!(unit, M => eval_columns::<M>(py, d));
     }
     let rows = values::items(inputs)
         .ok_or_else(|| error(format!("expected a list of dicts or a dict of columns, got {}", values::show(inputs))))?;
-    with_unit!(unit, E => eval_rows::<E>(py, &rows))
+    with_unit!(unit, M => eval_rows::<M>(py, &rows))
 }
 
 /// units() -> list[str]: the units with an eval object, in cosim/units.txt's order.
@@ -255,7 +258,7 @@ fn units() -> Vec<&'static str> {
 /// fields(unit) -> list[str]: the unit's input fields, in SPEC §13's order.
 #[pyfunction]
 fn fields(unit: &str) -> PyResult<Vec<&'static str>> {
-    with_unit!(unit, E => Ok(E::names()))
+    with_unit!(unit, M => Ok(Evaluator::<M>::new().names().to_vec()))
 }
 
 /// A dict (or JSON text) as JSON text, through Python's json module.
