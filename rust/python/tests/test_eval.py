@@ -173,7 +173,7 @@ def random_input(unit, rng):
                 "single": rng.random() < .5}
     if unit == "inline_const":
         return {"code": b(7)}
-    raise AssertionError(unit)
+    raise AssertionError(f"{unit}: no random input; add one here (CONTRIBUTING.md \"Adding a unit\")")
 
 
 def test_fields_match_the_binary_and_docs():
