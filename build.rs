@@ -51,6 +51,11 @@ mod gls;
 // malformed and unusual port lists).
 #[path = "cosim/build/port_list.rs"]
 mod port_list;
+// The one reader of cosim/units.txt; its `generate` serves the build scripts of rust/python and
+// rust/dpi, not this one.
+#[path = "cosim/unit_list.rs"]
+#[allow(dead_code)]
+mod unit_list;
 #[path = "cosim/build/units.rs"]
 mod units;
 #[path = "cosim/build/verilate.rs"]

@@ -17,6 +17,7 @@ use crate::engine::rtl_sources::assertion_file;
 use crate::engine::run::{self, RunConfig, Summary};
 use crate::engine::{vectors, wave, Binding, RtlOptions, RtlUnit};
 use crate::report::svg;
+use gcn_vmem_model::eval::EvalObject;
 use gcn_vmem_model::unit::{Ports, Unit};
 
 /// One unit's random run (`cosim`), its failures printed as found.
@@ -307,7 +308,9 @@ impl Visit for EvalRun {
                                 n + 1,
                             ) })
                         }
-                        (Some(outs), _) | (None, Some(outs)) => Value::Object(B::eval_result(&input, &outs)),
+                        (Some(outs), _) | (None, Some(outs)) => {
+                            Value::Object(<B::Model as EvalObject>::object(&input, &outs))
+                        }
                         (None, None) => unreachable!("eval runs at least one side"),
                     }
                 }

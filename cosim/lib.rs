@@ -10,6 +10,7 @@
 //! - [`exec`]: whole instructions: the executor's RTL and lockstep backends, the random program
 //!   suite, `gcn-vmem exec` files, the cost model's JSON lines.
 //! - [`tools`]: drivers of other tools: Yosys (synth, equiv), mutation testing, llvm-mc.
+//! - [`unit_list`]: the reader of cosim/units.txt, shared with the build scripts.
 //!
 //! This crate needs Verilator 5 and a C++ compiler (build.rs); a project that wants only the
 //! models depends on `gcn-vmem-model`.
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod exec;
 pub mod report;
 pub mod tools;
+pub mod unit_list;
 
 /// The Verilator runtime version linked into this build (also keeps the runtime linked).
 pub fn verilator_version() -> String {

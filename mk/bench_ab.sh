@@ -6,7 +6,8 @@
 # change of one or two hundredths (docs/perf.md "Round 11"). Prints each round's cosim/C++ of
 # both, then per unit the medians and the mean of the rounds' differences B - A.
 #
-# Environment: UNITS (default the nine units of random vectors), ROUNDS (default 6), VECTORS
+# Environment: UNITS (default the units of random vectors, as binary B lists them with
+# `gcn-vmem units --open-loop`, or A when B has no such flag), ROUNDS (default 6), VECTORS
 # (per bench, default 1500000), CPUS (two CPU numbers, default the last two).
 set -eu
 
@@ -22,7 +23,13 @@ for bin in "$a" "$b"; do
 done
 command -v taskset >/dev/null 2>&1 || { echo "error: taskset (util-linux) is missing: apt-get install -y util-linux" >&2; exit 2; }
 
-units=${UNITS:-"buffer_addr swizzle format_unpack format_pack d16 image_addr multi_texel coalescer inline_const"}
+units=${UNITS:-}
+if [ -z "$units" ]; then
+	units=$("$b" units --open-loop 2>/dev/null || "$a" units --open-loop 2>/dev/null) || {
+		echo "error: neither binary lists its units of random vectors (gcn-vmem units --open-loop); set UNITS=\"unit …\"" >&2
+		exit 2
+	}
+fi
 rounds=${ROUNDS:-6}
 vectors=${VECTORS:-1500000}
 n=$(nproc)

@@ -23,10 +23,11 @@ GLS_BUILD    := $(GLS_DIR)/build
 GLS_BIN      := $(GLS_BUILD)/release/gcn-vmem
 GLS_VECTORS  ?= 200000
 GLS_XSEEDS   ?= 2
-# The units a run with no UNIT builds: all but cosim/tools/gls.rs NAMED_ONLY's (vmem_pipe), so
-# that a pipeline netlist left in target/gls/netlist/ by `make gls UNIT=vmem_pipe` is not
-# verilated and compiled again (an hour) by a run that does not use it.
-GLS_NAMED_ONLY := vmem_pipe
+# The units a run with no UNIT builds: all but the `builds=one` units of cosim/units.txt (the
+# pipeline; cosim/tools/gls.rs `named_only`), so that a pipeline netlist left in
+# target/gls/netlist/ by `make gls UNIT=vmem_pipe` is not verilated and compiled again (an hour)
+# by a run that does not use it.
+GLS_NAMED_ONLY := $(shell sed -e 's/\#.*//' cosim/units.txt | awk '/(^|[ \t])builds=one([ \t]|$$)/ { print $$1 }')
 GLS_UNITS    := $(if $(UNIT),$(UNIT),$(filter-out $(GLS_NAMED_ONLY),$(UNITS)))
 # The units' Verilated builds are the normal build's (`make build`): its cache is
 # GCN_VMEM_VERILATED_CACHE when the environment sets it, else target/verilated. (A cache of its

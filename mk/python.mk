@@ -26,6 +26,8 @@ NUMPY_VERSION   := 2.3.5
 PY_STAMP     := $(PY_VENV)/tools-maturin$(MATURIN_VERSION)-pytest$(PYTEST_VERSION)-cocotb$(COCOTB_VERSION)-numpy$(NUMPY_VERSION).installed
 PY_SOURCES   := $(wildcard rust/python/src/*.rs) rust/python/Cargo.toml rust/python/pyproject.toml \
                 $(wildcard rust/*.rs rust/*/*.rs)
+# The unit table's source (rust/python/build.rs generates it from the list).
+PY_SOURCES   += cosim/units.txt cosim/unit_list.rs
 PY_INSTALLED := $(PY_DIR)/wheel.installed
 
 .PHONY: python python-venv python-wheel python-lint python-bench cocotb

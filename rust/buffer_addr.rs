@@ -21,7 +21,7 @@
 use std::hint::select_unpredictable;
 
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 use crate::vsharp;
 
@@ -222,6 +222,21 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/buffer_addr/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(BufferAddr, |input, out| {
+    // One range bit per dword the access reads (SPEC §2.4).
+    let dwords = usize::from(input.bytes).div_ceil(4).clamp(1, 4);
+    let in_range: Vec<bool> = (0..dwords).map(|i| out.in_range >> i & 1 != 0).collect();
+    eval::object([
+        ("address", Value::from(out.address)),
+        ("in_range", Value::from(in_range)),
+        ("unbound", Value::from(out.unbound)),
+        ("illegal", Value::from(out.illegal)),
+        ("lds_address", Value::from(out.lds_address)),
+        ("lds_in_range", Value::from(out.lds_in_range)),
+    ])
+});
 
 #[cfg(test)]
 mod tests {

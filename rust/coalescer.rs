@@ -324,28 +324,35 @@ impl Coalescer {
         self.out.ready
     }
 
-    /// Turns a wave into its output beats (see docs/decisions.md: the empty wave is one beat).
+    /// Turns a wave into its output beats.
     fn load(&mut self, wave: &Wave) {
-        let Coalesced { requests, cycles } = coalesce(wave);
-        self.beats.clear();
-        self.beats.extend(requests.iter().map(|r| Out {
-            valid: true,
-            ready: false,
-            addr: r.block,
-            bytes: r.bytes,
-            lanes: r.lanes,
-            last: false,
-            cycles: 0,
-        }));
-        if self.beats.is_empty() {
-            self.beats.push(Out { valid: true, ..Out::default() });
-        }
-        let last = self.beats.last_mut().expect("a wave has at least one beat");
-        last.last = true;
-        last.ready = true;
-        last.cycles = cycles;
+        beats(wave, &mut self.beats);
         self.next = 0;
     }
+}
+
+/// The output beats of a wave, into `beats` (cleared first): one per request, in issue order,
+/// the last with `last`, `ready` and the wave's cycle count (see docs/decisions.md: the empty
+/// wave is one beat).
+pub fn beats(wave: &Wave, beats: &mut Vec<Out>) {
+    let Coalesced { requests, cycles } = coalesce(wave);
+    beats.clear();
+    beats.extend(requests.iter().map(|r| Out {
+        valid: true,
+        ready: false,
+        addr: r.block,
+        bytes: r.bytes,
+        lanes: r.lanes,
+        last: false,
+        cycles: 0,
+    }));
+    if beats.is_empty() {
+        beats.push(Out { valid: true, ..Out::default() });
+    }
+    let last = beats.last_mut().expect("a wave has at least one beat");
+    last.last = true;
+    last.ready = true;
+    last.cycles = cycles;
 }
 
 impl Unit for Coalescer {
@@ -387,6 +394,67 @@ impl Unit for Coalescer {
 pub mod cover;
 
 crate::cover::impl_covered!(Coalescer);
+
+/// The access sizes of an eval object's `bytes` (SPEC §13): ubyte, ushort, dword, dwordx2/x3/x4.
+pub const EVAL_BYTES: &[u32] = &[1, 2, 4, 8, 12, 16];
+
+// The unit's `eval` object (SPEC §13): one wave in (its lane addresses, active mask, access size
+// and `single`), its request list and cycle count out.
+#[cfg(feature = "json")]
+mod eval_object {
+    use serde_json::{Map, Value};
+
+    use super::*;
+    use crate::eval::{self, EvalObject, Field, FieldValue};
+
+    impl EvalObject for Coalescer {
+        fn fields() -> Vec<Field> {
+            let field = |name, width, kind, len| Field { signal: Signal { name, width, kind }, len };
+            vec![
+                field("addresses", 48, Kind::Int, Some(LANES)),
+                field("active", 64, Kind::Hex, None),
+                field("bytes", 5, Kind::OneOf(EVAL_BYTES), None),
+                field("single", 1, Kind::Bool, None),
+            ]
+        }
+
+        fn input(values: &[FieldValue]) -> In {
+            let value = |i: usize| values.get(i).map_or(0, FieldValue::one);
+            let mut input = In { valid: true, ..In::default() };
+            let addresses = values.first().map_or(&[][..], FieldValue::list);
+            for (a, &v) in input.addr.iter_mut().zip(addresses) {
+                *a = v as u64 & ADDRESS_MASK;
+            }
+            input.active = value(1) as u64;
+            input.size = (value(2) as u8).wrapping_sub(1) & 0xf;
+            input.single = value(3) != 0;
+            input
+        }
+
+        fn result(input: &In) -> Vec<Out> {
+            let mut out = Vec::with_capacity(MAX_REQUESTS);
+            beats(&Wave::of(input), &mut out);
+            out
+        }
+
+        /// `requests` (the beats with lanes, in order) and `cycles` (from the last beat).
+        fn object(_input: &In, outs: &[Out]) -> Map<String, Value> {
+            let requests: Vec<Value> = outs
+                .iter()
+                .filter(|o| o.valid && o.lanes != 0)
+                .map(|o| {
+                    Value::Object(eval::object([
+                        ("address", Value::from(o.addr << 4)),
+                        ("bytes", Value::from(o.bytes)),
+                        ("lanes", Value::from(format!("0x{:016x}", o.lanes))),
+                    ]))
+                })
+                .collect();
+            let cycles = outs.iter().find(|o| o.valid && o.last).map_or(0, |o| o.cycles);
+            eval::object([("requests", Value::Array(requests)), ("cycles", Value::from(cycles))])
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -32,7 +32,7 @@
 use crate::float;
 use crate::format::{is_integer, sign_extend, NFMT_RESERVED, NFMT_SINT};
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 /// `op` codes, named as `eval` writes them.
 pub const OP_NAMES: &[&str] =
@@ -160,6 +160,17 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/d16/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(D16, |_input, out| {
+    let n = usize::from(out.result_count).min(4);
+    let result: Vec<String> = eval::words(out.result)[..n].iter().map(|w| format!("0x{w:08x}")).collect();
+    eval::object([
+        ("result", Value::from(result)),
+        ("result_count", Value::from(out.result_count)),
+        ("illegal", Value::from(out.illegal)),
+    ])
+});
 
 #[cfg(test)]
 mod tests {

@@ -36,7 +36,7 @@ use crate::format::{
     NFMT_USCALED,
 };
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `format_pack`, in RTL port order. `components`: component k (X, Y, Z, W) at bits
@@ -133,6 +133,16 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/format_pack/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(FormatPack, |input, out| {
+    // The element's bytes (SPEC §1.4); no element for dfmt 0 and 15: one zero byte.
+    let bytes = crate::format::element_bytes(input.dfmt).max(1) as usize;
+    eval::object([
+        ("data", Value::from(format!("0x{:0width$x}", out.data, width = 2 * bytes))),
+        ("valid", Value::from(out.fmt_valid)),
+    ])
+});
 
 #[cfg(test)]
 mod tests {

@@ -30,7 +30,7 @@ use crate::format::{
     NFMT_UNORM, NFMT_USCALED,
 };
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `format_unpack`, in RTL port order. `data`: the element, bit k = element bit k
@@ -115,6 +115,15 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/format_unpack/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(FormatUnpack, |_input, out| {
+    eval::object([
+        ("components", Value::from(&eval::words(out.components)[..])),
+        ("count", Value::from(out.count)),
+        ("valid", Value::from(out.fmt_valid)),
+    ])
+});
 
 #[cfg(test)]
 mod tests {

@@ -34,7 +34,7 @@ use std::hint::select_unpredictable;
 
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 mod multi_texel_check;
 pub use multi_texel_check::{check_multi_texel, format_table_text, multi_texel_error, MultiTexelAccess};
@@ -335,6 +335,28 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/image_addr/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(ImageAddr, |input, out| {
+    let mut map = eval::object([
+        ("level_ok", Value::from(out.level_ok)),
+        ("level", Value::from(out.level)),
+        ("width", Value::from(out.width)),
+        ("height", Value::from(out.height)),
+        ("pitch", Value::from(out.pitch)),
+        ("xa", Value::from(out.xa)),
+        ("group_valid", Value::from(out.group_valid)),
+        ("address", Value::from(out.address)),
+        ("illegal", Value::from(out.illegal)),
+    ]);
+    // An illegal combination: the executor's error naming it and listing SPEC §4.3's table.
+    if out.illegal {
+        if let Err(message) = check_multi_texel(&input.access()) {
+            map.insert("rejected".into(), Value::from(message));
+        }
+    }
+    map
+});
 
 #[cfg(test)]
 mod tests {

@@ -15,7 +15,7 @@ use bitvec::prelude::{BitArray, Lsb0};
 
 use crate::bits::Field;
 use crate::ports;
-use crate::unit::pipelined_unit;
+use crate::unit::{eval_object, pipelined_unit};
 
 ports! {
     /// Inputs of `inline_const`, in RTL port order.
@@ -83,6 +83,9 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/inline_const/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(InlineConst, |_input, out| eval::object([("bits", Value::from(out.bits))]));
 
 #[cfg(test)]
 mod tests {

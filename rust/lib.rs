@@ -54,6 +54,10 @@ pub mod cost;
 // Functional coverage bins, declared by each unit next to its model.
 pub mod cover;
 
+// The units' `eval` objects (SPEC §13), each declared at the end of its unit's module.
+#[cfg(feature = "json")]
+pub mod eval;
+
 // The units (cosim/units.txt lists them in their pipeline order).
 pub mod buffer_addr;
 pub mod coalescer;

@@ -28,7 +28,7 @@ use crate::format_pack;
 use crate::format_unpack;
 use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 
 ports! {
     /// Inputs of `multi_texel`, in RTL port order. `dfmt`, `nfmt`: the T#'s; `texels`: the
@@ -113,6 +113,16 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/multi_texel/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(MultiTexel, |_input, out| {
+    let n = usize::from(out.result_count).min(4);
+    eval::object([
+        ("result", Value::from(&eval::words(out.result)[..n])),
+        ("result_count", Value::from(out.result_count)),
+        ("illegal", Value::from(out.illegal)),
+    ])
+});
 
 #[cfg(test)]
 mod tests {

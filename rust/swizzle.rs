@@ -22,7 +22,7 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{eval_object, pipelined_unit, Kind};
 use crate::vsharp::{SEL_1, SEL_X};
 
 ports! {
@@ -148,6 +148,14 @@ pipelined_unit! {
 
 // Functional coverage bins: rust/swizzle/cover.rs.
 pub mod cover;
+
+// The unit's `eval` object (SPEC §13): its input ports in, this object out.
+eval_object!(Swizzle, |_input, out| {
+    // `result_count` dwords: the reserved counts above 4 read zeros past the fourth.
+    let words = eval::words(out.result);
+    let result: Vec<u32> = (0..usize::from(out.result_count)).map(|i| words.get(i).copied().unwrap_or(0)).collect();
+    eval::object([("result", Value::from(result)), ("result_count", Value::from(out.result_count))])
+});
 
 #[cfg(test)]
 mod tests {

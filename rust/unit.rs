@@ -406,3 +406,35 @@ macro_rules! pipelined_unit {
     };
 }
 pub(crate) use pipelined_unit;
+
+/// A fixed-latency unit's `eval` object (SPEC §13; [`crate::eval::EvalObject`], behind the
+/// `json` feature): its input object is its input ports, its result `compute`'s, and the block
+/// renders `$out` (the output bundle holding the result of `$input`) as the output object, with
+/// serde_json's `Value` and the module `eval` at hand. In the unit's module, after its
+/// `pipelined_unit!`:
+///
+/// ```ignore
+/// eval_object!(InlineConst, |_input, out| eval::object([("bits", Value::from(out.bits))]));
+/// ```
+macro_rules! eval_object {
+    ($model:ident, |$input:pat_param, $out:ident| $body:expr) => {
+        #[cfg(feature = "json")]
+        const _: () = {
+            use serde_json::{Map, Value};
+
+            use $crate::eval::{self, EvalObject};
+
+            impl EvalObject for $model {
+                fn result(input: &In) -> Vec<Out> {
+                    vec![compute(input)]
+                }
+
+                fn object($input: &In, outs: &[Out]) -> Map<String, Value> {
+                    let $out = eval::last(outs);
+                    $body
+                }
+            }
+        };
+    };
+}
+pub(crate) use eval_object;

@@ -329,3 +329,18 @@ impl Unit for VmemPipe {
         self.out
     }
 }
+
+// No `eval` object (SPEC §13): the pipeline's inputs answer its outputs, so one input has no
+// result of its own; it runs programs (SPEC §14.1).
+#[cfg(feature = "json")]
+impl crate::eval::EvalObject for VmemPipe {
+    const NO_OBJECT: Option<&'static str> = Some("it runs programs; use `gcn-vmem exec FILE --pipeline` (SPEC §14.1)");
+
+    fn result(_input: &In) -> Vec<Out> {
+        Vec::new()
+    }
+
+    fn object(_input: &In, _outs: &[Out]) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+}

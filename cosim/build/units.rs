@@ -7,14 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fail;
 
-/// One line of cosim/units.txt.
-pub struct UnitLine {
-    pub name: String,
-    pub mutant: Option<String>,
-    /// `builds=one`: one FST-traced build serves every variant, the test-only parameters set
-    /// through plusargs of their names.
-    pub one_build: bool,
-}
+pub use crate::unit_list::UnitLine;
 
 /// `GCN_VMEM_UNITS` (the Makefile's `UNIT=`): the units a run needs, or every unit when unset
 /// or empty. A unit outside the list whose sources changed is not rebuilt: its most recent
@@ -69,38 +62,10 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
     v
 }
 
-/// The units of `path` (cosim/units.txt), in its order; a malformed line fails the build.
+/// The units of `path` (cosim/units.txt), in its order ([`crate::unit_list::read`]); a
+/// malformed line fails the build.
 pub fn read_units(path: &Path) -> Vec<UnitLine> {
-    let text = fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
-    let mut units = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let mut words = line.split_whitespace();
-        let name = words.next().unwrap_or_default().to_string();
-        if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
-            fail(&format!("{}:{}: unit name `{name}` must be lower_snake_case", path.display(), n + 1));
-        }
-        let mut mutant = None;
-        let mut one_build = false;
-        for word in words {
-            if let Some(param) = word.strip_prefix("mutant=") {
-                mutant = Some(param.to_string());
-            } else if word == "builds=one" {
-                one_build = true;
-            } else {
-                fail(&format!(
-                    "{}:{}: unknown column `{word}` (expected mutant=Param or builds=one)",
-                    path.display(),
-                    n + 1
-                ));
-            }
-        }
-        units.push(UnitLine { name, mutant, one_build });
-    }
-    units
+    crate::unit_list::read(path).unwrap_or_else(|e| fail(&e))
 }
 
 /// A unit's binding: cosim/bindings/<unit>.rs, or cosim/bindings/<unit>/mod.rs for a unit whose

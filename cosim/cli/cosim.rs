@@ -80,170 +80,46 @@ pub struct Args {
 const PROGRESS_MIN_VECTORS: u64 = 100_000;
 
 pub fn run(args: Args) -> anyhow::Result<bool> {
-    let Args {
-        unit,
-        vectors,
-        seed,
-        jobs,
-        max_failures,
-        wave,
-        artifacts,
-        rtl,
-        x_seeds,
-        programs,
-        no_progress,
-        coverage,
-        no_shrink,
-        shard,
-        junit,
-        require_bins,
-        results,
-    } = args;
-    let units = resolve_units(&unit)?;
-    if shard.is_some() && seed.is_none() {
-        anyhow::bail!(
-            "--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)"
-        );
-    }
-    if let Some(path) = &junit {
-        gcn_vmem::report::junit::check_writable(path)?;
-    }
-    if let Some(path) = &results {
-        gcn_vmem::report::results::check_writable(path)?;
-    }
-    let seed = seed.unwrap_or_else(fresh_seed);
-    let variant = rtl.variant();
-    let gls = rtl.gls();
-    if gls != Gls::Off && programs.is_some_and(|p| p > 0) {
-        anyhow::bail!("--programs runs the executor on every unit's RTL; it has no gate-level (--gls) run");
-    }
-    if gls != Gls::Off && results.is_some() {
-        // A results file records the RTL build (`run.variant`), not a gate-level run: merging it
-        // with an RTL run's shards would pass for one run.
-        anyhow::bail!("--results does not record a gate-level (--gls) run; leave one of them out");
-    }
-    let mut config = RunConfig {
-        vectors,
-        seed,
-        max_failures,
-        variant,
-        gls,
-        wave: wave.into(),
-        coverage: coverage.clone(),
-        shrink: !no_shrink,
-        shard,
-        ..RunConfig::default()
-    };
-    if let Some(j) = jobs {
-        config.jobs = j.max(1);
-    }
-    if let Some(a) = artifacts {
-        config.artifacts = a;
-    }
-    config.progress =
-        !no_progress && vectors >= PROGRESS_MIN_VECTORS && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let units = resolve_units(&args.unit)?;
+    check_args(&args)?;
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let config = run_config(&args, seed);
     println!(
         "gcn-vmem cosim: seed {seed}, {} thread(s), Verilator {}{}",
         config.jobs,
         gcn_vmem::verilator_version(),
-        shard.map(|s| format!(", shard {s}")).unwrap_or_default()
+        args.shard.map(|s| format!(", shard {s}")).unwrap_or_default()
     );
-    // The closed-loop suites (the pipeline's programs, the executor's programs) are not cut into
-    // chunks: shard 1 runs them whole, the other shards leave them out, so that the shards of a
-    // run together run each program once (`gcn-vmem merge`).
-    let closed_loop = shard.is_none_or(|s| s.index == 1);
-    let mut summaries = Vec::new();
-    let mut databases = Vec::new();
-    for &name in &units {
-        if name == "vmem_pipe" && !closed_loop {
-            println!("vmem_pipe: its random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
-            continue;
-        }
-        if gls != Gls::Off && unit.is_empty() && gcn_vmem::tools::gls::NAMED_ONLY.contains(&name) {
-            println!("{}", gcn_vmem::tools::gls::named_only_note(name));
-            continue;
-        }
-        if name == "vmem_pipe" {
-            // A closed-loop unit: its random runs are whole programs (cosim/bindings/vmem_pipe/suite.rs).
-            let summary = gcn_vmem::bindings::vmem_pipe::suite::run_pipe_suite(
-                policy::pipe_programs(vectors),
-                policy::PIPE_PROGRAM_LENGTH,
-                seed,
-                &config.artifacts,
-                &gcn_vmem::engine::RtlOptions { variant, gls, ..Default::default() },
-                config.max_failures as u64,
-                config.shrink,
-                config.jobs,
-            )?;
-            for f in &summary.failures {
-                run::print_failure(f);
-            }
-            summaries.push(summary);
-            continue;
-        }
-        let summary = actions::random(name, &config)?;
-        summaries.push(summary);
-        if let Some(dir) = &config.coverage {
-            // Each worker writes <unit>-<worker>.dat (engine::run::random).
-            let written = (0..config.jobs).map(|w| dir.join(format!("{name}-{w}.dat"))).filter(|f| f.is_file());
-            databases.extend(written);
-        }
-        for k in 1..=x_seeds {
-            let x_config = RunConfig {
-                vectors: policy::x_run_vectors(vectors, x_seeds),
-                seed: seed.wrapping_add(k),
-                x_seed: Some(policy::x_seed_of(seed, k)),
-                progress: false,
-                ..config.clone()
-            };
-            let summary = actions::random(name, &x_config)?;
-            summaries.push(summary);
-        }
-    }
+    let (summaries, databases) = run_units(&args, &units, &config)?;
     print_summary(&summaries);
     let mut ok = summaries.iter().all(|s| s.failing_cases == 0);
     // Holes in the functional coverage fail the run at the default budget (the stimulus
     // promises to reach every bin there), on the RTL as written, unsharded.
-    let bins_required = policy::bins_required(require_bins, vectors, shard, variant);
+    let bins_required = policy::bins_required(args.require_bins, args.vectors, args.shard, config.variant);
     let bins = gcn_vmem::report::bins::report(&summaries, bins_required);
     ok &= bins.iter().all(|b| b.passed);
-    let mut suite_result = None;
-    let programs = programs.unwrap_or_else(|| policy::default_programs(unit.is_empty() && gls == Gls::Off));
-    if programs > 0 && !closed_loop {
-        println!("exec: the random programs run in shard 1/{}", shard.map_or(1, |s| s.count));
-    }
-    if programs > 0 && closed_loop {
-        let suite = gcn_vmem::exec::suite::run_suite(
-            programs,
-            policy::PROGRAM_LENGTH,
-            seed,
-            &config.artifacts,
-            &gcn_vmem::exec::backends::UnitOptions::default(),
-            config.jobs,
-        )?;
-        print_programs(&suite);
-        ok &= suite.failures.is_empty();
-        suite_result = Some(suite);
-    }
-    if let Some(path) = &junit {
-        gcn_vmem::report::junit::write(path, seed, shard, &summaries, &bins, suite_result.as_ref())?;
+    let programs =
+        args.programs.unwrap_or_else(|| policy::default_programs(args.unit.is_empty() && config.gls == Gls::Off));
+    let suite = run_programs(&args, programs, &config)?;
+    ok &= suite.as_ref().is_none_or(|s| s.failures.is_empty());
+    if let Some(path) = &args.junit {
+        gcn_vmem::report::junit::write(path, seed, args.shard, &summaries, &bins, suite.as_ref())?;
         println!("JUnit report {}", path.display());
     }
-    if let Some(path) = &results {
-        let settings = gcn_vmem::report::results::RunSettings {
-            seed,
-            vectors,
-            x_seeds,
-            programs,
-            variant,
-            require_bins,
-            units: units.clone(),
-        };
+    if let Some(path) = &args.results {
         let results = gcn_vmem::report::results::Results {
-            run: settings,
-            shard,
+            run: gcn_vmem::report::results::RunSettings {
+                seed,
+                vectors: args.vectors,
+                x_seeds: args.x_seeds,
+                programs,
+                variant: config.variant,
+                require_bins: args.require_bins,
+                units,
+            },
+            shard: args.shard,
             summaries,
-            programs: suite_result,
+            programs: suite,
             coverage: databases,
         };
         gcn_vmem::report::results::write(path, &results)?;
@@ -255,6 +131,142 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         );
     }
     Ok(ok)
+}
+
+/// The combinations of flags a run refuses, and report files it could not write, before it
+/// starts.
+fn check_args(args: &Args) -> anyhow::Result<()> {
+    if args.shard.is_some() && args.seed.is_none() {
+        anyhow::bail!(
+            "--shard needs --seed: every shard of a run must draw from the same seed (e.g. --seed 1 --shard 2/8)"
+        );
+    }
+    if let Some(path) = &args.junit {
+        gcn_vmem::report::junit::check_writable(path)?;
+    }
+    if let Some(path) = &args.results {
+        gcn_vmem::report::results::check_writable(path)?;
+    }
+    if args.rtl.gls() != Gls::Off && args.programs.is_some_and(|p| p > 0) {
+        anyhow::bail!("--programs runs the executor on every unit's RTL; it has no gate-level (--gls) run");
+    }
+    if args.rtl.gls() != Gls::Off && args.results.is_some() {
+        // A results file records the RTL build (`run.variant`), not a gate-level run: merging it
+        // with an RTL run's shards would pass for one run.
+        anyhow::bail!("--results does not record a gate-level (--gls) run; leave one of them out");
+    }
+    Ok(())
+}
+
+/// The random runs' settings from the flags.
+fn run_config(args: &Args, seed: u64) -> RunConfig {
+    let mut config = RunConfig {
+        vectors: args.vectors,
+        seed,
+        max_failures: args.max_failures,
+        variant: args.rtl.variant(),
+        gls: args.rtl.gls(),
+        wave: args.wave.into(),
+        coverage: args.coverage.clone(),
+        shrink: !args.no_shrink,
+        shard: args.shard,
+        ..RunConfig::default()
+    };
+    if let Some(j) = args.jobs {
+        config.jobs = j.max(1);
+    }
+    if let Some(a) = &args.artifacts {
+        config.artifacts = a.clone();
+    }
+    config.progress = !args.no_progress
+        && args.vectors >= PROGRESS_MIN_VECTORS
+        && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    config
+}
+
+/// Whether this run runs the suites that are not cut into chunks (a closed-loop unit's programs,
+/// the executor's programs): shard 1 runs them whole and the other shards leave them out, so
+/// that the shards of a run together run each program once (`gcn-vmem merge`).
+fn runs_whole_suites(shard: Option<run::Shard>) -> bool {
+    shard.is_none_or(|s| s.index == 1)
+}
+
+/// Each unit's random runs (and X runs): their summaries, and the Verilator coverage databases
+/// the runs wrote.
+fn run_units(args: &Args, units: &[&'static str], config: &RunConfig) -> anyhow::Result<(Vec<Summary>, Vec<PathBuf>)> {
+    let mut summaries = Vec::new();
+    let mut databases = Vec::new();
+    for &name in units {
+        let closed_loop = gcn_vmem::bindings::properties(name).is_some_and(|p| p.closed_loop);
+        if closed_loop && !runs_whole_suites(args.shard) {
+            println!("{name}: its random programs run in shard 1/{}", args.shard.map_or(1, |s| s.count));
+            continue;
+        }
+        if config.gls != Gls::Off && args.unit.is_empty() && gcn_vmem::tools::gls::named_only(name) {
+            println!("{}", gcn_vmem::tools::gls::named_only_note(name));
+            continue;
+        }
+        if closed_loop {
+            // Its random runs are whole programs of the pipeline (cosim/bindings/vmem_pipe/suite.rs).
+            let summary = gcn_vmem::bindings::vmem_pipe::suite::run_pipe_suite(
+                policy::pipe_programs(config.vectors),
+                policy::PIPE_PROGRAM_LENGTH,
+                config.seed,
+                &config.artifacts,
+                &gcn_vmem::engine::RtlOptions { variant: config.variant, gls: config.gls, ..Default::default() },
+                config.max_failures as u64,
+                config.shrink,
+                config.jobs,
+            )?;
+            for f in &summary.failures {
+                run::print_failure(f);
+            }
+            summaries.push(summary);
+            continue;
+        }
+        summaries.push(actions::random(name, config)?);
+        if let Some(dir) = &config.coverage {
+            // Each worker writes <unit>-<worker>.dat (engine::run::random).
+            let written = (0..config.jobs).map(|w| dir.join(format!("{name}-{w}.dat"))).filter(|f| f.is_file());
+            databases.extend(written);
+        }
+        for k in 1..=args.x_seeds {
+            let x_config = RunConfig {
+                vectors: policy::x_run_vectors(config.vectors, args.x_seeds),
+                seed: config.seed.wrapping_add(k),
+                x_seed: Some(policy::x_seed_of(config.seed, k)),
+                progress: false,
+                ..config.clone()
+            };
+            summaries.push(actions::random(name, &x_config)?);
+        }
+    }
+    Ok((summaries, databases))
+}
+
+/// The executor's random programs (`programs` of them) when this run runs them, printed.
+fn run_programs(
+    args: &Args,
+    programs: u64,
+    config: &RunConfig,
+) -> anyhow::Result<Option<gcn_vmem::exec::suite::SuiteSummary>> {
+    if programs == 0 {
+        return Ok(None);
+    }
+    if !runs_whole_suites(args.shard) {
+        println!("exec: the random programs run in shard 1/{}", args.shard.map_or(1, |s| s.count));
+        return Ok(None);
+    }
+    let suite = gcn_vmem::exec::suite::run_suite(
+        programs,
+        policy::PROGRAM_LENGTH,
+        config.seed,
+        &config.artifacts,
+        &gcn_vmem::exec::backends::UnitOptions::default(),
+        config.jobs,
+    )?;
+    print_programs(&suite);
+    Ok(Some(suite))
 }
 
 /// The executor's program suite: each failing program's lines, then its row of the table.

@@ -80,8 +80,9 @@ enum Command {
     /// Summarises the coverage databases of `cosim --coverage DIR`: points hit per kind and unit,
     /// and the points never hit.
     Coverage(coverage::Args),
-    /// Lists the units.
-    Units,
+    /// Lists the units of cosim/units.txt, one a line (`--open-loop`, `--eval`: only those with
+    /// the property).
+    Units(units::Args),
     /// SPEC §13.1: runs a wave's program (a JSON document; `-` reads stdin) and prints the state
     /// it changed as one JSON object; exits 1 with `{"error": …}` when an instruction cannot run
     /// or, with --both, when model and RTL part.
@@ -112,7 +113,7 @@ fn main() -> ExitCode {
         Command::Netlist(args) => netlist::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Coverage(args) => coverage::run(args),
-        Command::Units => units::run(),
+        Command::Units(args) => units::run(args),
         Command::Exec(args) => exec::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Asm(args) => asm::run(args),

@@ -25,7 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     let mut list = Vec::new();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     for unit in units {
-        if args.unit.is_empty() && gls::NAMED_ONLY.contains(&unit) {
+        if args.unit.is_empty() && gls::named_only(unit) {
             println!("{}", gls::named_only_note(unit));
             continue;
         }

@@ -40,9 +40,9 @@ pub mod wave;
 use std::path::PathBuf;
 
 use proptest::strategy::{BoxedStrategy, Strategy as _};
-use serde_json::{Map, Value};
 
 use gcn_vmem_model::cover::{Covered, Hits};
+use gcn_vmem_model::eval::EvalObject;
 use gcn_vmem_model::unit::Unit;
 
 pub use verilated::Wave;
@@ -152,7 +152,7 @@ pub trait RtlUnit: Unit + Sized + Send {
 /// A unit's model and RTL types. build.rs generates the unit's `Harness` and this impl from
 /// its port list (`OUT_DIR/ports/<unit>.rs`); the unit's own part is [`Binding`].
 pub trait UnitTypes: 'static {
-    type Model: Unit + Covered + Default + Send;
+    type Model: Unit + Covered + EvalObject + Default + Send;
     type Rtl: RtlUnit<In = <Self::Model as Unit>::In, Out = <Self::Model as Unit>::Out>;
 }
 
@@ -190,17 +190,13 @@ pub trait Binding: UnitTypes {
     fn render_input(input: &<Self::Model as Unit>::In) -> String {
         gcn_vmem_model::unit::Ports::render(input)
     }
-    /// The unit's `eval` output object (SPEC §13) from the outputs of [`Binding::eval_cycles`].
-    /// Default: [`Binding::eval_output`] of the last outputs.
-    fn eval_result(input: &<Self::Model as Unit>::In, outs: &[<Self::Model as Unit>::Out]) -> Map<String, Value> {
-        Self::eval_output(input, &outs.last().copied().unwrap_or_default())
-    }
-    /// The `eval` output object (SPEC §13) of a unit with one result per input.
-    fn eval_output(input: &<Self::Model as Unit>::In, out: &<Self::Model as Unit>::Out) -> Map<String, Value>;
-
     /// Parses one `eval` line (SPEC §13) into the unit's inputs; the error names the field.
-    /// Default: the input ports by name, strictly.
+    /// Default: the input ports by name, strictly; for a unit without an eval object
+    /// ([`EvalObject::NO_OBJECT`]), the reason.
     fn parse_eval(line: &str) -> Result<<Self::Model as Unit>::In, String> {
+        if let Some(why) = <Self::Model as EvalObject>::NO_OBJECT {
+            return Err(format!("{} has no eval object: {why}", <Self::Model as Unit>::NAME));
+        }
         vectors::parse_object(line, vectors::Strictness::Strict)
     }
 

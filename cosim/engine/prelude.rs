@@ -3,14 +3,13 @@
 //! cases from ([`Step`], [`Reset`]), the case shapes ([`generate_runs`],
 //! [`case_inputs`], [`reset_activity`]), the RNG and the draws the bindings share
 //! ([`crate::engine::stimulus`]), the weighted-choice macros, the pairing state of a unit with a
-//! handshake ([`InFlight`], [`drive_unit`]) and the parsing of `eval` objects.
+//! handshake ([`InFlight`], [`drive_unit`]).
 
 pub(crate) use crate::engine::case::{case_inputs, generate_runs, reset_activity};
 pub(crate) use crate::engine::cover::InFlight;
 pub(crate) use crate::engine::lockstep::{drive_unit, Reset, Step};
 pub(crate) use crate::engine::stimulus::{
-    data_dword, f32_of, from_words, read_dwords, row_dmask, scaled, words, Rng, DFMT_NAMES, NFMT_NAMES,
+    data_dword, f32_of, from_words, read_dwords, row_dmask, scaled, Rng, DFMT_NAMES, NFMT_NAMES,
 };
-pub(crate) use crate::engine::vectors::{parse_map, parse_value, Strictness};
 pub(crate) use crate::engine::Binding;
 pub(crate) use crate::{one_of, pick, pick_at};

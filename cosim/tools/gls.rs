@@ -92,11 +92,14 @@ pub const RTL_IN_NETLIST: &[(&str, &str)] = &[(
      equal to its RTL",
 )];
 
-/// Units whose gate-level run is a long sweep of its own: left out of `make gls` unless named
-/// (`make gls UNIT=vmem_pipe`: its netlist and build take hours on two cores).
-pub const NAMED_ONLY: &[&str] = &["vmem_pipe"];
+/// Whether a unit's gate-level run is left out of `make gls` unless named: a `builds=one` unit
+/// of cosim/units.txt, too large to build more than once (`make gls UNIT=vmem_pipe`: its netlist
+/// and build take hours on two cores).
+pub fn named_only(unit: &str) -> bool {
+    crate::bindings::properties(unit).is_some_and(|p| p.one_build)
+}
 
-/// The line that says a [`NAMED_ONLY`] unit was left out of a run that named no unit.
+/// The line that says a [`named_only`] unit was left out of a run that named no unit.
 pub fn named_only_note(unit: &str) -> String {
     format!(
         "{unit}: left out of a gate-level run that names no unit (hours of synthesis and build on two cores): \

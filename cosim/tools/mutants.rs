@@ -447,19 +447,10 @@ fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
 /// the program's V#, 37 of 64 keys) and whose run stops a program at its first failure, the
 /// mutant run's own budget of programs, every one of which may fail.
 pub fn break_asserts_budget(unit: &str, vectors: u64) -> (u64, u64) {
-    if crate::bindings::with_unit(unit, ClosedLoop).unwrap_or(false) {
+    if crate::bindings::properties(unit).is_some_and(|p| p.closed_loop) {
         (vectors, crate::engine::policy::pipe_programs(vectors))
     } else {
         (20_000, 100)
-    }
-}
-
-struct ClosedLoop;
-
-impl crate::bindings::Visit for ClosedLoop {
-    type Output = bool;
-    fn visit<B: crate::engine::Binding>(self) -> bool {
-        B::CLOSED_LOOP
     }
 }
 

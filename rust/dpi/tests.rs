@@ -177,15 +177,13 @@ fn abi(name: &str) -> &'static UnitAbi {
 fn every_unit_roundtrips_and_steps_like_its_model() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     macro_rules! each {
-        ($($name:literal $model:ty),*) => {$(
+        ($($tag:literal $name:ident: $model:ty { $($function:ident),* })*) => {$(
             roundtrip::<<$model as Unit>::In>(&mut rng);
             roundtrip::<<$model as Unit>::Out>(&mut rng);
-            steps_like_the_model(abi($name), <$model>::new(), &mut rng);
+            steps_like_the_model(abi(stringify!($name)), <$model>::new(), &mut rng);
         )*};
     }
-    each!("buffer_addr" BufferAddr, "swizzle" Swizzle, "format_unpack" FormatUnpack, "format_pack" FormatPack,
-          "d16" D16, "image_addr" ImageAddr, "multi_texel" MultiTexel, "coalescer" Coalescer,
-          "inline_const" InlineConst, "vmem_pipe" VmemPipe);
+    with_units!(each);
 }
 
 #[test]

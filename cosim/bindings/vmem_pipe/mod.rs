@@ -9,11 +9,9 @@
 //! Model: rust/vmem_pipe.rs  RTL: rtl/vmem_pipe.sv  Tests: tests/vmem_pipe.rs  Spec: docs/spec.md §14
 //! Contract: docs/decisions.md "vmem_pipe (SPEC §14)".
 
-use serde_json::{Map, Value};
-
 use crate::engine::prelude::*;
 use gcn_vmem_model::unit::Unit;
-use gcn_vmem_model::vmem_pipe::ports::{In, Out};
+use gcn_vmem_model::vmem_pipe::ports::In;
 use gcn_vmem_model::vmem_pipe::VmemPipe;
 
 pub mod programs;
@@ -80,13 +78,5 @@ impl Binding for Harness {
             input.iss_bytes,
             input.iss_exec
         )
-    }
-
-    fn eval_output(_input: &In, _out: &Out) -> Map<String, Value> {
-        Map::new()
-    }
-
-    fn parse_eval(_line: &str) -> Result<In, String> {
-        Err("vmem_pipe has no eval object: it runs programs; use `gcn-vmem exec FILE --pipeline` (SPEC §14.1)".into())
     }
 }

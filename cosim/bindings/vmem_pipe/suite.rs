@@ -106,17 +106,18 @@ pub fn failure_line(
     assertion: Option<&crate::engine::lockstep::AssertionFailure>,
     repro: &str,
 ) -> String {
+    let unit = <gcn_vmem_model::vmem_pipe::VmemPipe as gcn_vmem_model::unit::Unit>::NAME;
     match assertion {
         Some(a) => {
             let at = if a.at == crate::engine::lockstep::At::Edge { String::new() } else { format!(" at={}", a.at) };
             format!(
-                "ASSERTION vmem_pipe cycle={}{at} assertion={} ({}) | program of {instructions} instruction(s) | repro: {repro}",
+                "ASSERTION {unit} cycle={}{at} assertion={} ({}) | program of {instructions} instruction(s) | repro: {repro}",
                 a.cycle,
                 a.name,
-                crate::engine::rtl_sources::assertion_file("vmem_pipe", &a.name)
+                crate::engine::rtl_sources::assertion_file(unit, &a.name)
             )
         }
-        None => format!("PIPELINE vmem_pipe program of {instructions} instruction(s) | {error} | repro: {repro}"),
+        None => format!("PIPELINE {unit} program of {instructions} instruction(s) | {error} | repro: {repro}"),
     }
 }
 
@@ -189,9 +190,10 @@ pub fn run_pipe_suite(
 /// A `vmem_pipe` summary of nothing yet.
 fn empty_summary() -> crate::engine::run::Summary {
     use gcn_vmem_model::cover::{Covered as _, Hits};
+    use gcn_vmem_model::unit::Unit as _;
     use gcn_vmem_model::vmem_pipe::VmemPipe;
     crate::engine::run::Summary {
-        unit: "vmem_pipe",
+        unit: VmemPipe::NAME,
         x_seed: None,
         vectors: 0,
         cycles: 0,
@@ -225,7 +227,7 @@ fn run_cases(
 
     let mut hits = Hits::new(&VmemPipe::covergroup());
     let mut summary = empty_summary();
-    let dir = artifacts.join("vmem_pipe");
+    let dir = artifacts.join(<VmemPipe as gcn_vmem_model::unit::Unit>::NAME);
     for case in cases {
         let mut before = Out::default();
         let result = check_case(ls, &case, |model: &VmemPipe, input, out| {

@@ -1,51 +1,12 @@
-//! Python values to port bits and back, as SPEC §13 reads and writes them: a field is a `bool`
-//! (0/1 accepted), a non-negative `int` or a `"0x…"` string (case-insensitive, zero-extended), a
-//! name from a set (`"non_format"`), or a list of integers; outputs are `bool`, `int`, lowercase
-//! hex strings and lists. The field tables (names, widths, kinds, sets) are the model crate's
-//! port tables ([`gcn_vmem_model::unit::Signal`]); nothing here knows a unit.
+//! Python values to port bits, as SPEC §13 reads them: a field is a `bool` (0/1 accepted), a
+//! non-negative `int` or a `"0x…"` string (case-insensitive, zero-extended), a name from a set
+//! (`"non_format"`), or a list of integers. The field tables (names, widths, kinds, sets) are the
+//! model crate's ([`gcn_vmem_model::unit::Signal`]); nothing here knows a unit.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
-use pyo3::IntoPyObjectExt;
+use pyo3::types::{PyBool, PyFloat, PyList, PyString, PyTuple};
 
 use gcn_vmem_model::unit::{check_width, parse_hex, Kind, Signal};
-
-/// An output field's value (one of SPEC §13's output shapes).
-#[derive(Clone, Debug)]
-pub enum Val {
-    Bool(bool),
-    Int(u64),
-    Str(String),
-    Ints(Vec<u64>),
-    Bools(Vec<bool>),
-    Strs(Vec<String>),
-    /// The coalescer's requests: (block byte address, byte mask, lane mask as hex).
-    Requests(Vec<(u64, u64, String)>),
-}
-
-impl Val {
-    pub fn to_py(&self, py: Python<'_>) -> PyResult<PyObject> {
-        match self {
-            Val::Bool(b) => b.into_py_any(py),
-            Val::Int(v) => v.into_py_any(py),
-            Val::Str(s) => s.into_py_any(py),
-            Val::Ints(v) => PyList::new(py, v)?.into_py_any(py),
-            Val::Bools(v) => PyList::new(py, v)?.into_py_any(py),
-            Val::Strs(v) => PyList::new(py, v)?.into_py_any(py),
-            Val::Requests(rs) => {
-                let list = PyList::empty(py);
-                for (address, bytes, lanes) in rs {
-                    let d = PyDict::new(py);
-                    d.set_item("address", address)?;
-                    d.set_item("bytes", bytes)?;
-                    d.set_item("lanes", lanes)?;
-                    list.append(d)?;
-                }
-                list.into_py_any(py)
-            }
-        }
-    }
-}
 
 /// A short text of a Python value for an error message.
 pub fn show(v: &Bound<'_, PyAny>) -> String {

@@ -26,18 +26,29 @@ def root():
     return ROOT
 
 
-@pytest.fixture(scope="session")
-def gcn_vmem():
-    """Runs `gcn-vmem ARGS` with JSON lines on stdin; returns the parsed stdout lines."""
+def _run(args, text):
+    """`gcn-vmem ARGS` with `text` on stdin: its stdout lines (skips the test when it is not built)."""
     binary = _binary()
     if binary is None:
         pytest.skip("target/release/gcn-vmem is not built (make build); the cross-checks need it")
+    p = subprocess.run([str(binary), *args], input=text, capture_output=True, text=True, timeout=300)
+    if p.returncode not in (0, 1):
+        raise AssertionError(f"gcn-vmem {' '.join(args)} exited {p.returncode}: {p.stderr}")
+    return [line for line in p.stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def gcn_vmem():
+    """Runs `gcn-vmem ARGS` with JSON lines on stdin; returns the parsed stdout lines."""
 
     def run(args, lines):
         text = "".join(json.dumps(line) + "\n" if not isinstance(line, str) else line + "\n" for line in lines)
-        p = subprocess.run([str(binary), *args], input=text, capture_output=True, text=True, timeout=300)
-        if p.returncode not in (0, 1):
-            raise AssertionError(f"gcn-vmem {' '.join(args)} exited {p.returncode}: {p.stderr}")
-        return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+        return [json.loads(line) for line in _run(args, text)]
 
     return run
+
+
+@pytest.fixture(scope="session")
+def gcn_vmem_lines():
+    """Runs `gcn-vmem ARGS` (nothing on stdin); returns its stdout lines as text."""
+    return lambda args: _run(args, "")

@@ -173,7 +173,7 @@ def random_input(unit, rng):
                 "single": rng.random() < .5}
     if unit == "inline_const":
         return {"code": b(7)}
-    raise AssertionError(unit)
+    raise AssertionError(f"{unit}: no random input; add one here (CONTRIBUTING.md \"Adding a unit\")")
 
 
 def test_fields_match_the_binary_and_docs():
@@ -181,8 +181,27 @@ def test_fields_match_the_binary_and_docs():
     assert g.fields("buffer_addr") == ["vsharp", "inst_offset", "offen", "idxen", "access", "bytes", "lds",
                                        "sgpr_offset", "vgpr_index", "vgpr_offset", "tid", "m0", "lds_base", "lds_size"]
     assert g.fields("coalescer") == ["addresses", "active", "bytes", "single"]
-    assert set(g.units()) == {"buffer_addr", "swizzle", "format_unpack", "format_pack", "d16", "image_addr",
-                              "multi_texel", "coalescer", "inline_const"}
+
+
+def units_txt(root):
+    """The units of cosim/units.txt, in order (the first word of each line, comments dropped)."""
+    lines = (root / "cosim" / "units.txt").read_text().splitlines()
+    return [words[0] for words in (line.split("#")[0].split() for line in lines) if words]
+
+
+def test_units_are_those_of_units_txt_with_an_eval_object(root):
+    listed = units_txt(root)
+    assert set(g.units()) <= set(listed)
+    assert g.units() == [u for u in listed if u in g.units()], "in cosim/units.txt's order"
+    # Every other unit of the list is known and refused with the reason.
+    for unit in set(listed) - set(g.units()):
+        with pytest.raises(g.Error, match=f"^{unit} has no eval object: "):
+            g.eval(unit, {})
+    assert "buffer_addr" in g.units() and "vmem_pipe" not in g.units()  # SPEC §13's table, §14.1
+
+
+def test_units_equal_the_binarys_units_with_an_eval_object(gcn_vmem_lines):
+    assert g.units() == gcn_vmem_lines(["units", "--eval"])
 
 
 @pytest.mark.parametrize("unit", g.units())
