@@ -18,8 +18,6 @@
 //! only when the valid entering it is 1 and hold otherwise, so the data outputs show the most
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
-use std::hint::select_unpredictable;
-
 use crate::ports;
 use crate::unit::{pipelined_unit, Kind};
 
@@ -29,16 +27,6 @@ use crate::vsharp;
 pub const ACCESS_NAMES: &[&str] = &["format", "non_format", "atomic", "reserved"];
 /// Legal `bytes` values (SPEC §2).
 pub const BYTES_LEGAL: &[u32] = &[1, 2, 4, 8, 12, 16];
-/// [`BYTES_LEGAL`] as a set: bit `b` is set when `b` is a legal byte count (`bytes` < 32).
-pub(crate) const BYTES_LEGAL_SET: u32 = {
-    let mut set = 0;
-    let mut k = 0;
-    while k < BYTES_LEGAL.len() {
-        set |= 1 << BYTES_LEGAL[k];
-        k += 1;
-    }
-    set
-};
 
 /// `access` code of MUBUF *_FORMAT_* and MTBUF accesses.
 pub const ACCESS_FORMAT: u8 = 0;
@@ -119,6 +107,32 @@ impl Addressing {
     }
 }
 
+/// SPEC §2.4's buffer kinds, in the table's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BufferKind {
+    /// add_tid_en = 1, idxen = 0: never out of range.
+    Scratch,
+    /// add_tid_en = 0, idxen = 1, stride != 0: `vgpr_index >= num_records` is out of range.
+    Structured,
+    /// add_tid_en = 1, idxen = 1, any stride: `index >= num_records` (tid included).
+    StructuredTid,
+    /// Every other case: a byte range is out of range when its last byte `>= num_records`.
+    Raw,
+}
+
+impl BufferKind {
+    /// SPEC §2.4: the table's rows tried top to bottom, the first that matches decides; `stride`
+    /// is §2.2's.
+    fn of(add_tid_en: bool, idxen: bool, stride: u64) -> BufferKind {
+        match (add_tid_en, idxen) {
+            (true, false) => BufferKind::Scratch,
+            (false, true) if stride != 0 => BufferKind::Structured,
+            (true, true) => BufferKind::StructuredTid,
+            _ => BufferKind::Raw,
+        }
+    }
+}
+
 /// The combinational function of SPEC §2 for one lane; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
@@ -133,84 +147,86 @@ pub fn compute(input: &In) -> Out {
     // Reserved encodings: access 3 computes as non_format; bytes outside the legal set compute
     // the address and LDS outputs but are never in range.
     let access_reserved = access == ACCESS_RESERVED;
-    let bytes_reserved = BYTES_LEGAL_SET >> bytes & 1 == 0;
-    // Atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
+    let bytes_reserved = !BYTES_LEGAL.contains(&bytes);
+    // §2: atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
     let non_format_like = access != ACCESS_FORMAT;
-    // For range granularity (§2.4) atomics are all or nothing; reserved checks as non_format.
-    let per_dword = access == ACCESS_NON_FORMAT || access_reserved;
+    // §2.4: raw non-format dwordx2/x3/x4 check each dword; atomics are all or nothing, and the
+    // reserved code checks as non_format.
+    let per_dword = (access == ACCESS_NON_FORMAT || access_reserved) && bytes >= 8;
 
     // §2.2: the 18-bit scratch stride {dfmt, stride} when add_tid_en and non-format/atomic.
     let extended_stride = v.add_tid_en && non_format_like;
-    let stride = if extended_stride { (u32::from(v.dfmt) << 14) | u32::from(v.stride) } else { u32::from(v.stride) };
+    let stride = if extended_stride { u64::from(v.dfmt) << 14 | u64::from(v.stride) } else { u64::from(v.stride) };
 
     // §1.1: dfmt 0 is unbound, except when dfmt holds stride bits (§2.2).
     let unbound = v.dfmt == 0 && !extended_stride;
 
     // §2.1: index and offset, 32 bits, wrapping.
-    // (Random stimulus makes these flags unpredictable: the operands are selected, not
-    // branched on, here and below; a mispredicted branch costs more than computing both sides.)
-    let index_vgpr = select_unpredictable(input.idxen, input.vgpr_index, 0);
-    let index_tid = select_unpredictable(v.add_tid_en, tid, 0);
+    let index_vgpr = if input.idxen { input.vgpr_index } else { 0 };
+    let index_tid = if v.add_tid_en { tid } else { 0 };
     let index = index_vgpr.wrapping_add(index_tid);
-    let offset_vgpr = select_unpredictable(input.offen, input.vgpr_offset, 0);
+    let offset_vgpr = if input.offen { input.vgpr_offset } else { 0 };
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
-    // §2.3: buffer_offset, exact (at most 54 bits).
+    // §2.3: buffer_offset, exact (at most 54 bits); E = element_size bytes and S = index_stride
+    // records, both powers of two.
+    let (index, offset) = (u64::from(index), u64::from(offset));
     let e = 2u64 << v.element_size;
     let s = 8u64 << v.index_stride;
-    let (index, offset, stride64) = (u64::from(index), u64::from(offset), u64::from(stride));
-    // E and S are powers of two: `/` and `%` by them are shifts and masks (the lockstep loop
-    // runs this millions of times; a 64-bit divide costs tens of cycles).
-    let (e_log2, s_log2) = (e.trailing_zeros(), s.trailing_zeros());
-    let offset_lsb = offset & (e - 1);
-    let swizzled = {
-        let (index_msb, index_lsb) = (index >> s_log2, index & (s - 1));
-        let offset_msb = offset >> e_log2;
-        (index_msb * stride64 + offset_msb * e) * s + index_lsb * e + offset_lsb
+    let offset_lsb = offset % e;
+    let buffer_offset = if v.swizzle_en {
+        let (index_msb, index_lsb) = (index / s, index % s);
+        let offset_msb = offset / e;
+        (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb
+    } else {
+        index * stride + offset
     };
-    let buffer_offset = select_unpredictable(v.swizzle_en, swizzled, index * stride64 + offset);
 
     // §2.3: address = base + sgpr_offset + buffer_offset, modulo 2^48; dword-aligned when
     // bytes >= 4 (the literal count, reserved values included).
     let address = (v.base + u64::from(input.sgpr_offset) + buffer_offset) & ADDRESS_MASK;
-    let address = address & select_unpredictable(bytes >= 4, !0x3, !0);
+    let address = if bytes >= 4 { address & !0x3 } else { address };
 
     // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
     let bytes64 = u64::from(bytes);
-    let swizzle_illegal = v.swizzle_en & ((bytes64 > e) | (offset_lsb + bytes64 > e) | (stride64 & (e - 1) != 0));
-    let illegal = access_reserved | bytes_reserved | swizzle_illegal;
+    let swizzle_illegal = v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0);
+    let illegal = access_reserved || bytes_reserved || swizzle_illegal;
 
-    // §2.4: the dwords of the access: max(1, ceil(bytes / 4)).
+    // §2.4: the access's dwords, max(1, ceil(bytes / 4)), and one verdict applied to all of them.
     let dwords = bytes.div_ceil(4).clamp(1, 4);
     let access_mask: u8 = (1 << dwords) - 1;
-    let all_or_nothing = |out: bool| select_unpredictable(out, 0, access_mask);
+    let all_or_nothing = |in_range: bool| if in_range { access_mask } else { 0 };
 
-    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly. Every
-    // kind's verdict is computed and the access's kind selects one.
+    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly.
     let num_records = u64::from(v.num_records);
-    // Structured with tid: the wrapped index, tid included.
-    let structured_tid = all_or_nothing(index >= num_records);
-    // Structured: vgpr_index alone.
-    let structured = all_or_nothing(u64::from(input.vgpr_index) >= num_records);
-    // Raw non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
-    let raw_per_dword = (0..4u8).fold(0, |mask, i| {
-        let hi = offset + 4 * u64::from(i) + 3;
-        mask | (u8::from(hi < num_records) << i)
-    }) & access_mask;
-    // Raw byte/short/dword non-format, format and atomic: one range [offset, offset + bytes - 1]
-    // whose verdict applies to every dword (bytes >= 1 wherever it is selected).
-    let raw_single = all_or_nothing(offset + bytes64 > num_records);
-    let raw = select_unpredictable(per_dword & (bytes >= 8), raw_per_dword, raw_single);
-    // Scratch (add_tid_en without idxen, private) is never out of range.
-    let tid_kinds = select_unpredictable(input.idxen, structured_tid, access_mask);
-    let other_kinds = select_unpredictable(input.idxen & (stride != 0), structured, raw);
-    let by_kind = select_unpredictable(v.add_tid_en, tid_kinds, other_kinds);
-    let in_range = select_unpredictable(unbound | bytes_reserved, 0, by_kind);
+    let in_range = if unbound || bytes_reserved {
+        0
+    } else {
+        match BufferKind::of(v.add_tid_en, input.idxen, stride) {
+            BufferKind::Scratch => access_mask,
+            BufferKind::Structured => all_or_nothing(u64::from(input.vgpr_index) < num_records),
+            // The wrapped 32-bit index, tid included.
+            BufferKind::StructuredTid => all_or_nothing(index < num_records),
+            // Non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
+            BufferKind::Raw if per_dword => {
+                (0..dwords).fold(0, |mask, i| {
+                    let hi = offset + 4 * u64::from(i) + 3;
+                    mask | u8::from(hi < num_records) << i
+                })
+            }
+            // Non-format byte/short/dword, format and atomic: one range [offset, offset + bytes - 1].
+            BufferKind::Raw => all_or_nothing(offset + bytes64 - 1 < num_records),
+        }
+    };
 
-    // §2.5: LDS address, exact (at most 18 bits), and its range inside the wave's allocation.
-    let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
-    let lds_in_range = input.lds & (lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE);
-    let lds_address = select_unpredictable(input.lds, lds_address, 0);
+    // §2.5: lds = 1: the LDS address, exact (at most 18 bits), in range when its 4 bytes lie
+    // inside the wave's allocation; lds = 0 outputs 0.
+    let (lds_address, lds_in_range) = if input.lds {
+        let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
+        (lds_address, lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE)
+    } else {
+        (0, false)
+    };
 
     Out { valid: input.valid, address, in_range, unbound, illegal, lds_address, lds_in_range }
 }

@@ -112,36 +112,14 @@ pub fn element_bytes(dfmt: u8) -> u32 {
 /// the 3-bit nfmt are ignored.
 #[inline]
 pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
-    // A table lookup: the pair is a coin toss under random stimulus, and the rule's branches
-    // cost more mispredicted than the load.
-    VALID_NFMTS[usize::from(dfmt & 0xf)] >> (nfmt & 0x7) & 1 != 0
-}
-
-/// [`format_valid`]'s rule by dfmt: bit n set when nfmt n is valid with it. Built at compile
-/// time from [`FIELDS`].
-const VALID_NFMTS: [u8; 16] = {
-    let mut t = [0; 16];
-    let mut dfmt = 0;
-    while dfmt < 16 {
-        if dfmt != DFMT_INVALID as usize && dfmt != DFMT_RESERVED as usize {
-            let mut float_ok = true;
-            let mut k = 0;
-            while k < FIELDS[dfmt].len() {
-                float_ok &= matches!(FIELDS[dfmt][k].width, 32 | 16 | 11 | 10);
-                k += 1;
-            }
-            let mut nfmt = 0;
-            while nfmt < 8 {
-                if nfmt != NFMT_RESERVED as usize && (nfmt != NFMT_FLOAT as usize || float_ok) {
-                    t[dfmt] |= 1 << nfmt;
-                }
-                nfmt += 1;
-            }
-        }
-        dfmt += 1;
+    let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
+    // dfmt 0 (INVALID) and 15 (reserved) have no fields; nfmt 6 is reserved.
+    if dfmt == DFMT_INVALID || dfmt == DFMT_RESERVED || nfmt == NFMT_RESERVED {
+        return false;
     }
-    t
-};
+    // float takes fields of 32, 16, 11 or 10 bits only.
+    nfmt != NFMT_FLOAT || fields(dfmt).iter().all(|f| matches!(f.width, 32 | 16 | 11 | 10))
+}
 
 /// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
 /// the reserved 6) are float-like. Bits above 2 are ignored.
