@@ -19,9 +19,9 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{pick, pipelined_unit, Kind};
 
-use crate::vsharp;
+use crate::vsharp::VSharp;
 
 /// `access` codes (SPEC §2); 3 is reserved (computes as non_format and raises `illegal`).
 pub const ACCESS_NAMES: &[&str] = &["format", "non_format", "atomic", "reserved"];
@@ -75,38 +75,6 @@ const ADDRESS_MASK: u64 = (1 << 48) - 1;
 /// LDS allocations are in units of 128 bytes.
 const LDS_GRANULE: u32 = 128;
 
-/// The V# fields this unit reads (SPEC §1.1), at the positions of `crate::vsharp`. The full
-/// [`VSharp`](crate::vsharp::VSharp) also decodes dst_sel, nfmt and the hints, which address
-/// calculation ignores. The coverage sampler reads the same decode (rust/buffer_addr/cover.rs).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Addressing {
-    pub(crate) base: u64,
-    pub(crate) stride: u16,
-    pub(crate) swizzle_en: bool,
-    pub(crate) num_records: u32,
-    pub(crate) dfmt: u8,
-    pub(crate) element_size: u8,
-    pub(crate) index_stride: u8,
-    pub(crate) add_tid_en: bool,
-}
-
-impl Addressing {
-    #[inline]
-    pub(crate) fn decode(raw: u128) -> Addressing {
-        let b = vsharp::to_bits(raw);
-        Addressing {
-            base: vsharp::BASE.load_le(&b),
-            stride: vsharp::STRIDE.load_le(&b),
-            swizzle_en: vsharp::SWIZZLE_EN.load_le(&b),
-            num_records: vsharp::NUM_RECORDS.load_le(&b),
-            dfmt: vsharp::DFMT.load_le(&b),
-            element_size: vsharp::ELEMENT_SIZE.load_le(&b),
-            index_stride: vsharp::INDEX_STRIDE.load_le(&b),
-            add_tid_en: vsharp::ADD_TID_EN.load_le(&b),
-        }
-    }
-}
-
 /// SPEC §2.4's buffer kinds, in the table's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BufferKind {
@@ -142,7 +110,7 @@ pub fn compute(input: &In) -> Out {
     let tid = u32::from(input.tid) & 0x3f;
     let lds_base = u32::from(input.lds_base) & 0x1ff;
     let lds_size = u32::from(input.lds_size) & 0x1ff;
-    let v = Addressing::decode(input.vsharp);
+    let v = VSharp::decode(input.vsharp);
 
     // Reserved encodings: access 3 computes as non_format; bytes outside the legal set compute
     // the address and LDS outputs but are never in range.
@@ -152,7 +120,7 @@ pub fn compute(input: &In) -> Out {
     let non_format_like = access != ACCESS_FORMAT;
     // §2.4: raw non-format dwordx2/x3/x4 check each dword; atomics are all or nothing, and the
     // reserved code checks as non_format.
-    let per_dword = (access == ACCESS_NON_FORMAT || access_reserved) && bytes >= 8;
+    let per_dword = matches!(access, ACCESS_NON_FORMAT | ACCESS_RESERVED) && bytes >= 8;
 
     // §2.2: the 18-bit scratch stride {dfmt, stride} when add_tid_en and non-format/atomic.
     let extended_stride = v.add_tid_en && non_format_like;
@@ -165,7 +133,7 @@ pub fn compute(input: &In) -> Out {
     let index_vgpr = if input.idxen { input.vgpr_index } else { 0 };
     let index_tid = if v.add_tid_en { tid } else { 0 };
     let index = index_vgpr.wrapping_add(index_tid);
-    let offset_vgpr = if input.offen { input.vgpr_offset } else { 0 };
+    let offset_vgpr = pick(input.offen, input.vgpr_offset, 0);
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
     // §2.3: buffer_offset, exact (at most 54 bits); E = element_size bytes and S = index_stride
@@ -173,60 +141,60 @@ pub fn compute(input: &In) -> Out {
     let (index, offset) = (u64::from(index), u64::from(offset));
     let e = 2u64 << v.element_size;
     let s = 8u64 << v.index_stride;
-    let offset_lsb = offset % e;
-    let buffer_offset = if v.swizzle_en {
+    let bytes64 = u64::from(bytes);
+    let (buffer_offset, swizzle_illegal) = if v.swizzle_en {
         let (index_msb, index_lsb) = (index / s, index % s);
-        let offset_msb = offset / e;
-        (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb
+        let (offset_msb, offset_lsb) = (offset / e, offset % e);
+        let buffer_offset = (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb;
+        // A single access may not cross an element, and the stride must be a multiple of E.
+        (buffer_offset, bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0)
     } else {
-        index * stride + offset
+        (index * stride + offset, false)
     };
+    let illegal = access_reserved || bytes_reserved || swizzle_illegal;
 
     // §2.3: address = base + sgpr_offset + buffer_offset, modulo 2^48; dword-aligned when
     // bytes >= 4 (the literal count, reserved values included).
     let address = (v.base + u64::from(input.sgpr_offset) + buffer_offset) & ADDRESS_MASK;
     let address = if bytes >= 4 { address & !0x3 } else { address };
 
-    // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
-    let bytes64 = u64::from(bytes);
-    let swizzle_illegal = v.swizzle_en && (bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0);
-    let illegal = access_reserved || bytes_reserved || swizzle_illegal;
-
     // §2.4: the access's dwords, max(1, ceil(bytes / 4)), and one verdict applied to all of them.
     let dwords = bytes.div_ceil(4).clamp(1, 4);
     let access_mask: u8 = (1 << dwords) - 1;
     let all_or_nothing = |in_range: bool| if in_range { access_mask } else { 0 };
 
-    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly.
+    // §2.4's table, each kind's verdict, compared exactly with num_records.
     let num_records = u64::from(v.num_records);
+    // Structured: vgpr_index >= num_records is out of range.
+    let structured = all_or_nothing(u64::from(input.vgpr_index) < num_records);
+    // Structured with tid: the wrapped 32-bit index, tid included.
+    let structured_tid = all_or_nothing(index < num_records);
+    // Raw: a range is out of range when its last byte >= num_records. Non-format dwordx2/x3/x4
+    // check each dword i, [offset + 4i, offset + 4i + 3]; the other accesses one range
+    // [offset, offset + bytes - 1] (bytes >= 1 when it counts).
+    let raw = if per_dword {
+        let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
+        (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask
+    } else {
+        all_or_nothing(offset + bytes64 <= num_records)
+    };
+    // §2.4: the kind's verdict; unbound accesses and reserved byte counts are never in range.
     let in_range = if unbound || bytes_reserved {
         0
     } else {
         match BufferKind::of(v.add_tid_en, input.idxen, stride) {
             BufferKind::Scratch => access_mask,
-            BufferKind::Structured => all_or_nothing(u64::from(input.vgpr_index) < num_records),
-            // The wrapped 32-bit index, tid included.
-            BufferKind::StructuredTid => all_or_nothing(index < num_records),
-            // Non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
-            BufferKind::Raw if per_dword => {
-                (0..dwords).fold(0, |mask, i| {
-                    let hi = offset + 4 * u64::from(i) + 3;
-                    mask | u8::from(hi < num_records) << i
-                })
-            }
-            // Non-format byte/short/dword, format and atomic: one range [offset, offset + bytes - 1].
-            BufferKind::Raw => all_or_nothing(offset + bytes64 - 1 < num_records),
+            BufferKind::Structured => structured,
+            BufferKind::StructuredTid => structured_tid,
+            BufferKind::Raw => raw,
         }
     };
 
     // §2.5: lds = 1: the LDS address, exact (at most 18 bits), in range when its 4 bytes lie
     // inside the wave's allocation; lds = 0 outputs 0.
-    let (lds_address, lds_in_range) = if input.lds {
-        let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
-        (lds_address, lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE)
-    } else {
-        (0, false)
-    };
+    let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
+    let lds_fits = lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE;
+    let (lds_address, lds_in_range) = pick(input.lds, (lds_address, lds_fits), (0, false));
 
     Out { valid: input.valid, address, in_range, unbound, illegal, lds_address, lds_in_range }
 }
@@ -508,33 +476,10 @@ mod tests {
         testing::assert_reset_clears(&mut m, &a, &In::default());
     }
 
+    /// Every port over its width; `bytes` from the legal counts and three reserved ones.
     fn any_in() -> impl Strategy<Value = In> {
-        (
-            (any::<bool>(), any::<u128>(), 0u16..1 << 12, any::<bool>(), any::<bool>()),
-            (0u8..4, prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]), any::<bool>()),
-            (any::<u32>(), any::<u32>(), any::<u32>(), 0u8..64, any::<u32>()),
-            (0u16..1 << 9, 0u16..1 << 9),
-        )
-            .prop_map(|((valid, vsharp, inst_offset, offen, idxen), (access, bytes, lds), rest, l)| {
-                let (sgpr_offset, vgpr_index, vgpr_offset, tid, m0) = rest;
-                In {
-                    valid,
-                    vsharp,
-                    inst_offset,
-                    offen,
-                    idxen,
-                    access,
-                    bytes,
-                    lds,
-                    sgpr_offset,
-                    vgpr_index,
-                    vgpr_offset,
-                    tid,
-                    m0,
-                    lds_base: l.0,
-                    lds_size: l.1,
-                }
-            })
+        (testing::any_ports::<In>(), prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]))
+            .prop_map(|(i, bytes)| In { bytes, ..i })
     }
 
     proptest! {

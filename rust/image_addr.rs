@@ -33,7 +33,7 @@ use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT,
 
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{pick, pipelined_unit, Kind};
 
 // The executor's helpers (rust/exec/), at the paths they had when they lived here.
 pub use crate::exec::image_vaddr::{decode_vaddr, Coords};
@@ -247,7 +247,7 @@ pub fn supported(op: u8, dmask: u8, dfmt: u8, nfmt: u8, kind: u8, no_modifiers: 
 fn level_dims(t: &TSharp, r128: bool, level: u32) -> (u32, u32, u32) {
     let width = (t.width() >> level).max(1);
     let height = (t.height() >> level).max(1);
-    let pitch = if r128 { width } else { (t.pitch() >> level).max(1) };
+    let pitch = pick(r128, width, (t.pitch() >> level).max(1));
     (width, height, pitch)
 }
 
@@ -258,7 +258,7 @@ pub fn compute(input: &In) -> Out {
     let dmask = input.dmask & 0xf;
 
     // Step 1, §1.2: a 128-bit T# reads its high half as 0 (depth 0, pitch and max_mip unused).
-    let t = TSharp::decode(input.tsharp_lo, if input.r128 { 0 } else { input.tsharp_hi });
+    let t = TSharp::decode(input.tsharp_lo, pick(input.r128, 0, input.tsharp_hi));
 
     // Step 2, §1.2 and §4.3: bound; illegal = bound and not a supported combination.
     let bound = t.is_bound();
@@ -271,10 +271,10 @@ pub fn compute(input: &In) -> Out {
     let level = u64::from(t.base_level) + mipid;
     let level_ok = level <= u64::from(t.last_level) && (input.r128 || level <= u64::from(t.max_mip));
 
-    // Step 4, §4.2: the level's dimensions (0 when the level does not exist). level_ok implies
-    // level <= last_level <= 15.
+    // Step 4, §4.2: the dimensions of level L; L reads 0 when the level does not exist (level_ok
+    // implies L <= last_level <= 15).
     let level = if level_ok { level as u32 } else { 0 };
-    let (width, height, pitch) = if level_ok { level_dims(&t, input.r128, level) } else { (0, 0, 0) };
+    let (width, height, pitch) = level_dims(&t, input.r128, level);
 
     // Step 5, §4.3: align x down to the group; the group must fit with the unaligned x (exact).
     let n = group_size(op);
@@ -284,19 +284,18 @@ pub fn compute(input: &In) -> Out {
 
     // Step 6, §4.4: the address of texel xa, exact, then modulo 2^48. Every term fits a u64:
     // base·256 < 2^48, mip_offset < 15·2^16·2^14·16 < 2^38, (y·pitch + xa)·bpp < 2^54.
-    let address = if level_ok {
-        let bpp = u64::from(texel_bytes(t.dfmt));
-        let mip_offset: u64 = (0..level)
-            .map(|l| {
-                let (_, height_l, pitch_l) = level_dims(&t, input.r128, l);
-                u64::from(pitch_l) * u64::from(height_l) * bpp
-            })
-            .sum();
-        let texel = u64::from(input.y) * u64::from(pitch) + u64::from(xa);
-        (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK
-    } else {
-        0
-    };
+    let bpp = u64::from(texel_bytes(t.dfmt));
+    let mip_offset: u64 = (0..level)
+        .map(|l| {
+            let (_, height_l, pitch_l) = level_dims(&t, input.r128, l);
+            u64::from(pitch_l) * u64::from(height_l) * bpp
+        })
+        .sum();
+    let texel = u64::from(input.y) * u64::from(pitch) + u64::from(xa);
+    let address = (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK;
+
+    // When the level does not exist, level, dimensions and address read 0 (docs/decisions.md).
+    let (width, height, pitch, address) = pick(level_ok, (width, height, pitch, address), (0, 0, 0, 0));
 
     Out {
         valid: input.valid,

@@ -22,7 +22,7 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{pipelined_unit, Kind};
+use crate::unit::{pick, pipelined_unit, Kind};
 use crate::vsharp::{SEL_1, SEL_X};
 
 ports! {
@@ -118,10 +118,9 @@ pub fn compute(input: &In) -> Out {
     let mut result = 0u128;
     let mut data_dwords = 0usize;
     for (c, &value) in channels.iter().enumerate() {
-        if (dmask >> c) & 1 != 0 {
-            result |= u128::from(value) << (32 * data_dwords);
-            data_dwords += 1;
-        }
+        let enabled = (dmask >> c) & 1 != 0;
+        result |= u128::from(pick(enabled, value, 0)) << (32 * data_dwords);
+        data_dwords += usize::from(enabled);
     }
 
     // Step 5, TFE: one status dword after the data dwords. It is always 0, so writing it changes
