@@ -163,30 +163,24 @@ pub fn compute(input: &In) -> Out {
     let access_mask: u8 = (1 << dwords) - 1;
     let all_or_nothing = |in_range: bool| if in_range { access_mask } else { 0 };
 
-    // §2.4's table, each kind's verdict, compared exactly with num_records.
+    // §2.4: range check by buffer kind, num_records and raw ranges compared exactly; unbound
+    // accesses and reserved byte counts are never in range.
     let num_records = u64::from(v.num_records);
-    // Structured: vgpr_index >= num_records is out of range.
-    let structured = all_or_nothing(u64::from(input.vgpr_index) < num_records);
-    // Structured with tid: the wrapped 32-bit index, tid included.
-    let structured_tid = all_or_nothing(index < num_records);
-    // Raw: a range is out of range when its last byte >= num_records. Non-format dwordx2/x3/x4
-    // check each dword i, [offset + 4i, offset + 4i + 3]; the other accesses one range
-    // [offset, offset + bytes - 1] (bytes >= 1 when it counts).
-    let raw = if per_dword {
-        let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
-        (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask
-    } else {
-        all_or_nothing(offset + bytes64 <= num_records)
-    };
-    // §2.4: the kind's verdict; unbound accesses and reserved byte counts are never in range.
     let in_range = if unbound || bytes_reserved {
         0
     } else {
         match BufferKind::of(v.add_tid_en, input.idxen, stride) {
             BufferKind::Scratch => access_mask,
-            BufferKind::Structured => structured,
-            BufferKind::StructuredTid => structured_tid,
-            BufferKind::Raw => raw,
+            // §2.1's index is vgpr_index in the structured row, vgpr_index + tid (wrapped) in the
+            // structured-with-tid row.
+            BufferKind::Structured | BufferKind::StructuredTid => all_or_nothing(index < num_records),
+            // Non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
+            BufferKind::Raw if per_dword => {
+                let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
+                (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask
+            }
+            // The other accesses: one range [offset, offset + bytes - 1].
+            BufferKind::Raw => all_or_nothing(offset + bytes64 <= num_records),
         }
     };
 

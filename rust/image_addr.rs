@@ -179,8 +179,9 @@ pub const FORMAT_TABLE: [FormatRow; 8] = [
 /// The table row that supports (op, dmask, dfmt, nfmt), if any. Arguments are taken at their
 /// port widths (op 2 bits, dmask 4, dfmt 6, nfmt 4).
 ///
-/// Looked up, not searched (the lockstep loop asks once per vector): the row of (op, dfmt),
-/// then its DMASK and nfmts compared (`format_row_is_the_tables_search` checks every input).
+/// (op, dfmt) names at most one row, found by [`row_index`]; its DMASK and nfmts are then
+/// compared (`format_row_is_the_tables_search` checks this against the table's search for every
+/// input).
 #[inline]
 pub fn format_row(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> Option<&'static FormatRow> {
     let (dmask, nfmt) = (dmask & 0xf, nfmt & 0xf);
