@@ -118,9 +118,6 @@ pub fn compute(input: &In) -> Out {
     let bytes_reserved = !BYTES_LEGAL.contains(&bytes);
     // §2: atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
     let non_format_like = access != ACCESS_FORMAT;
-    // §2.4: raw non-format dwordx2/x3/x4 check each dword; atomics are all or nothing, and the
-    // reserved code checks as non_format.
-    let per_dword = matches!(access, ACCESS_NON_FORMAT | ACCESS_RESERVED) && bytes >= 8;
 
     // §2.2: the 18-bit scratch stride {dfmt, stride} when add_tid_en and non-format/atomic.
     let extended_stride = v.add_tid_en && non_format_like;
@@ -130,28 +127,27 @@ pub fn compute(input: &In) -> Out {
     let unbound = v.dfmt == 0 && !extended_stride;
 
     // §2.1: index and offset, 32 bits, wrapping.
-    let index_vgpr = if input.idxen { input.vgpr_index } else { 0 };
+    let index_vgpr = pick(input.idxen, input.vgpr_index, 0);
     let index_tid = if v.add_tid_en { tid } else { 0 };
     let index = index_vgpr.wrapping_add(index_tid);
     let offset_vgpr = pick(input.offen, input.vgpr_offset, 0);
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
-    // §2.3: buffer_offset, exact (at most 54 bits); E = element_size bytes and S = index_stride
-    // records, both powers of two.
+    // §2.3: buffer_offset, exact (at most 54 bits): linear, or swizzled with E = element_size
+    // bytes and S = index_stride records (both powers of two).
     let (index, offset) = (u64::from(index), u64::from(offset));
     let e = 2u64 << v.element_size;
     let s = 8u64 << v.index_stride;
+    let linear = index * stride + offset;
+    let (index_msb, index_lsb) = (index / s, index % s);
+    let (offset_msb, offset_lsb) = (offset / e, offset % e);
+    let swizzled = (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb;
+    let buffer_offset = pick(v.swizzle_en, swizzled, linear);
+
+    // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
     let bytes64 = u64::from(bytes);
-    let (buffer_offset, swizzle_illegal) = if v.swizzle_en {
-        let (index_msb, index_lsb) = (index / s, index % s);
-        let (offset_msb, offset_lsb) = (offset / e, offset % e);
-        let buffer_offset = (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb;
-        // A single access may not cross an element, and the stride must be a multiple of E.
-        (buffer_offset, bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0)
-    } else {
-        (index * stride + offset, false)
-    };
-    let illegal = access_reserved || bytes_reserved || swizzle_illegal;
+    let crosses_element = bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0;
+    let illegal = access_reserved || bytes_reserved || (v.swizzle_en && crosses_element);
 
     // §2.3: address = base + sgpr_offset + buffer_offset, modulo 2^48; dword-aligned when
     // bytes >= 4 (the literal count, reserved values included).
@@ -163,26 +159,24 @@ pub fn compute(input: &In) -> Out {
     let access_mask: u8 = (1 << dwords) - 1;
     let all_or_nothing = |in_range: bool| if in_range { access_mask } else { 0 };
 
-    // §2.4: range check by buffer kind, num_records and raw ranges compared exactly; unbound
-    // accesses and reserved byte counts are never in range.
+    // §2.4: the verdict of each row of the table, compared exactly with num_records.
     let num_records = u64::from(v.num_records);
-    let in_range = if unbound || bytes_reserved {
-        0
-    } else {
-        match BufferKind::of(v.add_tid_en, input.idxen, stride) {
-            BufferKind::Scratch => access_mask,
-            // §2.1's index is vgpr_index in the structured row, vgpr_index + tid (wrapped) in the
-            // structured-with-tid row.
-            BufferKind::Structured | BufferKind::StructuredTid => all_or_nothing(index < num_records),
-            // Non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
-            BufferKind::Raw if per_dword => {
-                let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
-                (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask
-            }
-            // The other accesses: one range [offset, offset + bytes - 1].
-            BufferKind::Raw => all_or_nothing(offset + bytes64 <= num_records),
-        }
-    };
+    // The structured rows: §2.1's index, vgpr_index (+ tid in the tid row), >= num_records is out.
+    let structured = all_or_nothing(index < num_records);
+    // Raw: non-format dwordx2/x3/x4 (and the reserved access code, which checks as non_format)
+    // check each dword i, [offset + 4i, offset + 4i + 3]; the other accesses, atomics included,
+    // one range [offset, offset + bytes - 1].
+    let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
+    let raw_per_dword = (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask;
+    let raw_single = all_or_nothing(offset + bytes64 <= num_records);
+    let per_dword = matches!(access, ACCESS_NON_FORMAT | ACCESS_RESERVED) & (bytes >= 8);
+    let raw = if per_dword { raw_per_dword } else { raw_single };
+    // The first row that matches decides (scratch is never out of range); unbound accesses and
+    // reserved byte counts are never in range.
+    let kind = BufferKind::of(v.add_tid_en, input.idxen, stride);
+    let checked = pick(kind == BufferKind::Raw, raw, structured);
+    let by_kind = pick(kind == BufferKind::Scratch, access_mask, checked);
+    let in_range = if unbound || bytes_reserved { 0 } else { by_kind };
 
     // §2.5: lds = 1: the LDS address, exact (at most 18 bits), in range when its 4 bytes lie
     // inside the wave's allocation; lds = 0 outputs 0.
