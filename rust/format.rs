@@ -124,11 +124,10 @@ pub fn element_bytes(dfmt: u8) -> u32 {
 pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
     let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
     // dfmt 0 (INVALID) and 15 (reserved) have no fields; nfmt 6 is reserved.
-    if dfmt == DFMT_INVALID || dfmt == DFMT_RESERVED || nfmt == NFMT_RESERVED {
-        return false;
-    }
-    // float takes fields of 32, 16, 11 or 10 bits only.
-    nfmt != NFMT_FLOAT || fields(dfmt).iter().all(|f| matches!(f.width, 32 | 16 | 11 | 10))
+    let codes_valid = !matches!(dfmt, DFMT_INVALID | DFMT_RESERVED) && nfmt != NFMT_RESERVED;
+    // float takes fields of 32, 16, 11 or 10 bits only: not dfmt 1, 3, 8, 9, 10
+    // (`float_formats_are_those_of_float_widths` checks the list against DFMTS).
+    codes_valid && !(nfmt == NFMT_FLOAT && matches!(dfmt, 1 | 3 | 8 | 9 | 10))
 }
 
 /// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
@@ -183,6 +182,16 @@ mod tests {
         }
         // Bits above the port widths are ignored: dfmt 0x12 is 2, nfmt 0xf is 7.
         assert!(format_valid(0x12, 0xf));
+    }
+
+    /// The formats format_valid refuses float for are those with a field not 32, 16, 11 or 10
+    /// bits wide.
+    #[test]
+    fn float_formats_are_those_of_float_widths() {
+        for dfmt in 1..15u8 {
+            let float_widths = fields(dfmt).iter().all(|f| matches!(f.width, 32 | 16 | 11 | 10));
+            assert_eq!(format_valid(dfmt, NFMT_FLOAT), float_widths, "dfmt {dfmt}");
+        }
     }
 
     #[test]
