@@ -12,7 +12,7 @@
 //! of the address models' time in the lockstep loop; docs/perf.md.) The tests below prove both
 //! reads equal for every field of the V# and the T#; [`Field::store_le`] writes through bitvec.
 //!
-//! [`descriptor!`] declares a descriptor from its table, one row per field (its constant, its bit
+//! `descriptor!` declares a descriptor from its table, one row per field (its constant, its bit
 //! range, the decoded field and its type), and derives the decoded struct and both directions of
 //! the conversion from those rows.
 
