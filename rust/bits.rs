@@ -11,6 +11,10 @@
 //! through `Domain::minor`/`partial_tail`, which the compiler does not inline: that was a third
 //! of the address models' time in the lockstep loop; docs/perf.md.) The tests below prove both
 //! reads equal for every field of the V# and the T#; [`Field::store_le`] writes through bitvec.
+//!
+//! `descriptor!` declares a descriptor from its table, one row per field (its constant, its bit
+//! range, the decoded field and its type), and derives the decoded struct and both directions of
+//! the conversion from those rows.
 
 use std::ops::Range;
 
@@ -97,6 +101,87 @@ impl Field {
         bits[self.range()].store_le(v);
     }
 }
+
+/// One row of a descriptor: a [`Field`] read into a [`FieldValue`], or an array of fields
+/// (dst_sel's four) read into an array of values.
+pub trait Row<T> {
+    fn load<const N: usize>(&self, bits: &BitArray<[u64; N], Lsb0>) -> T;
+    fn store<const N: usize>(&self, bits: &mut BitArray<[u64; N], Lsb0>, value: T);
+}
+
+impl<T: FieldValue> Row<T> for Field {
+    #[inline(always)]
+    fn load<const N: usize>(&self, bits: &BitArray<[u64; N], Lsb0>) -> T {
+        self.load_le(bits)
+    }
+    fn store<const N: usize>(&self, bits: &mut BitArray<[u64; N], Lsb0>, value: T) {
+        self.store_le(bits, value);
+    }
+}
+
+impl<T: FieldValue + Default, const K: usize> Row<[T; K]> for [Field; K] {
+    #[inline(always)]
+    fn load<const N: usize>(&self, bits: &BitArray<[u64; N], Lsb0>) -> [T; K] {
+        let mut values = [T::default(); K];
+        for (value, field) in values.iter_mut().zip(self) {
+            *value = field.load_le(bits);
+        }
+        values
+    }
+    fn store<const N: usize>(&self, bits: &mut BitArray<[u64; N], Lsb0>, values: [T; K]) {
+        for (field, value) in self.iter().zip(values) {
+            field.store_le(bits, value);
+        }
+    }
+}
+
+/// A descriptor as its spec table: each row declares a field's constant (a [`Field`], or an array
+/// of them) with its bit range, in the table's order, and the struct field it decodes into. It
+/// defines the constants, the struct (every field holding exactly its descriptor bits) and
+/// `decode_bits`/`encode_bits` between the struct and the descriptor's `BitArray` (`encode_bits`
+/// writes 0 into the bits no row names).
+///
+/// ```ignore
+/// descriptor! {
+///     /// A decoded V#.
+///     pub struct VSharp(VSharpBits) {
+///         /// 47:0, byte address.
+///         const BASE: Field = Field::new(0..48) => base: u64;
+///     }
+/// }
+/// ```
+macro_rules! descriptor {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident($bits:ty) {
+            $( $(#[$doc:meta])* const $konst:ident: $kty:ty = $range:expr => $field:ident: $ty:ty; )*
+        }
+    ) => {
+        $( $(#[$doc])* pub const $konst: $kty = $range; )*
+
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name {
+            $( $(#[$doc])* pub $field: $ty, )*
+        }
+
+        impl $name {
+            /// Every field, read from the descriptor's bits.
+            #[inline]
+            pub fn decode_bits(bits: &$bits) -> $name {
+                $name { $( $field: $crate::bits::Row::load(&$konst, bits), )* }
+            }
+
+            /// The descriptor's bits: every field truncated to its width, the bits no row names 0.
+            pub fn encode_bits(&self) -> $bits {
+                let mut bits = <$bits>::ZERO;
+                $( $crate::bits::Row::store(&$konst, &mut bits, self.$field); )*
+                bits
+            }
+        }
+    };
+}
+pub(crate) use descriptor;
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -18,27 +18,15 @@
 //! only when the valid entering it is 1 and hold otherwise, so the data outputs show the most
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
-use std::hint::select_unpredictable;
-
 use crate::ports;
-use crate::unit::{eval_object, pipelined_unit, Kind};
+use crate::unit::{eval_object, pick, pipelined_unit, Kind};
 
-use crate::vsharp;
+use crate::vsharp::VSharp;
 
 /// `access` codes (SPEC §2); 3 is reserved (computes as non_format and raises `illegal`).
 pub const ACCESS_NAMES: &[&str] = &["format", "non_format", "atomic", "reserved"];
 /// Legal `bytes` values (SPEC §2).
 pub const BYTES_LEGAL: &[u32] = &[1, 2, 4, 8, 12, 16];
-/// [`BYTES_LEGAL`] as a set: bit `b` is set when `b` is a legal byte count (`bytes` < 32).
-pub(crate) const BYTES_LEGAL_SET: u32 = {
-    let mut set = 0;
-    let mut k = 0;
-    while k < BYTES_LEGAL.len() {
-        set |= 1 << BYTES_LEGAL[k];
-        k += 1;
-    }
-    set
-};
 
 /// `access` code of MUBUF *_FORMAT_* and MTBUF accesses.
 pub const ACCESS_FORMAT: u8 = 0;
@@ -87,34 +75,28 @@ const ADDRESS_MASK: u64 = (1 << 48) - 1;
 /// LDS allocations are in units of 128 bytes.
 const LDS_GRANULE: u32 = 128;
 
-/// The V# fields this unit reads (SPEC §1.1), at the positions of `crate::vsharp`. The full
-/// [`VSharp`](crate::vsharp::VSharp) also decodes dst_sel, nfmt and the hints, which address
-/// calculation ignores. The coverage sampler reads the same decode (rust/buffer_addr/cover.rs).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Addressing {
-    pub(crate) base: u64,
-    pub(crate) stride: u16,
-    pub(crate) swizzle_en: bool,
-    pub(crate) num_records: u32,
-    pub(crate) dfmt: u8,
-    pub(crate) element_size: u8,
-    pub(crate) index_stride: u8,
-    pub(crate) add_tid_en: bool,
+/// SPEC §2.4's buffer kinds, in the table's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BufferKind {
+    /// add_tid_en = 1, idxen = 0: never out of range.
+    Scratch,
+    /// add_tid_en = 0, idxen = 1, stride != 0: `vgpr_index >= num_records` is out of range.
+    Structured,
+    /// add_tid_en = 1, idxen = 1, any stride: `index >= num_records` (tid included).
+    StructuredTid,
+    /// Every other case: a byte range is out of range when its last byte `>= num_records`.
+    Raw,
 }
 
-impl Addressing {
-    #[inline]
-    pub(crate) fn decode(raw: u128) -> Addressing {
-        let b = vsharp::to_bits(raw);
-        Addressing {
-            base: vsharp::BASE.load_le(&b),
-            stride: vsharp::STRIDE.load_le(&b),
-            swizzle_en: vsharp::SWIZZLE_EN.load_le(&b),
-            num_records: vsharp::NUM_RECORDS.load_le(&b),
-            dfmt: vsharp::DFMT.load_le(&b),
-            element_size: vsharp::ELEMENT_SIZE.load_le(&b),
-            index_stride: vsharp::INDEX_STRIDE.load_le(&b),
-            add_tid_en: vsharp::ADD_TID_EN.load_le(&b),
+impl BufferKind {
+    /// SPEC §2.4: the table's rows tried top to bottom, the first that matches decides; `stride`
+    /// is §2.2's.
+    fn of(add_tid_en: bool, idxen: bool, stride: u64) -> BufferKind {
+        match (add_tid_en, idxen) {
+            (true, false) => BufferKind::Scratch,
+            (false, true) if stride != 0 => BufferKind::Structured,
+            (true, true) => BufferKind::StructuredTid,
+            _ => BufferKind::Raw,
         }
     }
 }
@@ -128,89 +110,79 @@ pub fn compute(input: &In) -> Out {
     let tid = u32::from(input.tid) & 0x3f;
     let lds_base = u32::from(input.lds_base) & 0x1ff;
     let lds_size = u32::from(input.lds_size) & 0x1ff;
-    let v = Addressing::decode(input.vsharp);
+    let v = VSharp::decode(input.vsharp);
 
     // Reserved encodings: access 3 computes as non_format; bytes outside the legal set compute
     // the address and LDS outputs but are never in range.
     let access_reserved = access == ACCESS_RESERVED;
-    let bytes_reserved = BYTES_LEGAL_SET >> bytes & 1 == 0;
-    // Atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
+    let bytes_reserved = !BYTES_LEGAL.contains(&bytes);
+    // §2: atomics (and the reserved code) count as MUBUF non-format accesses for §1.1 and §2.2.
     let non_format_like = access != ACCESS_FORMAT;
-    // For range granularity (§2.4) atomics are all or nothing; reserved checks as non_format.
-    let per_dword = access == ACCESS_NON_FORMAT || access_reserved;
 
     // §2.2: the 18-bit scratch stride {dfmt, stride} when add_tid_en and non-format/atomic.
     let extended_stride = v.add_tid_en && non_format_like;
-    let stride = if extended_stride { (u32::from(v.dfmt) << 14) | u32::from(v.stride) } else { u32::from(v.stride) };
+    let stride = if extended_stride { u64::from(v.dfmt) << 14 | u64::from(v.stride) } else { u64::from(v.stride) };
 
     // §1.1: dfmt 0 is unbound, except when dfmt holds stride bits (§2.2).
     let unbound = v.dfmt == 0 && !extended_stride;
 
     // §2.1: index and offset, 32 bits, wrapping.
-    // (Random stimulus makes these flags unpredictable: the operands are selected, not
-    // branched on, here and below; a mispredicted branch costs more than computing both sides.)
-    let index_vgpr = select_unpredictable(input.idxen, input.vgpr_index, 0);
-    let index_tid = select_unpredictable(v.add_tid_en, tid, 0);
+    let index_vgpr = pick(input.idxen, input.vgpr_index, 0);
+    let index_tid = if v.add_tid_en { tid } else { 0 };
     let index = index_vgpr.wrapping_add(index_tid);
-    let offset_vgpr = select_unpredictable(input.offen, input.vgpr_offset, 0);
+    let offset_vgpr = pick(input.offen, input.vgpr_offset, 0);
     let offset = offset_vgpr.wrapping_add(inst_offset);
 
-    // §2.3: buffer_offset, exact (at most 54 bits).
+    // §2.3: buffer_offset, exact (at most 54 bits): linear, or swizzled with E = element_size
+    // bytes and S = index_stride records (both powers of two).
+    let (index, offset) = (u64::from(index), u64::from(offset));
     let e = 2u64 << v.element_size;
     let s = 8u64 << v.index_stride;
-    let (index, offset, stride64) = (u64::from(index), u64::from(offset), u64::from(stride));
-    // E and S are powers of two: `/` and `%` by them are shifts and masks (the lockstep loop
-    // runs this millions of times; a 64-bit divide costs tens of cycles).
-    let (e_log2, s_log2) = (e.trailing_zeros(), s.trailing_zeros());
-    let offset_lsb = offset & (e - 1);
-    let swizzled = {
-        let (index_msb, index_lsb) = (index >> s_log2, index & (s - 1));
-        let offset_msb = offset >> e_log2;
-        (index_msb * stride64 + offset_msb * e) * s + index_lsb * e + offset_lsb
-    };
-    let buffer_offset = select_unpredictable(v.swizzle_en, swizzled, index * stride64 + offset);
+    let linear = index * stride + offset;
+    let (index_msb, index_lsb) = (index / s, index % s);
+    let (offset_msb, offset_lsb) = (offset / e, offset % e);
+    let swizzled = (index_msb * stride + offset_msb * e) * s + index_lsb * e + offset_lsb;
+    let buffer_offset = pick(v.swizzle_en, swizzled, linear);
+
+    // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
+    let bytes64 = u64::from(bytes);
+    let crosses_element = bytes64 > e || offset_lsb + bytes64 > e || stride % e != 0;
+    let illegal = access_reserved || bytes_reserved || (v.swizzle_en && crosses_element);
 
     // §2.3: address = base + sgpr_offset + buffer_offset, modulo 2^48; dword-aligned when
     // bytes >= 4 (the literal count, reserved values included).
     let address = (v.base + u64::from(input.sgpr_offset) + buffer_offset) & ADDRESS_MASK;
-    let address = address & select_unpredictable(bytes >= 4, !0x3, !0);
+    let address = if bytes >= 4 { address & !0x3 } else { address };
 
-    // §2.3: a swizzled access may not cross an element, and the stride must be a multiple of E.
-    let bytes64 = u64::from(bytes);
-    let swizzle_illegal = v.swizzle_en & ((bytes64 > e) | (offset_lsb + bytes64 > e) | (stride64 & (e - 1) != 0));
-    let illegal = access_reserved | bytes_reserved | swizzle_illegal;
-
-    // §2.4: the dwords of the access: max(1, ceil(bytes / 4)).
+    // §2.4: the access's dwords, max(1, ceil(bytes / 4)), and one verdict applied to all of them.
     let dwords = bytes.div_ceil(4).clamp(1, 4);
     let access_mask: u8 = (1 << dwords) - 1;
-    let all_or_nothing = |out: bool| select_unpredictable(out, 0, access_mask);
+    let all_or_nothing = |in_range: bool| if in_range { access_mask } else { 0 };
 
-    // §2.4: range check by buffer kind; num_records and raw ranges compared exactly. Every
-    // kind's verdict is computed and the access's kind selects one.
+    // §2.4: the verdict of each row of the table, compared exactly with num_records.
     let num_records = u64::from(v.num_records);
-    // Structured with tid: the wrapped index, tid included.
-    let structured_tid = all_or_nothing(index >= num_records);
-    // Structured: vgpr_index alone.
-    let structured = all_or_nothing(u64::from(input.vgpr_index) >= num_records);
-    // Raw non-format dwordx2/x3/x4: dword i covers [offset + 4i, offset + 4i + 3].
-    let raw_per_dword = (0..4u8).fold(0, |mask, i| {
-        let hi = offset + 4 * u64::from(i) + 3;
-        mask | (u8::from(hi < num_records) << i)
-    }) & access_mask;
-    // Raw byte/short/dword non-format, format and atomic: one range [offset, offset + bytes - 1]
-    // whose verdict applies to every dword (bytes >= 1 wherever it is selected).
-    let raw_single = all_or_nothing(offset + bytes64 > num_records);
-    let raw = select_unpredictable(per_dword & (bytes >= 8), raw_per_dword, raw_single);
-    // Scratch (add_tid_en without idxen, private) is never out of range.
-    let tid_kinds = select_unpredictable(input.idxen, structured_tid, access_mask);
-    let other_kinds = select_unpredictable(input.idxen & (stride != 0), structured, raw);
-    let by_kind = select_unpredictable(v.add_tid_en, tid_kinds, other_kinds);
-    let in_range = select_unpredictable(unbound | bytes_reserved, 0, by_kind);
+    // The structured rows: §2.1's index, vgpr_index (+ tid in the tid row), >= num_records is out.
+    let structured = all_or_nothing(index < num_records);
+    // Raw: non-format dwordx2/x3/x4 (and the reserved access code, which checks as non_format)
+    // check each dword i, [offset + 4i, offset + 4i + 3]; the other accesses, atomics included,
+    // one range [offset, offset + bytes - 1].
+    let dword_in_range = |i: u64| u8::from(offset + 4 * i + 3 < num_records) << i;
+    let raw_per_dword = (dword_in_range(0) | dword_in_range(1) | dword_in_range(2) | dword_in_range(3)) & access_mask;
+    let raw_single = all_or_nothing(offset + bytes64 <= num_records);
+    let per_dword = matches!(access, ACCESS_NON_FORMAT | ACCESS_RESERVED) & (bytes >= 8);
+    let raw = if per_dword { raw_per_dword } else { raw_single };
+    // The first row that matches decides (scratch is never out of range); unbound accesses and
+    // reserved byte counts are never in range.
+    let kind = BufferKind::of(v.add_tid_en, input.idxen, stride);
+    let checked = pick(kind == BufferKind::Raw, raw, structured);
+    let by_kind = pick(kind == BufferKind::Scratch, access_mask, checked);
+    let in_range = if unbound || bytes_reserved { 0 } else { by_kind };
 
-    // §2.5: LDS address, exact (at most 18 bits), and its range inside the wave's allocation.
+    // §2.5: lds = 1: the LDS address, exact (at most 18 bits), in range when its 4 bytes lie
+    // inside the wave's allocation; lds = 0 outputs 0.
     let lds_address = lds_base * LDS_GRANULE + (input.m0 & 0xffff) + inst_offset + tid * 4;
-    let lds_in_range = input.lds & (lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE);
-    let lds_address = select_unpredictable(input.lds, lds_address, 0);
+    let lds_fits = lds_address + 4 <= (lds_base + lds_size) * LDS_GRANULE;
+    let (lds_address, lds_in_range) = pick(input.lds, (lds_address, lds_fits), (0, false));
 
     Out { valid: input.valid, address, in_range, unbound, illegal, lds_address, lds_in_range }
 }
@@ -507,33 +479,10 @@ mod tests {
         testing::assert_reset_clears(&mut m, &a, &In::default());
     }
 
+    /// Every port over its width; `bytes` from the legal counts and three reserved ones.
     fn any_in() -> impl Strategy<Value = In> {
-        (
-            (any::<bool>(), any::<u128>(), 0u16..1 << 12, any::<bool>(), any::<bool>()),
-            (0u8..4, prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]), any::<bool>()),
-            (any::<u32>(), any::<u32>(), any::<u32>(), 0u8..64, any::<u32>()),
-            (0u16..1 << 9, 0u16..1 << 9),
-        )
-            .prop_map(|((valid, vsharp, inst_offset, offen, idxen), (access, bytes, lds), rest, l)| {
-                let (sgpr_offset, vgpr_index, vgpr_offset, tid, m0) = rest;
-                In {
-                    valid,
-                    vsharp,
-                    inst_offset,
-                    offen,
-                    idxen,
-                    access,
-                    bytes,
-                    lds,
-                    sgpr_offset,
-                    vgpr_index,
-                    vgpr_offset,
-                    tid,
-                    m0,
-                    lds_base: l.0,
-                    lds_size: l.1,
-                }
-            })
+        (testing::any_ports::<In>(), prop::sample::select(vec![1u8, 2, 3, 4, 8, 12, 16, 31]))
+            .prop_map(|(i, bytes)| In { bytes, ..i })
     }
 
     proptest! {

@@ -12,26 +12,6 @@ pub const DFMT_INVALID: u8 = 0;
 /// dfmt 15: reserved, treated as invalid.
 pub const DFMT_RESERVED: u8 = 15;
 
-/// The name of each dfmt code as SPEC §1.4 writes it (15 is reserved).
-pub const DFMT_NAMES: [&str; 16] = [
-    "INVALID",
-    "8",
-    "16",
-    "8_8",
-    "32",
-    "16_16",
-    "10_11_11",
-    "11_11_10",
-    "10_10_10_2",
-    "2_10_10_10",
-    "8_8_8_8",
-    "32_32",
-    "16_16_16_16",
-    "32_32_32",
-    "32_32_32_32",
-    "reserved 15",
-];
-
 /// nfmt codes (SPEC §1.4).
 pub const NFMT_UNORM: u8 = 0;
 pub const NFMT_SNORM: u8 = 1;
@@ -55,56 +35,86 @@ const fn field(offset: u32, width: u32) -> Field {
     Field { offset, width }
 }
 
-/// SPEC §1.4's table: the fields of each dfmt, X first (component k is entry k). dfmt 0 and 15
-/// have none.
-pub const FIELDS: [&[Field]; 16] = [
-    // 0 INVALID
-    &[],
-    // 1 8: X[7:0]
-    &[field(0, 8)],
-    // 2 16: X[15:0]
-    &[field(0, 16)],
-    // 3 8_8: X[7:0] Y[15:8]
-    &[field(0, 8), field(8, 8)],
-    // 4 32: X[31:0]
-    &[field(0, 32)],
-    // 5 16_16: X[15:0] Y[31:16]
-    &[field(0, 16), field(16, 16)],
-    // 6 10_11_11: X[10:0] Y[21:11] Z[31:22]
-    &[field(0, 11), field(11, 11), field(22, 10)],
-    // 7 11_11_10: X[9:0] Y[20:10] Z[31:21]
-    &[field(0, 10), field(10, 11), field(21, 11)],
-    // 8 10_10_10_2: X[1:0] Y[11:2] Z[21:12] W[31:22]
-    &[field(0, 2), field(2, 10), field(12, 10), field(22, 10)],
-    // 9 2_10_10_10: X[9:0] Y[19:10] Z[29:20] W[31:30]
-    &[field(0, 10), field(10, 10), field(20, 10), field(30, 2)],
-    // 10 8_8_8_8: X[7:0] Y[15:8] Z[23:16] W[31:24]
-    &[field(0, 8), field(8, 8), field(16, 8), field(24, 8)],
-    // 11 32_32: X[31:0] Y[63:32]
-    &[field(0, 32), field(32, 32)],
-    // 12 16_16_16_16: X[15:0] Y[31:16] Z[47:32] W[63:48]
-    &[field(0, 16), field(16, 16), field(32, 16), field(48, 16)],
-    // 13 32_32_32
-    &[field(0, 32), field(32, 32), field(64, 32)],
-    // 14 32_32_32_32
-    &[field(0, 32), field(32, 32), field(64, 32), field(96, 32)],
-    // 15 reserved
-    &[],
+/// One row of SPEC §1.4's dfmt table: the format's name, its fields X first (component k is entry
+/// k), and its element bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dfmt {
+    pub name: &'static str,
+    pub fields: &'static [Field],
+    pub bytes: u8,
+}
+
+const fn dfmt(name: &'static str, fields: &'static [Field], bytes: u8) -> Dfmt {
+    Dfmt { name, fields, bytes }
+}
+
+/// SPEC §1.4's dfmt table, indexed by code. dfmt 0 (INVALID) and 15 (reserved) have no fields and
+/// no element.
+pub const DFMTS: [Dfmt; 16] = [
+    dfmt("INVALID", &[], 0),
+    // X[7:0]
+    dfmt("8", &[field(0, 8)], 1),
+    // X[15:0]
+    dfmt("16", &[field(0, 16)], 2),
+    // X[7:0] Y[15:8]
+    dfmt("8_8", &[field(0, 8), field(8, 8)], 2),
+    // X[31:0]
+    dfmt("32", &[field(0, 32)], 4),
+    // X[15:0] Y[31:16]
+    dfmt("16_16", &[field(0, 16), field(16, 16)], 4),
+    // X[10:0] Y[21:11] Z[31:22]
+    dfmt("10_11_11", &[field(0, 11), field(11, 11), field(22, 10)], 4),
+    // X[9:0] Y[20:10] Z[31:21]
+    dfmt("11_11_10", &[field(0, 10), field(10, 11), field(21, 11)], 4),
+    // X[1:0] Y[11:2] Z[21:12] W[31:22]
+    dfmt("10_10_10_2", &[field(0, 2), field(2, 10), field(12, 10), field(22, 10)], 4),
+    // X[9:0] Y[19:10] Z[29:20] W[31:30]
+    dfmt("2_10_10_10", &[field(0, 10), field(10, 10), field(20, 10), field(30, 2)], 4),
+    // X[7:0] Y[15:8] Z[23:16] W[31:24]
+    dfmt("8_8_8_8", &[field(0, 8), field(8, 8), field(16, 8), field(24, 8)], 4),
+    // X[31:0] Y[63:32]
+    dfmt("32_32", &[field(0, 32), field(32, 32)], 8),
+    // X[15:0] Y[31:16] Z[47:32] W[63:48]
+    dfmt("16_16_16_16", &[field(0, 16), field(16, 16), field(32, 16), field(48, 16)], 8),
+    // X, Y, Z
+    dfmt("32_32_32", &[field(0, 32), field(32, 32), field(64, 32)], 12),
+    // X, Y, Z, W
+    dfmt("32_32_32_32", &[field(0, 32), field(32, 32), field(64, 32), field(96, 32)], 16),
+    dfmt("reserved 15", &[], 0),
 ];
 
-/// Element bytes per dfmt (SPEC §1.4); 0 for dfmt 0 and 15, which have no element.
-pub const ELEMENT_BYTES: [u8; 16] = [0, 1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 8, 8, 12, 16, 0];
+/// [`DFMTS`]' name column: each dfmt code's name as SPEC §1.4 writes it.
+pub const DFMT_NAMES: [&str; 16] = {
+    let mut t = [""; 16];
+    let mut d = 0;
+    while d < 16 {
+        t[d] = DFMTS[d].name;
+        d += 1;
+    }
+    t
+};
+
+/// [`DFMTS`]' fields column.
+pub const FIELDS: [&[Field]; 16] = {
+    let mut t: [&[Field]; 16] = [&[]; 16];
+    let mut d = 0;
+    while d < 16 {
+        t[d] = DFMTS[d].fields;
+        d += 1;
+    }
+    t
+};
 
 /// The fields of `dfmt` (bits above 3 are ignored), X first.
 #[inline]
 pub fn fields(dfmt: u8) -> &'static [Field] {
-    FIELDS[usize::from(dfmt & 0xf)]
+    DFMTS[usize::from(dfmt & 0xf)].fields
 }
 
 /// The element size of `dfmt` in bytes (bits above 3 are ignored); 0 for dfmt 0 and 15.
 #[inline]
 pub fn element_bytes(dfmt: u8) -> u32 {
-    u32::from(ELEMENT_BYTES[usize::from(dfmt & 0xf)])
+    u32::from(DFMTS[usize::from(dfmt & 0xf)].bytes)
 }
 
 /// SPEC §1.4: false for dfmt 0 or 15, for nfmt 6, and for nfmt float on a format with a field
@@ -112,36 +122,13 @@ pub fn element_bytes(dfmt: u8) -> u32 {
 /// the 3-bit nfmt are ignored.
 #[inline]
 pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
-    // A table lookup: the pair is a coin toss under random stimulus, and the rule's branches
-    // cost more mispredicted than the load.
-    VALID_NFMTS[usize::from(dfmt & 0xf)] >> (nfmt & 0x7) & 1 != 0
+    let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
+    // dfmt 0 (INVALID) and 15 (reserved) have no fields; nfmt 6 is reserved.
+    let codes_valid = !matches!(dfmt, DFMT_INVALID | DFMT_RESERVED) && nfmt != NFMT_RESERVED;
+    // float takes fields of 32, 16, 11 or 10 bits only: not dfmt 1, 3, 8, 9, 10
+    // (`float_formats_are_those_of_float_widths` checks the list against DFMTS).
+    codes_valid && !(nfmt == NFMT_FLOAT && matches!(dfmt, 1 | 3 | 8 | 9 | 10))
 }
-
-/// [`format_valid`]'s rule by dfmt: bit n set when nfmt n is valid with it. Built at compile
-/// time from [`FIELDS`].
-const VALID_NFMTS: [u8; 16] = {
-    let mut t = [0; 16];
-    let mut dfmt = 0;
-    while dfmt < 16 {
-        if dfmt != DFMT_INVALID as usize && dfmt != DFMT_RESERVED as usize {
-            let mut float_ok = true;
-            let mut k = 0;
-            while k < FIELDS[dfmt].len() {
-                float_ok &= matches!(FIELDS[dfmt][k].width, 32 | 16 | 11 | 10);
-                k += 1;
-            }
-            let mut nfmt = 0;
-            while nfmt < 8 {
-                if nfmt != NFMT_RESERVED as usize && (nfmt != NFMT_FLOAT as usize || float_ok) {
-                    t[dfmt] |= 1 << nfmt;
-                }
-                nfmt += 1;
-            }
-        }
-        dfmt += 1;
-    }
-    t
-};
 
 /// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
 /// the reserved 6) are float-like. Bits above 2 are ignored.
@@ -195,6 +182,16 @@ mod tests {
         }
         // Bits above the port widths are ignored: dfmt 0x12 is 2, nfmt 0xf is 7.
         assert!(format_valid(0x12, 0xf));
+    }
+
+    /// The formats format_valid refuses float for are those with a field not 32, 16, 11 or 10
+    /// bits wide.
+    #[test]
+    fn float_formats_are_those_of_float_widths() {
+        for dfmt in 1..15u8 {
+            let float_widths = fields(dfmt).iter().all(|f| matches!(f.width, 32 | 16 | 11 | 10));
+            assert_eq!(format_valid(dfmt, NFMT_FLOAT), float_widths, "dfmt {dfmt}");
+        }
     }
 
     #[test]

@@ -30,11 +30,10 @@
 //! only when the valid entering it is 1 and hold otherwise. Reset clears every register.
 
 use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
-use std::hint::select_unpredictable;
 
 use crate::ports;
 use crate::tsharp::{self, TSharp};
-use crate::unit::{eval_object, pipelined_unit, Kind};
+use crate::unit::{eval_object, pick, pipelined_unit, Kind};
 
 mod multi_texel_check;
 pub use multi_texel_check::{check_multi_texel, format_table_text, multi_texel_error, MultiTexelAccess};
@@ -130,7 +129,11 @@ pub fn is_pck(op: u8) -> bool {
 /// Element bytes of a T# dfmt (SPEC §1.4): 0 outside 1–14 (the T# field has 6 bits, so codes
 /// 15..=63 have no element either).
 pub fn texel_bytes(dfmt: u8) -> u32 {
-    select_unpredictable((1..=14).contains(&dfmt), element_bytes(dfmt), 0)
+    if (1..=14).contains(&dfmt) {
+        element_bytes(dfmt)
+    } else {
+        0
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,8 +178,9 @@ pub const FORMAT_TABLE: [FormatRow; 8] = [
 /// The table row that supports (op, dmask, dfmt, nfmt), if any. Arguments are taken at their
 /// port widths (op 2 bits, dmask 4, dfmt 6, nfmt 4).
 ///
-/// Looked up, not searched (the lockstep loop asks once per vector): the row of (op, dfmt),
-/// then its DMASK and nfmts compared (`format_row_is_the_tables_search` checks every input).
+/// (op, dfmt) names at most one row, found by [`row_index`]; its DMASK and nfmts are then
+/// compared (`format_row_is_the_tables_search` checks this against the table's search for every
+/// input).
 #[inline]
 pub fn format_row(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> Option<&'static FormatRow> {
     let (dmask, nfmt) = (dmask & 0xf, nfmt & 0xf);
@@ -223,32 +227,16 @@ const NFMT_MASKS: [u16; FORMAT_TABLE.len()] = {
     t
 };
 
-/// Each (op, dfmt)'s row as the pair (DMASK, nfmt mask), or ([`NO_ROW`], 0) where it has none:
-/// [`table_allows`] without a branch.
-const ROW_ALLOWS: [[(u8, u16); 64]; 4] = {
-    let mut t = [[(NO_ROW, 0); 64]; 4];
-    let mut k = 0;
-    while k < FORMAT_TABLE.len() {
-        let r = &FORMAT_TABLE[k];
-        t[r.op as usize][r.dfmt as usize] = (r.dmask, NFMT_MASKS[k]);
-        k += 1;
-    }
-    t
-};
-
-/// True when (op, dmask, dfmt, nfmt) is a row of SPEC §4.3's table (as [`format_row`] finds
-/// it; arguments at their port widths). Two loads and compares, no branch: the random stimulus
-/// makes the verdict a coin toss.
+/// True when (op, dmask, dfmt, nfmt) is a row of SPEC §4.3's table (see [`format_row`]).
 #[inline]
 pub fn table_allows(op: u8, dmask: u8, dfmt: u8, nfmt: u8) -> bool {
-    let (row_dmask, nfmts) = ROW_ALLOWS[usize::from(op & 0x3)][usize::from(dfmt & 0x3f)];
-    (row_dmask == dmask & 0xf) & (nfmts >> (nfmt & 0xf) & 1 != 0)
+    format_row(op, dmask, dfmt, nfmt).is_some()
 }
 
 /// True when the whole combination is supported: a table row, a 2D image, D16 = TFE = DA = 0
 /// (the unit's `illegal` is `bound && !supported(..)`).
 pub fn supported(op: u8, dmask: u8, dfmt: u8, nfmt: u8, kind: u8, no_modifiers: bool) -> bool {
-    (kind & 0xf == tsharp::TYPE_2D) & no_modifiers & table_allows(op, dmask, dfmt, nfmt)
+    kind & 0xf == tsharp::TYPE_2D && no_modifiers && table_allows(op, dmask, dfmt, nfmt)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,7 +247,7 @@ pub fn supported(op: u8, dmask: u8, dfmt: u8, nfmt: u8, kind: u8, no_modifiers: 
 fn level_dims(t: &TSharp, r128: bool, level: u32) -> (u32, u32, u32) {
     let width = (t.width() >> level).max(1);
     let height = (t.height() >> level).max(1);
-    let pitch = select_unpredictable(r128, width, (t.pitch() >> level).max(1));
+    let pitch = pick(r128, width, (t.pitch() >> level).max(1));
     (width, height, pitch)
 }
 
@@ -270,40 +258,32 @@ pub fn compute(input: &In) -> Out {
     let dmask = input.dmask & 0xf;
 
     // Step 1, §1.2: a 128-bit T# reads its high half as 0 (depth 0, pitch and max_mip unused).
-    // (Random stimulus makes these flags and verdicts coin tosses: operands are selected and
-    // conditions combined with `&`/`|`, here and below, rather than branched on.)
-    let t = TSharp::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
+    let t = TSharp::decode(input.tsharp_lo, pick(input.r128, 0, input.tsharp_hi));
 
     // Step 2, §1.2 and §4.3: bound; illegal = bound and not a supported combination.
     let bound = t.is_bound();
-    let no_modifiers = !input.d16 & !input.tfe & !input.da;
-    let illegal = bound & !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
+    let no_modifiers = !input.d16 && !input.tfe && !input.da;
+    let illegal = bound && !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
 
     // Step 3, §4.2: L = base_level + mipid, exact (33 bits); the level exists when L <=
     // last_level and, for a 256-bit T#, L <= max_mip.
-    let mipid = select_unpredictable(input.mip, u64::from(input.mipid), 0);
+    let mipid = if input.mip { u64::from(input.mipid) } else { 0 };
     let level = u64::from(t.base_level) + mipid;
-    let level_ok = (level <= u64::from(t.last_level)) & (input.r128 | (level <= u64::from(t.max_mip)));
+    let level_ok = level <= u64::from(t.last_level) && (input.r128 || level <= u64::from(t.max_mip));
 
-    // Step 4, §4.2: the level's dimensions (0 when the level does not exist). level_ok implies
-    // level <= last_level <= 15.
-    let level = select_unpredictable(level_ok, level as u32, 0);
+    // Step 4, §4.2: the dimensions of level L; L reads 0 when the level does not exist (level_ok
+    // implies L <= last_level <= 15).
+    let level = if level_ok { level as u32 } else { 0 };
     let (width, height, pitch) = level_dims(&t, input.r128, level);
-    let (width, height, pitch) = (
-        select_unpredictable(level_ok, width, 0),
-        select_unpredictable(level_ok, height, 0),
-        select_unpredictable(level_ok, pitch, 0),
-    );
 
     // Step 5, §4.3: align x down to the group; the group must fit with the unaligned x (exact).
     let n = group_size(op);
     let xa = input.x & !(n - 1);
-    let fits = (u64::from(input.x) + u64::from(n) <= u64::from(width)) & (input.y < height);
-    let group_valid = bound & !illegal & level_ok & fits;
+    let fits = u64::from(input.x) + u64::from(n) <= u64::from(width) && input.y < height;
+    let group_valid = bound && !illegal && level_ok && fits;
 
     // Step 6, §4.4: the address of texel xa, exact, then modulo 2^48. Every term fits a u64:
     // base·256 < 2^48, mip_offset < 15·2^16·2^14·16 < 2^38, (y·pitch + xa)·bpp < 2^54.
-    // (Computed whether or not the level exists: level is 0 then, and the address is dropped.)
     let bpp = u64::from(texel_bytes(t.dfmt));
     let mip_offset: u64 = (0..level)
         .map(|l| {
@@ -312,7 +292,10 @@ pub fn compute(input: &In) -> Out {
         })
         .sum();
     let texel = u64::from(input.y) * u64::from(pitch) + u64::from(xa);
-    let address = select_unpredictable(level_ok, (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK, 0);
+    let address = (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK;
+
+    // When the level does not exist, level, dimensions and address read 0 (docs/decisions.md).
+    let (width, height, pitch, address) = pick(level_ok, (width, height, pitch, address), (0, 0, 0, 0));
 
     Out {
         valid: input.valid,

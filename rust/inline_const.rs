@@ -64,8 +64,8 @@ pub fn value(code: u8) -> f32 {
     }
 }
 
-/// Every code's constant bits, by [`value`], computed once: the lockstep loop's step is then a
-/// lookup (the model took a third of the RTL's time per step computing it each time).
+/// Every code's constant bits, by [`value`], computed once, so that a step is a lookup rather
+/// than the f32 arithmetic.
 static VALUES: std::sync::LazyLock<[u32; 128]> =
     std::sync::LazyLock::new(|| std::array::from_fn(|code| value(code as u8).to_bits()));
 

@@ -22,7 +22,7 @@
 //! recent valid result to reach the output stage (0 after reset). Reset clears every register.
 
 use crate::ports;
-use crate::unit::{eval_object, pipelined_unit, Kind};
+use crate::unit::{eval_object, pick, pipelined_unit, Kind};
 use crate::vsharp::{SEL_1, SEL_X};
 
 ports! {
@@ -85,11 +85,6 @@ fn dst_sel_of(dst_sel: u16, c: usize) -> u8 {
 }
 
 /// The combinational function of SPEC §3 for one lane; `valid` is passed through.
-///
-/// Written without data-dependent branches: what a channel reads is a lookup by its dst_sel code
-/// in the eight values the codes can select, and compaction shifts each channel by the count of
-/// enabled channels before it (random codes and masks would make every branch a misprediction
-/// on the lockstep run's hot path).
 #[inline]
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
@@ -100,32 +95,31 @@ pub fn compute(input: &In) -> Out {
 
     // Step 1, expansion: components absent from the format read as 0 (k >= count; a count above 4
     // has all four).
-    // (Selected, not branched on: count is a coin toss under random stimulus.)
-    let expanded: [u32; 4] =
-        std::array::from_fn(|k| std::hint::select_unpredictable(k < count, dword(input.components, k), 0));
+    let expanded: [u32; 4] = std::array::from_fn(|k| if k < count { dword(input.components, k) } else { 0 });
 
-    // Steps 2 and 3, what each code selects: SEL_0 → 0, SEL_1 → 1 in the nfmt's class, reserved
-    // codes 2 and 3 → 0 (§1.1), X/Y/Z/W → the expanded component, or 0 when that component is
-    // out of range (SEL_1 keeps its 1). Unbound: every code selects 0, SEL_1 included.
+    // Steps 2 and 3, what each dst_sel code selects: SEL_0 → 0, SEL_1 → 1 in the nfmt's class,
+    // reserved codes 2 and 3 → 0 (§1.1), X/Y/Z/W → the expanded component, or 0 when that
+    // component is out of range (SEL_1 keeps its 1). Unbound: every code selects 0, SEL_1
+    // included.
     let one = if input.integer { ONE_INTEGER } else { ONE_FLOAT };
     let mut selects = [0u32; 8];
-    selects[usize::from(SEL_1)] = one;
-    for (k, &value) in expanded.iter().enumerate() {
-        let component_oor = (oor >> k) & 1 != 0;
-        selects[usize::from(SEL_X) + k] = std::hint::select_unpredictable(component_oor, 0, value);
+    if !input.unbound {
+        selects[usize::from(SEL_1)] = one;
+        for (k, &value) in expanded.iter().enumerate() {
+            let component_oor = (oor >> k) & 1 != 0;
+            selects[usize::from(SEL_X) + k] = if component_oor { 0 } else { value };
+        }
     }
-    let selects = selects.map(|value| std::hint::select_unpredictable(input.unbound, 0, value));
     let channels: [u32; 4] = std::array::from_fn(|c| selects[usize::from(dst_sel_of(dst_sel, c))]);
 
     // Step 4, DMASK compaction: the enabled channels, in R, G, B, A order, go to consecutive
     // result dwords; DMASK = 0 behaves as 0001.
-    let dmask = std::hint::select_unpredictable(dmask == 0, DMASK_ZERO_AS, dmask);
+    let dmask = if dmask == 0 { DMASK_ZERO_AS } else { dmask };
     let mut result = 0u128;
     let mut data_dwords = 0usize;
     for (c, &value) in channels.iter().enumerate() {
-        let enabled = (dmask >> c) & 1;
-        let kept = std::hint::select_unpredictable(enabled != 0, value, 0);
-        result |= u128::from(kept) << (32 * data_dwords);
+        let enabled = (dmask >> c) & 1 != 0;
+        result |= u128::from(pick(enabled, value, 0)) << (32 * data_dwords);
         data_dwords += usize::from(enabled);
     }
 

@@ -5,10 +5,11 @@
 //! The descriptor is held as `BitArray<[u64; 4], Lsb0>`: word 0 is descriptor bits 63:0, word 3
 //! bits 255:192, and within a word bit 0 is the least significant bit, so array index k is
 //! descriptor bit k. Every field of SPEC §1.2's table lies inside one 64-bit word and is declared
-//! once, with its explicit bit range, in the table's order, as a [`Field`] (rust/bits.rs), whose
-//! `load_le` is a shift and a mask and whose `store_le` writes through bitvec (plain `load` would
-//! depend on the host's byte order). Bits the
-//! table does not name are ignored on decode and written as 0 by [`TSharp::encode`].
+//! once, with its explicit bit range, in the table's order, as a row of `descriptor!`
+//! (rust/bits.rs), which derives [`TSharp`] and both conversions from the rows; a [`Field`]'s
+//! `load_le` is a shift and a mask and its `store_le` writes through bitvec (plain `load` would
+//! depend on the host's byte order). Bits the table does not name are ignored on decode and
+//! written as 0 by [`TSharp::encode`].
 //!
 //! [`TSharp`] holds the raw fields (no interpretation): `width_minus_1` is the 14-bit field, not
 //! the width. Whether the descriptor is 128 or 256 bits comes from the instruction (r128), not
@@ -19,48 +20,55 @@ use std::fmt;
 
 use bitvec::prelude::*;
 
-use crate::bits::Field;
+use crate::bits::{descriptor, Field};
 
 /// The raw descriptor: bit k of the array is descriptor bit k.
 pub type TSharpBits = BitArray<[u64; 4], Lsb0>;
 
-// Field positions, in SPEC §1.2's table order (`hi:lo` there is `lo..hi + 1` here).
-/// 39:0, base address in units of 256 bytes.
-pub const BASE: Field = Field::new(0..40);
-/// 51:40, min_lod (u4.8).
-pub const MIN_LOD: Field = Field::new(40..52);
-/// 57:52, image data format.
-pub const DFMT: Field = Field::new(52..58);
-/// 61:58, numeric format.
-pub const NFMT: Field = Field::new(58..62);
-/// 77:64, width − 1 (mip 0).
-pub const WIDTH: Field = Field::new(64..78);
-/// 91:78, height − 1 (mip 0).
-pub const HEIGHT: Field = Field::new(78..92);
-/// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
-pub const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
-/// 98:96.
+/// 98:96, dst_sel x.
 pub const DST_SEL_X: Field = Field::new(96..99);
-/// 101:99.
+/// 101:99, dst_sel y.
 pub const DST_SEL_Y: Field = Field::new(99..102);
-/// 104:102.
+/// 104:102, dst_sel z.
 pub const DST_SEL_Z: Field = Field::new(102..105);
-/// 107:105.
+/// 107:105, dst_sel w.
 pub const DST_SEL_W: Field = Field::new(105..108);
-/// 111:108, the most detailed level of the view.
-pub const BASE_LEVEL: Field = Field::new(108..112);
-/// 115:112, the least detailed level of the view (MSAA: sample count).
-pub const LAST_LEVEL: Field = Field::new(112..116);
-/// 120:116, tiling index (ignored: only linear surfaces are modelled).
-pub const TILING_INDEX: Field = Field::new(116..121);
-/// 127:124, resource type (see the `TYPE_*` codes).
-pub const TYPE: Field = Field::new(124..128);
-/// 140:128, depth − 1 (3D: depth; arrays: layers; cube: cube count); 256-bit form.
-pub const DEPTH: Field = Field::new(128..141);
-/// 156:141, pitch − 1 in texels; 256-bit form.
-pub const PITCH: Field = Field::new(141..157);
-/// 191:188, max_mip (resource mip count − 1); 256-bit form.
-pub const MAX_MIP: Field = Field::new(188..192);
+
+// SPEC §1.2's table, in its order (`hi:lo` there is `lo..hi + 1` here).
+descriptor! {
+    /// A decoded T#. Every field holds exactly its descriptor bits, so [`TSharp::encode`] gives
+    /// back the descriptor with its ignored bits cleared.
+    pub struct TSharp(TSharpBits) {
+        /// 39:0, base address in units of 256 bytes.
+        const BASE: Field = Field::new(0..40) => base: u64;
+        /// 51:40, min_lod (u4.8; not used by the modelled loads).
+        const MIN_LOD: Field = Field::new(40..52) => min_lod: u16;
+        /// 57:52, image data format: 0 = unbound, 1..=14 as SPEC §1.4.
+        const DFMT: Field = Field::new(52..58) => dfmt: u8;
+        /// 61:58, numeric format: 0..=7 as SPEC §1.4.
+        const NFMT: Field = Field::new(58..62) => nfmt: u8;
+        /// 77:64, width − 1 (mip 0).
+        const WIDTH: Field = Field::new(64..78) => width_minus_1: u16;
+        /// 91:78, height − 1 (mip 0).
+        const HEIGHT: Field = Field::new(78..92) => height_minus_1: u16;
+        /// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w (codes as the V#'s).
+        const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W] => dst_sel: [u8; 4];
+        /// 111:108, the most detailed level of the view.
+        const BASE_LEVEL: Field = Field::new(108..112) => base_level: u8;
+        /// 115:112, the least detailed level of the view (MSAA: sample count).
+        const LAST_LEVEL: Field = Field::new(112..116) => last_level: u8;
+        /// 120:116, tiling index (ignored: only linear surfaces are modelled).
+        const TILING_INDEX: Field = Field::new(116..121) => tiling_index: u8;
+        /// 127:124, resource type (see the `TYPE_*` codes).
+        const TYPE: Field = Field::new(124..128) => kind: u8;
+        /// 140:128, depth − 1 (3D: depth; arrays: layers; cube: cube count); 256-bit form.
+        const DEPTH: Field = Field::new(128..141) => depth_minus_1: u16;
+        /// 156:141, pitch − 1 in texels; 256-bit form.
+        const PITCH: Field = Field::new(141..157) => pitch_minus_1: u16;
+        /// 191:188, max_mip (resource mip count − 1); 256-bit form.
+        const MAX_MIP: Field = Field::new(188..192) => max_mip: u8;
+    }
+}
 
 /// The bits of descriptor bits 127:0 that SPEC §1.2 names (62, 63, 92..=95 and 121..=123 are
 /// not fields).
@@ -94,40 +102,6 @@ pub fn type_name(kind: u8) -> &'static str {
     }
 }
 
-/// A decoded T#. Every field holds exactly its descriptor bits, so [`TSharp::encode`] gives back
-/// the descriptor with its ignored bits cleared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct TSharp {
-    /// In units of 256 bytes, 40 bits.
-    pub base: u64,
-    /// u4.8, 12 bits (not used by the modelled loads).
-    pub min_lod: u16,
-    /// 6 bits; 0 = unbound, 1..=14 as SPEC §1.4.
-    pub dfmt: u8,
-    /// 4 bits; 0..=7 as SPEC §1.4.
-    pub nfmt: u8,
-    /// Width of mip 0 minus 1, 14 bits.
-    pub width_minus_1: u16,
-    /// Height of mip 0 minus 1, 14 bits.
-    pub height_minus_1: u16,
-    /// x, y, z, w; 3 bits each (codes as the V#'s).
-    pub dst_sel: [u8; 4],
-    /// 4 bits.
-    pub base_level: u8,
-    /// 4 bits.
-    pub last_level: u8,
-    /// 5 bits, ignored.
-    pub tiling_index: u8,
-    /// The `type` field, 4 bits.
-    pub kind: u8,
-    /// Depth (or layers, or cubes) minus 1, 13 bits; 256-bit form.
-    pub depth_minus_1: u16,
-    /// Pitch in texels minus 1, 16 bits; 256-bit form.
-    pub pitch_minus_1: u16,
-    /// Resource mip count minus 1, 4 bits; 256-bit form.
-    pub max_mip: u8,
-}
-
 /// The descriptor as a bit array from its two 128-bit halves (`lo` = bits 127:0).
 #[inline]
 pub fn to_bits(lo: u128, hi: u128) -> TSharpBits {
@@ -146,47 +120,14 @@ impl TSharp {
     /// 255:128 (pass 0 for a 128-bit T#).
     #[inline]
     pub fn decode(lo: u128, hi: u128) -> TSharp {
-        let b = to_bits(lo, hi);
-        TSharp {
-            base: BASE.load_le(&b),
-            min_lod: MIN_LOD.load_le(&b),
-            dfmt: DFMT.load_le(&b),
-            nfmt: NFMT.load_le(&b),
-            width_minus_1: WIDTH.load_le(&b),
-            height_minus_1: HEIGHT.load_le(&b),
-            dst_sel: DST_SEL.map(|f| f.load_le(&b)),
-            base_level: BASE_LEVEL.load_le(&b),
-            last_level: LAST_LEVEL.load_le(&b),
-            tiling_index: TILING_INDEX.load_le(&b),
-            kind: TYPE.load_le(&b),
-            depth_minus_1: DEPTH.load_le(&b),
-            pitch_minus_1: PITCH.load_le(&b),
-            max_mip: MAX_MIP.load_le(&b),
-        }
+        TSharp::decode_bits(&to_bits(lo, hi))
     }
 
     /// Packs the fields back into `(lo, hi)`; each field is truncated to its width and the
     /// ignored bits are 0. `TSharp::decode(lo, hi) == t` for `(lo, hi) = t.encode()` and every
     /// in-range `t`.
     pub fn encode(&self) -> (u128, u128) {
-        let mut b = TSharpBits::ZERO;
-        BASE.store_le(&mut b, self.base);
-        MIN_LOD.store_le(&mut b, self.min_lod);
-        DFMT.store_le(&mut b, self.dfmt);
-        NFMT.store_le(&mut b, self.nfmt);
-        WIDTH.store_le(&mut b, self.width_minus_1);
-        HEIGHT.store_le(&mut b, self.height_minus_1);
-        for (field, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
-            field.store_le(&mut b, sel);
-        }
-        BASE_LEVEL.store_le(&mut b, self.base_level);
-        LAST_LEVEL.store_le(&mut b, self.last_level);
-        TILING_INDEX.store_le(&mut b, self.tiling_index);
-        TYPE.store_le(&mut b, self.kind);
-        DEPTH.store_le(&mut b, self.depth_minus_1);
-        PITCH.store_le(&mut b, self.pitch_minus_1);
-        MAX_MIP.store_le(&mut b, self.max_mip);
-        from_bits(&b)
+        from_bits(&self.encode_bits())
     }
 
     /// SPEC §1.2: bound when dfmt != 0 and type >= 8.
@@ -215,27 +156,13 @@ impl TSharp {
     }
 }
 
-/// One character per dst_sel code: `0`, `1`, `X`..`W`; reserved codes show as their digit.
-fn sel_char(code: u8) -> char {
-    match code & 7 {
-        0 => '0',
-        1 => '1',
-        2 => '2',
-        3 => '3',
-        4 => 'X',
-        5 => 'Y',
-        6 => 'Z',
-        _ => 'W',
-    }
-}
-
 impl fmt::Display for TSharp {
     /// One line, sizes shown as sizes (field + 1), e.g. `base=0x0000001234 dfmt=1 nfmt=0
     /// type=9(2D) width=64 height=32 depth=1 pitch=64 base_level=0 last_level=3 max_mip=3
     /// dst_sel=XYZW min_lod=0x000`; tiling_index is appended only when non-zero. The base is in 256-byte
     /// units, as the field holds it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sel: String = self.dst_sel.iter().map(|&s| sel_char(s)).collect();
+        let sel: String = self.dst_sel.iter().map(|&s| crate::vsharp::sel_char(s)).collect();
         write!(
             f,
             "base={:#012x} dfmt={} nfmt={} type={}({}) width={} height={} depth={} pitch={} \

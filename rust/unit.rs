@@ -14,6 +14,16 @@ use std::fmt::Debug;
 #[cfg(test)]
 pub(crate) mod testing;
 
+/// `if cond { a } else { b }`, SPEC's `cond ? a : b`, with both sides already computed and taken
+/// by a conditional move instead of a branch. The models branch as the spec reads everywhere
+/// else; this is for the few choices on an input bit that the harness's random stimulus makes a
+/// coin toss, where a mispredicted branch costs more than computing both sides, each one
+/// measured (docs/perf.md, "Branch hints in the models"). At most ten lines of the models use it.
+#[inline(always)]
+pub(crate) fn pick<T>(cond: bool, a: T, b: T) -> T {
+    std::hint::select_unpredictable(cond, a, b)
+}
+
 /// How a port is written in vector files and `eval` (SPEC §13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {

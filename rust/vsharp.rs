@@ -5,9 +5,10 @@
 //! The descriptor is held as `BitArray<[u64; 2], Lsb0>`: word 0 is descriptor bits 63:0 (the first
 //! two SGPRs, little-endian), and within a word bit 0 is the least significant bit, so array index
 //! k is descriptor bit k. Every field is declared once, with its explicit bit range, in the order
-//! of SPEC §1.1's table, as a [`Field`] (rust/bits.rs): each lies inside one 64-bit word, so that
-//! `load_le` compiles to a shift and a mask (the lockstep loop decodes a V# every cycle);
-//! `store_le` writes through bitvec (plain `load` would depend on the host's byte order). Bits the
+//! of SPEC §1.1's table, as a row of `descriptor!` (rust/bits.rs), which derives [`VSharp`] and
+//! both conversions from the rows. Each [`Field`] lies inside one 64-bit word, so that `load_le`
+//! compiles to a shift and a mask (the lockstep loop decodes a V# every cycle); `store_le` writes
+//! through bitvec (plain `load` would depend on the host's byte order). Bits the
 //! table does not name (120..=122, 124..=125) are ignored on decode and written as 0 by
 //! [`VSharp::encode`].
 
@@ -15,46 +16,53 @@ use std::fmt;
 
 use bitvec::prelude::*;
 
-use crate::bits::Field;
+use crate::bits::{descriptor, Field};
 
 /// The raw descriptor: bit k of the array is descriptor bit k.
 pub type VSharpBits = BitArray<[u64; 2], Lsb0>;
 
-// Field positions, in SPEC §1.1's table order (`hi:lo` there is `lo..hi + 1` here).
-/// 47:0, byte address.
-pub const BASE: Field = Field::new(0..48);
-/// 61:48, bytes (§2.2 extends it to 18 bits with dfmt).
-pub const STRIDE: Field = Field::new(48..62);
-/// 62, cache-bank hint; no effect.
-pub const CACHE_SWIZZLE: Field = Field::bit(62);
-/// 63, swizzled addressing.
-pub const SWIZZLE_EN: Field = Field::bit(63);
-/// 95:64, range-check limit.
-pub const NUM_RECORDS: Field = Field::new(64..96);
-/// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
-pub const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W];
-/// 98:96.
+/// 98:96, dst_sel x.
 pub const DST_SEL_X: Field = Field::new(96..99);
-/// 101:99.
+/// 101:99, dst_sel y.
 pub const DST_SEL_Y: Field = Field::new(99..102);
-/// 104:102.
+/// 104:102, dst_sel z.
 pub const DST_SEL_Z: Field = Field::new(102..105);
-/// 107:105.
+/// 107:105, dst_sel w.
 pub const DST_SEL_W: Field = Field::new(105..108);
-/// 110:108, numeric format.
-pub const NFMT: Field = Field::new(108..111);
-/// 114:111, data format (stride[17:14] under §2.2's extension).
-pub const DFMT: Field = Field::new(111..115);
-/// 116:115, swizzled element size code: 2, 4, 8, 16 bytes.
-pub const ELEMENT_SIZE: Field = Field::new(115..117);
-/// 118:117, swizzled index stride code: 8, 16, 32, 64.
-pub const INDEX_STRIDE: Field = Field::new(117..119);
-/// 119, add the lane id to the index.
-pub const ADD_TID_EN: Field = Field::bit(119);
-/// 123, non-volatile hint; no effect.
-pub const NV: Field = Field::bit(123);
-/// 127:126, resource type (0 = buffer; other values are treated as 0).
-pub const TYPE: Field = Field::new(126..128);
+
+// SPEC §1.1's table, in its order (`hi:lo` there is `lo..hi + 1` here).
+descriptor! {
+    /// A decoded V#. Every field holds exactly its descriptor bits (no interpretation), so
+    /// [`VSharp::encode`] gives back the descriptor with its ignored bits cleared.
+    pub struct VSharp(VSharpBits) {
+        /// 47:0, byte address.
+        const BASE: Field = Field::new(0..48) => base: u64;
+        /// 61:48, bytes (§2.2 extends it to 18 bits with dfmt).
+        const STRIDE: Field = Field::new(48..62) => stride: u16;
+        /// 62, cache-bank hint; no effect.
+        const CACHE_SWIZZLE: Field = Field::bit(62) => cache_swizzle: bool;
+        /// 63, swizzled addressing.
+        const SWIZZLE_EN: Field = Field::bit(63) => swizzle_en: bool;
+        /// 95:64, range-check limit.
+        const NUM_RECORDS: Field = Field::new(64..96) => num_records: u32;
+        /// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w.
+        const DST_SEL: [Field; 4] = [DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W] => dst_sel: [u8; 4];
+        /// 110:108, numeric format.
+        const NFMT: Field = Field::new(108..111) => nfmt: u8;
+        /// 114:111, data format, 0 = INVALID (unbound); stride[17:14] under §2.2's extension.
+        const DFMT: Field = Field::new(111..115) => dfmt: u8;
+        /// 116:115, swizzled element size code: 2, 4, 8, 16 bytes ([`VSharp::element_bytes`]).
+        const ELEMENT_SIZE: Field = Field::new(115..117) => element_size: u8;
+        /// 118:117, swizzled index stride code: 8, 16, 32, 64 ([`VSharp::index_stride_records`]).
+        const INDEX_STRIDE: Field = Field::new(117..119) => index_stride: u8;
+        /// 119, add the lane id to the index.
+        const ADD_TID_EN: Field = Field::bit(119) => add_tid_en: bool;
+        /// 123, non-volatile hint; no effect.
+        const NV: Field = Field::bit(123) => nv: bool;
+        /// 127:126, resource type (0 = buffer; other values are treated as 0).
+        const TYPE: Field = Field::new(126..128) => kind: u8;
+    }
+}
 
 /// The descriptor bits SPEC §1.1 names; the rest are ignored.
 pub const DEFINED_MASK: u128 = !((0b111u128 << 120) | (0b11u128 << 124));
@@ -66,33 +74,6 @@ pub const SEL_X: u8 = 4;
 pub const SEL_Y: u8 = 5;
 pub const SEL_Z: u8 = 6;
 pub const SEL_W: u8 = 7;
-
-/// A decoded V#. Every field holds exactly its descriptor bits (no interpretation), so
-/// [`VSharp::encode`] gives back the descriptor with its ignored bits cleared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct VSharp {
-    /// Byte address, 48 bits.
-    pub base: u64,
-    /// Bytes, 14 bits.
-    pub stride: u16,
-    pub cache_swizzle: bool,
-    pub swizzle_en: bool,
-    pub num_records: u32,
-    /// x, y, z, w; 3 bits each.
-    pub dst_sel: [u8; 4],
-    /// 3 bits.
-    pub nfmt: u8,
-    /// 4 bits; 0 = INVALID (unbound).
-    pub dfmt: u8,
-    /// 2-bit code; see [`VSharp::element_bytes`].
-    pub element_size: u8,
-    /// 2-bit code; see [`VSharp::index_stride_records`].
-    pub index_stride: u8,
-    pub add_tid_en: bool,
-    pub nv: bool,
-    /// The `type` field, 2 bits.
-    pub kind: u8,
-}
 
 /// The descriptor as a bit array (word 0 = bits 31:0).
 #[inline]
@@ -111,44 +92,13 @@ impl VSharp {
     /// Splits a descriptor into its fields (bit k of `raw` = descriptor bit k).
     #[inline]
     pub fn decode(raw: u128) -> VSharp {
-        let b = to_bits(raw);
-        VSharp {
-            base: BASE.load_le(&b),
-            stride: STRIDE.load_le(&b),
-            cache_swizzle: CACHE_SWIZZLE.load_le(&b),
-            swizzle_en: SWIZZLE_EN.load_le(&b),
-            num_records: NUM_RECORDS.load_le(&b),
-            dst_sel: DST_SEL.map(|f| f.load_le(&b)),
-            nfmt: NFMT.load_le(&b),
-            dfmt: DFMT.load_le(&b),
-            element_size: ELEMENT_SIZE.load_le(&b),
-            index_stride: INDEX_STRIDE.load_le(&b),
-            add_tid_en: ADD_TID_EN.load_le(&b),
-            nv: NV.load_le(&b),
-            kind: TYPE.load_le(&b),
-        }
+        VSharp::decode_bits(&to_bits(raw))
     }
 
     /// Packs the fields back into a descriptor; each field is truncated to its width and the
     /// ignored bits are 0. `VSharp::decode(v.encode()) == v` for every in-range `v`.
     pub fn encode(&self) -> u128 {
-        let mut b = VSharpBits::ZERO;
-        BASE.store_le(&mut b, self.base);
-        STRIDE.store_le(&mut b, self.stride);
-        CACHE_SWIZZLE.store_le(&mut b, self.cache_swizzle);
-        SWIZZLE_EN.store_le(&mut b, self.swizzle_en);
-        NUM_RECORDS.store_le(&mut b, self.num_records);
-        for (field, sel) in DST_SEL.into_iter().zip(self.dst_sel) {
-            field.store_le(&mut b, sel);
-        }
-        NFMT.store_le(&mut b, self.nfmt);
-        DFMT.store_le(&mut b, self.dfmt);
-        ELEMENT_SIZE.store_le(&mut b, self.element_size);
-        INDEX_STRIDE.store_le(&mut b, self.index_stride);
-        ADD_TID_EN.store_le(&mut b, self.add_tid_en);
-        NV.store_le(&mut b, self.nv);
-        TYPE.store_le(&mut b, self.kind);
-        from_bits(&b)
+        from_bits(&self.encode_bits())
     }
 
     /// Swizzle element size E in bytes: 2, 4, 8 or 16 (SPEC §1.1, §2.3).
@@ -162,8 +112,9 @@ impl VSharp {
     }
 }
 
-/// One character per dst_sel code: `0`, `1`, `X`..`W`; reserved codes show as their digit.
-fn sel_char(code: u8) -> char {
+/// One character per dst_sel code: `0`, `1`, `X`..`W`; reserved codes show as their digit (the
+/// T#'s codes are the V#'s).
+pub(crate) fn sel_char(code: u8) -> char {
     match code & 7 {
         SEL_0 => '0',
         SEL_1 => '1',

@@ -4,8 +4,9 @@
 
 use std::hint::select_unpredictable;
 
-use super::{Addressing, In, Out, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NAMES, ACCESS_NON_FORMAT, BYTES_LEGAL};
+use super::{In, Out, ACCESS_ATOMIC, ACCESS_FORMAT, ACCESS_NAMES, ACCESS_NON_FORMAT, BYTES_LEGAL};
 use crate::cover::{Covergroup, Hits};
+use crate::vsharp::VSharp;
 
 /// The coverpoints, in declaration order.
 #[repr(usize)]
@@ -217,8 +218,8 @@ const ACCESS_BYTES_BIN: [[u8; 6]; 4] =
 /// branches: a mispredicted branch costs more than counting into the unowned slot. The rare and
 /// the nested conditions stay branches.
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
-    // The model's own decode of the V# fields it reads (shifts and masks: rust/bits.rs).
-    let v = Addressing::decode(input.vsharp);
+    // The V#'s fields (shifts and masks: rust/bits.rs).
+    let v = VSharp::decode(input.vsharp);
     let access = input.access & 0x3;
     let bytes = u32::from(input.bytes) & 0x1f;
     let tid = u32::from(input.tid) & 0x3f;

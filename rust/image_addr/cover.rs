@@ -6,50 +6,7 @@ use std::hint::select_unpredictable;
 
 use super::{group_size, row_index, supported, table_allows, In, Out, FORMAT_TABLE, OP_NAMES};
 use crate::cover::{Covergroup, Hits};
-use crate::tsharp;
-
-/// The T# fields the bins read, at `crate::tsharp`'s positions, through the same field loads as
-/// the model's decode (a shift and a mask each: rust/bits.rs), without the fields the bins do not
-/// read.
-struct Fields {
-    base: u64,
-    dfmt: u8,
-    nfmt: u8,
-    width_minus_1: u32,
-    height_minus_1: u32,
-    base_level: u8,
-    last_level: u8,
-    kind: u8,
-    max_mip: u8,
-}
-
-impl Fields {
-    #[inline]
-    fn decode(lo: u128, hi: u128) -> Fields {
-        let b = tsharp::to_bits(lo, hi);
-        Fields {
-            base: tsharp::BASE.load_le(&b),
-            dfmt: tsharp::DFMT.load_le(&b),
-            nfmt: tsharp::NFMT.load_le(&b),
-            width_minus_1: tsharp::WIDTH.load_le(&b),
-            height_minus_1: tsharp::HEIGHT.load_le(&b),
-            base_level: tsharp::BASE_LEVEL.load_le(&b),
-            last_level: tsharp::LAST_LEVEL.load_le(&b),
-            kind: tsharp::TYPE.load_le(&b),
-            max_mip: tsharp::MAX_MIP.load_le(&b),
-        }
-    }
-    fn width(&self) -> u32 {
-        self.width_minus_1 + 1
-    }
-    fn height(&self) -> u32 {
-        self.height_minus_1 + 1
-    }
-    /// SPEC §1.2.
-    fn is_bound(&self) -> bool {
-        self.dfmt != 0 && self.kind >= tsharp::TYPE_1D
-    }
-}
+use crate::tsharp::{self, TSharp};
 
 /// The coverpoints, in declaration order.
 #[repr(usize)]
@@ -196,7 +153,7 @@ fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let op = input.op & 0x3;
     let dmask = input.dmask & 0xf;
-    let t = Fields::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
+    let t = TSharp::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
     hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
     hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
 

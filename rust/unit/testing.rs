@@ -11,6 +11,17 @@ pub fn port_widths<P: Ports>() -> Vec<(&'static str, u32)> {
     P::SIGNALS.iter().map(|s| (s.name, s.width)).collect()
 }
 
+/// `P` with every port drawn uniformly over its width ([`Ports::set`] masks each value).
+pub fn any_ports<P: Ports>() -> impl Strategy<Value = P> {
+    proptest::collection::vec(any::<u128>(), P::SIGNALS.len()).prop_map(|values| {
+        let mut ports = P::default();
+        for (k, value) in values.into_iter().enumerate() {
+            ports.set(k, value);
+        }
+        ports
+    })
+}
+
 /// Every port of `ports` fits its width (no bit above it is set).
 pub fn fits_ports<P: Ports>(ports: &P) -> Result<(), TestCaseError> {
     for (k, s) in P::SIGNALS.iter().enumerate() {

@@ -22,53 +22,54 @@ enum Point {
     Done,
 }
 
-/// TCP events of one cycle, as bits of [`VmemPipe::events`](super::VmemPipe::events) (bit k =
-/// bin k of the "tcp event" point).
-pub mod event {
-    /// A load access found its line valid and filled.
-    pub const HIT: u32 = 1 << 0;
-    /// A load access allocated its line and sent the line read.
-    pub const MISS: u32 = 1 << 1;
-    /// A hit while a fill is outstanding in the same bank.
-    pub const HIT_UNDER_MISS: u32 = 1 << 2;
-    /// An access waited for its line's fill.
-    pub const FILL_WAIT: u32 = 1 << 3;
-    /// A bundle loaded with two or more accesses in one bank.
-    pub const BANK_CONFLICT: u32 = 1 << 4;
-    /// An access of two or more requests (same line, same bundle) done.
-    pub const COMBINE: u32 = 1 << 5;
-    /// A bundle loaded with a lane's second block (its access straddles two blocks).
-    pub const STRADDLE: u32 = 1 << 6;
-    /// A miss took a valid line as its victim.
-    pub const EVICTION: u32 = 1 << 7;
-    /// A GLC = 1 load read the L2 without allocating.
-    pub const GLC_BYPASS: u32 = 1 << 8;
-    /// A store wrote into a resident line.
-    pub const WRITE_HIT: u32 = 1 << 9;
-    /// An atomic invalidated a resident line.
-    pub const ATOMIC_INVALIDATE: u32 = 1 << 10;
-    /// A response arrived for a request accepted after another of its bank still outstanding.
-    pub const OUT_OF_ORDER: u32 = 1 << 11;
-    /// A miss found all 64 lines of its bank pending, or no free tag, and waited.
-    pub const NO_VICTIM_OR_TAG: u32 = 1 << 12;
+/// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
+/// bit k) and its bin of the "tcp event" point in [`EVENTS`].
+macro_rules! tcp_events {
+    ($( $(#[$doc:meta])* $name:ident => $bin:literal, )*) => {
+        /// TCP events of one cycle, as bits of [`VmemPipe::events`](super::VmemPipe::events) (bit
+        /// k = bin k of the "tcp event" point).
+        pub mod event {
+            tcp_events!(@bit 0; $( $(#[$doc])* $name, )*);
+        }
+        /// The "tcp event" bins, in bit order of [`event`].
+        pub const EVENTS: &[&str] = &[$($bin),*];
+    };
+    (@bit $k:expr; $(#[$doc:meta])* $name:ident, $($rest:tt)*) => {
+        $(#[$doc])*
+        pub const $name: u32 = 1 << $k;
+        tcp_events!(@bit $k + 1; $($rest)*);
+    };
+    (@bit $k:expr;) => {};
 }
 
-/// The "tcp event" bins, in bit order of [`event`].
-pub const EVENTS: [&str; 13] = [
-    "hit",
-    "miss",
-    "hit under miss",
-    "fill wait",
-    "bank conflict",
-    "combine",
-    "straddle",
-    "eviction",
-    "GLC bypass",
-    "write to a resident line",
-    "atomic invalidates a line",
-    "out-of-order response",
-    "miss waits for a victim or a tag",
-];
+tcp_events! {
+    /// A load access found its line valid and filled.
+    HIT => "hit",
+    /// A load access allocated its line and sent the line read.
+    MISS => "miss",
+    /// A hit while a fill is outstanding in the same bank.
+    HIT_UNDER_MISS => "hit under miss",
+    /// An access waited for its line's fill.
+    FILL_WAIT => "fill wait",
+    /// A bundle loaded with two or more accesses in one bank.
+    BANK_CONFLICT => "bank conflict",
+    /// An access of two or more requests (same line, same bundle) done.
+    COMBINE => "combine",
+    /// A bundle loaded with a lane's second block (its access straddles two blocks).
+    STRADDLE => "straddle",
+    /// A miss took a valid line as its victim.
+    EVICTION => "eviction",
+    /// A GLC = 1 load read the L2 without allocating.
+    GLC_BYPASS => "GLC bypass",
+    /// A store wrote into a resident line.
+    WRITE_HIT => "write to a resident line",
+    /// An atomic invalidated a resident line.
+    ATOMIC_INVALIDATE => "atomic invalidates a line",
+    /// A response arrived for a request accepted after another of its bank still outstanding.
+    OUT_OF_ORDER => "out-of-order response",
+    /// A miss found all 64 lines of its bank pending, or no free tag, and waited.
+    NO_VICTIM_OR_TAG => "miss waits for a victim or a tag",
+}
 
 /// The "l2 channel" bins.
 const L2_BINS: [&str; 6] =
