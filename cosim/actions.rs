@@ -1,8 +1,7 @@
 //! The command line's per-unit actions, by unit name. Each is generic over the unit's
 //! [`Binding`] inside and plain outside: instantiated here, once for every unit, they are
 //! compiled with this library, not again in the `gcn-vmem` binary (a generic engine
-//! instantiated for ten units in the binary cost it four minutes of compile; docs/perf.md
-//! "Cold start").
+//! instantiated for ten units in the binary costs minutes of compile; docs/perf-history.md).
 
 use std::io::{BufRead, Write};
 use std::path::Path;

@@ -3,7 +3,7 @@
 # round, both run `bench --unit U` at the same time, each pinned to a CPU of its own (the two
 # swap CPUs every round), so that both see the machine in the same state; a shared machine's
 # state moves cosim/C++ by several hundredths between runs made minutes apart, which hides a
-# change of one or two hundredths (docs/perf.md "Round 11"). Prints each round's cosim/C++ of
+# change of one or two hundredths (docs/perf-history.md "Round 11"). Prints each round's cosim/C++ of
 # both, then per unit the medians and the mean of the rounds' differences B - A.
 #
 # Environment: UNITS (default the units of random vectors, as binary B lists them with

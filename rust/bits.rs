@@ -8,8 +8,8 @@
 //! word. [`Field::load_le`] reads it as bitvec's `bits[range].load_le()` does, but from the
 //! field's one word with one shift and one mask, so that with the constant range inlined a load
 //! compiles to those two instructions. (Through bitvec's generic path, a slice's `load_le` goes
-//! through `Domain::minor`/`partial_tail`, which the compiler does not inline: that was a third
-//! of the address models' time in the lockstep loop; docs/perf.md.) The tests below prove both
+//! through `Domain::minor`/`partial_tail`, which the compiler does not inline: a third of the
+//! address models' time in the lockstep loop; docs/perf-history.md.) The tests below prove both
 //! reads equal for every field of the V# and the T#; [`Field::store_le`] writes through bitvec.
 //!
 //! `descriptor!` declares a descriptor from its table, one row per field (its constant, its bit

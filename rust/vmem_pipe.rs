@@ -1,6 +1,6 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions,
 //! as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)".
-//! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe.rs  Tests: tests/vmem_pipe.rs
+//! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: tests/vmem_pipe.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
 //! decision of cycle t reads the state at the start of t plus t's inputs; the new state is taken
@@ -14,7 +14,7 @@
 //! - `td.rs`: the result dwords (format_unpack → swizzle → d16, or d16 alone) and VGPR writes;
 //! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod 4);
 //! - `ports.rs`: the port tables [`ports::In`], [`ports::Out`]. The testbench (SQ and L2) is the
-//!   harness's, cosim/exec/pipeline.rs.
+//!   harness's, cosim/bindings/vmem_pipe/testbench.rs.
 //!
 //! The address stage's results are computed in the cycle it takes the instruction, from the
 //! buffer it then holds unchanged for four cycles; the contract fixes when they may be used (group

@@ -202,7 +202,7 @@ fn whole_program_trace_snapshot() {
     insta::assert_snapshot!(trace);
 }
 
-/// Issue 21: the random program suite spreads its chunks over threads, and what it reports
+/// The random program suite spreads its chunks over threads, and what it reports
 /// depends on the seed only. Without a bug: the same counts with one, two and five threads. With
 /// buffer_addr's test-only mutant (swizzled addresses wrong): the same first failing program,
 /// shrunk to the same saved file, and the same counts up to it.

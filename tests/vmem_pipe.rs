@@ -463,7 +463,7 @@ fn exec_break_asserts_needs_the_rtl() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// Issue 21: the pipeline's random programs spread their chunks over threads, and what the
+/// The pipeline's random programs spread their chunks over threads, and what the
 /// suite reports depends on the seed only: the same counts and bins with one and three threads
 /// on the RTL as written, and on the LRU mutant the same failing programs, saved to the same
 /// files, and the same counts up to them.

@@ -9,8 +9,9 @@ use gcn_vmem_model::inline_const::{fields, In};
 include!(concat!(env!("OUT_DIR"), "/ports/inline_const.rs"));
 
 impl Binding for Harness {
-    /// Its Verilated step is about 50 ns: side by side, the extra pass over a case took its
-    /// cosim/C++ on the 16-core machine from 0.52 to 0.48 at the median (docs/perf.md "Round 9").
+    /// Its Verilated step is about 50 ns: side by side, the extra pass over a case costs more than
+    /// it saves (cosim/C++ on the 16-core machine 0.48 side by side, 0.52 cycle by cycle, at the
+    /// median: docs/perf-history.md "Round 9").
     const SIDE_BY_SIDE: bool = false;
 
     /// Every code, with the corners of SPEC §9 (code 0, the denormals, e = 1, 1.0, the largest)

@@ -18,7 +18,7 @@ const LARGE_MODEL_BYTES: u64 = 8 << 20;
 
 /// The optimisation level of a large model's build that random runs use: -O3 on 55 MB of C++
 /// costs minutes more compile (a 2 MB file of the pipeline: 5 s at -O0, 7 s at -O1, 12 s at
-/// -O2), and the pipeline's random run at -O1 is as fast as it was at -O3 (docs/perf.md).
+/// -O2), and the pipeline's random run is as fast at -O1 as at -O3 (docs/perf.md).
 const LARGE_OPT: u32 = 1;
 
 /// A unit ready to link: its cache directory (with `libcosim_<unit>.a`), its ports and the files

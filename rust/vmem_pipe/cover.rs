@@ -1,5 +1,5 @@
-//! Functional coverage of `vmem_pipe` (rust/cover.rs): the pipeline's events that issue 19
-//! asks the random programs to reach — TCP hit, miss, hit under miss, fill wait, bank conflict,
+//! Functional coverage of `vmem_pipe` (rust/cover.rs): the pipeline's events the random
+//! programs must reach — TCP hit, miss, hit under miss, fill wait, bank conflict,
 //! combine, straddle, eviction, GLC bypass, out-of-order L2 response, back-pressure from the L2
 //! and from the VGPR port, every `bound` stage (SPEC §14.1).
 //!

@@ -578,12 +578,22 @@ fn random_programs_match_the_executor() {
         }
         wave.sgprs[100] = next(&mut rng) as u32 % 64;
         let n = 1 + next(&mut rng) as usize % 12;
-        let insts: Vec<BufferInst> = (0..n as u8).map(|i| random_inst(&mut rng, i)).collect();
+        // A 64-bit atomic whose bytes lie in two 64-byte lines is an executor error (SPEC §10.1):
+        // the wide atomics' addresses are kept 8-byte aligned (V# base and stride, soffset 0,
+        // offset, and the offset VGPRs below).
+        let insts: Vec<BufferInst> = (0..n as u8)
+            .map(|i| random_inst(&mut rng, i))
+            .map(|inst| match (inst.kind, inst.wide) {
+                (BufferKind::Atomic(_), true) => BufferInst { soffset: 128, offset: inst.offset & !7, ..inst },
+                _ => inst,
+            })
+            .collect();
         for (i, inst) in insts.iter().enumerate() {
             let pick = |rng: &mut u64, n: u64| next(rng) % n;
+            let wide_mask = if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide { 7 } else { 0 };
             let v = VSharp {
-                base: (0x10000 + pick(&mut rng, 0x400)) & !(if pick(&mut rng, 2) == 0 { 3 } else { 0 }),
-                stride: [0, 4, 8, 12, 16, 64][pick(&mut rng, 6) as usize],
+                base: (0x10000 + pick(&mut rng, 0x400)) & !(if pick(&mut rng, 2) == 0 { 3 } else { 0 }) & !wide_mask,
+                stride: [0, 4, 8, 12, 16, 64][pick(&mut rng, 6) as usize] & !(wide_mask as u16),
                 num_records: [0x40, 0x180, 0x1000, 0x10_0000][pick(&mut rng, 4) as usize],
                 dst_sel: std::array::from_fn(|_| pick(&mut rng, 8) as u8),
                 nfmt: pick(&mut rng, 8) as u8,
@@ -605,7 +615,7 @@ fn random_programs_match_the_executor() {
                     };
                 }
             }
-            // 64-bit atomics 8-byte aligned (see the module documentation of rust/vmem_pipe.rs).
+            // 64-bit atomics' offsets 8-byte aligned (SPEC §10.1, above).
             if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide {
                 for r in 0..2 {
                     for l in 0..64 {

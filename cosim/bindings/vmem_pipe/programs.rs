@@ -138,7 +138,7 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
             _ => instruction(rng),
         };
         let mut next = state.clone();
-        if atomic_crossing_a_line(&inst, &state).is_none() && exec::run(&mut next, &inst, &mut models).is_ok() {
+        if exec::run(&mut next, &inst, &mut models).is_ok() {
             state = next;
             program.push(inst);
             placed += 1;
@@ -259,26 +259,6 @@ pub fn with_text(program: &[Instruction]) -> Vec<(Instruction, String)> {
     program.iter().map(|i| (*i, isa::disassemble(i))).collect()
 }
 
-/// The pipeline sends an atomic to the L2 whole, through the bank of its first byte, and
-/// invalidates that line only (docs/decisions.md "vmem_pipe"): an atomic whose bytes reach into
-/// the next 64-byte line would leave that line stale in the L1, so the pipeline does not take
-/// it (the executor does). `Some`: the error naming the first such lane.
-pub fn atomic_crossing_a_line(inst: &Instruction, wave: &Wave) -> Option<String> {
-    let b = exec::lower_buffer(inst).ok()??;
-    if !matches!(b.kind, exec::BufferKind::Atomic(_)) {
-        return None;
-    }
-    let bytes = if b.wide { 8 } else { 4 };
-    let lanes = exec::lane_addresses(wave, &b).ok()?;
-    lanes.iter().find(|(_, a)| !a.unbound && a.in_range & 1 != 0 && (a.address & 63) + bytes > 64).map(|(l, a)| {
-        format!(
-            "lane {l}: the {bytes}-byte atomic at {:#x} crosses a 64-byte line; the pipeline takes atomics within \
-             one line only (docs/decisions.md \"vmem_pipe\")",
-            a.address
-        )
-    })
-}
-
 /// The executor's result of `program` on `wave` (SPEC §10): the reference every pipeline run
 /// must equal. `Err`: the executor's error, naming the instruction (SPEC §13.1).
 pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave, String> {
@@ -286,9 +266,6 @@ pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave,
     let mut models = Models::default();
     for (n, (inst, text)) in program.iter().enumerate() {
         let name = || format!("instruction {n} (`{text}`)");
-        if let Some(e) = atomic_crossing_a_line(inst, &w) {
-            return Err(format!("{}: {e}", name()));
-        }
         exec::run(&mut w, inst, &mut models).map_err(|e| format!("{}: {e}", name()))?;
     }
     Ok(w)

@@ -14,6 +14,6 @@
 /// ([`LARGE_NETLIST_VERILATOR_FLAGS`]), where it showed.
 pub const NETLIST_VERILATOR_FLAGS: &[&str] = &["-Wno-fatal", "-Wno-lint", "-Wno-style", "-fno-const-bit-op-tree"];
 
-/// Added for a large netlist (the pipeline's): without Verilator's DFG optimisation it took 6.6 GB
-/// of memory to Verilate instead of 16.5 GB (7 min 5 s against 8 min 21 s, 3 % more C++).
+/// For a large netlist (the pipeline's): without Verilator's DFG optimisation it takes 6.6 GB of
+/// memory to Verilate instead of 16.5 GB (7 min 5 s against 8 min 21 s, 3 % more C++).
 pub const LARGE_NETLIST_VERILATOR_FLAGS: &[&str] = &["-fno-dfg"];

@@ -435,9 +435,9 @@ fn verilate(tools: &Toolchain, g: &GateBuild, mdir: &Path, ports: &[Port], large
             // Yosys's netlist: flags.rs says why these. UNOPTFLAT stays on: it is reported
             // below.
             Source::Netlist(f) => {
-                // No `no_inline` for the modules a large netlist repeats, though it made the
-                // pipeline's C++ 418 MB instead of 583 MB: with it an out-of-line buffer_addr's
-                // gates were simulated wrongly (docs/integrations/gls.md, "The first run").
+                // No `no_inline` for the modules a large netlist repeats: it makes the pipeline's
+                // C++ 418 MB instead of 583 MB, but an out-of-line buffer_addr's gates then
+                // simulate wrongly (docs/integrations/gls.md).
                 cmd.args(NETLIST_VERILATOR_FLAGS);
                 f
             }
