@@ -1,4 +1,5 @@
-//! What several subcommands share: naming units, a fresh seed, the RTL build and waveform flags.
+//! What several subcommands share: naming units, a fresh seed, the RTL build and waveform flags,
+//! the flags of the Yosys runs.
 
 use std::path::Path;
 
@@ -93,4 +94,16 @@ impl RtlArgs {
             Gls::Off
         }
     }
+}
+
+/// The flags of a subcommand that runs Yosys once a unit (`synth`, `netlist`).
+#[derive(clap::Args)]
+pub struct YosysArgs {
+    /// Unit to synthesize (repeatable); by default every unit the command takes (cosim/units.txt;
+    /// `netlist` leaves out the `builds=one` units, which run when named).
+    #[arg(long)]
+    pub unit: Vec<String>,
+    /// Yosys runs at once (each on one thread); default: the cores.
+    #[arg(long)]
+    pub jobs: Option<usize>,
 }

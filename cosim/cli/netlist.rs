@@ -6,18 +6,9 @@ use std::time::Instant;
 
 use gcn_vmem::tools::{gls, yosys};
 
-use crate::common::{cores, resolve_units};
+use crate::common::{cores, resolve_units, YosysArgs};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// Unit to synthesize (repeatable); by default all units of cosim/units.txt but the long
-    /// sweeps (vmem_pipe, which runs when named).
-    #[arg(long)]
-    unit: Vec<String>,
-    /// Netlists synthesized at once (Yosys runs on one thread); default: the cores.
-    #[arg(long)]
-    jobs: Option<usize>,
-}
+pub type Args = YosysArgs;
 
 /// Ok(false) when a netlist fails; an error (exit 2) when Yosys does not run or a unit is unknown.
 pub fn run(args: Args) -> anyhow::Result<bool> {
@@ -40,23 +31,11 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         list.len()
     );
     let started = Instant::now();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let reports = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(job) = list.get(i) else { break };
-                let report = gls::synthesize(job, &root);
-                eprintln!("  {} done after {:.1} s", report.name, report.elapsed.as_secs_f64());
-                reports.lock().unwrap_or_else(|e| e.into_inner()).push((i, report));
-            });
-        }
+    let reports = gls::synthesize_all(&list, &root, jobs, &|report| {
+        eprintln!("  {} done after {:.1} s", report.name, report.elapsed.as_secs_f64());
     });
-    let mut reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
-    reports.sort_by_key(|(i, _)| *i);
     let mut failed = 0;
-    for (_, r) in &reports {
+    for r in &reports {
         match &r.outcome {
             Ok(path) => {
                 let lines = std::fs::read_to_string(path).map_or(0, |t| t.lines().count());

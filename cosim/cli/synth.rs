@@ -6,17 +6,9 @@ use std::time::Instant;
 
 use gcn_vmem::tools::{synth, yosys};
 
-use crate::common::{cores, resolve_units};
+use crate::common::{cores, resolve_units, YosysArgs};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// Unit to synthesize (repeatable); all units of cosim/units.txt by default.
-    #[arg(long)]
-    unit: Vec<String>,
-    /// Units synthesized at once (Yosys runs on one thread); default: the cores.
-    #[arg(long)]
-    jobs: Option<usize>,
-}
+pub type Args = YosysArgs;
 
 /// Ok(false) when a unit fails to synthesize; an error (exit 2) when Yosys does not run at all.
 pub fn run(args: Args) -> anyhow::Result<bool> {

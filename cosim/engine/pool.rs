@@ -1,12 +1,39 @@
 //! Work on a run's threads: a random run's workers ([`on_threads`]), the program suites' chunks
-//! in chunk order ([`chunks`]), and the progress bar a run shows.
+//! in chunk order ([`chunks`]), independent jobs such as one Yosys run a unit ([`each`]), and the
+//! progress bar a run shows.
 //!
 //! Chunk `c` of a suite seeded `s` draws its programs from generators of its own (from `s` and
 //! `c` alone), and the chunks run on as many threads as the run has jobs; what a suite reports
 //! depends on its seed only, never on the number of threads (tests/exec_program.rs checks it).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+/// `work` on every item of `items`, on up to `jobs` threads that claim items in order; `done`
+/// sees each result as it comes (a progress line). The results in item order.
+pub fn each<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(&T) -> R + Sync,
+    done: impl Fn(&R) + Sync,
+) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let result = work(item);
+                done(&result);
+                *slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+            });
+        }
+    });
+    // Every slot is filled: the threads claim every index before they stop, and a panic in
+    // `work` ends the scope with that panic.
+    slots.into_iter().filter_map(|slot| slot.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)).collect()
+}
 
 /// Runs chunks `0..chunks` on up to `jobs` threads, each thread with its own state from
 /// `open` (a backend: its simulations are not shared). `work` runs one chunk and says whether it

@@ -346,6 +346,12 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
+/// Synthesizes every job into its netlist, up to `jobs` at once; reports in the order of `list`.
+/// `done` is called as each finishes (progress).
+pub fn synthesize_all(list: &[Job], root: &Path, jobs: usize, done: &(dyn Fn(&Report) + Sync)) -> Vec<Report> {
+    crate::engine::pool::each(list, jobs, |job| synthesize(job, root), done)
+}
+
 /// Synthesizes one job into its netlist. Never panics.
 pub fn synthesize(job: &Job, root: &Path) -> Report {
     let start = Instant::now();

@@ -83,8 +83,6 @@
 //!   instances are counted apart ([`Stats::macros`]).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -509,32 +507,7 @@ fn run_module(rtl: &Path, work: &Path, module: &str) -> anyhow::Result<(Stats, V
 /// Synthesizes every job, up to `jobs` at once; reports in the order of `list`. `done` is called
 /// as each finishes (progress).
 pub fn synthesize_all(list: &[Job], jobs: usize, done: &(dyn Fn(&Report) + Sync)) -> Vec<Report> {
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Report>>> = list.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, list.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = list.get(i) else { break };
-                let report = synthesize(job);
-                done(&report);
-                *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .zip(list)
-        .map(|(slot, job)| {
-            slot.into_inner().unwrap_or_else(|e| e.into_inner()).unwrap_or_else(|| Report {
-                top: job.top.clone(),
-                outcome: Err("not run (a worker stopped)".to_string()),
-                elapsed: Duration::ZERO,
-                log: job.work.join("synth.log"),
-                parts: Vec::new(),
-            })
-        })
-        .collect()
+    crate::engine::pool::each(list, jobs, synthesize, done)
 }
 
 /// `n` with thousands separators (7018 → "7,018").
