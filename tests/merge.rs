@@ -28,6 +28,14 @@ fn write_json(path: &Path, doc: &Value) {
     std::fs::write(path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
 }
 
+/// A copy of `doc` changed by `edit`, written to `path`; returns `path`.
+fn write_edited(doc: &Value, path: PathBuf, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut doc = doc.clone();
+    edit(&mut doc);
+    write_json(&path, &doc);
+    path
+}
+
 /// `gcn-vmem cosim ARGS --results FILE`, its failures saved in FILE's folder under
 /// `artifacts-<FILE stem>`: its exit status and stdout.
 fn cosim(args: &[&str], file: &Path) -> (i32, String) {
@@ -215,11 +223,7 @@ fn a_bin_unhit_in_every_shard_fails_the_merge() {
         .iter()
         .enumerate()
         .map(|(k, doc)| {
-            let mut doc = doc.clone();
-            doc["units"][0]["hits"][point][&bin] = 0.into();
-            let file = dir.join(format!("holed-{k}.json"));
-            write_json(&file, &doc);
-            file
+            write_edited(doc, dir.join(format!("holed-{k}.json")), |d| d["units"][0]["hits"][point][&bin] = 0.into())
         })
         .collect();
     let (code, stdout, stderr) = merge(&holed, &[]);
@@ -235,11 +239,9 @@ fn a_bin_unhit_in_every_shard_fails_the_merge() {
     let default_budget: Vec<PathBuf> = holed
         .iter()
         .map(|f| {
-            let mut doc = read_json(f);
-            doc["run"]["vectors"] = gcn_vmem::engine::policy::DEFAULT_VECTORS.into();
-            let file = f.with_extension("default.json");
-            write_json(&file, &doc);
-            file
+            write_edited(&read_json(f), f.with_extension("default.json"), |d| {
+                d["run"]["vectors"] = gcn_vmem::engine::policy::DEFAULT_VECTORS.into()
+            })
         })
         .collect();
     let (code, stdout, _) = merge(&default_budget, &[]);
@@ -261,13 +263,8 @@ fn bad_results_files_are_errors_naming_the_file_and_the_fix() {
     let args = ["--unit", "d16", "--unit", "inline_const", "--vectors", "4096", "--seed", "9"];
     let ((_, _, whole), shards) = whole_and_shards(&dir, &args, 2);
     let (a, b) = (&shards[0], &shards[1]);
-    let edited = |name: &str, edit: &dyn Fn(&mut Value)| -> PathBuf {
-        let mut doc = read_json(b);
-        edit(&mut doc);
-        let file = dir.join(name);
-        write_json(&file, &doc);
-        file
-    };
+    let shard_b = read_json(b);
+    let edited = |name: &str, edit: &dyn Fn(&mut Value)| -> PathBuf { write_edited(&shard_b, dir.join(name), edit) };
     let other_seed = edited("seed.json", &|d| d["seed"] = 10.into());
     let other_units = edited("units.json", &|d| {
         d["run"]["units"] = serde_json::json!(["d16"]);
