@@ -168,7 +168,7 @@ pub fn fifo_cycle<M: Covered>(
 }
 
 /// Functional coverage of the model alone on a run's random cases: `chunks` chunks of `seed`,
-/// exactly the cases a lockstep run of that seed drives (cosim/engine/run.rs), through the same pairing.
+/// exactly the cases a lockstep run of that seed drives (cosim/engine/run.rs and case.rs), through the same pairing.
 /// For tests and quick checks of the stimulus, at the model's speed.
 pub fn model_only<B: Binding>(seed: u64, chunks: impl Iterator<Item = u64>) -> (Hits, u64) {
     model_only_paired::<B>(seed, chunks, true)
