@@ -19,10 +19,60 @@ impl Binding for Harness {
     /// equal to the width, one less, one more), inside it, or anywhere; the modifiers that make a
     /// combination illegal now and then; a pitch below the width now and then.
     ///
-    /// Eleven draws a vector: each draw's bit fields are several of the choices below, and each
-    /// weighted choice is a table lookup on some of its bits ([`pick_at!`]), not a branch.
+    /// An instruction's draws ([`Instruction::draw`]) and a lane's ([`Instruction::lane`]): each
+    /// draw's bit fields are several of the choices, and each weighted choice is a table lookup on
+    /// some of its bits ([`pick_at!`]), not a branch.
     fn generate(rng: &mut Rng) -> In {
-        let [d0, d1, d2, d3, d4, d5, d6] = [(); 7].map(|()| rng.next_u64());
+        let inst = Instruction::draw(rng);
+        inst.lane(rng)
+    }
+
+    /// Runs of lanes of one instruction (its T#, op, DMASK, modifiers: [`generate_runs`]), each
+    /// lane with coordinates of its own, as a wave's lanes reach the unit.
+    fn generate_case(rng: &mut Rng) -> Vec<Step<In>> {
+        generate_runs::<Self, _>(rng, Instruction::draw, |rng, inst, _| inst.lane(rng))
+    }
+
+    /// The valid inputs of its random cases: the plain loop drives the runs cosim drives.
+    fn bench_inputs(rng: &mut Rng, n: usize) -> Vec<In> {
+        case_inputs::<Self>(rng, n)
+    }
+
+    fn describe(input: &In) -> String {
+        format!(
+            "{} op={} mip={} r128={} {}",
+            input.access().name(),
+            OP_NAMES[usize::from(input.op & 3)],
+            u8::from(input.mip),
+            u8::from(input.r128),
+            TSharp::decode(input.tsharp_lo, input.tsharp_hi)
+        )
+    }
+
+}
+
+/// What an instruction gives every lane: the T# words, the op, DMASK and modifiers, and the
+/// T# fields the lanes' coordinates are aimed at.
+#[derive(Clone, Copy, Debug)]
+struct Instruction {
+    tsharp_lo: u128,
+    tsharp_hi: u128,
+    r128: bool,
+    op: u8,
+    mip: bool,
+    dmask: u8,
+    d16: bool,
+    tfe: bool,
+    da: bool,
+    w: u16,
+    h: u16,
+    base_level: u8,
+}
+
+impl Instruction {
+    /// One instruction: eight draws (the T#'s fields, the instruction's, the unused bits).
+    fn draw(rng: &mut Rng) -> Instruction {
+        let [d0, d1, d2, d3, d6] = [(); 5].map(|()| rng.next_u64());
         let tsharp = (
             pick_at!(d0 >> 48, 16; 2 => 0u64, 1 => (1u64 << 40) - 64 + (d0 & 63), 3 => d0 & ((1u64 << 40) - 1)),
             // None: a format of the op's rows (below); Some: exactly this dfmt.
@@ -48,19 +98,8 @@ impl Binding for Harness {
             d3 >> 42 & 1 != 0,          // r128
             (d3 >> 43) as u32 & 0xffff, // picks the format and nfmt among the op's rows
         );
-        let coords = (
-            pick_at!(d4, 8; 6 => scaled(d4 >> 8, 8, 3) as i64 - 1, 1 => scaled(d4 >> 16, 8, 12) as i64 - 4),
-            pick_at!(d4 >> 24, 8; 4 => 0u8, 3 => 1u8, 3 => 2u8, 1 => 3u8, 1 => 4u8),
-            scaled(d4 >> 32, 8, 3) as i64 - 1,
-            pick_at!(d4 >> 40, 8; 3 => 0u8, 4 => 1u8, 1 => 2u8),
-            // L past 2^32
-            pick_at!(d4 >> 48, 8; 6 => (d4 >> 56) as u32 & 3, 1 => d5 as u32, 1 => u32::MAX - scaled(d4 >> 56, 8, 17) as u32),
-            (d5 >> 32) as u32,
-            d6 as u32,
-        );
         let (base, dfmt, nfmt, w, h, base_level, last_level, kind, pitch_extra, max_mip, noise) = tsharp;
         let (op, mip, dmask_override, d16, tfe, da, r128, pick) = instruction;
-        let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
         // A format of the op's rows (SPEC §4.3): BY4 and PCK4 take R8 only.
         // (Each choice below is computed for every case and selected, not branched on: the draws
         // make them coin tosses.)
@@ -81,6 +120,42 @@ impl Binding for Harness {
             u32::from(w).saturating_add(u32::from(pitch_extra)).min(0xffff),
         );
         let dmask = dmask_override.unwrap_or(row_dmask(op, dfmt));
+        // The fields set here replace the noise; every other T# bit (min_lod, the perf and
+        // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
+        let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
+        let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
+        let lo = (noise & !lo_set)
+            | u128::from(base)
+            | u128::from(dfmt) << 52
+            | u128::from(nfmt) << 58
+            | u128::from(w) << 64
+            | u128::from(h) << 78
+            | u128::from(base_level) << 108
+            | u128::from(last_level) << 112
+            | u128::from(kind) << 124;
+        let hi = (noise.rotate_left(64) & !(field(13, 16) | field(60, 4)))
+            | u128::from(pitch) << 13
+            | u128::from(max_mip) << 60;
+        Instruction { tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, w, h, base_level }
+    }
+
+
+    /// One lane of the instruction: its coordinates and mip id, on and beside the edges of the
+    /// level it addresses, inside it, or anywhere (three draws).
+    fn lane(self, rng: &mut Rng) -> In {
+        let [d4, d5, d6] = [(); 3].map(|()| rng.next_u64());
+        let Instruction { op, mip, w, h, base_level, .. } = self;
+        let coords = (
+            pick_at!(d4, 8; 6 => scaled(d4 >> 8, 8, 3) as i64 - 1, 1 => scaled(d4 >> 16, 8, 12) as i64 - 4),
+            pick_at!(d4 >> 24, 8; 4 => 0u8, 3 => 1u8, 3 => 2u8, 1 => 3u8, 1 => 4u8),
+            scaled(d4 >> 32, 8, 3) as i64 - 1,
+            pick_at!(d4 >> 40, 8; 3 => 0u8, 4 => 1u8, 1 => 2u8),
+            // L past 2^32
+            pick_at!(d4 >> 48, 8; 6 => (d4 >> 56) as u32 & 3, 1 => d5 as u32, 1 => u32::MAX - scaled(d4 >> 56, 8, 17) as u32),
+            (d5 >> 32) as u32,
+            d6 as u32,
+        );
+        let (dx, x_mode, dy, y_mode, mipid, x_any, y_any) = coords;
         // Coordinates against the level the lane will address.
         let n = if op & 1 == 1 { 4 } else { 2 };
         let level = u32::from(base_level) + select_unpredictable(mip, mipid.min(31), 0);
@@ -99,36 +174,22 @@ impl Binding for Harness {
             scaled(u64::from(y_any), 32, u64::from(height_l)) as u32,
             y_any,
         ][usize::from(y_mode)];
-        // The fields set here replace the noise; every other T# bit (min_lod, the perf and
-        // dst_sel fields, tiling, depth, the reserved bits) keeps it: the unit must ignore them.
-        let field = |lsb: u32, width: u32| ((1u128 << width) - 1) << lsb;
-        let lo_set = field(0, 40) | field(52, 10) | field(64, 28) | field(108, 8) | field(124, 4);
-        let lo = (noise & !lo_set)
-            | u128::from(base)
-            | u128::from(dfmt) << 52
-            | u128::from(nfmt) << 58
-            | u128::from(w) << 64
-            | u128::from(h) << 78
-            | u128::from(base_level) << 108
-            | u128::from(last_level) << 112
-            | u128::from(kind) << 124;
-        let hi = (noise.rotate_left(64) & !(field(13, 16) | field(60, 4)))
-            | u128::from(pitch) << 13
-            | u128::from(max_mip) << 60;
-        In { valid: true, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
+        In {
+            valid: true,
+            tsharp_lo: self.tsharp_lo,
+            tsharp_hi: self.tsharp_hi,
+            r128: self.r128,
+            op,
+            mip,
+            dmask: self.dmask,
+            d16: self.d16,
+            tfe: self.tfe,
+            da: self.da,
+            x,
+            y,
+            mipid,
+        }
     }
-
-    fn describe(input: &In) -> String {
-        format!(
-            "{} op={} mip={} r128={} {}",
-            input.access().name(),
-            OP_NAMES[usize::from(input.op & 3)],
-            u8::from(input.mip),
-            u8::from(input.r128),
-            TSharp::decode(input.tsharp_lo, input.tsharp_hi)
-        )
-    }
-
 }
 
 /// A 14-bit size field (size − 1): tiny, odd, powers of two (± 1), or anything; from the one
