@@ -17,11 +17,16 @@
 //! verilates nothing, and an edit to rtl/<unit>.sv rebuilds that unit alone (and the units that
 //! instantiate it, unless `GCN_VMEM_UNITS` leaves them out: `units::wanted_units`). The variants
 //! of a unit (cosim/engine `Variant`; cosim/build/units.rs): the RTL as written (0) untraced and
-//! FST-traced; its assertions broken on purpose by the test-only `TestBreakAsserts` parameter
-//! (1), untraced; and its test-only mutant (2) when units.txt names one, untraced and traced. A
-//! VCD is converted from the FST by the harness, so no VCD build exists. A `builds=one` unit
-//! (units.txt; the pipeline) has the same variants from one FST-traced build: its test-only
-//! parameters are also plusargs, which the generated C++ passes. Every build compiles the
+//! FST-traced; its assertions broken on purpose (1), untraced; and its test-only mutant (2) when
+//! units.txt names one, untraced and traced. The test-only code of a variant is not in the design:
+//! it is the variant's test hook, rtl/test/<unit>_brk.svh or <unit>_mut.svh, which the design's
+//! empty hook point `VMEM_TEST_HOOK(<unit>_brk)` (rtl/vmem_prim_pkg.sv) becomes only in that
+//! variant's builds (`+define+VMEM_TEST_HOOKS +define+VMEM_TEST_<unit>_brk`); the hook files are
+//! part of the unit's build key, and each build checks that it read its hooks and nothing else
+//! outside the key. A VCD is converted from the FST by the harness, so no VCD build exists. A
+//! `builds=one` unit (units.txt; the pipeline) has the same variants from one FST-traced build
+//! with every hook of its variants: its test-only switches are plusargs, which the generated C++
+//! passes and its hooks and test-only parameters read. Every build compiles the
 //! assertions (`--assert`) and keeps unknown values randomisable (`--x-assign unique
 //! --x-initial unique`; they read 0 unless a run asks for random ones). Units build in parallel
 //! (cosim/build/verilate.rs); each model's C++ is one unity file, compiled at -O3 for the build

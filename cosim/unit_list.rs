@@ -9,11 +9,12 @@
 pub struct UnitLine {
     /// The unit's one name (lower_snake_case): rust/NAME.rs, rtl/NAME.sv, cosim/bindings/NAME.rs.
     pub name: String,
-    /// `mutant=Param`: the RTL's test-only parameter that breaks the unit on purpose.
+    /// `mutant=Name`: the unit's test-only mutant, a deliberate bug (its test hook
+    /// rtl/test/<unit>_mut.svh; for a `builds=one` unit also the plusarg that selects it).
     pub mutant: Option<String>,
-    /// `builds=one`: one FST-traced build serves every variant, the test-only parameters set
-    /// through plusargs of their names; the unit is too large to build more than once (and to
-    /// build at the gate level with the rest, `make gls`).
+    /// `builds=one`: one FST-traced build, with every test hook of the unit, serves every variant,
+    /// the test-only switches set through plusargs of their names; the unit is too large to build
+    /// more than once (and to build at the gate level with the rest, `make gls`).
     pub one_build: bool,
 }
 
@@ -40,7 +41,7 @@ pub fn parse(text: &str) -> Result<Vec<UnitLine>, String> {
                 (Some(param), _) => unit.mutant = Some(param.to_string()),
                 (None, "builds=one") => unit.one_build = true,
                 (None, _) => {
-                    return Err(format!("{}: unknown column `{word}` (expected mutant=Param or builds=one)", n + 1))
+                    return Err(format!("{}: unknown column `{word}` (expected mutant=Name or builds=one)", n + 1))
                 }
             }
         }

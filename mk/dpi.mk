@@ -28,6 +28,9 @@ DPI_CYCLES ?= 1000000
 DPI_SV := rtl/lint/verilator.vlt tests/dpi/dpi_tb.vlt $(sort $(wildcard rtl/*_pkg.sv)) \
           $(DPI_PKG) rtl/buffer_addr.sv rtl/format_unpack.sv tests/dpi/dpi_tb.sv
 DPI_VFLAGS := --timing --assert --timescale 1ns/1ps -Wall --top-module dpi_tb
+# buffer_addr's test-only mutant: its test hook rtl/test/buffer_addr_mut.svh compiled in, as
+# build.rs builds it (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`; Verilator runs from the root).
+DPI_MUTANT := +define+VMEM_TEST_HOOKS +define+VMEM_TEST_buffer_addr_mut
 # Verilator's generated C++ at -O2 (its default for the hot code is -Os).
 DPI_BUILD  := --binary -j 2 -MAKEFLAGS "OPT_FAST=-O2" -o dpi_tb \
               $(abspath tests/dpi/assert_hook.cc) $(abspath $(DPI_LIB)) -LDFLAGS "$(DPI_LDLIBS)"
@@ -68,7 +71,7 @@ $(DPI_DIR)/example_so: tests/dpi/example.c $(DPI_HEADER) $(DPI_LIB)
 # including both fails on any differing extern "C" declaration.
 $(DPI_DIR)/bench/dpi_tb $(DPI_DIR)/bench_mut/dpi_tb: $(DPI_DIR)/%/dpi_tb: $(DPI_SV) tests/dpi/assert_hook.cc $(DPI_LIB) | dpi-lint
 	rm -rf $(DPI_DIR)/$*
-	$(VERILATOR) $(DPI_VFLAGS) $(DPI_BUILD) -Mdir $(DPI_DIR)/$* $(if $(filter bench_mut,$*),-GTestBreakSwizzle=1\'b1) $(DPI_SV) >$(DPI_DIR)/$*.log 2>&1 \
+	$(VERILATOR) $(DPI_VFLAGS) $(DPI_BUILD) -Mdir $(DPI_DIR)/$* $(if $(filter bench_mut,$*),$(DPI_MUTANT)) $(DPI_SV) >$(DPI_DIR)/$*.log 2>&1 \
 	  || { tail -30 $(DPI_DIR)/$*.log; exit 1; }
 	$(CXX) -fsyntax-only -x c++ -I$(DPI_DIR)/$* -I$$($(VERILATOR) --getenv VERILATOR_ROOT)/include/vltstd \
 	  -include Vdpi_tb__Dpi.h -include $(DPI_HEADER) /dev/null

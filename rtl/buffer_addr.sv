@@ -4,15 +4,14 @@
 //
 // buffer_addr: per-lane MUBUF/MTBUF buffer address calculator with range check and LDS address.
 //
-// Parameters:
-//   TestBreakSwizzle  TEST ONLY. 1 drops the `index_lsb * E` term of the swizzled address
-//                     (docs/spec.md §2.3) so the co-simulation harness can prove it catches a broken
-//                     RTL. Never set in real use. Default 0.
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below fails on some input, each just past its bound (tests/buffer_addr.rs
-//                     proves each one fires): an unbound access reports dword 0 in range, an
-//                     in-range dwordx2 reports only dword 1, an LDS address ending in 2'b11
-//                     becomes the largest §2.5 LDS address plus one. Default 0.
+// Parameters: none.
+// Test hooks: nothing in the design (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK).
+//   `VMEM_TEST_HOOK(buffer_addr_brk): the break-asserts build puts rtl/test/buffer_addr_brk.svh
+//   there, which makes each assertion below fail just past its bound (tests/buffer_addr.rs proves
+//   each one fires).
+//   `VMEM_TEST_HOOK(buffer_addr_mut): the mutant build (cosim/units.txt `mutant=`) puts
+//   rtl/test/buffer_addr_mut.svh there, a deliberate bug (the swizzled address loses its
+//   `index_lsb * E` term) by which the tests prove the harness catches a broken RTL.
 //
 // Behaviour (docs/spec.md §2, plus the project's decisions where the spec is silent):
 //   index  = (idxen ? vgpr_index : 0) + (add_tid_en ? tid : 0)            32 bits, wraps
@@ -47,10 +46,7 @@
 
 module buffer_addr
   import vmem_pkg::*;
-#(
-  parameter bit TestBreakSwizzle = 1'b0,  // TEST ONLY: see the contract above.
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -235,12 +231,13 @@ module buffer_addr
     if (vs_swizzle_en) begin
       mul_index = index_msb;
       addend    = offset & ~{28'd0, elem_mask};  // offset_msb * E
-      swz_low   = (TestBreakSwizzle ? '0 : index_lsb_e) + {{(SwzLowW-4){1'b0}}, offset_lsb};
+      swz_low   = index_lsb_e + {{(SwzLowW-4){1'b0}}, offset_lsb};
     end else begin
       mul_index = index;
       addend    = offset;
       swz_low   = '0;
     end
+    `VMEM_TEST_HOOK(buffer_addr_mut)  // test builds only (see the contract above)
 
     // Exact product is at most 50 bits; only its value mod 2^48 reaches the address.
     product = {{(AddrW-32){1'b0}}, mul_index} * {{(AddrW-StrideExtW){1'b0}}, stride};
@@ -358,18 +355,7 @@ module buffer_addr
 
     s2_d.address = address;
     s2_d.flags   = s1_q.flags;
-    if (TestBreakAsserts) begin
-      if (s1_q.flags.unbound) begin
-        s2_d.flags.in_range = 4'b0001;
-      end else if (s1_q.flags.in_range == 4'b0011) begin
-        s2_d.flags.in_range = 4'b0010;
-      end
-      // One past the largest LDS address, written apart from LdsAddressBound_A's bound so that
-      // a loosened bound no longer fires.
-      if (s1_q.flags.lds_address[1:0] == 2'b11) begin
-        s2_d.flags.lds_address = LdsAddrW'(511 * 128 + 65535 + 4095 + 63 * 4 + 1);
-      end
-    end
+    `VMEM_TEST_HOOK(buffer_addr_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

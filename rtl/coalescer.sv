@@ -4,26 +4,10 @@
 // active mask, the access size, single-component or not) and emits its 16-byte-block memory
 // requests one per cycle, with the wave's cycle count (SPEC §7) on the last one.
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the output register inputs, only in cycles that
-//                     register a beat, so that each property assertion below fails on common
-//                     waves. The corruption is chosen per wave by lane 0's address bits 6:4
-//                     (addr_i[0][6:4] as accepted; uniform for random addresses and for random
-//                     block-aligned bases), each value breaking one assertion only, just past its
-//                     bound (the values are written apart from the bounds, so a loosened bound
-//                     stops firing):
-//                       1: beats with lanes_o != 0 get bytes_o = 0         -> BytesWithLanes_A
-//                       2: non-last beats get cycles_o = 4                 -> CyclesOnLast_A
-//                       3: the last beat gets cycles_o = 3 (CyclesMin - 1) -> CyclesMin_A
-//                       4: the last beat gets last_o = 0 and cycles_o = 0,
-//                          while ready_o still rises with it               -> ReadyOnLast_A
-//                       5: beats with lanes_o != 0 get lanes 0 and 63 set  -> LanesOneQuad_A
-//                       6: every beat is registered with valid_o = 0       -> IdleZero_A
-//                       7: the last beat gets cycles_o = 17 (CyclesMax + 1) -> CyclesMax_A
-//                       0: left correct.
-//                     3, 4, 6 and 7 break every wave, 1 and 5 every wave with an active lane, 2
-//                     every wave of two or more beats; so random waves meet each one within a
-//                     few dozen. Default 0: logic unchanged.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(coalescer_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/coalescer_brk.svh there, which makes each property assertion
+//   below fail on common waves, just past its bound (tests/coalescer.rs proves each one fires).
 //
 // Requests of a wave (docs/spec.md §7, docs/decisions.md "coalescer"):
 //   Lane k's access covers bytes addr[k] .. addr[k] + size_i (size_i + 1 bytes, mod 2^48). Its
@@ -84,9 +68,7 @@ module coalescer
   import vmem_pkg::AddrW;
   import vmem_pkg::blk_straddles;
   import vmem_pkg::quad_mergeable;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic              clk_i,
   input  logic              rst_ni,    // async, active low
   input  logic              valid_i,
@@ -125,8 +107,6 @@ module coalescer
   localparam logic [CyclesW-1:0] CyclesSplit  = 5'd4;   // single, any other group
   localparam logic [CyclesW-1:0] CyclesMin    = 5'd4;
   localparam logic [CyclesW-1:0] CyclesMax    = 5'd16;
-  localparam logic [CyclesW-1:0] CyclesBelow  = 5'd3;   // TEST ONLY: CyclesMin - 1
-  localparam logic [CyclesW-1:0] CyclesAbove  = 5'd17;  // TEST ONLY: CyclesMax + 1
 
   // A lane's byte address.
   typedef struct packed {
@@ -324,25 +304,7 @@ module coalescer
       second_d  = beat_second;
       busy_d    = ~beat.last;
       ready_d   = beat.last;
-      if (TestBreakAsserts) begin
-        // Keyed on lane 0's address bits 6:4; see the contract above.
-        unique case (wave_q.addr[0].block[2:0])
-          3'd1: if (beat.lanes != '0) beat_d.bytes = '0;             // BytesWithLanes_A
-          3'd2: if (!beat.last) beat_d.cycles = CyclesMin;           // CyclesOnLast_A
-          3'd3: if (beat.last) beat_d.cycles = CyclesBelow;          // CyclesMin_A
-          3'd4: if (beat.last) begin                                 // ReadyOnLast_A
-            beat_d.last   = 1'b0;
-            beat_d.cycles = '0;
-          end
-          3'd5: if (beat.lanes != '0) begin                          // LanesOneQuad_A
-            beat_d.lanes[0]       = 1'b1;
-            beat_d.lanes[Lanes-1] = 1'b1;
-          end
-          3'd6: beat_d.valid = 1'b0;                                 // IdleZero_A
-          3'd7: if (beat.last) beat_d.cycles = CyclesAbove;          // CyclesMax_A
-          default: ;                                                 // 0: left correct
-        endcase
-      end
+      `VMEM_TEST_HOOK(coalescer_brk)  // test builds only (see the contract above)
     end else begin
       beat_d  = '0;
       busy_d  = accept;

@@ -4,13 +4,10 @@
 //
 // d16: 16-bit packing of D16 loads and stores (VGPR halves <-> components).
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input, each just past its
-//                     bound (tests/d16.rs proves each one fires): a four-dword result counts 5
-//                     when its conversion is float-like (CountBound_A), else 3 with dword 3 all
-//                     ones (ResultBeyondCount3_A); a result of c < 4 dwords gets dword c all ones
-//                     (ResultBeyondCount<c>_A; vmem_pkg::fill_past_count). Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(d16_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/d16_brk.svh there, which makes each assertion below fail just
+//   past its bound (tests/d16.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §6 and docs/decisions.md "d16"); k = min(count_i, 4) for the format ops;
 // float-like nfmts are 0, 1, 2, 3, 7 and the reserved 6; integer ones are 4 (uint), 5 (sint):
@@ -45,9 +42,7 @@
 module d16
   import vmem_pkg::*;
   import vmem_fp_pkg::*;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -199,13 +194,7 @@ module d16
     s2_d.dwords.result = result;
     s2_d.dwords.count  = s1_q.result_count;
     s2_d.illegal       = s1_q.illegal;
-    if (TestBreakAsserts) begin
-      if ((s1_q.result_count == 3'd4) && (s1_q.conv == ConvFloat)) begin
-        s2_d.dwords.count = 3'd5;
-      end else begin
-        s2_d.dwords = fill_past_count(s2_d.dwords);
-      end
-    end
+    `VMEM_TEST_HOOK(d16_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

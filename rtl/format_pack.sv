@@ -4,12 +4,10 @@
 //
 // format_pack: four 32-bit components -> element (format conversion for stores).
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input
-//                     (tests/format_pack.rs proves each one fires): an invalid pair packs data
-//                     bit 0 set (InvalidZero_A), a valid pair of dfmt 1..10 gets bit 32 set in
-//                     `data`, which FieldInElement_A reads, and so in data_o. Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(format_pack_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/format_pack_brk.svh there, which makes each assertion below
+//   fail on some input (tests/format_pack.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §1.4, §5 "Pack", and docs/decisions.md "format_unpack and format_pack"):
 //   Component k (components_i[32k+31:32k], X, Y, Z, W) becomes field k of dfmt (§1.4), w bits:
@@ -44,9 +42,7 @@
 
 module format_pack
   import vmem_fp_pkg::*;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -244,19 +240,10 @@ module format_pack
       field_v[k]  = signed_v[k] & 32'((33'd1 << fields_s2[k].width) - 33'd1);
       data        = data | ({96'd0, field_v[k]} << fields_s2[k].lsb);
     end
-    // TEST ONLY (TestBreakAsserts): FieldInElement_A reads `data`, not the register, so its
-    // fault goes in here.
-    if (TestBreakAsserts && valid_q && s1_q.fmt_valid && (s1_q.dfmt < 4'd11)) begin
-      data[32] = 1'b1;
-    end
 
     s2_d.data      = data;      // 0 for an invalid pair: every field value is 0
     s2_d.fmt_valid = s1_q.fmt_valid;
-    if (TestBreakAsserts) begin
-      if (!s1_q.fmt_valid) begin
-        s2_d.data[0] = 1'b1;
-      end
-    end
+    `VMEM_TEST_HOOK(format_pack_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

@@ -4,13 +4,10 @@
 //
 // format_unpack: element -> four 32-bit canonical components (format conversion for loads).
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input
-//                     (tests/format_unpack.rs proves each one fires): an invalid pair gets
-//                     component bit 0 set (InvalidZero_A), a valid four-component format counts
-//                     5 (CountBound_A), a valid one-component format counts 0 (ValidCount_A).
-//                     Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(format_unpack_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/format_unpack_brk.svh there, which makes each assertion below
+//   fail on some input (tests/format_unpack.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §1.4, §5 "Unpack", and docs/decisions.md "format_unpack and format_pack"):
 //   The element `data_i` (bit k = element bit k; bits above the element's size ignored) is split
@@ -40,9 +37,7 @@
 
 module format_unpack
   import vmem_fp_pkg::*;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -178,15 +173,7 @@ module format_unpack
     s2_d.components = components;
     s2_d.count      = s1_q.count;
     s2_d.fmt_valid  = s1_q.fmt_valid;
-    if (TestBreakAsserts) begin
-      if (!s1_q.fmt_valid) begin
-        s2_d.components[0] = 1'b1;
-      end else if (s1_q.count == 3'd4) begin
-        s2_d.count = 3'd5;
-      end else if (s1_q.count == 3'd1) begin
-        s2_d.count = 3'd0;
-      end
-    end
+    `VMEM_TEST_HOOK(format_unpack_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

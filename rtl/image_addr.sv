@@ -3,15 +3,10 @@
 // image_addr: per-lane group finder of the multi-texel image loads BY2/BY4/PCK2/PCK4 (and their
 // _MIP forms): mip level, level dimensions, aligned group, bounds verdict and texel address.
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input
-//                     (tests/image_addr.rs proves each one fires): a missing level reports
-//                     width 1 (LevelMissingZero_A), a valid group reports illegal when
-//                     y[1] is set (GroupValidLegal_A) and xa = width, the first column past
-//                     the row, when it is clear (GroupInRow_A), an existing level without a
-//                     valid group reports height 0 (LevelOkDims_A), an odd y without a valid
-//                     group makes xa odd (XaAligned_A). Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(image_addr_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/image_addr_brk.svh there, which makes each assertion below
+//   fail on some input (tests/image_addr.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §1.2, §4.2-§4.4 and docs/decisions.md "image_addr"). The address VGPRs are
 // decoded by the executor: x_i, y_i, mipid_i arrive as unsigned integers (A16 zero-extended).
@@ -56,9 +51,7 @@
 
 module image_addr
   import vmem_pkg::*;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -336,21 +329,7 @@ module image_addr
     s2_d.lvl     = s1_q.lvl;
     s2_d.address = address;
     s2_d.illegal = s1_q.illegal;
-    if (TestBreakAsserts) begin
-      if (!s1_q.lvl.level_ok) begin
-        s2_d.lvl.width = DimW'(1);
-      end else if (s1_q.lvl.group_valid && s1_q.y[1]) begin
-        s2_d.illegal = 1'b1;
-      end else if (s1_q.lvl.group_valid) begin
-        s2_d.lvl.xa = CoordW'(s1_q.lvl.width);
-      end else begin
-        s2_d.lvl.height = '0;
-      end
-      // Not on a valid group, so that GroupInRow_A sees xa exactly at the row's end.
-      if (s1_q.y[0] && !s1_q.lvl.group_valid) begin
-        s2_d.lvl.xa[0] = 1'b1;
-      end
-    end
+    `VMEM_TEST_HOOK(image_addr_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

@@ -3,14 +3,10 @@
 // multi_texel: the result dwords of a multi-texel image load BY2/BY4/PCK2/PCK4 (and the _MIP
 // forms) from the group's fetched texels.
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input, each just past its
-//                     bound (tests/multi_texel.rs proves each one fires): an illegal combination
-//                     gets result bit 0 set (IllegalZero_A); a legal four-dword row counts 3 with
-//                     dword 3 all ones (CountRow_A, AboveCountZero3_A); a legal row of c = 1 or 2
-//                     dwords gets dword c all ones (AboveCountZero<c>_A;
-//                     vmem_pkg::fill_past_count). Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(multi_texel_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/multi_texel_brk.svh there, which makes each assertion below
+//   fail just past its bound (tests/multi_texel.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §4.3, §5 and docs/decisions.md "multi_texel"). op_i: 0 BY2, 1 BY4,
 // 2 PCK2, 3 PCK4, so n = 2, 4, 2, 4. dfmt_i / nfmt_i are the T#'s 6-bit and 4-bit fields,
@@ -50,9 +46,7 @@
 module multi_texel
   import vmem_pkg::*;
   import vmem_fp_pkg::*;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -188,13 +182,7 @@ module multi_texel
     s2_d.dwords.result = result;
     s2_d.dwords.count  = s1_q.count;
     s2_d.illegal       = s1_q.illegal;
-    if (TestBreakAsserts) begin
-      if (s1_q.illegal) begin
-        s2_d.dwords.result[0] = 1'b1;
-      end else begin
-        s2_d.dwords = fill_past_count(s2_d.dwords);
-      end
-    end
+    `VMEM_TEST_HOOK(multi_texel_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

@@ -5,13 +5,10 @@
 // swizzle: component selection of a load: expansion, dst_sel, out-of-range and unbound zeroing,
 // DMASK compaction and the TFE status dword.
 //
-// Parameters:
-//   TestBreakAsserts  TEST ONLY. 1 corrupts the stage-2 register inputs so that each assertion
-//                     below (the known-value ones aside) fails on some input, each just past its
-//                     bound (tests/swizzle.rs proves each one fires): a five-dword result counts
-//                     6 (CountBound_A); a four-dword result counts 0 with dword 0 all ones
-//                     (CountNonZero_A, ZeroAboveCount0_A); a result of c < 4 dwords gets dword c
-//                     all ones (ZeroAboveCount<c>_A; vmem_pkg::fill_past_count). Default 0.
+// Parameters: none.
+// Test hook: `VMEM_TEST_HOOK(swizzle_brk), nothing in the design (rtl/vmem_prim_pkg.sv); the
+//   break-asserts build puts rtl/test/swizzle_brk.svh there, which makes each assertion below fail
+//   just past its bound (tests/swizzle.rs proves each one fires).
 //
 // Behaviour (docs/spec.md §3, plus the project's decisions where the spec is silent):
 //   Component k (X, Y, Z, W = 0..3) is components_i[32k+31:32k] when k < count_i, else 0
@@ -39,10 +36,7 @@
 
 module swizzle
   import vmem_pkg::dwords_t;
-  import vmem_pkg::fill_past_count;
-#(
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
-) (
+(
   input  logic         clk_i,
   input  logic         rst_ni,          // async, active low
   input  logic         valid_i,
@@ -157,15 +151,7 @@ module swizzle
     // holds 0 there (or it is the unported fifth dword), so only the count changes.
     s2_d.result = result;
     s2_d.count  = data_count + CountW'(s1_q.tfe);
-    if (TestBreakAsserts) begin
-      if (s2_d.count == CountW'(5)) begin
-        s2_d.count = CountW'(6);
-      end else if (s2_d.count == CountW'(4)) begin
-        s2_d = fill_past_count('{result: s2_d.result, count: '0});
-      end else begin
-        s2_d = fill_past_count(s2_d);
-      end
-    end
+    `VMEM_TEST_HOOK(swizzle_brk)  // test builds only (see the contract above)
   end
 
   ///////////////

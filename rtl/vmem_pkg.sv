@@ -12,8 +12,7 @@
 //   mt_op_e, mt_row_ok  the multi-texel op codes and the combination table (docs/spec.md §4.3),
 //               for image_addr and multi_texel.
 //   d16_op_e    the d16 unit's op codes (docs/spec.md §6), for d16 and vmem_pipe.
-//   dwords_t, fill_past_count  a unit's result dwords and count, and TEST ONLY the break-asserts
-//               corruption of the dword just past the count (d16, multi_texel, swizzle).
+//   dwords_t    a unit's result dwords and count (d16, multi_texel, swizzle).
 //   pipe_*      what vmem_pipe's sub-blocks exchange, and its port groups (docs/spec.md §14).
 //
 // Spec: docs/spec.md §1.1, §1.4, §2
@@ -159,23 +158,6 @@ package vmem_pkg;
     logic [127:0] result;
     logic [2:0]   count;
   } dwords_t;
-
-  // TEST ONLY (the units' TestBreakAsserts): a result made to fail the assertion on one dword
-  // just past its count. A result of c < 4 dwords gets dword c, the first one the count leaves
-  // out, all ones; a result of 4 counts 3 and gets dword 3 all ones; above 4 it is left as it is.
-  // Only the assertion on that dword fails, and it stops failing when its bound is loosened by
-  // one.
-  function automatic dwords_t fill_past_count(dwords_t d);
-    dwords_t f;
-    f = d;
-    if (d.count == 3'd4) begin
-      f.count = 3'd3;
-    end
-    if (f.count < 3'd4) begin
-      f.result[32*f.count[1:0] +: 32] = '1;
-    end
-    return f;
-  endfunction
 
   // ---------------------------------------------------------------------------------------------
   // SPEC §7 grouping: one definition shared by the coalescer and vmem_pipe's TA step stage

@@ -1,5 +1,5 @@
-// vmem_prim_pkg: the assertion and register macros every gcn-vmem unit uses, and the hook
-// through which a failing assertion reaches the co-simulation harness.
+// vmem_prim_pkg: the assertion, register and test-hook macros every gcn-vmem unit uses, and the
+// hook through which a failing assertion reaches the co-simulation harness.
 //
 // One place decides what is compiled (as OpenTitan's prim_assert.sv and prim_flop_macros.sv do):
 //
@@ -30,6 +30,17 @@
 //                                   order, are s2_q. With them the unit's known-value checks:
 //                                   ValidKnown_A (valid_o) and OutputsKnown_A (Outputs, while
 //                                   valid_o).
+//   `VMEM_TEST_HOOK(name)           a test-only hook point (docs/spec.md §14 "Hardware, not only
+//                                   behaviour"): nothing at all in the design, whatever the tool.
+//                                   Only a test build that defines VMEM_TEST_HOOKS and
+//                                   VMEM_TEST_<name> (Verilator +define+) gets the text of
+//                                   rtl/test/<name>.svh in its place, read from the repository
+//                                   root (run there, or pass -I<root>). build.rs defines them for a
+//                                   unit's break-asserts build (hooks <unit>_brk*) and mutant build
+//                                   (<unit>_mut*): cosim/build/units.rs, CONTRIBUTING.md "Adding a
+//                                   unit". A hook point is one line, and the code it stands for
+//                                   corrupts or mutates only what is already there: no port, no
+//                                   parameter, no register of its own.
 //
 // Nothing of the assertions is compiled under SYNTHESIS. Verilator evaluates them only with
 // --assert (build.rs passes it to every build). This file defines macros at file scope, so it
@@ -69,6 +80,13 @@
   assign outputs_ = s2_q_; \
   `VMEM_ASSERT_KNOWN(ValidKnown_A, valid_o) \
   `VMEM_ASSERT_KNOWN_IF(OutputsKnown_A, outputs_, valid_o)
+
+// Test builds only: see `VMEM_TEST_HOOK above. The design sees the empty definition.
+`ifdef VMEM_TEST_HOOKS
+  `define VMEM_TEST_HOOK(name_) `ifdef VMEM_TEST_``name_ `include `"rtl/test/name_.svh`" `endif
+`else
+  `define VMEM_TEST_HOOK(name_)
+`endif
 
 `ifdef SYNTHESIS
   `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni)

@@ -781,8 +781,8 @@ fn directed_table_back_to_back_trace() {
 }
 
 /// The directed table is sharp enough to catch the test-only broken RTL (cosim/units.txt
-/// `mutant=TestBreakSwizzle`: drops the `index_lsb * E` term), and only on swizzled rows with
-/// index_lsb != 0.
+/// `mutant=TestBreakSwizzle`, rtl/test/buffer_addr_mut.svh: drops the `index_lsb * E` term), and
+/// only on swizzled rows with index_lsb != 0.
 #[test]
 fn directed_table_catches_the_mutant() {
     let rtl =

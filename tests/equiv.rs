@@ -159,19 +159,22 @@ fn renamed_register_is_still_equal() {
     }
 }
 
-/// (b) buffer_addr with one constant changed (the test-only `TestBreakSwizzle` default 0 -> 1,
-/// the same RTL build.rs verilates as the unit's mutant): different, and the counterexample's
-/// vector file replays with a mismatch on that mutant build and cleanly on the as-written one.
+/// (b) buffer_addr with its test-only mutant written in (the hook point
+/// `` `VMEM_TEST_HOOK(buffer_addr_mut) `` replaced by the text of rtl/test/buffer_addr_mut.svh: the
+/// same RTL build.rs verilates as the unit's mutant): different, and the counterexample's vector
+/// file replays with a mismatch on that mutant build and cleanly on the as-written one.
 #[test]
-fn changed_constant_gives_a_replayable_counterexample() {
-    if !yosys_or_skip("changed_constant_gives_a_replayable_counterexample") {
+fn mutant_gives_a_replayable_counterexample() {
+    if !yosys_or_skip("mutant_gives_a_replayable_counterexample") {
         return;
     }
     let dir = scratch("buffer_addr-mutant");
-    let (from, to) = ("parameter bit TestBreakSwizzle = 1'b0", "parameter bit TestBreakSwizzle = 1'b1");
+    let hook = "`VMEM_TEST_HOOK(buffer_addr_mut)";
+    let mutant = std::fs::read_to_string(root().join("rtl/test/buffer_addr_mut.svh")).unwrap();
     let report = check_changed_copy("buffer_addr", &dir, |text| {
-        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in rtl/buffer_addr.sv");
-        text.replace(from, to)
+        let at = |l: &str| l.trim_start().starts_with(hook);
+        assert_eq!(text.lines().filter(|l| at(l)).count(), 1, "`{hook}` must be one line of rtl/buffer_addr.sv");
+        text.lines().map(|l| if at(l) { mutant.as_str() } else { l }).collect::<Vec<_>>().join("\n") + "\n"
     });
     let Verdict::Different { cycles, cex } = &report.verdict else {
         panic!("expected a difference: {}", report.line());

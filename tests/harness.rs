@@ -740,3 +740,22 @@ fn pairing_by_result_is_the_fifo_pairing() {
     let handshake = ["coalescer", "vmem_pipe"];
     assert_eq!(fixed, UNITS.iter().copied().filter(|u| !handshake.contains(u)).collect::<Vec<_>>());
 }
+
+/// SPEC §14 "Hardware, not only behaviour": test-only code stays out of the design. A unit of
+/// several builds declares no parameter (its break-asserts corruption and mutant are test hooks,
+/// rtl/test/<unit>_brk.svh and <unit>_mut.svh, compiled only into those builds), names no
+/// `TestBreak` switch, and holds its break-asserts hook point. (The pipeline, `builds=one`, keeps
+/// its test-only parameters for now.)
+#[test]
+fn test_hooks_stay_out_of_the_design() {
+    use gcn_vmem::bindings::{properties, UNITS};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for unit in UNITS.iter().filter(|u| !properties(u).unwrap().one_build) {
+        let text = std::fs::read_to_string(root.join(format!("rtl/{unit}.sv"))).unwrap();
+        let code: String = text.lines().map(|l| l.split("//").next().unwrap()).collect::<Vec<_>>().join("\n");
+        assert!(!code.contains("parameter"), "rtl/{unit}.sv declares a parameter");
+        assert!(!text.contains("TestBreak"), "rtl/{unit}.sv names a TestBreak switch");
+        assert_eq!(code.matches(&format!("`VMEM_TEST_HOOK({unit}_brk)")).count(), 1, "rtl/{unit}.sv: its hook point");
+        assert!(root.join(format!("rtl/test/{unit}_brk.svh")).is_file(), "rtl/test/{unit}_brk.svh");
+    }
+}

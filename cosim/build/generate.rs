@@ -88,7 +88,7 @@ pub fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
     for (code, suffix, param, traced) in variants(unit) {
         if unit.one_build {
             // The one traced build, untraced unless a waveform is asked for; the variant's
-            // parameter as the plusarg of its name.
+            // switch as the plusarg of its name (`units::variants`).
             match param {
                 None => writeln!(cases, "    case {code}: return verilated_rs::open<Ports, V{name}, V{name}>(wave, options);"),
                 Some(p) => writeln!(
@@ -111,7 +111,7 @@ pub fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
          std::unique_ptr<verilated_rs::Rtl> open_{name}(uint8_t variant, uint8_t wave, const verilated_rs::Options &options) {{\n\
          \x20 switch (variant) {{\n{cases}\x20   default: break;\n\x20 }}\n\
          \x20 if (variant == 2) {{\n\
-         \x20   throw std::invalid_argument(\"{name} has no mutant build (cosim/units.txt gives it no mutant=Param)\");\n\
+         \x20   throw std::invalid_argument(\"{name} has no mutant build (cosim/units.txt gives it no mutant=Name)\");\n\
          \x20 }}\n\
          \x20 throw std::invalid_argument(\"{name} has no RTL variant \" + std::to_string(variant));\n\
          }}\n\n\

@@ -1,6 +1,7 @@
 //! The units of cosim/units.txt as the build script reads them: their columns, the variants and
-//! Verilator builds each gets, the subset a build is asked for (`GCN_VMEM_UNITS`), and the check
-//! that every unit has its model, RTL and binding.
+//! Verilator builds each gets with the test hooks each compiles (rtl/test/), the subset a build is
+//! asked for (`GCN_VMEM_UNITS`), and the check that every unit has its model, RTL, binding and
+//! hooks.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,40 +27,102 @@ pub fn wanted_units(units: &[UnitLine]) -> Option<Vec<String>> {
     (!wanted.is_empty()).then_some(wanted)
 }
 
-/// The variants of a unit: (code, name suffix, `-G` parameter set to 1, FST-traced build too).
-/// A `builds=one` unit has the same variants, all served by its one traced build.
+/// The variants of a unit: (code, name suffix, switch, FST-traced build too). The RTL as written
+/// (0, no suffix, no switch); its assertions broken on purpose (1, `_brk`, `TestBreakAsserts`);
+/// its deliberate mutant when units.txt names one (2, `_mut`, the name of `mutant=Name`). A
+/// variant's test-only code is its test hooks ([`variant_hooks`]: rtl/test/<unit><suffix>*.svh), which
+/// only its own builds compile. A `builds=one` unit has the same variants, all served by its one
+/// traced build, which compiles every hook of the unit: there the switch is the plusarg that
+/// selects the variant in simulation (`+TestBreakAsserts`, `+Name`), which its hook code and
+/// test-only parameters read.
 pub fn variants(unit: &UnitLine) -> Vec<(u8, &'static str, Option<String>, bool)> {
     let mut v = vec![(0, "", None, true), (1, "_brk", Some("TestBreakAsserts".to_string()), false)];
-    if let Some(param) = &unit.mutant {
-        v.push((2, "_mut", Some(param.clone()), true));
+    if let Some(name) = &unit.mutant {
+        v.push((2, "_mut", Some(name.clone()), true));
     }
     v
 }
 
-/// One Verilator build of a unit: its class prefix, the parameter set to 1, whether traced, and
-/// whether it is the build that random runs and the benchmark use.
+/// Where the test hooks live (relative to the repository root): each hook point
+/// `` `VMEM_TEST_HOOK(name) `` of the RTL (rtl/vmem_prim_pkg.sv) becomes rtl/test/<name>.svh in
+/// a build that defines `VMEM_TEST_HOOKS` and `VMEM_TEST_<name>`, and nothing elsewhere.
+pub const HOOK_DIR: &str = "rtl/test";
+
+/// The test hooks of variant `suffix` (`_brk`, `_mut`) of unit `name`: the stems of
+/// rtl/test/<name><suffix>.svh and rtl/test/<name><suffix>_<part>.svh (a variant whose code sits
+/// in several places, e.g. several files of a unit), sorted. None for the RTL as written.
+pub fn variant_hooks(name: &str, suffix: &str) -> Vec<String> {
+    if suffix.is_empty() {
+        return Vec::new();
+    }
+    let stem = format!("{name}{suffix}");
+    hook_files()
+        .into_iter()
+        .filter(|h| h == &stem || h.strip_prefix(&stem).is_some_and(|rest| rest.starts_with('_')))
+        .collect()
+}
+
+/// The stems of every rtl/test/*.svh, sorted; none when the folder is missing.
+fn hook_files() -> Vec<String> {
+    let Ok(dir) = fs::read_dir(HOOK_DIR) else { return Vec::new() };
+    let mut stems: Vec<String> = dir
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".svh")).map(str::to_string))
+        .collect();
+    stems.sort();
+    stems
+}
+
+/// The file of test hook `hook`: rtl/test/<hook>.svh.
+pub fn hook_file(hook: &str) -> PathBuf {
+    Path::new(HOOK_DIR).join(format!("{hook}.svh"))
+}
+
+/// The Verilator flags that compile `hooks` into a build: `+define+VMEM_TEST_HOOKS` and
+/// `+define+VMEM_TEST_<hook>` for each; none for a build without hooks.
+pub fn hook_defines(hooks: &[String]) -> Vec<String> {
+    if hooks.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once("+define+VMEM_TEST_HOOKS".to_string())
+        .chain(hooks.iter().map(|h| format!("+define+VMEM_TEST_{h}")))
+        .collect()
+}
+
+/// One Verilator build of a unit: its class prefix, the test hooks it compiles, whether traced,
+/// and whether it is the build that random runs and the benchmark use.
 pub struct Build {
     pub prefix: String,
-    pub param: Option<String>,
+    pub hooks: Vec<String>,
     pub traced: bool,
     pub hot: bool,
 }
 
 /// The Verilator builds of a unit: one per variant and waveform kind, or the one of a
-/// `builds=one` unit.
+/// `builds=one` unit (with every hook of its variants).
 pub fn builds(unit: &UnitLine) -> Vec<Build> {
     let name = &unit.name;
     if unit.one_build {
-        return vec![Build { prefix: format!("V{name}"), param: None, traced: true, hot: true }];
+        let hooks = variants(unit).into_iter().flat_map(|(_, suffix, _, _)| variant_hooks(name, suffix)).collect();
+        return vec![Build { prefix: format!("V{name}"), hooks, traced: true, hot: true }];
     }
     let mut v = Vec::new();
-    for (code, suffix, param, traced) in variants(unit) {
-        v.push(Build { prefix: format!("V{name}{suffix}"), param: param.clone(), traced: false, hot: code == 0 });
+    for (code, suffix, _, traced) in variants(unit) {
+        let hooks = variant_hooks(name, suffix);
+        v.push(Build { prefix: format!("V{name}{suffix}"), hooks: hooks.clone(), traced: false, hot: code == 0 });
         if traced {
-            v.push(Build { prefix: format!("V{name}{suffix}_fst"), param, traced: true, hot: false });
+            v.push(Build { prefix: format!("V{name}{suffix}_fst"), hooks, traced: true, hot: false });
         }
     }
     v
+}
+
+/// The files of every test hook the unit's builds compile, sorted: part of its build key.
+pub fn unit_hook_files(unit: &UnitLine) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = builds(unit).iter().flat_map(|b| b.hooks.iter().map(|h| hook_file(h))).collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// The units of `path` (cosim/units.txt), in its order ([`crate::unit_list::read`]); a
@@ -81,7 +144,9 @@ pub fn binding_file(name: &str) -> PathBuf {
 
 /// Fails the build unless every unit has its model declared in rust/lib.rs (the model crate has
 /// no build script, so its lib.rs declares each unit by hand), its model file, its RTL and its
-/// binding.
+/// binding; unless every variant of a unit of several builds has its test hook (its break-asserts
+/// build would be the RTL as written without one); and unless every rtl/test/*.svh is a hook of
+/// some unit's variant.
 pub fn check_sources(units: &[UnitLine]) {
     let model_lib =
         fs::read_to_string("rust/lib.rs").unwrap_or_else(|e| fail(&format!("cannot read rust/lib.rs: {e}")));
@@ -96,6 +161,28 @@ pub fn check_sources(units: &[UnitLine]) {
             if !file.exists() {
                 fail(&format!("cosim/units.txt lists `{name}` but {} is missing", file.display()));
             }
+        }
+        for (_, suffix, _, _) in variants(unit) {
+            if !unit.one_build && !suffix.is_empty() && variant_hooks(name, suffix).is_empty() {
+                let what = if suffix == "_brk" { "break-asserts" } else { "mutant" };
+                fail(&format!(
+                    "cosim/units.txt lists `{name}`, whose {what} build needs its test hook {} (and \
+                     `VMEM_TEST_HOOK({name}{suffix})` in rtl/{name}.sv; CONTRIBUTING.md \"Adding a unit\")",
+                    hook_file(&format!("{name}{suffix}")).display()
+                ));
+            }
+        }
+    }
+    for stem in hook_files() {
+        let owned = units
+            .iter()
+            .any(|u| variants(u).iter().any(|(_, suffix, _, _)| variant_hooks(&u.name, suffix).contains(&stem)));
+        if !owned {
+            fail(&format!(
+                "{} is the test hook of no variant in cosim/units.txt: name it <unit>_brk.svh (break-asserts) or \
+                 <unit>_mut.svh (a unit with mutant=), with an optional _<part>",
+                hook_file(&stem).display()
+            ));
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::cache::{build_key, files_in, latest_build, prune, script_files, PORTS
 use crate::fail;
 use crate::generate::cpp_binding;
 use crate::port_list::{self, Elaborated, Port};
-use crate::units::{builds, UnitLine};
+use crate::units::{builds, hook_defines, hook_file, unit_hook_files, UnitLine};
 
 /// A model whose generated C++ is larger than this is compiled file by file, not as one unit.
 const LARGE_MODEL_BYTES: u64 = 8 << 20;
@@ -171,6 +171,9 @@ fn build_unit(
     let name = &unit.name;
     let elaborated = elaborate(&tools.bin, name, &scratch.join(format!("xml_{name}")))?;
     let mut inputs = elaborated.files.clone();
+    // The test hooks its break-asserts and mutant builds compile, which the elaboration of the
+    // RTL as written does not read (each build checks that it read nothing else: `check_read`).
+    inputs.extend(unit_hook_files(unit));
     inputs.push(PathBuf::from("rtl/lint/verilator.vlt"));
     inputs.extend(script_files(false));
     inputs.extend(files_in(Path::new(&tools.shim)));
@@ -197,7 +200,7 @@ fn build_unit(
     // never see each other's half-built unit.
     let tmp = root.join(format!(".{name}-{key}.{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
-    compile(unit, tools, &tmp, &elaborated.ports)?;
+    compile(unit, tools, &tmp, &elaborated.ports, &built.files)?;
     fs::write(tmp.join(PORTS_FILE), &ports).map_err(|e| format!("{}: {e}", tmp.display()))?;
     publish(&tmp, &dir, &library)?;
     prune(root, name, &dir);
@@ -288,9 +291,9 @@ impl Compilations {
     }
 }
 
-/// Verilates every build of the unit into `tmp` (ports as `ports`) and compiles them, with the
-/// generated glue, into `tmp/libcosim_<unit>.a`.
-fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port]) -> Result<(), String> {
+/// Verilates every build of the unit into `tmp` (ports as `ports`; `inputs` the files of its
+/// build key) and compiles them, with the generated glue, into `tmp/libcosim_<unit>.a`.
+fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port], inputs: &[PathBuf]) -> Result<(), String> {
     let name = &unit.name;
     // The build as written, untraced, runs every random vector and the benchmark: -O3, like
     // the generated glue. The others (traced builds for failing vectors' waveforms, the
@@ -300,7 +303,8 @@ fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port]) -> Re
     for b in builds(unit) {
         let prefix = &b.prefix;
         let mut args: Vec<String> = vec!["--cc".into(), "-O3".into()];
-        args.extend(b.param.iter().map(|p| format!("-G{p}=1'b1")));
+        // The test hooks of its variant (rtl/test/, rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`).
+        args.extend(hook_defines(&b.hooks));
         if b.traced {
             args.push("--trace-fst".into());
         }
@@ -311,11 +315,44 @@ fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port]) -> Re
         }
         let mdir = tmp.join("vl").join(prefix);
         run_verilator(&tools.bin, name, prefix, &args, &mdir)?;
+        check_read(&mdir, prefix, &b.hooks, inputs)?;
         compilations.add(&mdir, prefix, b.hot)?;
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
     compilations.archive(tmp, &glue, &format!("cosim_{name}"), &format!("{name}'s Verilated C++"))
+}
+
+/// Checks what Verilator read for the build `prefix` in `mdir` (its `<prefix>__ver.d`): every one of
+/// its test `hooks` (a hook file nothing read means its `VMEM_TEST_HOOK` point is missing, and the
+/// variant would be the RTL as written), and no file of the repository outside `inputs`, the
+/// files of the unit's build key (a hook file that includes another file would change the build
+/// without changing its key).
+fn check_read(mdir: &Path, prefix: &str, hooks: &[String], inputs: &[PathBuf]) -> Result<(), String> {
+    let path = mdir.join(format!("{prefix}__ver.d"));
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let read: Vec<PathBuf> = text
+        .split_once(" : ")
+        .map(|(_, deps)| deps.split_whitespace().map(PathBuf::from).collect())
+        .unwrap_or_default();
+    for hook in hooks {
+        let file = hook_file(hook);
+        if !read.contains(&file) {
+            return Err(format!(
+                "{prefix}: the build defines VMEM_TEST_{hook} but never read {}: add `VMEM_TEST_HOOK({hook})` where its \
+                 code goes (rtl/vmem_prim_pkg.sv)",
+                file.display()
+            ));
+        }
+    }
+    if let Some(extra) = read.iter().find(|f| f.is_relative() && !inputs.contains(f)) {
+        return Err(format!(
+            "{prefix}: Verilator read {}, which is not part of the unit's build key (a test hook includes nothing; \
+             cosim/build/units.rs `unit_hook_files`)",
+            extra.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Moves a finished build from `tmp` to its cache directory `dir`, without its objects (they

@@ -53,10 +53,12 @@ pub enum Variant {
     /// rtl/<unit>.sv as written.
     #[default]
     AsWritten,
-    /// The unit with its test-only `TestBreakAsserts` parameter set: its register inputs are
-    /// corrupted so that each of its assertions fails on some input (untraced build only).
+    /// The unit with its break-asserts test hook (rtl/test/<unit>_brk.svh; `+TestBreakAsserts`
+    /// for a `builds=one` unit): its register inputs are corrupted so that each of its assertions
+    /// fails on some input (untraced build only).
     BreakAsserts,
-    /// The unit's test-only mutant (cosim/units.txt `mutant=Param`), a deliberate bug.
+    /// The unit's test-only mutant (cosim/units.txt `mutant=Name`, rtl/test/<unit>_mut.svh), a
+    /// deliberate bug.
     Mutant,
 }
 

@@ -28,8 +28,8 @@ class Rtl {
 };
 
 // Opens unit `unit` (a name of cosim/units.txt). variant: 0 the RTL as written, 1 its
-// assertions broken on purpose (TestBreakAsserts), 2 the test-only mutant (cosim/units.txt
-// `mutant=`); in a binary built with GCN_VMEM_GLS=1 (`make gls`), the gate-level builds: 3 the
+// assertions broken on purpose (its test hook rtl/test/<unit>_brk.svh), 2 the test-only mutant
+// (cosim/units.txt `mutant=`, rtl/test/<unit>_mut.svh); in a binary built with GCN_VMEM_GLS=1 (`make gls`), the gate-level builds: 3 the
 // netlist of the RTL as written, 4 and 5 the test-only trap RTL and its netlist; traced: write an
 // FST waveform to `path`; x_random: random initial state and X values from x_seed. Throws (Rust:
 // Err) for an unknown unit, a variant or traced build that does not exist, or a waveform file

@@ -62,7 +62,8 @@ const SWAPS: &[(&str, &str, &str)] = &[
 ];
 
 /// Whether a line is code a mutant may touch (not a comment, not a declaration-only line of the
-/// port list or a typedef, not the module header).
+/// port list or a typedef, not the module header, not a test hook point, which is nothing in the
+/// design: rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`).
 fn mutable(code: &str) -> bool {
     let t = code.trim();
     !(t.is_empty()
@@ -73,6 +74,7 @@ fn mutable(code: &str) -> bool {
         || t.starts_with("import ")
         || t.starts_with("typedef ")
         || t.starts_with("`include")
+        || t.starts_with("`VMEM_TEST_HOOK")
         || t.starts_with("parameter "))
 }
 
@@ -410,9 +412,20 @@ fn worktree(root: &Path, k: usize) -> anyhow::Result<(PathBuf, PathBuf)> {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    // The RTL under test is this checkout's, committed or not.
+    // The RTL under test is this checkout's, committed or not, with its test hooks (rtl/test/:
+    // the break-asserts build that judges a surviving mutant compiles them).
     for path in rtl_sources::sv_files(&root.join("rtl"))? {
         std::fs::copy(&path, wt.join("rtl").join(path.file_name().unwrap()))?;
+    }
+    let hooks = root.join("rtl").join("test");
+    if hooks.is_dir() {
+        std::fs::create_dir_all(wt.join("rtl").join("test"))?;
+        for entry in std::fs::read_dir(&hooks)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svh") {
+                std::fs::copy(&path, wt.join("rtl").join("test").join(path.file_name().unwrap()))?;
+            }
+        }
     }
     Ok((wt, target))
 }
@@ -455,8 +468,8 @@ pub fn break_asserts_budget(unit: &str, vectors: u64) -> (u64, u64) {
 }
 
 /// The names of the assertions a short `cosim --break-asserts` run of the worktree's binary
-/// reports (every unit's TestBreakAsserts build corrupts its registers so that each assertion
-/// fails on some input).
+/// reports (every unit's break-asserts build, its test hook rtl/test/<unit>_brk.svh compiled in,
+/// corrupts its registers so that each assertion fails on some input).
 fn fired_assertions(
     binary: &Path,
     config: &Config,

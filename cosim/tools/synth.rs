@@ -16,7 +16,8 @@
 //!
 //! - `read_slang` as `gcn-vmem equiv` reads the RTL: the packages and the unit as one compilation
 //!   unit (the packages' macros reach the unit), `SYNTHESIS` defined so that no assertion is
-//!   compiled (rtl/vmem_prim_pkg.sv), parameters at their defaults (the test-only ones off).
+//!   compiled (rtl/vmem_prim_pkg.sv), parameters at their defaults, and no test hook
+//!   (`VMEM_TEST_HOOK` points are empty without VMEM_TEST_HOOKS).
 //! - `synth -flatten`: Yosys's generic flow (coarse optimisation, `alumacc`, `share`, `techmap`
 //!   to single-bit gates, `abc` on the combinational logic), with no cell library: the cells are
 //!   Yosys's internal `$_AND_`, `$_XOR_`, `$_MUX_`, … and flops `$_DFF*`.

@@ -1,6 +1,6 @@
 """Builds rtl/<unit>.sv under Verilator with cocotb's runner and runs bench.py on it (`make cocotb`):
-buffer_addr and swizzle as written must pass; buffer_addr's test-only mutant (TestBreakSwizzle=1,
-cosim/units.txt) must fail. Each run's vectors/s goes to target/cocotb/<name>/rate.txt."""
+buffer_addr and swizzle as written must pass; buffer_addr's test-only mutant (its test hook
+rtl/test/buffer_addr_mut.svh compiled in, as build.rs builds it; cosim/units.txt) must fail. Each run's vectors/s goes to target/cocotb/<name>/rate.txt."""
 
 import os
 import pathlib
@@ -19,15 +19,19 @@ ROOT = HERE.parents[1]
 BUILD = ROOT / "target" / "cocotb"
 
 
-def run(name, unit, parameters=None, vectors=None):
+def run(name, unit, hooks=(), vectors=None):
     build_dir = BUILD / name
     build_dir.mkdir(parents=True, exist_ok=True)
     packages = sorted((ROOT / "rtl").glob("*_pkg.sv"))
     runner = get_runner("verilator")
+    # Test hooks (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`): rtl/test/<hook>.svh in place of the
+    # unit's hook point, included from the repository root.
+    defines = {"VMEM_TEST_HOOKS": 1, **{f"VMEM_TEST_{h}": 1 for h in hooks}} if hooks else {}
     runner.build(
         sources=[*packages, ROOT / "rtl" / f"{unit}.sv"],
         hdl_toplevel=unit,
-        parameters=parameters or {},
+        includes=[ROOT],
+        defines=defines,
         # The waivers of the project's lint, assertions on, the DPI hook of VMEM_ASSERT.
         build_args=[str(ROOT / "rtl" / "lint" / "verilator.vlt"), "--assert", "-Wno-fatal",
                     str(HERE / "assert_hook.cc")],
@@ -65,6 +69,6 @@ def test_rtl_as_written_passes(unit):
 
 
 def test_buffer_addr_mutant_fails():
-    # TestBreakSwizzle drops the index_lsb * E term of the swizzled address (rtl/buffer_addr.sv).
-    tests, failed = run("buffer_addr_mutant", "buffer_addr", {"TestBreakSwizzle": 1}, vectors=2000)
-    assert (tests, failed) == (1, 1), "the bench did not catch buffer_addr's TestBreakSwizzle mutant"
+    # The mutant drops the index_lsb * E term of the swizzled address (rtl/test/buffer_addr_mut.svh).
+    tests, failed = run("buffer_addr_mutant", "buffer_addr", hooks=["buffer_addr_mut"], vectors=2000)
+    assert (tests, failed) == (1, 1), "the bench did not catch buffer_addr's mutant"

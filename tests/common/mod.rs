@@ -437,11 +437,11 @@ pub fn declared_assertions(files: &[&str]) -> Vec<String> {
 }
 
 /// Proves every `VMEM_ASSERT` of the unit can fire and is reported: `names` must be exactly the
-/// assertions rtl/<unit>.sv declares; on the unit's break-asserts build (`TestBreakAsserts`, whose
-/// register inputs are corrupted so that each assertion fails on some input) random cases of the
-/// unit's own stimulus must make each one fail, and the replay of a case that fails it must
-/// report it in an `ASSERTION <unit> cycle=… assertion=<name>` line. On the RTL as written the
-/// same cases fire no assertion.
+/// assertions rtl/<unit>.sv declares; on the unit's break-asserts build (its test hook
+/// rtl/test/<unit>_brk.svh compiled in, which corrupts its register inputs so that each assertion
+/// fails on some input) random cases of the unit's own stimulus must make each one fail, and the
+/// replay of a case that fails it must report it in an `ASSERTION <unit> cycle=… assertion=<name>`
+/// line. On the RTL as written the same cases fire no assertion.
 pub fn assertions_fire<B: Binding>(names: &[&str]) {
     use gcn_vmem::engine::case::{self, Case};
     use gcn_vmem::engine::replay;

@@ -9,8 +9,9 @@
 // Plusargs: +seed=S (default 1), +cycles=N (default 1,000,000), +unit=U (drive and check only
 // buffer_addr or format_unpack; the other stays idle), +max_reports=M (mismatch lines printed
 // before the run stops, default 10).
-// Parameter: TestBreakSwizzle (-GTestBreakSwizzle=1) builds buffer_addr's test-only mutant, on
-// which the bench must fail.
+// buffer_addr's test-only mutant, on which the bench must fail: build with
+// +define+VMEM_TEST_HOOKS +define+VMEM_TEST_buffer_addr_mut (its test hook
+// rtl/test/buffer_addr_mut.svh compiled in, as build.rs builds it; rtl/vmem_prim_pkg.sv).
 //
 // Last line: "PASS dpi_tb ..." or "FAIL dpi_tb ..." (then $fatal, exit status non-zero).
 // Not synthesizable: a bench. Run by tests/dpi/run.sh (make dpi); see docs/integrations/dpi.md.
@@ -18,9 +19,14 @@
 module dpi_tb
   import gcn_vmem_dpi_pkg::*;
   import vmem_pkg::*;
-#(
-  parameter bit TestBreakSwizzle = 1'b0  // TEST ONLY: buffer_addr's mutant (cosim/units.txt)
-);
+;
+
+  // Which buffer_addr the build compiled (see the header).
+`ifdef VMEM_TEST_buffer_addr_mut
+  localparam string BufferAddrRtl = "buffer_addr's mutant";
+`else
+  localparam string BufferAddrRtl = "the RTL as written";
+`endif
 
   // tests/dpi/assert_hook.cc: failures of the RTL's VMEM_ASSERTs so far.
   import "DPI-C" function int dpi_tb_assert_failures();
@@ -37,9 +43,7 @@ module dpi_tb
   format_unpack_in_t  fu_in;
   format_unpack_out_t fu_rtl, fu_model;
 
-  buffer_addr #(
-    .TestBreakSwizzle(TestBreakSwizzle)
-  ) u_buffer_addr (
+  buffer_addr u_buffer_addr (
     .clk_i,
     .rst_ni,
     .valid_i        (ba_in.valid_i),
@@ -201,7 +205,7 @@ module dpi_tb
     if (gcn_vmem_dpi_abi_version() != 1) begin
       $fatal(1, "FAIL dpi_tb: libgcn_vmem_dpi ABI %0d, this bench expects 1", gcn_vmem_dpi_abi_version());
     end
-    $display("dpi_tb: seed %0d, %0d cycles, TestBreakSwizzle %0d%s", seed, cycles, TestBreakSwizzle,
+    $display("dpi_tb: seed %0d, %0d cycles, %s%s", seed, cycles, BufferAddrRtl,
              only == "" ? "" : {", only ", only});
     ba_h = gcn_vmem_buffer_addr_new();
     fu_h = gcn_vmem_format_unpack_new();

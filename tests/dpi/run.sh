@@ -2,8 +2,8 @@
 # The DPI-C bench's verdict (make dpi; usable from CI once built):
 #   0. the C example gives the expected outputs, on the staticlib and the cdylib alike;
 #   1. the bench on the RTL as written must print PASS and exit 0;
-#   2. the bench on buffer_addr's test-only mutant (TestBreakSwizzle=1, cosim/units.txt) must
-#      fail: exit non-zero with a buffer_addr MISMATCH line.
+#   2. the bench on buffer_addr's test-only mutant (rtl/test/buffer_addr_mut.svh compiled in,
+#      cosim/units.txt) must fail: exit non-zero with a buffer_addr MISMATCH line.
 # Usage: tests/dpi/run.sh DIR SEED CYCLES   (DIR holds bench/dpi_tb, bench_mut/dpi_tb, example,
 # example_so)
 # Prints the pass run's cycles, valid vectors and vectors per second (wall clock of the whole
@@ -43,7 +43,7 @@ awk -v s="$start" -v e="$end" '/^PASS dpi_tb/ {
 rc=$?
 head -n 8 "$dir/mutant.log"
 if [ $rc -eq 0 ] || ! grep -q '^MISMATCH cycle [0-9]* buffer_addr\.' "$dir/mutant.log"; then
-  echo "FAIL: the bench did not catch buffer_addr's TestBreakSwizzle mutant (exit $rc): $dir/mutant.log" >&2
+  echo "FAIL: the bench did not catch buffer_addr's mutant (exit $rc): $dir/mutant.log" >&2
   exit 1
 fi
-echo "ok: the bench passes on the RTL as written and fails on buffer_addr's TestBreakSwizzle mutant (exit $rc)"
+echo "ok: the bench passes on the RTL as written and fails on buffer_addr's mutant (exit $rc)"
