@@ -12,7 +12,8 @@ use crate::vsharp::VSharp;
 
 /// Lanes per issue beat and per VGPR write (one group).
 pub const GROUP_LANES: usize = 16;
-/// TCP banks, and L2 channels.
+/// L2 channels: channel c serves TCP bank c (a two-bank configuration leaves channels 2 and 3
+/// idle), so the ports do not change with the parameters.
 pub const BANKS: usize = 4;
 /// Dwords of a 64-byte line.
 pub const LINE_DWORDS: usize = 16;
@@ -211,10 +212,12 @@ pipe_ports! {
         l2_req_ready: u8 = scalar 4;
         /// Bit b: a response on bank b's channel.
         l2_rsp_valid: u8 = scalar 4;
-        /// Bank b's response tag.
-        l2_rsp_tag: [u8; BANKS] = packed 3 x 4;
+        /// Bank b's response tag: {0, MSHR} or {1, instruction id}.
+        l2_rsp_tag: [u8; BANKS] = packed 5 x 4;
         /// Bank b's response dword i at 16b+i.
         l2_rsp_data: [u32; BANKS * LINE_DWORDS] = split 32 x 64, names64!("l2_rsp_data");
+        /// The L2 owes the pipe no response.
+        l2_idle: bool = scalar 1;
         /// The VGPR port accepts this cycle's write.
         vgpr_ready: bool = scalar 1;
     }
@@ -230,7 +233,8 @@ pipe_ports! {
         l2_req_valid: u8 = scalar 4;
         /// 0 line read, 1 masked line write, 2 atomic.
         l2_req_kind: [u8; BANKS] = packed 2 x 4;
-        l2_req_tag: [u8; BANKS] = packed 3 x 4;
+        /// {0, MSHR} (reads, atomics with return) or {1, instruction id} (posted).
+        l2_req_tag: [u8; BANKS] = packed 5 x 4;
         /// Line address (reads, writes) or byte address (atomics).
         l2_req_addr: [u64; BANKS] = split 48 x 4, names4!("l2_req_addr");
         /// Writes: bit i = byte i of the line.
@@ -257,7 +261,9 @@ pipe_ports! {
         done_requests: u16 = scalar 16;
         done_hits: u16 = scalar 16;
         done_misses: u16 = scalar 16;
+        done_merged: u16 = scalar 16;
         done_conflicts: u16 = scalar 16;
+        done_mshr_wait: u16 = scalar 16;
     }
 }
 
@@ -273,6 +279,8 @@ pub const D16_HI: u8 = 2;
 pub const L2_READ: u8 = 0;
 pub const L2_WRITE: u8 = 1;
 pub const L2_ATOMIC: u8 = 2;
+/// Tag bit 4: a posted request (its low bits name the instruction), else an MSHR's.
+pub const TAG_POSTED: u8 = 0x10;
 
 impl In {
     /// The header the SQ sends with every issue beat of `inst` (docs/decisions.md "vmem_pipe",
@@ -322,12 +330,12 @@ mod tests {
 
     #[test]
     fn tables_have_the_declared_ports() {
-        assert_eq!(In::SIGNALS.len(), 22 + 16 + 16 + 3 + 64 + 1);
-        assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 11);
+        assert_eq!(In::SIGNALS.len(), 22 + 16 + 16 + 3 + 64 + 2);
+        assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 13);
         assert_eq!(In::SIGNALS[0].name, "iss_valid");
         assert_eq!(In::SIGNALS[22].name, "iss_addr0");
         assert_eq!(Out::SIGNALS[8].name, "l2_req_mask0");
-        assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "l2_req_tag").map(|s| s.width), Some(12));
+        assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "l2_req_tag").map(|s| s.width), Some(20));
     }
 
     #[test]
@@ -338,9 +346,9 @@ mod tests {
             input.set(i, value);
             assert_eq!(input.get(i), value, "{}", s.name);
         }
-        let mut out = Out { l2_req_tag: [1, 2, 3, 7], ..Out::default() };
+        let mut out = Out { l2_req_tag: [1, 2, 3, 31], ..Out::default() };
         let i = Out::SIGNALS.iter().position(|s| s.name == "l2_req_tag").unwrap();
-        assert_eq!(out.get(i), 1 | 2 << 3 | 3 << 6 | 7 << 9);
+        assert_eq!(out.get(i), 1 | 2 << 5 | 3 << 10 | 31 << 15);
         out.l2_req_data[17] = 0xdead_beef;
         let d = Out::SIGNALS.iter().position(|s| s.name == "l2_req_data17").unwrap();
         assert_eq!(out.get(d), 0xdead_beef);
