@@ -64,16 +64,7 @@ impl Config {
     /// The contract's small column: 2 banks × 8 lines, 2 MSHRs × 2 targets, 2 in flight, queues
     /// of 4, 2 and 1 — a configuration that fills every structure.
     pub fn small() -> Config {
-        Config {
-            banks: 2,
-            lines: 8,
-            mshrs: 2,
-            targets: 2,
-            in_flight: 2,
-            lookup_depth: 4,
-            return_depth: 2,
-            l2_depth: 1,
-        }
+        Config { banks: 2, lines: 8, mshrs: 2, targets: 2, in_flight: 2, lookup_depth: 4, return_depth: 2, l2_depth: 1 }
     }
 
     /// The RTL parameters and their values, in the declaration's order.
@@ -124,7 +115,11 @@ impl Config {
         }
         at_least("Mshrs", self.mshrs, 1, "a miss needs an MSHR")?;
         if self.mshrs > 16 {
-            return err("Mshrs", self.mshrs, "must be at most 16 (a tag {0, m} has 4 bits for m); set Mshrs to 16 or less".into());
+            return err(
+                "Mshrs",
+                self.mshrs,
+                "must be at most 16 (a tag {0, m} has 4 bits for m); set Mshrs to 16 or less".into(),
+            );
         }
         at_least("Targets", self.targets, 1, "an MSHR serves the miss that opened it")?;
         at_least("InFlight", self.in_flight, 1, "an instruction must be able to be in flight")?;

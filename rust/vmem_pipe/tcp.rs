@@ -263,13 +263,7 @@ impl Tcp {
     /// `t` is accepted when each bank's accesses fit the free entries of its lookup queue at the
     /// start of `t` (`free`); then its accesses enter the queues at the edge, in order. Returns
     /// whether it was accepted.
-    pub fn offer(
-        &mut self,
-        slot: &mut Slot,
-        id: usize,
-        reqs: std::ops::Range<usize>,
-        free: &[usize; BANKS],
-    ) -> bool {
+    pub fn offer(&mut self, slot: &mut Slot, id: usize, reqs: std::ops::Range<usize>, free: &[usize; BANKS]) -> bool {
         let kind = AccessKind::of(slot);
         let atomic = slot.hdr.kind == Op::Atomic;
         // The accesses in order of their first request (atomics never combine).
@@ -363,8 +357,8 @@ impl Tcp {
     /// the state at the start of `t`, applied at its edge; `taken` the return registers the TD
     /// takes in `t`. Then `quiet` rises with `l2_idle_i`.
     pub fn cycle(&mut self, slots: &mut [Slot], input: &In, taken: &[bool; BANKS], t: u64) {
-        for b in 0..self.config.banks {
-            self.bank_cycle(b, slots, input, taken[b], t);
+        for (b, &taken) in taken.iter().enumerate().take(self.config.banks) {
+            self.bank_cycle(b, slots, input, taken, t);
         }
         if input.l2_idle {
             self.quiet = true;
