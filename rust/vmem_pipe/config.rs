@@ -36,7 +36,7 @@ impl Default for Config {
             targets: 8,
             in_flight: 16,
             lookup_depth: 4,
-            return_depth: 8,
+            return_depth: 32,
             l2_depth: 2,
         }
     }

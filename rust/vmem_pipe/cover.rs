@@ -11,11 +11,11 @@
 //!
 //! Reachability (unit test `every_event_is_reached` in rust/vmem_pipe/tests.rs drives random
 //! programs at both configurations, half of them "dense": one V# base, offsets within 256
-//! bytes): at the default configuration every event but "MSHR wait" and "eviction"; those two
-//! need the small configuration (2 MSHRs, 8 lines). At the defaults an MSHR wait cannot happen at
-//! all: a busy MSHR always has a target in its bank's return queue (targets are counted down as
-//! its entries leave it, and it is free at 0), so at most ReturnDepth = 8 of the 16 MSHRs are
-//! busy; and 16 KB of lines hold the programs' 8 KB. "store closes an MSHR" and "fill wait on a
+//! bytes): at the default configuration every event but "eviction" and "return queue full"; those
+//! two need the small configuration (8 lines, 2 return entries): 16 KB of lines hold the
+//! programs' 8 KB, and 32 return entries a bank are more than they keep waiting. A busy MSHR
+//! always has a target in its bank's return queue (targets are counted down as its entries leave
+//! it, and it is free at 0), so ReturnDepth ≥ Mshrs keeps every MSHR usable. "store closes an MSHR" and "fill wait on a
 //! closed MSHR" need dense programs (a store meeting a line still being filled). "quiet wait" and
 //! "stale response ignored" need a reset in mid-run with L2 responses still owed (the
 //! testbench's `--reset-at`).
