@@ -154,6 +154,15 @@ module vmem_pipe_td
     return g;
   endfunction
 
+  // An id as an index of the per-id arrays.
+  localparam int unsigned IdxW = (InFlight > 1) ? $clog2(InFlight) : 1;
+  // (ids are below InFlight: the bits above IdxW are 0).
+  function automatic logic [IdxW-1:0] ix(logic [PipeIdW-1:0] id);
+    logic unused_hi;
+    unused_hi = ^id;
+    return IdxW'(id);
+  endfunction
+
   // A conversion tag: the group of an instruction in a unit stage.
   typedef struct packed {
     logic               valid;
@@ -235,7 +244,7 @@ module vmem_pipe_td
     g_par    = gcnt_q[0];
     g_free   = (gcnt_q - rel_q) < CntW'(2);
     g_take   = g_valid & g_free;
-    g_atomic = info_q[g_id].kind == PipeAtomic;
+    g_atomic = info_q[ix(g_id)].kind == PipeAtomic;
 
     // Take G's return registers in bank order while the cycle's blocks stay at most 4.
     stop      = 1'b0;
@@ -278,7 +287,7 @@ module vmem_pipe_td
     for (int s = 0; s < 4; s++) begin
       for (int j = 0; j < 4; j++) begin
         logic [3:0] o;
-        o = g_atomic ? 4'd0 : tdl_q[g_id][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}].offset;
+        o = g_atomic ? 4'd0 : tdl_q[ix(g_id)][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}].offset;
         if (sl_second[s]) begin
           sl_data[s][j] = sl_blk[s] << {5'd16 - {1'b0, o}, 3'b000};
           sl_be[s][j]   = ~(16'hffff >> o);
@@ -301,8 +310,8 @@ module vmem_pipe_td
       end
     end
 
-    g_step    = stepped_q[g_id] | (step_end_i.valid & (step_end_i.id == g_id));
-    g_rp_next = rpend_q[g_id] + (((acc_i.valid && (acc_i.id == g_id))) ? RpW'(acc_i.nret) : '0)
+    g_step    = stepped_q[ix(g_id)] | (step_end_i.valid & (step_end_i.id == g_id));
+    g_rp_next = rpend_q[ix(g_id)] + (((acc_i.valid && (acc_i.id == g_id))) ? RpW'(acc_i.nret) : '0)
               - RpW'(g_ntaken);
     gathered  = g_valid & g_step & (g_rp_next == '0);
   end
@@ -358,15 +367,15 @@ module vmem_pipe_td
     f_id    = start ? x_id : cv_id_q;
     f_par   = start ? ccnt_q[0] : cv_par_q;
     f_group = start ? 2'd0 : cv_k_q;
-    f_info  = info_q[f_id];
+    f_info  = info_q[ix(f_id)];
     fi      = derive(f_info);
-    s_info  = info_q[tp2_q.id];
+    s_info  = info_q[ix(tp2_q.id)];
     si      = derive(s_info);
-    ci4     = derive(info_q[tp4_q.id]);
+    ci4     = derive(info_q[ix(tp4_q.id)]);
     tp1_d   = '{valid: f_valid, par: f_par, group: f_group, id: f_id};
 
     for (int l = 0; l < GroupLanes; l++) begin
-      fl  = tdl_q[f_id][f_group][l];
+      fl  = tdl_q[ix(f_id)][f_group][l];
       raw = eb_q[f_par][{f_group, 4'(l)}];
       for (int i = 0; i < 4; i++) begin
         el[l][32*i +: 32] = ((3'(i) < fi.ndw) && !fl.unbound &&
@@ -377,7 +386,7 @@ module vmem_pipe_td
       f_atom[l] = fl.part ? raw[63:0] : 64'd0;
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
-      sl            = tdl_q[tp2_q.id][tp2_q.group][l];
+      sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];
       sw_oor[l]     = (s_info.sized && (s_info.bytes > 5'd4)) ? ~sl.in_range
                     : (sl.in_range[0] ? 4'd0 : 4'hf);
       sw_unbound[l] = sl.unbound | ~up_fmt_valid[l];
@@ -494,9 +503,9 @@ module vmem_pipe_td
     w_id      = wq_q[wcnt_q[3:0]];
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
-    w_info    = info_q[w_id];
+    w_info    = info_q[ix(w_id)];
     wi        = derive(w_info);
-    wi_next   = derive(info_q[w_id_next]);
+    wi_next   = derive(info_q[ix(w_id_next)]);
     wr_acc    = wr_v_q & vgpr_ready_i;
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
@@ -577,13 +586,13 @@ module vmem_pipe_td
 
     // Take, step end, accepted bundles, taken return registers.
     if (step_end_i.valid) begin
-      stepped_d[step_end_i.id] = 1'b1;
-      ta_d[step_end_i.id]      = step_end_i.ta;
+      stepped_d[ix(step_end_i.id)] = 1'b1;
+      ta_d[ix(step_end_i.id)]      = step_end_i.ta;
     end
     if (acc_i.valid) begin
-      rpend_d[acc_i.id] = rpend_d[acc_i.id] + RpW'(acc_i.nret);
+      rpend_d[ix(acc_i.id)] = rpend_d[ix(acc_i.id)] + RpW'(acc_i.nret);
     end
-    rpend_d[g_id] = rpend_d[g_id] - RpW'(g_ntaken);
+    rpend_d[ix(g_id)] = rpend_d[ix(g_id)] - RpW'(g_ntaken);
     if (gathered) begin
       gcnt_d = gcnt_q + CntW'(1);
     end
@@ -619,8 +628,8 @@ module vmem_pipe_td
         wr_i_d = '0;
       end else begin
         wcnt_d       = wcnt_q + CntW'(1);
-        fin_d[w_id]  = 1'b1;
-        td_d[w_id]   = now_i - rs_q[w_par] + 16'd1;
+        fin_d[ix(w_id)]  = 1'b1;
+        td_d[ix(w_id)]   = now_i - rs_q[w_par] + 16'd1;
         rdy_d[w_par] = '0;
         n_new        = 1'b1;
         wr_i_d       = '0;
@@ -642,19 +651,19 @@ module vmem_pipe_td
     // Done: the oldest instruction, when it is finished after this edge.
     h         = dptr_q;
     h_fin_now = inst_last && (w_id == h);
-    h_step    = stepped_q[h] | (step_end_i.valid & (step_end_i.id == h));
-    h_fin     = inf_q[h] && (wrt_q[h] ? (fin_q[h] | h_fin_now) : (h_step & posted_zero_i[h]));
+    h_step    = stepped_q[ix(h)] | (step_end_i.valid & (step_end_i.id == h));
+    h_fin     = inf_q[ix(h)] && (wrt_q[ix(h)] ? (fin_q[ix(h)] | h_fin_now) : (h_step & posted_zero_i[h]));
     if (h_fin) begin
-      inf_d[h]       = 1'b0;
+      inf_d[ix(h)]       = 1'b0;
       cnt_d          = cnt_d - CntW'(1);
       dptr_d         = (32'(dptr_q) == InFlight - 1) ? '0 : dptr_q + PipeIdW'(1);
       done_d.valid   = 1'b1;
-      done_d.issue   = info_q[h].t_last - info_q[h].t_first + 16'd1;
-      done_d.ta      = (step_end_i.valid && (step_end_i.id == h)) ? step_end_i.ta : ta_q[h];
+      done_d.issue   = info_q[ix(h)].t_last - info_q[ix(h)].t_first + 16'd1;
+      done_d.ta      = (step_end_i.valid && (step_end_i.id == h)) ? step_end_i.ta : ta_q[ix(h)];
       done_d.tcp     = ctr_i.tcp_any ? (ctr_i.tcp_last - ctr_i.tcp_first + 16'd1) : 16'd0;
       done_d.l2      = ctr_i.l2_any ? (ctr_i.l2_last - ctr_i.l2_first + 16'd1) : 16'd0;
-      done_d.td      = !wrt_q[h] ? 16'd0 : (h_fin_now ? (now_i - rs_q[w_par] + 16'd1) : td_q[h]);
-      done_d.total   = now_i + 16'd1 - info_q[h].t_first;
+      done_d.td      = !wrt_q[ix(h)] ? 16'd0 : (h_fin_now ? (now_i - rs_q[w_par] + 16'd1) : td_q[ix(h)]);
+      done_d.total   = now_i + 16'd1 - info_q[ix(h)].t_first;
       done_d.n       = ctr_i.n;
     end
 
@@ -662,12 +671,12 @@ module vmem_pipe_td
     if (take_i.valid) begin
       wr = ((take_i.info.kind == PipeLoad) || ((take_i.info.kind == PipeAtomic) && take_i.info.glc))
            && (take_i.info.exec != '0);
-      inf_d[take_i.id]     = 1'b1;
-      info_d[take_i.id]    = take_i.info;
-      wrt_d[take_i.id]     = wr;
-      stepped_d[take_i.id] = 1'b0;
-      fin_d[take_i.id]     = 1'b0;
-      rpend_d[take_i.id]   = '0;
+      inf_d[ix(take_i.id)]     = 1'b1;
+      info_d[ix(take_i.id)]    = take_i.info;
+      wrt_d[ix(take_i.id)]     = wr;
+      stepped_d[ix(take_i.id)] = 1'b0;
+      fin_d[ix(take_i.id)]     = 1'b0;
+      rpend_d[ix(take_i.id)]   = '0;
       cnt_d                = cnt_d + CntW'(1);
       if (wr) begin
         wq_d[tail_q[3:0]] = take_i.id;
@@ -762,7 +771,7 @@ module vmem_pipe_td
     // A taken return register holds an access of an instruction in flight.
     a_rr_ok = 1'b1;
     for (int b = 0; b < 4; b++) begin
-      if (rr_take_o[b] && !inf_q[rr_i[b].id]) begin
+      if (rr_take_o[b] && !inf_q[ix(rr_i[b].id)]) begin
         a_rr_ok = 1'b0;
       end
     end
@@ -770,7 +779,7 @@ module vmem_pipe_td
     a_vidle_ok = vgpr_o.valid || (vgpr_o == '0);
     a_didle_ok = done_o.valid || (done_o == '0);
     // G's returning accesses never go below 0.
-    a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[g_id]} +
+    a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[ix(g_id)]} +
               (((acc_i.valid && (acc_i.id == g_id))) ? (RpW + 1)'(acc_i.nret) : '0);
     a_cnt_ok = 32'(cnt_q) <= InFlight;
   end
@@ -780,9 +789,9 @@ module vmem_pipe_td
 `VMEM_ASSERT(ReturnTakenInFlight_A, a_rr_ok)
 `VMEM_ASSERT(TakeBlocks_A, g_blocks <= 4'd4)
 `VMEM_ASSERT(ReturnPending_A, a_rp_ok)
-`VMEM_ASSERT(TakeFree_A, take_i.valid |-> !inf_q[take_i.id])
+`VMEM_ASSERT(TakeFree_A, take_i.valid |-> !inf_q[ix(take_i.id)])
 `VMEM_ASSERT(InflightMax_A, a_cnt_ok)
-`VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (inf_q[step_end_i.id] && !stepped_q[step_end_i.id]))
+`VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (inf_q[ix(step_end_i.id)] && !stepped_q[ix(step_end_i.id)]))
 `VMEM_ASSERT(VgprHold_A, a_hold_ok)
 `VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (vgpr_o.mask != '0))
 `VMEM_ASSERT(VgprIdleZero_A, a_vidle_ok)
