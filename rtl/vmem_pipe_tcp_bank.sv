@@ -615,14 +615,64 @@ module vmem_pipe_tcp_bank
     end
   end
   `VMEM_FF(m_sent_q, m_sent_d, '0)
+  // Shadow occupancy of the queues' slots (assertions only): a push never lands on a slot that
+  // holds an entry (overflow), a pop always takes one (underflow).
+  logic [LookupDepth-1:0] lq_sv_q, lq_sv_d;
+  logic [ReturnDepth-1:0] rq_sv_q, rq_sv_d;
+  logic [L2Depth-1:0]     l2q_sv_q, l2q_sv_d;
   always_comb begin
-    // Queues: never more entries than their depth, never a pop from an empty one.
-    a_lq_ok  = ({1'b0, lq_cnt_q} + {1'b0, LkW'(push_n)} <= (LkW + 1)'(LookupDepth) + (LkW + 1)'(lk_done)) &&
-               (!lk_done || (lq_cnt_q != '0));
-    a_rq_ok  = ({1'b0, rq_cnt_q} + (RqW + 1)'(lk_rq) <= (RqW + 1)'(ReturnDepth) + (RqW + 1)'(rs_go)) &&
-               (!rs_go || (rq_cnt_q != '0));
-    a_l2q_ok = ({1'b0, l2q_cnt_q} + (L2W + 1)'(lk_l2) <= (L2W + 1)'(L2Depth) + (L2W + 1)'(l2_pop)) &&
-               (!l2_pop || (l2q_cnt_q != '0));
+    logic [2:0] pn;
+    int unsigned slot;
+    slot     = 0;
+    lq_sv_d  = lq_sv_q;
+    rq_sv_d  = rq_sv_q;
+    l2q_sv_d = l2q_sv_q;
+    a_lq_ok  = 1'b1;
+    a_rq_ok  = 1'b1;
+    a_l2q_ok = 1'b1;
+    if (lk_done) begin
+      a_lq_ok = lq_sv_q[lq_head_q];
+      lq_sv_d[lq_head_q] = 1'b0;
+    end
+    pn = '0;
+    for (int r = 0; r < 4; r++) begin
+      if (push_i[r]) begin
+        slot = wrap(32'(lq_head_q), 32'(lq_cnt_q) + 32'(pn), LookupDepth);
+        if (lq_sv_q[slot] && !(lk_done && (slot == 32'(lq_head_q)))) begin
+          a_lq_ok = 1'b0;
+        end
+        lq_sv_d[slot] = 1'b1;
+        pn = pn + 3'd1;
+      end
+    end
+    if (rs_go) begin
+      a_rq_ok = rq_sv_q[rq_head_q];
+      rq_sv_d[rq_head_q] = 1'b0;
+    end
+    if (lk_rq) begin
+      slot = wrap(32'(rq_head_q), 32'(rq_cnt_q), ReturnDepth);
+      if (rq_sv_q[slot] && !(rs_go && (slot == 32'(rq_head_q)))) begin
+        a_rq_ok = 1'b0;
+      end
+      rq_sv_d[slot] = 1'b1;
+    end
+    if (l2_pop) begin
+      a_l2q_ok = l2q_sv_q[l2q_head_q];
+      l2q_sv_d[l2q_head_q] = 1'b0;
+    end
+    if (lk_l2) begin
+      slot = wrap(32'(l2q_head_q), 32'(l2q_cnt_q), L2Depth);
+      if (l2q_sv_q[slot] && !(l2_pop && (slot == 32'(l2q_head_q)))) begin
+        a_l2q_ok = 1'b0;
+      end
+      l2q_sv_d[slot] = 1'b1;
+    end
+  end
+  `VMEM_FF(lq_sv_q, lq_sv_d, '0)
+  `VMEM_FF(rq_sv_q, rq_sv_d, '0)
+  `VMEM_FF(l2q_sv_q, l2q_sv_d, '0)
+
+  always_comb begin
     // MSHR targets: at most Targets.
     a_tgt_ok = 1'b1;
     for (int m = 0; m < Mshrs; m++) begin
