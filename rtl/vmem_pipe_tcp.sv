@@ -315,7 +315,6 @@ module vmem_pipe_tcp
         ctr_d[i].l2_last = now_i;
       end
     end
-    `VMEM_TEST_HOOK(vmem_pipe_brk_tcp)  // test builds only (rtl/test/vmem_pipe_brk_tcp.svh)
   end
 
   always_comb begin
