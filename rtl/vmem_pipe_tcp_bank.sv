@@ -164,8 +164,10 @@ module vmem_pipe_tcp_bank
   logic [MW-1:0]     free_m;
   logic              inv_any;
   logic [EntW-1:0]   inv_idx;
-  logic              lru_any;
   logic [EntW-1:0]   lru_idx;
+  localparam int unsigned TreeN = 1 << EntW;   // the entries, padded to a power of 2
+  logic [TreeN-1:0]             inv_v, lru_v;
+  logic [TreeN-1:0][EntW-1:0]   t_idx, l_idx, l_rank;
   logic [EntW-1:0]   victim;
   logic              rq_free, l2q_free;
 
@@ -175,11 +177,10 @@ module vmem_pipe_tcp_bank
     for (int e = 0; e < Lines; e++) begin
       match[e] = (ent_valid_q[e] | ent_pend_q[e]) & (ent_line_q[e] == h.addr[47:6]);
     end
+    // At most one entry holds a line: its index is the OR of the matching ones'.
     e_idx = '0;
-    for (int e = Lines - 1; e >= 0; e--) begin
-      if (match[e]) begin
-        e_idx = EntW'(e);
-      end
+    for (int e = 0; e < Lines; e++) begin
+      e_idx = e_idx | (match[e] ? EntW'(e) : '0);
     end
     e_valid = |(match & ent_valid_q);
     e_pend  = |(match & ent_pend_q);
@@ -190,29 +191,44 @@ module vmem_pipe_tcp_bank
     free_m   = '0;
     for (int m = Mshrs - 1; m >= 0; m--) begin
       if (!m_busy_q[m]) begin
-        free_m = MW'(m);
+        free_m = MW'(m);   // at most 16: a short chain
       end
     end
 
     // Victim: the lowest invalid unpinned entry (neither valid nor pending), else the least
-    // recently used valid, unpinned entry that is not pending (highest rank).
-    inv_any = 1'b0;
-    inv_idx = '0;
-    for (int e = Lines - 1; e >= 0; e--) begin
-      if (!ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0)) begin
-        inv_any = 1'b1;
-        inv_idx = EntW'(e);
+    // recently used valid, unpinned entry that is not pending (highest rank). Both are found by
+    // balanced trees over the entries (log2(Lines) levels of pairwise choices).
+    for (int e = 0; e < TreeN; e++) begin
+      inv_v[e] = 1'b0;
+      lru_v[e] = 1'b0;
+      t_idx[e] = EntW'(e);
+      l_idx[e] = EntW'(e);
+      l_rank[e] = '0;
+      if (e < Lines) begin
+        inv_v[e]  = !ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
+        lru_v[e]  = ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
+        l_rank[e] = ent_rank_q[e];
       end
     end
-    lru_any = 1'b0;
-    lru_idx = '0;
-    for (int e = 0; e < Lines; e++) begin
-      if (ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0) &&
-          (!lru_any || (ent_rank_q[e] > ent_rank_q[lru_idx]))) begin
-        lru_any = 1'b1;
-        lru_idx = EntW'(e);
+    for (int w = TreeN / 2; w >= 1; w = w / 2) begin
+      for (int i = 0; i < w; i++) begin
+        // Lowest invalid: the left one when it qualifies.
+        t_idx[i] = inv_v[2*i] ? t_idx[2*i] : t_idx[2*i + 1];
+        inv_v[i] = inv_v[2*i] | inv_v[2*i + 1];
+        // Least recently used: the higher rank.
+        if (lru_v[2*i + 1] && (!lru_v[2*i] || (l_rank[2*i + 1] > l_rank[2*i]))) begin
+          l_idx[i]  = l_idx[2*i + 1];
+          l_rank[i] = l_rank[2*i + 1];
+        end else begin
+          l_idx[i]  = l_idx[2*i];
+          l_rank[i] = l_rank[2*i];
+        end
+        lru_v[i] = lru_v[2*i] | lru_v[2*i + 1];
       end
     end
+    inv_any = inv_v[0];
+    inv_idx = t_idx[0];
+    lru_idx = l_idx[0];
     victim = inv_any ? inv_idx : lru_idx;
 
     rq_free  = rq_cnt_q < RqW'(ReturnDepth);
