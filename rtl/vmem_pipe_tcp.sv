@@ -40,7 +40,7 @@ module vmem_pipe_tcp
   parameter int unsigned Targets     = 8,
   parameter int unsigned InFlight    = 16,
   parameter int unsigned LookupDepth = 4,
-  parameter int unsigned ReturnDepth = 8,
+  parameter int unsigned ReturnDepth = 32,
   parameter int unsigned L2Depth     = 2
 ) (
   input  logic                      clk_i,
