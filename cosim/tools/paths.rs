@@ -431,6 +431,9 @@ enum EndAt {
     Unused(usize),
 }
 
+/// Which ends a kind of path takes.
+type EndFilter<'a> = &'a dyn Fn(&EndAt) -> bool;
+
 const REG: usize = 0;
 const INP: usize = 1;
 const OTHER: usize = 2;
@@ -869,8 +872,7 @@ pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Res
     let to_reg = |e: &EndAt| matches!(e, EndAt::Cell(..)) && !clock(e);
     let to_out = |e: &EndAt| matches!(e, EndAt::Output(..));
     // (start kind, which ends) of each class.
-    let wanted: [(usize, &dyn Fn(&EndAt) -> bool); 4] =
-        [(REG, &to_reg), (INP, &to_reg), (REG, &to_out), (INP, &to_out)];
+    let wanted: [(usize, EndFilter); 4] = [(REG, &to_reg), (INP, &to_reg), (REG, &to_out), (INP, &to_out)];
     let mut classes = Vec::new();
     for (start, keep) in wanted {
         // One path per net that ends paths: the first end reading it names it, the others are
