@@ -252,12 +252,15 @@ fn the_pipeline_is_checked_module_by_module() {
     let mut ta = boxes_of("vmem_pipe_ta");
     ta.sort();
     assert_eq!(ta, ["buffer_addr", "d16", "format_pack"]);
-    assert_eq!(boxes_of("vmem_pipe_tcp"), ["vmem_pipe_tcp_ram"]);
+    assert_eq!(boxes_of("vmem_pipe_tcp"), ["vmem_pipe_tcp_bank"]);
+    let mut bank = boxes_of("vmem_pipe_tcp_bank");
+    bank.sort();
+    assert_eq!(bank, ["vmem_pipe_rf", "vmem_pipe_tcp_ram"]);
     let mut td = boxes_of("vmem_pipe_td");
     td.sort();
-    assert_eq!(td, ["d16", "format_unpack", "swizzle", "vmem_pipe_td_gather"]);
+    assert_eq!(td, ["d16", "format_unpack", "swizzle"]);
     for leaf in
-        ["vmem_pipe_tcp_ram", "vmem_pipe_td_gather", "buffer_addr", "format_pack", "format_unpack", "swizzle", "d16"]
+        ["vmem_pipe_tcp_ram", "vmem_pipe_rf", "buffer_addr", "format_pack", "format_unpack", "swizzle", "d16"]
     {
         assert!(boxes_of(leaf).is_empty(), "{leaf} boxes something");
     }

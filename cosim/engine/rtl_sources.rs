@@ -108,7 +108,15 @@ pub fn children(rtl_dir: &Path, module: &str) -> anyhow::Result<Vec<String>> {
 
 /// The names of `modules` that `text` instantiates, in order of first appearance.
 fn instantiated(text: &str, modules: &[String]) -> Vec<String> {
-    let code: String = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    // Comments and string literals out (`$fatal(1, "vmem_pipe: Lines (%0d) …")` names no instance).
+    let code: String = text
+        .lines()
+        .map(|l| {
+            let code = l.split("//").next().unwrap_or("");
+            code.split('"').step_by(2).collect::<Vec<_>>().join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     let words: Vec<&str> = code
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '#' || c == '('))
         .filter(|w| !w.is_empty())
@@ -176,5 +184,20 @@ pub(crate) fn assertion_file_in(rtl_dir: &Path, unit: &str, name: &str) -> Strin
         format!("rtl/{own}")
     } else {
         declaring.join(" or ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::instantiated;
+
+    #[test]
+    fn only_instances_count_not_strings_or_comments() {
+        let modules = ["leaf".to_string(), "top".to_string()];
+        let text = "module top;\n  initial $fatal(1, \"leaf: Lines (%0d) too few\", 3);\n  // leaf u_x (\n\
+                    endmodule : top\n";
+        assert!(instantiated(text, &modules).is_empty());
+        let text = "module top;\n  leaf #(.N(2)) u_leaf (.clk_i);\nendmodule\n";
+        assert_eq!(instantiated(text, &modules), ["leaf"]);
     }
 }
