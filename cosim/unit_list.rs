@@ -16,6 +16,11 @@ pub struct UnitLine {
     /// the test-only switches set through plusargs of their names; the unit is too large to build
     /// more than once (and to build at the gate level with the rest, `make gls`).
     pub one_build: bool,
+    /// `small=P=V,P=V,...`: the unit's small configuration, parameters of its top module
+    /// overridden in one more build (variant code 6, `Variant::Small`), so that random runs
+    /// fill structures the defaults leave half empty (vmem_pipe: SPEC §14 "Sizes are
+    /// parameters"). Empty: no small build.
+    pub small: Vec<(String, u64)>,
 }
 
 /// The units of the list at `path`, in order; an error names the file and the line
@@ -35,19 +40,40 @@ pub fn parse(text: &str) -> Result<Vec<UnitLine>, String> {
         if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
             return Err(format!("{}: unit name `{name}` must be lower_snake_case", n + 1));
         }
-        let mut unit = UnitLine { name: name.to_string(), mutant: None, one_build: false };
+        let mut unit = UnitLine { name: name.to_string(), mutant: None, one_build: false, small: Vec::new() };
         for word in words {
+            if let Some(params) = word.strip_prefix("small=") {
+                unit.small = parse_params(params).map_err(|e| format!("{}: small={params}: {e}", n + 1))?;
+                continue;
+            }
             match (word.strip_prefix("mutant="), word) {
                 (Some(param), _) => unit.mutant = Some(param.to_string()),
                 (None, "builds=one") => unit.one_build = true,
                 (None, _) => {
-                    return Err(format!("{}: unknown column `{word}` (expected mutant=Name or builds=one)", n + 1))
+                    return Err(format!(
+                        "{}: unknown column `{word}` (expected mutant=Name, builds=one or small=P=V,...)",
+                        n + 1
+                    ))
                 }
             }
         }
         units.push(unit);
     }
     Ok(units)
+}
+
+/// `P=V,P=V,...` (parameter names in UpperCamelCase, decimal values), in order.
+fn parse_params(text: &str) -> Result<Vec<(String, u64)>, String> {
+    text.split(',')
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').ok_or_else(|| format!("`{pair}` is not Parameter=value"))?;
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return Err(format!("`{name}` is not a parameter name (UpperCamelCase)"));
+            }
+            let value = value.parse::<u64>().map_err(|_| format!("`{value}` (of {name}) is not a decimal number"))?;
+            Ok((name.to_string(), value))
+        })
+        .collect()
 }
 
 /// The model type of a unit: its name in CamelCase (`buffer_addr` → `BufferAddr`, `d16` → `D16`),

@@ -6,54 +6,46 @@
 // docs/decisions.md "vmem_pipe", which this block and the model (rust/vmem_pipe.rs) implement
 // independently and the harness compares every cycle.
 //
-// Parameters:
-//   TestBreakLru  TEST ONLY. 1: in the TCP, a hit does not make its entry most recently used
-//                 (rtl/vmem_pipe_tcp.sv). Results stay right; the victims chosen later, and so
-//                 the hits, misses, L2 traffic and timing, differ from the contract: a bug only
-//                 a cycle-level comparison catches. Default 0: logic unchanged.
-//   TestBreakAsserts  TEST ONLY, every unit's: 1 corrupts what the assertions read so that
-//                 each fires. The corruption is chosen per program by the V#'s base address bits
-//                 11:6 (iss_vsharp_i[11:6] of the last beat offered, registered as brk_key_q; the
-//                 pipe suite draws them uniformly, one V# per program) and reaches the sub-blocks
-//                 as test_break_asserts_i: key k in 1..38 corrupts a copy of what one assertion
-//                 reads (the copy feeds nothing else: the outputs stay right and only that
-//                 assertion fails), at the property's edge: a bound exceeded by exactly one, one
-//                 bit of a compared value flipped, a tag one edge early. Keys 1..9 and 38:
-//                 rtl/vmem_pipe_ta.sv, 10..17: rtl/vmem_pipe_tcp.sv, 18..37: rtl/vmem_pipe_td.sv
-//                 (each file's header lists its keys); 0 and 39..63 are left correct. This file's
-//                 one assertion is a known-value check (4-state simulators only). Default 0: the
-//                 key stays 0, logic unchanged.
-//   In a Verilated simulation each TEST ONLY parameter is also the plusarg of its name
-//   (+TestBreakLru, +TestBreakAsserts), read once at time 0: one Verilator build then serves the
-//   RTL as written, its mutant and its broken assertions (cosim/units.txt `builds=one`; the
-//   pipeline's generated C++ is too large to compile three times). Synthesis, formal and every
-//   other tool see the parameters only.
+// Parameters (docs/decisions.md "vmem_pipe", "Parameters"; elaboration stops with $fatal on an
+// illegal set):
+//   Banks        TCP banks, 2 or 4 (bank = address bits 7:6, or bit 6); channels 2 and 3 present
+//                nothing with 2.
+//   Lines        lines per bank (fully associative, 64 bytes); more than Mshrs + ReturnDepth.
+//   Mshrs        MSHRs per bank, 1 .. 16.
+//   Targets      accesses one MSHR serves, at least 1.
+//   InFlight     instructions in flight, 1 .. 16.
+//   LookupDepth  accesses a bank's lookup queue holds, at least 4.
+//   ReturnDepth  accesses a bank's return queue holds, at least 1.
+//   L2Depth      requests a bank's L2 request queue holds, at least 1.
+//
+// Test hooks: none here. The sub-blocks hold empty `VMEM_TEST_HOOK points (rtl/vmem_prim_pkg.sv)
+// whose text (rtl/test/vmem_pipe_brk_*.svh, vmem_pipe_mut_lru.svh) only the unit's test build
+// compiles; that text reads the plusargs +TestBreakAsserts and +TestBreakLru.
 //
 // Contract summary (docs/decisions.md "vmem_pipe" is the full text):
 //   - Moore outputs: every output is a register or a function of registers; an input in cycle t
 //     acts at the edge that ends t. Every payload output is 0 while its valid is 0. Reset
 //     (rst_ni low, asynchronous) empties everything and drives every output to 0; iss_ready_o
-//     rises at the first edge after release.
+//     rises at the first edge after release. `quiet` (here) is 0 after reset and becomes 1 at the
+//     first edge with l2_idle_i: before, no channel presents a request and every response is
+//     ignored.
 //   - Issue: beats of 16 lanes (address dword k/4 and data dword k/4 of group k%4 on beat k),
 //     the header on the first beat, iss_last_i on the last; two instruction buffers.
-//   - TA: the address stage takes the oldest complete buffer when idle, fewer than 4 instructions
-//     are in flight and fewer than 2 are held by the step stage; it feeds one group per cycle to
-//     16 buffer_addr (and format_pack for format stores; d16 converts D16 store data as it
-//     arrives); group g is available to the step stage 3 cycles after it is fed. The step stage
-//     groups lanes as SPEC §7 does (the coalescer's quad_mergeable) and sends bundles of up to 4
-//     requests per cycle to the TCP (rtl/vmem_pipe_ta.sv).
-//   - TCP: four banks (bits 7:6), 64 fully associative entries each, LRU, 8 tags, in-order
-//     accesses, write-through without allocation, atomics in the L2 invalidating a resident line;
-//     bank b's L2 requests and responses on channel b (rtl/vmem_pipe_tcp.sv).
-//   - TD: when the oldest instruction is complete and the TD idle (cycle s), loads and returning
-//     atomics write their VGPRs group-major from s + 4, one write per accepted cycle; done one
-//     cycle after the last accepted write, or in s + 1 for instructions without writes; ids
-//     finish in order; done carries the instruction's stage cycles and TCP counters
-//     (rtl/vmem_pipe_td.sv).
+//   - TA: the address stage takes the oldest complete buffer when idle, fewer than InFlight
+//     instructions are in flight and fewer than 2 are held by the step stage; the step stage
+//     sends bundles of up to 4 requests a cycle (rtl/vmem_pipe_ta.sv).
+//   - TCP: a bundle's accesses enter the banks' lookup queues when they fit; each bank looks up
+//     its head (hit, merge into an MSHR, miss, GLC read, posted store or atomic), queues L2
+//     requests and return entries, and reads hits from its single-port line RAM and MSHR data
+//     from its register file into its return register (rtl/vmem_pipe_tcp.sv,
+//     rtl/vmem_pipe_tcp_bank.sv).
+//   - TD: takes the return registers of its gather instruction (at most 4 blocks a cycle) into
+//     one of two element buffers, converts 16 lanes a cycle into one of two result buffers,
+//     writes VGPRs group-major and shows one done a cycle in order (rtl/vmem_pipe_td.sv).
 //
-// Structure: vmem_pipe_ta (receiver, address stage, step stage), vmem_pipe_tcp (banks, tags, L2
-//   channels), vmem_pipe_td (in-flight ids, gather, conversion, VGPR writes, done); a 16-bit
-//   cycle counter here stamps events (differences wrap like the 16-bit counters).
+// Structure: vmem_pipe_ta, vmem_pipe_tcp (vmem_pipe_tcp_bank x Banks: vmem_pipe_tcp_ram,
+//   vmem_pipe_rf), vmem_pipe_td; a 16-bit cycle counter here stamps events (differences wrap
+//   like the 16-bit counters).
 //
 // Model: rust/vmem_pipe.rs  Spec: docs/spec.md §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -69,8 +61,14 @@
 module vmem_pipe
   import vmem_pkg::*;
 #(
-  parameter bit TestBreakLru     = 1'b0,  // TEST ONLY: see the contract above.
-  parameter bit TestBreakAsserts = 1'b0   // TEST ONLY: see the contract above.
+  parameter int unsigned Banks       = 4,
+  parameter int unsigned Lines       = 64,
+  parameter int unsigned Mshrs       = 16,
+  parameter int unsigned Targets     = 8,
+  parameter int unsigned InFlight    = 16,
+  parameter int unsigned LookupDepth = 4,
+  parameter int unsigned ReturnDepth = 32,
+  parameter int unsigned L2Depth     = 2
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -100,13 +98,14 @@ module vmem_pipe
   input  logic [15:0][31:0] iss_data_i,
   input  logic [3:0]        l2_req_ready_i,
   input  logic [3:0]        l2_rsp_valid_i,
-  input  logic [3:0][2:0]   l2_rsp_tag_i,
+  input  logic [3:0][4:0]   l2_rsp_tag_i,
   input  logic [63:0][31:0] l2_rsp_data_i,
+  input  logic              l2_idle_i,
   input  logic              vgpr_ready_i,
   output logic              iss_ready_o,
   output logic [3:0]        l2_req_valid_o,
   output logic [3:0][1:0]   l2_req_kind_o,
-  output logic [3:0][2:0]   l2_req_tag_o,
+  output logic [3:0][4:0]   l2_req_tag_o,
   output logic [3:0][47:0]  l2_req_addr_o,
   output logic [3:0][63:0]  l2_req_mask_o,
   output logic [63:0][31:0] l2_req_data_o,
@@ -128,30 +127,45 @@ module vmem_pipe
   output logic [15:0]       done_requests_o,
   output logic [15:0]       done_hits_o,
   output logic [15:0]       done_misses_o,
-  output logic [15:0]       done_conflicts_o
+  output logic [15:0]       done_merged_o,
+  output logic [15:0]       done_conflicts_o,
+  output logic [15:0]       done_mshr_wait_o
 );
 
-  // The test-only knobs: the parameters, or in a Verilated simulation also their plusargs.
-  logic break_lru;
-  logic break_asserts;
-`ifdef VERILATOR
-  initial begin
-    break_lru     = TestBreakLru || $test$plusargs("TestBreakLru");
-    break_asserts = TestBreakAsserts || $test$plusargs("TestBreakAsserts");
+  // Legal parameters (docs/decisions.md "vmem_pipe", "Parameters").
+  if ((Banks != 2) && (Banks != 4)) begin : g_bad_banks
+    $fatal(1, "vmem_pipe: Banks must be 2 or 4, not %0d", Banks);
   end
-`else
-  assign break_lru     = TestBreakLru;
-  assign break_asserts = TestBreakAsserts;
-`endif
-
-  // TEST ONLY: the assertion corruption of the program (see TestBreakAsserts); 0 unless
-  // break_asserts.
-  logic [5:0] brk_key_q;
-  `VMEM_FF(brk_key_q, (break_asserts && iss_valid_i) ? iss_vsharp_i[11:6] : brk_key_q, '0)
+  if ((Mshrs < 1) || (Mshrs > 16)) begin : g_bad_mshrs
+    $fatal(1, "vmem_pipe: Mshrs must be 1 .. 16, not %0d", Mshrs);
+  end
+  if ((InFlight < 1) || (InFlight > 16)) begin : g_bad_inflight
+    $fatal(1, "vmem_pipe: InFlight must be 1 .. 16, not %0d", InFlight);
+  end
+  if (Targets < 1) begin : g_bad_targets
+    $fatal(1, "vmem_pipe: Targets must be at least 1, not %0d", Targets);
+  end
+  if (LookupDepth < 4) begin : g_bad_lookup
+    $fatal(1, "vmem_pipe: LookupDepth must be at least 4, not %0d", LookupDepth);
+  end
+  if (ReturnDepth < 1) begin : g_bad_return
+    $fatal(1, "vmem_pipe: ReturnDepth must be at least 1, not %0d", ReturnDepth);
+  end
+  if (L2Depth < 1) begin : g_bad_l2
+    $fatal(1, "vmem_pipe: L2Depth must be at least 1, not %0d", L2Depth);
+  end
+  if (Lines <= Mshrs + ReturnDepth) begin : g_bad_lines
+    $fatal(1, "vmem_pipe: Lines (%0d) must exceed Mshrs + ReturnDepth (%0d)", Lines,
+           Mshrs + ReturnDepth);
+  end
 
   // The cycle stamp: cycle t after reset reads t (mod 2^16).
   logic [15:0] now_q;
   `VMEM_FF(now_q, now_q + 16'd1, '0)
+
+  // Quiet after reset: 1 from the first edge with l2_idle_i, until the next reset.
+  logic quiet_q;
+  `VMEM_FF(quiet_q, quiet_q | l2_idle_i, 1'b0)
 
   // The port groups as the sub-blocks take them (vmem_pkg's pipe_iss_t, pipe_l2_req_t,
   // pipe_l2_rsp_t, pipe_vgpr_t, pipe_done_t: the ports in port order).
@@ -169,32 +183,37 @@ module vmem_pipe
                 iss_tfe_i, iss_offset_i, iss_vdata_i, iss_soffset_i, iss_vsharp_i, iss_exec_i,
                 iss_addr_i, iss_data_i};
 
-  for (genvar b = 0; b < 4; b++) begin : g_l2
-    assign l2_rsp[b] = {l2_rsp_valid_i[b], l2_rsp_tag_i[b], l2_rsp_data_i[16*b +: 16]};
-    assign {l2_req_valid_o[b], l2_req_kind_o[b], l2_req_tag_o[b], l2_req_addr_o[b],
-            l2_req_mask_o[b], l2_req_data_o[16*b +: 16], l2_req_op_o[b], l2_req_wide_o[b],
-            l2_req_return_o[b]} = l2_req[b];
+  for (genvar c = 0; c < 4; c++) begin : g_l2
+    assign l2_rsp[c] = {l2_rsp_valid_i[c], l2_rsp_tag_i[c], l2_rsp_data_i[16*c +: 16]};
+    assign {l2_req_valid_o[c], l2_req_kind_o[c], l2_req_tag_o[c], l2_req_addr_o[c],
+            l2_req_mask_o[c], l2_req_data_o[16*c +: 16], l2_req_op_o[c], l2_req_wide_o[c],
+            l2_req_return_o[c]} = l2_req[c];
   end
 
   assign {vgpr_valid_o, vgpr_addr_o, vgpr_group_o, vgpr_mask_o, vgpr_data_o} = vgpr;
   assign {done_valid_o, done_issue_o, done_ta_o, done_tcp_o, done_l2_o, done_td_o, done_total_o,
-          done_requests_o, done_hits_o, done_misses_o, done_conflicts_o} = done;
+          done_requests_o, done_hits_o, done_misses_o, done_merged_o, done_conflicts_o,
+          done_mshr_wait_o} = done;
 
-  logic               inflight_full;
-  pipe_take_t         take;
-  pipe_res_t          res;
-  logic               bnd_valid;
-  pipe_bundle_t       bnd;
-  logic               bnd_ready;
-  pipe_step_end_t     step_end;
-  pipe_ret_t [31:0]   ret;
-  logic [3:0]         quiet;
-  pipe_ctr_t [3:0]    ctr;
+  logic                    inflight_full;
+  pipe_take_t              take;
+  pipe_res_t               res;
+  logic                    bnd_valid;
+  pipe_bundle_t            bnd;
+  logic                    bnd_ready;
+  pipe_step_end_t          step_end;
+  pipe_acc_ev_t            acc;
+  logic [3:0]              rr_valid;
+  pipe_ret_t [3:0]         rr;
+  logic [3:0][511:0]       rr_data;
+  logic [3:0]              rr_take;
+  logic [PipeIdW-1:0]      done_id;
+  pipe_ctr_t               ctr;
+  logic [PipeMaxIds-1:0]   posted_zero;
 
-  vmem_pipe_ta u_ta (
+  vmem_pipe_ta #(.InFlight(InFlight)) u_ta (
     .clk_i,
     .rst_ni,
-    .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
     .iss_i           (iss),
     .iss_ready_o,
@@ -207,36 +226,53 @@ module vmem_pipe
     .step_end_o      (step_end)
   );
 
-  vmem_pipe_tcp u_tcp (
+  vmem_pipe_tcp #(
+    .Banks       (Banks),
+    .Lines       (Lines),
+    .Mshrs       (Mshrs),
+    .Targets     (Targets),
+    .InFlight    (InFlight),
+    .LookupDepth (LookupDepth),
+    .ReturnDepth (ReturnDepth),
+    .L2Depth     (L2Depth)
+  ) u_tcp (
     .clk_i,
     .rst_ni,
-    .test_break_lru_i (break_lru),
-    .test_break_asserts_i (brk_key_q),
     .now_i          (now_q),
+    .quiet_i        (quiet_q),
     .take_i         (take.valid),
     .take_id_i      (take.id),
     .bnd_valid_i    (bnd_valid),
     .bnd_i          (bnd),
     .bnd_ready_o    (bnd_ready),
+    .acc_o          (acc),
     .l2_req_ready_i,
     .l2_rsp_i       (l2_rsp),
     .l2_req_o       (l2_req),
-    .ret_o          (ret),
-    .quiet_o        (quiet),
-    .ctr_o          (ctr)
+    .rr_valid_o     (rr_valid),
+    .rr_o           (rr),
+    .rr_data_o      (rr_data),
+    .rr_take_i      (rr_take),
+    .done_id_i      (done_id),
+    .ctr_o          (ctr),
+    .posted_zero_o  (posted_zero)
   );
 
-  vmem_pipe_td u_td (
+  vmem_pipe_td #(.InFlight(InFlight)) u_td (
     .clk_i,
     .rst_ni,
-    .test_break_asserts_i (brk_key_q),
     .now_i           (now_q),
     .take_i          (take),
     .res_i           (res),
     .step_end_i      (step_end),
-    .ret_i           (ret),
-    .quiet_i         (quiet),
+    .acc_i           (acc),
+    .rr_valid_i      (rr_valid),
+    .rr_i            (rr),
+    .rr_data_i       (rr_data),
+    .rr_take_o       (rr_take),
+    .done_id_o       (done_id),
     .ctr_i           (ctr),
+    .posted_zero_i   (posted_zero),
     .inflight_full_o (inflight_full),
     .vgpr_ready_i,
     .vgpr_o          (vgpr),
@@ -247,18 +283,16 @@ module vmem_pipe
   // Assertions //
   ////////////////
 
+  // Environment (the testbench's SQ and L2): with quiet, a response on channel c comes only for
+  // a channel of a bank; the issue port's properties are asserted in vmem_pipe_ta (IssueBeats_A,
+  // IssueHeaderHeld_A, IssueIntoFull_A), the L2's responses in vmem_pipe_tcp_bank
+  // (RspMshrBusy_A) and vmem_pipe_tcp (PostedAcks_A).
+`ifndef SYNTHESIS
+  logic a_rsp_channel_ok;
+  assign a_rsp_channel_ok = !quiet_q || (Banks == 4) || (l2_rsp_valid_i[3:2] == 2'b00);
+`endif
+`VMEM_ASSERT(RspChannel_A, a_rsp_channel_ok)
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).
 `VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
-
-// The interfaces' other properties are asserted where their state lives:
-//   issue port (vmem_pipe_ta): IssueBeats_A, IssueHeaderHeld_A, IssueIntoFull_A; bundles:
-//     BundleStable_A, StepRequests_A, MergedRequests_A, HeldTables_A;
-//   L2 channels (vmem_pipe_tcp, per bank): L2ReqStable_A (valid/ready stability: payload and tag
-//     unchanged while valid && !ready), L2TagUnique_A (never a tag that is outstanding),
-//     L2RspTag_A (every response matches an outstanding tag), L2ReqAligned_A, L2IdleZero_A,
-//     FillPending_A, LineUnique_A, Outstanding_A;
-//   VGPR port and done (vmem_pipe_td): VgprHold_A, VgprIdleZero_A, VgprMask_A, VgprAddr_A,
-//     DoneIdleZero_A, StartComplete_A, TakeFree_A, TakeInOrder_A, InflightMax_A,
-//     StepEndInFlight_A and the counters' Done*_A.
 
 endmodule : vmem_pipe

@@ -20,9 +20,9 @@
 //   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
 //
 // Address stage ("TA: address stage"):
-//   Takes the oldest complete buffer in cycle a when it is idle, fewer than 4 instructions are in
-//   flight (inflight_full_i = 0) and fewer than 2 are held by the step stage (the lane table to
-//   be written next is free). Id = instructions taken since reset, mod 4. Cycles a .. a+3 feed
+//   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight instructions
+//   are in flight (inflight_full_i = 0) and fewer than 2 are held by the step stage (the lane
+//   table to be written next is free). Id = instructions taken since reset, mod InFlight. Cycles a .. a+3 feed
 //   group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g + j) and, for format stores,
 //   16 format_pack instances (components: the data dwords below `count`, or the four d16
 //   components); the results (both units: two edges) are written into the instruction's lane
@@ -47,29 +47,9 @@
 // Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
 // except through iss_ready_o and the timing of what follows.
 //
-// Test input:
-//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
-//                 off). Key k corrupts a copy of what one assertion reads, nothing else:
-//                   1: a beat's index reads 16 (one past the 16 beats)  -> IssueBeats_A
-//                   2: beats after the first see header bit exec[0]
-//                      flipped                                         -> IssueHeaderHeld_A
-//                   3: the buffer a beat lands in reads as holding a
-//                      complete instruction                            -> IssueIntoFull_A
-//                   4: buffer_addr's results tagged one edge early     -> AddrResultTag_A
-//                   5: the d16 results tagged one edge early           -> StoreCvtTag_A
-//                   6: the table to write next reads as the other one
-//                      (the held one while one is held)                -> HeldTables_A
-//                   7: a working step reads as on the next group (not
-//                      yet available when the step starts on group 0)  -> StepGroupAvail_A
-//                   8: a working per-quad step's request count reads 9,
-//                      one past its bound                              -> StepRequests_A
-//                   9: a stalled bundle's copy has id bit 0 flipped    -> BundleStable_A
-//                  38: a working merged step's request count reads 5,
-//                      one past its bound                              -> MergedRequests_A
-//                 1..4, 6, 7 fire on every program, 8 on a per-quad step (an access that is not
-//                 single-component or a group that does not merge), 38 on a merged step, 9 on
-//                 any bundle stall, 5 on a D16 store that d16 converts (D16 format, D16_HI
-//                 byte/short). Other keys: no effect.
+// Test hook: `VMEM_TEST_HOOK(vmem_pipe_brk_ta), nothing in the design (rtl/vmem_prim_pkg.sv):
+// the break-asserts build puts rtl/test/vmem_pipe_brk_ta.svh at the end of the step stage's
+// next-state always_comb.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -84,10 +64,11 @@
 
 module vmem_pipe_ta
   import vmem_pkg::*;
-(
+#(
+  parameter int unsigned InFlight = 16   // instructions in flight (ids 0 .. InFlight-1)
+) (
   input  logic                clk_i,
   input  logic                rst_ni,            // async, active low
-  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
   input  logic [15:0]         now_i,             // cycle stamp
   // Issue port
   input  pipe_iss_t           iss_i,             // the issue ports, kind normalised
@@ -114,7 +95,7 @@ module vmem_pipe_ta
 
   // What the step stage and the result write keep of an instruction (per lane table).
   typedef struct packed {
-    logic [1:0]  id;
+    logic [PipeIdW-1:0] id;
     logic [1:0]  kind;
     logic        sized;
     logic        single;     // SPEC §7 single-component
@@ -336,7 +317,7 @@ module vmem_pipe_ta
   ///////////////////
 
   logic             take;
-  logic [1:0]       take_cnt_q, take_cnt_d;   // instructions taken, mod 4: the next id
+  logic [PipeIdW-1:0] take_cnt_q, take_cnt_d;  // instructions taken, mod InFlight: the next id
   logic             lt_w_q, lt_w_d;           // lane table written next
   logic [1:0]       lt_held_q, lt_held_d;     // taken and not yet stepped to the end
   logic [1:0][3:0]  lt_avail_q, lt_avail_d;   // group g's results are in the table
@@ -414,7 +395,7 @@ module vmem_pipe_ta
       adr_buf_d  = ib_r_q;
       adr_tab_d  = lt_w_q;
       ib_r_d     = ~ib_r_q;
-      take_cnt_d = take_cnt_q + 2'd1;
+      take_cnt_d = (32'(take_cnt_q) == InFlight - 1) ? '0 : take_cnt_q + PipeIdW'(1);
     end else if (adr_busy_q) begin
       adr_g_d    = adr_g_q + 2'd1;
       adr_busy_d = ~adr_free;
@@ -669,6 +650,10 @@ module vmem_pipe_ta
     end
     bnd_valid_o   = st_work && (w_n != 4'd0);
     w_last_bundle = ({1'b0, wb, 2'b00} + 4'd4) >= w_n;
+  end
+
+  // The step's progress (apart from the bundle: bnd_ready_i depends on it).
+  always_comb begin
     st_step_done  = st_work && ((w_n == 4'd0) || (bnd_ready_i && w_last_bundle));
     st_inst_done  = st_step_done && (wg == 2'd3) && (w_merged || (wq == 2'd3));
 
@@ -698,6 +683,7 @@ module vmem_pipe_ta
         st_b_d = 1'b1;   // the step's first bundle was taken; its second follows
       end
     end
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta)  // test builds only (see the contract above)
   end
 
   // Header fields the step stage and the result write do not read (the other one does).
@@ -757,59 +743,36 @@ module vmem_pipe_ta
   // Assertions //
   ////////////////
 
-// What the assertions read: the values themselves, except that the break-asserts key corrupts
-// one of them (see the contract above; the copies feed nothing else).
 `ifndef SYNTHESIS
   logic         bnd_prev_stall_q;
   pipe_bundle_t bnd_prev_q;
   `VMEM_FF(bnd_prev_stall_q, bnd_valid_o & ~bnd_ready_i, 1'b0)
   `VMEM_FF(bnd_prev_q, bnd_o, '0)
-
-  logic [4:0]   a_bk;
-  pipe_hdr_t    a_hdr;
-  logic         a_full;
-  logic         a_rp2_valid;
-  logic         a_cv_p2_valid;
-  logic         a_lt_w;
-  logic [1:0]   a_wg;
-  logic [3:0]   a_wn, a_wm;
-  pipe_bundle_t a_bnd_prev;
-  always_comb begin
-    a_bk          = (test_break_asserts_i == 6'd1) ? 5'd16 : bk;
-    a_hdr         = iss_i.hdr;
-    a_hdr.exec[0] = iss_i.hdr.exec[0] ^ (test_break_asserts_i == 6'd2);
-    a_full        = ib_full_q[ib_w_q] | (test_break_asserts_i == 6'd3);
-    a_rp2_valid   = (test_break_asserts_i == 6'd4) ? rp1_q.valid : rp2_q.valid;
-    a_cv_p2_valid = (test_break_asserts_i == 6'd5) ? cv_p1_q.valid : cv_p2_q.valid;
-    a_lt_w        = lt_w_q ^ (test_break_asserts_i == 6'd6);
-    a_wg          = wg + {1'b0, test_break_asserts_i == 6'd7};
-    a_wn          = ((test_break_asserts_i == 6'd8) && st_work && !w_merged) ? 4'd9 : w_n;
-    a_wm          = ((test_break_asserts_i == 6'd38) && st_work && w_merged) ? 4'd5 : w_n;
-    a_bnd_prev    = bnd_prev_q;
-    a_bnd_prev.id[0] = bnd_prev_q.id[0] ^ (test_break_asserts_i == 6'd9);
-  end
+  logic a_hdr_ok, a_bnd_ok;
+  assign a_hdr_ok = !(beat && (bk != 5'd0)) || (iss_i.hdr == ib_hdr_q[ib_w_q]);
+  assign a_bnd_ok = !bnd_prev_stall_q || (bnd_valid_o && (bnd_o == bnd_prev_q));
 `endif
 
 // An instruction is at most max(4, 4A, 4D) = 16 beats.
-`VMEM_ASSERT(IssueBeats_A, beat |-> (a_bk < 5'd16))
+`VMEM_ASSERT(IssueBeats_A, beat |-> (bk < 5'd16))
 // The SQ holds the header fields on every beat of an instruction (they are taken from the first).
-`VMEM_ASSERT(IssueHeaderHeld_A, (beat && (bk != 5'd0)) |-> (a_hdr == ib_hdr_q[ib_w_q]))
+`VMEM_ASSERT(IssueHeaderHeld_A, a_hdr_ok)
 // A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
-`VMEM_ASSERT(IssueIntoFull_A, beat |-> !a_full)
+`VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
 // The units' results arrive with the tags that follow them (two edges).
-`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == a_rp2_valid)
-`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == a_cv_p2_valid)
+`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == rp2_q.valid)
+`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == cv_p2_q.valid)
 // The step stage holds at most two instructions, and the table to write next is free when it
 // holds fewer.
-`VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[a_lt_w])
+`VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
 // A working step's group is available (docs/decisions.md: always after the first step).
-`VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][a_wg]))
+`VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
 // A per-quad step has at most 8 requests (four lanes, two blocks each), a merged step at most 4
 // (one per quad); each bound its own assertion.
-`VMEM_ASSERT(StepRequests_A, !w_merged |-> (a_wn <= 4'd8))
-`VMEM_ASSERT(MergedRequests_A, w_merged |-> (a_wm <= 4'd4))
+`VMEM_ASSERT(StepRequests_A, !w_merged |-> (w_n <= 4'd8))
+`VMEM_ASSERT(MergedRequests_A, w_merged |-> (w_n <= 4'd4))
 // A bundle presented and not taken is presented again, unchanged.
-`VMEM_ASSERT(BundleStable_A, bnd_prev_stall_q |-> (bnd_valid_o && (bnd_o == a_bnd_prev)))
+`VMEM_ASSERT(BundleStable_A, a_bnd_ok)
 
 endmodule : vmem_pipe_ta
 

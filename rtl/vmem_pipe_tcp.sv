@@ -2,698 +2,360 @@
 `define VMEM_VMEM_PIPE_TCP_SV
 // Copyright gcn-vmem contributors.
 //
-// vmem_pipe_tcp: the TCP (L1) of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP (L1): four
-// banks, in order"), with the four L2 channels. Sub-block of rtl/vmem_pipe.sv.
+// vmem_pipe_tcp: the TCP (L1) of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP (L1): banks that
+// look up independently, MSHRs, lines as the reorder buffer"): the bundle's split into accesses,
+// its acceptance, the banks (vmem_pipe_tcp_bank, one per L2 channel) and the per-instruction TCP
+// counters. Sub-block of rtl/vmem_pipe.sv.
 //
-// Test input:
-//   test_break_lru_i  TEST ONLY (vmem_pipe's TestBreakLru). 1: a hit does not make its entry most recently used (misses and
-//                 store hits still do). The data returned stays right; only a later victim
-//                 choice, and so the hits, misses and L2 traffic that follow, differ: a bug that
-//                 only a cycle-level comparison of the L2 channels or the counters sees.
-//                 Tied to 0 (the parameter's default): logic unchanged.
-//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
-//                 off). Key k corrupts a copy of what one assertion reads, nothing else (every
-//                 bank; Outstanding_A every id):
-//                   10: a stalled request's previous payload has
-//                       `return` flipped                               -> L2ReqStable_A
-//                   11: the presented request's tag reads as busy      -> L2TagUnique_A
-//                   12: the answered tag reads as free                 -> L2RspTag_A
-//                   13: the entry a fill lands in reads as not pending -> FillPending_A
-//                   14: a looked-up line matches exactly two entries
-//                       (its own and its neighbour; 0 and 1 if absent) -> LineUnique_A
-//                   15: a line read's or write's address has bit 0 set -> L2ReqAligned_A
-//                   16: an idle channel's payload has `return` set     -> L2IdleZero_A
-//                   17: an id's completions read as its outstanding
-//                       count + 1                                      -> Outstanding_A
-//                 14 and 17 fire on any request, 11 and 12 on any L2 request, 13 on a fill, 15
-//                 on a line read or write, 16 at once, 10 on a request the L2 does not accept at
-//                 once (back-pressure, rate limits). Other keys: no effect.
+// Parameters: as vmem_pipe's (checked there). Banks = 2: channels 2 and 3 present nothing and
+// their inputs are ignored.
 //
-// Behaviour:
-//   Bank of a block = address bits 7:6, line = bits 47:6. Each bank: 64 fully associative
-//   entries (valid, pending, line, 64 data bytes), an LRU order (a rank per entry, 0 = most
-//   recently used; the ranks are a permutation), 8 tags for outstanding L2 requests.
-//   Bundle register: one bundle; a bundle is taken (bnd_ready_o) when the register is empty at
-//   the start of the cycle or its bundle completes in it; its lookup starts in the next cycle.
-//   Accesses: the requests of the bundle to one line (so one bank) form one access, in the order
-//   of their first request; atomics never combine. Each cycle each bank handles its first undone
-//   access, with the state at the start of the cycle:
-//     load, GLC 0: valid and not pending: hit (done; blocks returned; entry MRU). Valid and
-//       pending: wait. Absent: miss, presented when a victim (lowest invalid entry, else the LRU
-//       entry that is not pending) and a tag (lowest free) exist; done at the accepting edge,
-//       where the victim becomes valid, pending and MRU for the line.
-//     load, GLC 1: presented when a tag is free; done at acceptance; no entry touched.
-//     store: waits while its line is valid and pending; else presents one masked line write
-//       (all its requests' bytes, a later request's bytes over an earlier one's) when a tag is
-//       free; at the accepting edge a valid line takes the bytes and becomes MRU.
-//     atomic: waits while its line is valid and pending; else presents the atomic when a tag is
-//       free; at the accepting edge a valid line is invalidated.
-//   l2_req_o[b].valid is 1 exactly when the bank's current access can go but for
-//   l2_req_ready_i[b]. The tag is the lowest free one at the start of the first cycle the request
-//   is presented, then held (pres_q / pres_tag_q) until the accepting edge; the rest of the
-//   payload comes from the bundle register and cannot change meanwhile.
-//   Responses (one per channel per cycle, at the edge): a fill writes its entry's 64 bytes and
-//   clears pending (no LRU change); fills and GLC reads return their waiting requests' blocks;
-//   acknowledgements complete their write's requests; an atomic response returns dwords 0-1.
-//   The tag is free from the next cycle.
-//   ret_o: the requests completing this cycle (applied at the edge by the TD): slot 8b + k, k <
-//   4, the hit of bank b's access (request k of the bundle); slot 8b + 4 + m, member m of the
-//   tag answered on channel b.
-//   Counters per instruction id (cleared when the id is taken): requests, conflicts (per bundle
-//   the largest number of accesses of one bank minus 1), hits and misses (load requests whose
-//   access hit / sent a line read), the first lookup and last completing cycle of its bundles,
-//   the first accepting and last response edge of its L2 requests. quiet_o[id]: no request of
-//   id is outstanding (taken by the TCP and not completed).
+// Bundle: the requests to one bank and one line form one access (atomics one each), in the order
+// of their first request; the bank of a request is address bits 7:6 (Banks = 4) or bit 6. A
+// store access carries its requests' bytes over the line (a later request's bytes over an
+// earlier one's). The bundle is accepted (bnd_ready_o) when every bank's accesses fit the free
+// entries of its lookup queue at the start of the cycle; they enter the queues at that edge.
 //
-// Every output is a function of registers (the L2 ports of the bundle register, the entry state
-// and the tags; bnd_ready_o and ret_o also of this cycle's L2 inputs, internally only).
+// Counters per instruction id (cleared at its take): requests, conflicts (per bundle the most
+// accesses to one bank, minus 1) and its posted accesses outstanding (stores, atomics without
+// GLC: counted at acceptance, one less per acknowledgement) here; hits, merges, misses, MSHR
+// waits, the first and last cycle one of its accesses was at a lookup-queue head, the first
+// cycle one of its L2 requests was accepted and the last cycle a response to one arrived, from
+// the banks' events. ctr_o is the counters of done_id_i after this cycle's events, and
+// posted_zero_o says, per id, that no posted access is outstanding after them (the TD decides a
+// done at the edge, for the next cycle).
 //
-// Spec: docs/spec.md §14 "TCP (L1)", "L2 port"  Contract: docs/decisions.md "vmem_pipe"
+// Spec: docs/spec.md §14 "TCP (L1)"  Contract: docs/decisions.md "vmem_pipe"
 
-// The module instantiated here, for a Verilator run given this file alone (lint without -y rtl,
-// from the repository root); it includes once (its guard).
 `ifdef VERILATOR
-`include "rtl/vmem_pipe_tcp_ram.sv"
+`include "rtl/vmem_pipe_tcp_bank.sv"
 `endif
 
 module vmem_pipe_tcp
   import vmem_pkg::*;
-(
-  input  logic                clk_i,
-  input  logic                rst_ni,            // async, active low
-  input  logic                test_break_lru_i,  // TEST ONLY: see the contract above.
-  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
-  input  logic [15:0]         now_i,
-  // The address stage takes instruction take_id_i (its counters start from 0)
-  input  logic                take_i,
-  input  logic [1:0]          take_id_i,
+#(
+  parameter int unsigned Banks       = 4,
+  parameter int unsigned Lines       = 64,
+  parameter int unsigned Mshrs       = 16,
+  parameter int unsigned Targets     = 8,
+  parameter int unsigned InFlight    = 16,
+  parameter int unsigned LookupDepth = 4,
+  parameter int unsigned ReturnDepth = 32,
+  parameter int unsigned L2Depth     = 2
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,           // async, active low
+  input  logic [15:0]               now_i,            // cycle stamp
+  input  logic                      quiet_i,
+  // The address stage takes an instruction (its counters start from 0)
+  input  logic                      take_i,
+  input  logic [PipeIdW-1:0]        take_id_i,
   // Bundles from the TA
-  input  logic                bnd_valid_i,
-  input  pipe_bundle_t        bnd_i,
-  output logic                bnd_ready_o,
-  // L2 channels (vmem_pipe's ports), channel b at element b
-  input  logic [3:0]          l2_req_ready_i,
-  input  pipe_l2_rsp_t [3:0]  l2_rsp_i,
-  output pipe_l2_req_t [3:0]  l2_req_o,
-  // Completions and counters, for the TD
-  output pipe_ret_t [31:0]    ret_o,
-  output logic [3:0]          quiet_o,
-  output pipe_ctr_t [3:0]     ctr_o
+  input  logic                      bnd_valid_i,
+  input  pipe_bundle_t              bnd_i,
+  output logic                      bnd_ready_o,
+  output pipe_acc_ev_t              acc_o,            // an accepted bundle's returning accesses
+  // L2 channels, channel c at element c
+  input  logic [3:0]                l2_req_ready_i,
+  input  pipe_l2_rsp_t [3:0]        l2_rsp_i,
+  output pipe_l2_req_t [3:0]        l2_req_o,
+  // Return registers, for the TD
+  output logic [3:0]                rr_valid_o,
+  output pipe_ret_t [3:0]           rr_o,
+  output logic [3:0][511:0]         rr_data_o,
+  input  logic [3:0]                rr_take_i,
+  // Counters, for the TD's done
+  input  logic [PipeIdW-1:0]        done_id_i,
+  output pipe_ctr_t                 ctr_o,
+  output logic [PipeMaxIds-1:0]     posted_zero_o
 );
 
-  localparam int unsigned Banks   = 4;
-  localparam int unsigned Entries = 64;
-  localparam int unsigned Tags    = 8;
-  localparam int unsigned LineW   = 42;        // address bits 47:6
-  localparam int unsigned OutW    = 8;         // outstanding requests of an id (at most 128)
+  localparam int unsigned PostW = 8;   // posted accesses of one instruction: at most 128
 
-  // L2 request kinds (the l2_req_kind_o encoding).
-  localparam logic [1:0] ReqRead   = 2'd0;
-  localparam logic [1:0] ReqWrite  = 2'd1;
-  localparam logic [1:0] ReqAtomic = 2'd2;
+  ////////////////////////////
+  // The bundle's accesses  //
+  ////////////////////////////
 
-  // What a tag waits for.
-  localparam logic [1:0] TagFill   = 2'd0;     // line read of a GLC = 0 miss
-  localparam logic [1:0] TagRead   = 2'd1;     // GLC = 1 line read
-  localparam logic [1:0] TagWrite  = 2'd2;     // masked line write (acknowledgement)
-  localparam logic [1:0] TagAtomic = 2'd3;
-
-  // A request waiting on a tag.
-  typedef struct packed {
-    logic       valid;
-    logic [3:0] quad;
-    logic [3:0] lanes;
-    logic       second;
-    logic [1:0] blk;       // its block in the line (address bits 5:4)
-  } member_t;
-
-  typedef struct packed {
-    logic [1:0]    kind;
-    logic [5:0]    entry;  // TagFill: the entry being filled
-    logic [1:0]    id;
-    member_t [3:0] mem;    // request k of the bundle at element k
-  } tag_t;
-
-  typedef logic [Entries-1:0][5:0] ranks_t;
-
-  ///////////////
-  // Functions //
-  ///////////////
-
-  // Leader of each request: the bundle's first request to the same line; atomics never combine.
-  function automatic logic [3:0][1:0] leaders(logic atomic, logic [3:0] valid,
-                                               logic [3:0][LineW-1:0] line);
-    logic [3:0][1:0] ld;
-    for (int i = 0; i < 4; i++) begin
-      ld[i] = 2'(i);
-      for (int j = i - 1; j >= 0; j--) begin
-        if (!atomic && valid[j] && (line[j] == line[i])) begin
-          ld[i] = 2'(j);
-        end
-      end
-    end
-    return ld;
-  endfunction
-
-
-  // Bank conflicts of a bundle: the largest number of accesses of one bank, minus 1.
-  function automatic logic [1:0] conflicts(logic atomic, logic [3:0] valid,
-                                           logic [3:0][LineW-1:0] line);
-    logic [3:0][1:0] ld;
-    logic [3:0][2:0] cnt;
-    logic [2:0]      mx;
-    ld  = leaders(atomic, valid, line);
-    cnt = '0;
-    for (int i = 0; i < 4; i++) begin
-      if (valid[i] && (ld[i] == 2'(i))) begin
-        cnt[line[i][1:0]] = cnt[line[i][1:0]] + 3'd1;   // bank = address bits 7:6
-      end
-    end
-    mx = '0;
-    for (int k = 0; k < Banks; k++) begin
-      if (cnt[k] > mx) begin
-        mx = cnt[k];
-      end
-    end
-    return (mx == 3'd0) ? 2'd0 : 2'(mx - 3'd1);
-  endfunction
-
-  // Entry selection over a bank as a tree of log2(Entries) levels: {found, entry} of the
-  // candidates `cand` by `mode`:
-  //   PickLowest:  the lowest candidate;
-  //   PickHighest: the highest candidate;
-  //   PickOldest:  the candidate of the highest rank (least recently used), the lowest of equal
-  //                ranks (which a permutation of ranks never has).
-  // Each node keeps its left (lower) half's pick unless the right half's is preferred, so the
-  // result is that of a scan in entry order.
-  localparam logic [1:0] PickLowest  = 2'd0;
-  localparam logic [1:0] PickHighest = 2'd1;
-  localparam logic [1:0] PickOldest  = 2'd2;
-
-  function automatic logic [6:0] pick(logic [Entries-1:0] cand, ranks_t rank, logic [1:0] mode);
-    logic [Entries-1:0]      ok;
-    logic [Entries-1:0][5:0] idx;
-    logic [Entries-1:0][5:0] rk;
-    logic                    right;
-    for (int e = 0; e < Entries; e++) begin
-      ok[e]  = cand[e];
-      idx[e] = 6'(e);
-      rk[e]  = rank[e];
-    end
-    // Level by level, node i of a level from nodes 2i and 2i + 1 of the one below (in place:
-    // node i is written after nodes 2i and 2i + 1 are read).
-    for (int w = Entries / 2; w >= 1; w = w / 2) begin
-      for (int i = 0; i < w; i++) begin
-        unique case (mode)
-          PickLowest:  right = ok[2*i+1] && !ok[2*i];
-          PickHighest: right = ok[2*i+1];
-          default:     right = ok[2*i+1] && (!ok[2*i] || (rk[2*i+1] > rk[2*i]));
-        endcase
-        ok[i]  = ok[2*i] | ok[2*i+1];
-        idx[i] = right ? idx[2*i+1] : idx[2*i];
-        rk[i]  = right ? rk[2*i+1] : rk[2*i];
-      end
-    end
-    return {ok[0], idx[0]};
-  endfunction
-
-  // The entry becomes most recently used: the entries more recent than it age by one.
-  function automatic ranks_t make_mru(ranks_t r, logic [5:0] e);
-    ranks_t n;
-    for (int k = 0; k < Entries; k++) begin
-      n[k] = (r[k] < r[e]) ? r[k] + 6'd1 : r[k];
-    end
-    n[e] = 6'd0;
-    return n;
-  endfunction
-
-  function automatic logic [Banks-1:0][Entries-1:0][5:0] rank_init();
-    logic [Banks-1:0][Entries-1:0][5:0] r;
-    for (int b = 0; b < Banks; b++) begin
-      for (int e = 0; e < Entries; e++) begin
-        r[b][e] = 6'(e);
-      end
-    end
-    return r;
-  endfunction
-
-  localparam logic [Banks-1:0][Entries-1:0][5:0] RankInit = rank_init();
-
-  ///////////
-  // State //
-  ///////////
-
-  logic                          bq_valid_q, bq_valid_d;
-  pipe_bundle_t                  bq_q, bq_d;
-  logic [3:0]                    bq_done_q, bq_done_d;     // request k's access is done
-  logic [Banks-1:0][Entries-1:0] ent_valid_q, ent_valid_d;
-  logic [Banks-1:0][Entries-1:0] ent_pend_q, ent_pend_d;
-  ranks_t [Banks-1:0]            ent_rank_q, ent_rank_d;
-  logic [LineW-1:0]              ent_line_mem [Banks][Entries];   // read only when valid
-  logic [Banks-1:0][Tags-1:0]    tag_busy_q, tag_busy_d;
-  tag_t [Banks-1:0][Tags-1:0]    tag_q, tag_d;
-  logic [Banks-1:0]              pres_q, pres_d;           // presented, not yet accepted
-  logic [Banks-1:0][2:0]         pres_tag_q, pres_tag_d;
-  logic [3:0][OutW-1:0]          out_q, out_d;             // outstanding requests per id
-  pipe_ctr_t [3:0]               ctr_q, ctr_d;
-
-  ///////////////////////////
-  // The banks' accesses   //
-  ///////////////////////////
-
-  logic [3:0]                    bq_valids, in_valids;
-  logic [3:0][LineW-1:0]         bq_lines, in_lines;
-  logic [3:0][1:0]               ld;          // leaders of the bundle register's requests
-  logic [Banks-1:0]              cur_ok;      // bank b has an undone access
-  logic [Banks-1:0][1:0]         cur;         // its leader request
-  logic [Banks-1:0][3:0]         memb;        // its requests
-  pipe_req_t [Banks-1:0]         creq;        // its leader
-  logic [Banks-1:0][LineW-1:0]   cline;
-  logic [Banks-1:0][Entries-1:0] match;       // entry e holds the line
-  logic [Banks-1:0]              present;     // the line is in a valid entry
-  logic [Banks-1:0][5:0]         hit_e;       // that entry
-  logic [Banks-1:0]              pend;        // and it is pending
-  logic [Banks-1:0][5:0]         victim;
-  logic [Banks-1:0]              victim_ok;
-  logic [Banks-1:0]              tag_ok;
-  logic [Banks-1:0][2:0]         tag;         // the request's tag
-  logic [Banks-1:0]              is_load, is_store, is_atomic;
-  logic [Banks-1:0]              hit;         // a hit this cycle
-  logic [Banks-1:0]              go;          // = l2_req_valid_o
-  logic [Banks-1:0]              acc;         // the L2 accepts the bank's request
-  logic [3:0]                    done_now;    // request k's access is done this cycle
-  logic                          complete;    // the bundle completes this cycle
-  logic [Banks-1:0][63:0]        wmask;       // write: the access's bytes of the line
-  logic [Banks-1:0][511:0]       wdata;       // write: their values
-  logic [Banks-1:0][511:0]       hline;       // the hit entry's data
-  logic [Banks-1:0][2:0]         nmemb;       // requests of the access
-  logic [Banks-1:0]              touch;       // an entry becomes most recently used
-  logic [Banks-1:0][5:0]         touch_e;     // that entry
+  logic [3:0]        rv;            // request r is valid
+  logic [3:0][1:0]   rbank;
+  logic [3:0]        lead;          // request r is the first of its access
+  logic [3:0][1:0]   lead_of;       // the first request of r's access
+  logic              b_atomic;
+  pipe_acc_t [3:0]   acc;           // the access led by request r
+  logic [3:0][3:0]   push;          // [bank][r]
+  logic [3:0][2:0]   nacc;          // accesses per bank
+  logic [3:0][2:0]   lk_free;
+  logic              fits;
+  logic [2:0]        n_req, n_ret, n_post, n_max;
 
   always_comb begin
-    for (int i = 0; i < 4; i++) begin
-      bq_valids[i] = bq_q.req[i].valid;
-      bq_lines[i]  = bq_q.req[i].addr[47:6];
-      in_valids[i] = bnd_i.req[i].valid;
-      in_lines[i]  = bnd_i.req[i].addr[47:6];
+    b_atomic = bnd_i.kind == PipeAtomic;
+    for (int r = 0; r < 4; r++) begin
+      rv[r]    = bnd_valid_i & bnd_i.req[r].valid;
+      rbank[r] = (Banks == 4) ? bnd_i.req[r].addr[7:6] : {1'b0, bnd_i.req[r].addr[6]};
+      lead_of[r] = 2'(r);
+      if (!b_atomic) begin
+        for (int q = r - 1; q >= 0; q--) begin
+          if (rv[q] && (bnd_i.req[q].addr[47:6] == bnd_i.req[r].addr[47:6])) begin
+            lead_of[r] = 2'(q);
+          end
+        end
+      end
+      lead[r] = rv[r] && (lead_of[r] == 2'(r));
     end
-    ld       = leaders(bq_q.kind == PipeAtomic, bq_valids, bq_lines);
-    done_now = '0;
-    for (int b = 0; b < Banks; b++) begin
-      // The first undone access of the bank, in bundle order.
-      cur_ok[b] = 1'b0;
-      cur[b]    = '0;
-      for (int i = 3; i >= 0; i--) begin
-        if (bq_valid_q && bq_q.req[i].valid && (ld[i] == 2'(i)) &&
-            (bq_q.req[i].addr[7:6] == 2'(b)) && !bq_done_q[i]) begin
-          cur_ok[b] = 1'b1;
-          cur[b]    = 2'(i);
-        end
-      end
-      nmemb[b] = '0;
-      for (int k = 0; k < 4; k++) begin
-        memb[b][k] = cur_ok[b] && bq_q.req[k].valid && (ld[k] == cur[b]);
-        nmemb[b]   = nmemb[b] + {2'b00, memb[b][k]};
-      end
-      creq[b]  = bq_q.req[cur[b]];
-      cline[b] = creq[b].addr[47:6];
 
-      // Lookup.
-      for (int e = 0; e < Entries; e++) begin
-        match[b][e] = cur_ok[b] && ent_valid_q[b][e] && (ent_line_mem[b][e] == cline[b]);
+    for (int r = 0; r < 4; r++) begin
+      acc[r]      = '0;
+      acc[r].id   = bnd_i.id;
+      acc[r].kind = bnd_i.kind;
+      acc[r].glc  = bnd_i.glc;
+      acc[r].op   = bnd_i.op;
+      acc[r].wide = bnd_i.wide;
+      acc[r].addr = b_atomic ? bnd_i.req[r].addr : {bnd_i.req[r].addr[47:6], 6'd0};
+      if (b_atomic) begin
+        acc[r].data[127:0] = bnd_i.req[r].data;
       end
-      {present[b], hit_e[b]} = pick(match[b], ent_rank_q[b], PickHighest);
-      pend[b]  = present[b] & ent_pend_q[b][hit_e[b]];
-
-      // Victim: the lowest invalid entry, else the least recently used entry not pending.
-      {victim_ok[b], victim[b]} = pick(~ent_valid_q[b], ent_rank_q[b], PickLowest);
-      if (!victim_ok[b]) begin
-        {victim_ok[b], victim[b]} = pick(~ent_pend_q[b], ent_rank_q[b], PickOldest);
-      end
-
-      // Tag: held once presented, else the lowest free one.
-      tag_ok[b] = tag_busy_q[b] != '1;
-      tag[b]    = '0;
-      for (int t = Tags - 1; t >= 0; t--) begin
-        if (!tag_busy_q[b][t]) begin
-          tag[b] = 3'(t);
-        end
-      end
-      if (pres_q[b]) begin
-        tag[b] = pres_tag_q[b];
-      end
-
-      is_atomic[b] = bq_q.kind == PipeAtomic;
-      is_store[b]  = bq_q.kind == PipeStore;
-      is_load[b]   = !is_atomic[b] && !is_store[b];
-      hit[b]       = cur_ok[b] && is_load[b] && !bq_q.glc && present[b] && !pend[b];
-      if (is_load[b] && !bq_q.glc) begin
-        go[b] = cur_ok[b] && !present[b] && victim_ok[b] && tag_ok[b];
-      end else if (is_load[b]) begin
-        go[b] = cur_ok[b] && tag_ok[b];
-      end else begin
-        go[b] = cur_ok[b] && !(present[b] && pend[b]) && tag_ok[b];
-      end
-      acc[b] = go[b] & l2_req_ready_i[b];
-      // Hits and accepted misses exclude each other (a GLC 0 load goes to the L2 only when
-      // its line is absent).
-      touch[b]   = (hit[b] && !test_break_lru_i) || (acc[b] && is_store[b] && present[b]) ||
-                   (acc[b] && is_load[b] && !bq_q.glc);
-      touch_e[b] = (is_load[b] && !present[b]) ? victim[b] : hit_e[b];
-      if (hit[b] || acc[b]) begin
-        done_now[cur[b]] = 1'b1;
-      end
-
-      // A write's bytes: its requests in bundle order, a later one's over an earlier one's.
-      // (Indexed by constants only: block p of the line, byte y of the block.)
-      wmask[b] = '0;
-      wdata[b] = '0;
-      for (int k = 0; k < 4; k++) begin
-        for (int p = 0; p < 4; p++) begin
-          for (int y = 0; y < 16; y++) begin
-            if (memb[b][k] && (bq_q.req[k].addr[5:4] == 2'(p)) && bq_q.req[k].mask[y]) begin
-              wmask[b][16*p + y]          = 1'b1;
-              wdata[b][128*p + 8*y +: 8] = bq_q.req[k].data[8*y +: 8];
+      for (int m = 0; m < 4; m++) begin
+        if (rv[m] && (m >= r) && (lead_of[m] == 2'(r))) begin
+          acc[r].nreq   = acc[r].nreq + 3'd1;
+          acc[r].req[m] = '{valid: 1'b1, quad: bnd_i.req[m].quad, lanes: bnd_i.req[m].lanes,
+                            second: bnd_i.req[m].second,
+                            blk: b_atomic ? 2'd0 : bnd_i.req[m].addr[5:4]};
+          if (!b_atomic) begin
+            for (int y = 0; y < 16; y++) begin
+              if (bnd_i.req[m].mask[y]) begin
+                acc[r].mask[16*bnd_i.req[m].addr[5:4] + y]          = 1'b1;
+                acc[r].data[8*(16*bnd_i.req[m].addr[5:4] + y) +: 8] = bnd_i.req[m].data[8*y +: 8];
+              end
             end
           end
         end
       end
     end
 
-    complete = bq_valid_q;
-    for (int i = 0; i < 4; i++) begin
-      if (bq_q.req[i].valid && (ld[i] == 2'(i)) && !bq_done_q[i] && !done_now[i]) begin
-        complete = 1'b0;
+    fits  = 1'b1;
+    n_max = '0;
+    for (int b = 0; b < 4; b++) begin
+      nacc[b] = '0;
+      for (int r = 0; r < 4; r++) begin
+        push[b][r] = lead[r] && (rbank[r] == 2'(b)) && (b < Banks);
+        nacc[b]    = nacc[b] + {2'b00, push[b][r]};
+      end
+      if (nacc[b] > lk_free[b]) begin
+        fits = 1'b0;
+      end
+      if (nacc[b] > n_max) begin
+        n_max = nacc[b];
       end
     end
-  end
+    bnd_ready_o = fits;
 
-  assign bnd_ready_o = ~bq_valid_q | complete;
-
-  ///////////////
-  // L2 ports  //
-  ///////////////
-
-  always_comb begin
-    l2_req_o = '0;
-    for (int b = 0; b < Banks; b++) begin
-      l2_req_o[b].valid = go[b];
-      if (go[b]) begin
-        l2_req_o[b].tag = tag[b];
-        if (is_atomic[b]) begin
-          l2_req_o[b].kind = ReqAtomic;
-          l2_req_o[b].addr = creq[b].addr;
-          l2_req_o[b].op   = bq_q.op;
-          l2_req_o[b].wide = bq_q.wide;
-          l2_req_o[b].ret  = bq_q.glc;
-          l2_req_o[b].data = {384'd0, creq[b].data};
+    n_req  = '0;
+    n_ret  = '0;
+    n_post = '0;
+    for (int r = 0; r < 4; r++) begin
+      n_req = n_req + {2'b00, rv[r]};
+      if (lead[r]) begin
+        if ((bnd_i.kind == PipeStore) || (b_atomic && !bnd_i.glc)) begin
+          n_post = n_post + 3'd1;
         end else begin
-          l2_req_o[b].kind = is_store[b] ? ReqWrite : ReqRead;
-          l2_req_o[b].addr = {cline[b], 6'd0};
-          if (is_store[b]) begin
-            l2_req_o[b].mask = wmask[b];
-            l2_req_o[b].data = wdata[b];
-          end
+          n_ret = n_ret + 3'd1;
         end
       end
     end
   end
 
-  ///////////////////////
-  // Completions       //
-  ///////////////////////
+  logic accept;
+  assign accept = bnd_valid_i & fits;
+  assign acc_o  = '{valid: accept, id: accept ? bnd_i.id : '0, nret: accept ? n_ret : 3'd0};
 
-  logic [Banks-1:0][2:0] rtag;
-  tag_t [Banks-1:0]      rrec;
-  logic [Banks-1:0][511:0] rline;
+  ///////////
+  // Banks //
+  ///////////
+
+  logic [3:0]                 head_valid;
+  logic [3:0][PipeIdW-1:0]    head_id;
+  logic [3:0][2:0]            ev_hit, ev_merge, ev_miss;
+  logic [3:0]                 ev_mwait;
+  logic [3:0]                 l2_acc;
+  logic [3:0][PipeIdW-1:0]    l2_acc_id;
+  logic [3:0]                 rsp_ok;
+  logic [3:0][PipeIdW-1:0]    rsp_id;
+  logic [3:0]                 ack;
+  logic [PipeMaxIds-1:0]      posted_zero_q;
+
+  for (genvar b = 0; b < 4; b++) begin : g_bank
+    if (b < Banks) begin : g_on
+      vmem_pipe_tcp_bank #(
+        .Lines       (Lines),
+        .Mshrs       (Mshrs),
+        .Targets     (Targets),
+        .InFlight    (InFlight),
+        .LookupDepth (LookupDepth),
+        .ReturnDepth (ReturnDepth),
+        .L2Depth     (L2Depth)
+      ) u_bank (
+        .clk_i,
+        .rst_ni,
+        .quiet_i,
+        .push_i         (push[b] & {4{accept}}),
+        .acc_i          (acc),
+        .lk_free_o      (lk_free[b]),
+        .head_valid_o   (head_valid[b]),
+        .head_id_o      (head_id[b]),
+        .ev_hit_o       (ev_hit[b]),
+        .ev_merge_o     (ev_merge[b]),
+        .ev_miss_o      (ev_miss[b]),
+        .ev_mwait_o     (ev_mwait[b]),
+        .l2_acc_o       (l2_acc[b]),
+        .l2_acc_id_o    (l2_acc_id[b]),
+        .rsp_ok_o       (rsp_ok[b]),
+        .rsp_id_o       (rsp_id[b]),
+        .ack_o          (ack[b]),
+        .posted_zero_i  (posted_zero_q),
+        .l2_req_ready_i (l2_req_ready_i[b]),
+        .l2_rsp_i       (l2_rsp_i[b]),
+        .l2_req_o       (l2_req_o[b]),
+        .rr_valid_o     (rr_valid_o[b]),
+        .rr_o           (rr_o[b]),
+        .rr_data_o      (rr_data_o[b]),
+        .rr_take_i      (rr_take_i[b])
+      );
+    end else begin : g_off
+      // Banks = 2: channel b presents nothing; its inputs are not used.
+      assign lk_free[b]    = 3'd4;
+      assign head_valid[b] = 1'b0;
+      assign head_id[b]    = '0;
+      assign ev_hit[b]     = '0;
+      assign ev_merge[b]   = '0;
+      assign ev_miss[b]    = '0;
+      assign ev_mwait[b]   = 1'b0;
+      assign l2_acc[b]     = 1'b0;
+      assign l2_acc_id[b]  = '0;
+      assign rsp_ok[b]     = 1'b0;
+      assign rsp_id[b]     = '0;
+      assign ack[b]        = 1'b0;
+      assign l2_req_o[b]   = '0;
+      assign rr_valid_o[b] = 1'b0;
+      assign rr_o[b]       = '0;
+      assign rr_data_o[b]  = '0;
+      logic unused_channel;
+      assign unused_channel = ^{l2_req_ready_i[b], l2_rsp_i[b], rr_take_i[b]};
+    end
+  end
+
+  //////////////
+  // Counters //
+  //////////////
+
+  pipe_ctr_t [InFlight-1:0]         ctr_q, ctr_d;
+  logic [InFlight-1:0][PostW-1:0]   post_q, post_d;
 
   always_comb begin
-    ret_o = '0;
-    for (int b = 0; b < Banks; b++) begin
-      rtag[b]  = l2_rsp_i[b].tag;
-      rrec[b]  = tag_q[b][rtag[b]];
-      rline[b] = l2_rsp_i[b].data;
-      for (int k = 0; k < 4; k++) begin
-        // Hits: each request of the access, its block of the entry's line.
-        ret_o[8*b + k].valid   = hit[b] & memb[b][k];
-        ret_o[8*b + k].data_en = 1'b1;
-        ret_o[8*b + k].id      = bq_q.id;
-        ret_o[8*b + k].quad    = bq_q.req[k].quad;
-        ret_o[8*b + k].lanes   = bq_q.req[k].lanes;
-        ret_o[8*b + k].second  = bq_q.req[k].second;
-        ret_o[8*b + k].data    = hline[b][128*bq_q.req[k].addr[5:4] +: 128];
-        // Responses: each request waiting on the tag.
-        ret_o[8*b + 4 + k].valid   = l2_rsp_i[b].valid & rrec[b].mem[k].valid;
-        ret_o[8*b + 4 + k].data_en = rrec[b].kind != TagWrite;
-        ret_o[8*b + 4 + k].id      = rrec[b].id;
-        ret_o[8*b + 4 + k].quad    = rrec[b].mem[k].quad;
-        ret_o[8*b + 4 + k].lanes   = rrec[b].mem[k].lanes;
-        ret_o[8*b + 4 + k].second  = rrec[b].mem[k].second;
-        ret_o[8*b + 4 + k].data    = (rrec[b].kind == TagAtomic)
-                                   ? {64'd0, rline[b][63:0]}
-                                   : rline[b][128*rrec[b].mem[k].blk +: 128];
+    ctr_d  = ctr_q;
+    post_d = post_q;
+    for (int i = 0; i < InFlight; i++) begin
+      logic [4:0] hits, merged, misses;
+      logic [2:0] mwait, acks;
+      logic       at_head, l2a, rsp;
+      if (take_i && (take_id_i == PipeIdW'(i))) begin
+        ctr_d[i]  = '0;
+        post_d[i] = '0;
+      end
+      hits    = '0;
+      merged  = '0;
+      misses  = '0;
+      mwait   = '0;
+      acks    = '0;
+      at_head = 1'b0;
+      l2a     = 1'b0;
+      rsp     = 1'b0;
+      for (int b = 0; b < 4; b++) begin
+        if (head_valid[b] && (head_id[b] == PipeIdW'(i))) begin
+          at_head = 1'b1;
+          hits    = hits + {2'b00, ev_hit[b]};
+          merged  = merged + {2'b00, ev_merge[b]};
+          misses  = misses + {2'b00, ev_miss[b]};
+          mwait   = mwait + {2'b00, ev_mwait[b]};
+        end
+        if (l2_acc[b] && (l2_acc_id[b] == PipeIdW'(i))) begin
+          l2a = 1'b1;
+        end
+        if (rsp_ok[b] && (rsp_id[b] == PipeIdW'(i))) begin
+          rsp = 1'b1;
+        end
+        if (ack[b] && (rsp_id[b] == PipeIdW'(i))) begin
+          acks = acks + 3'd1;
+        end
+      end
+      if (accept && (bnd_i.id == PipeIdW'(i))) begin
+        ctr_d[i].n.requests  = ctr_d[i].n.requests + 16'(n_req);
+        ctr_d[i].n.conflicts = ctr_d[i].n.conflicts + 16'(n_max) - 16'd1;
+        post_d[i]            = post_d[i] + PostW'(n_post);
+      end
+      post_d[i]            = post_d[i] - PostW'(acks);
+      ctr_d[i].n.hits      = ctr_d[i].n.hits + 16'(hits);
+      ctr_d[i].n.merged    = ctr_d[i].n.merged + 16'(merged);
+      ctr_d[i].n.misses    = ctr_d[i].n.misses + 16'(misses);
+      ctr_d[i].n.mshr_wait = ctr_d[i].n.mshr_wait + 16'(mwait);
+      if (at_head) begin
+        if (!ctr_d[i].tcp_any) begin
+          ctr_d[i].tcp_first = now_i;
+        end
+        ctr_d[i].tcp_any  = 1'b1;
+        ctr_d[i].tcp_last = now_i;
+      end
+      if (l2a) begin
+        if (!ctr_d[i].l2_any) begin
+          ctr_d[i].l2_first = now_i;
+        end
+        ctr_d[i].l2_any = 1'b1;
+      end
+      if (rsp) begin
+        ctr_d[i].l2_last = now_i;
       end
     end
   end
-
-  ////////////////
-  // Next state //
-  ////////////////
-
-  logic [3:0][OutW-1:0] rets_per_id;
-  logic [2:0]           bnd_n;         // requests of the bundle offered
 
   always_comb begin
-    // Bundle register.
-    bq_valid_d = bq_valid_q;
-    bq_d       = bq_q;
-    bq_done_d  = bq_done_q | done_now;
-    if (bnd_valid_i && bnd_ready_o) begin
-      bq_valid_d = 1'b1;
-      bq_d       = bnd_i;
-      bq_done_d  = '0;
-    end else if (complete) begin
-      bq_valid_d = 1'b0;
-      bq_done_d  = '0;
-    end
-
-    // Entries and tags.
-    ent_valid_d = ent_valid_q;
-    ent_pend_d  = ent_pend_q;
-    ent_rank_d  = ent_rank_q;
-    tag_busy_d  = tag_busy_q;
-    tag_d       = tag_q;
-    for (int b = 0; b < Banks; b++) begin
-      pres_d[b]     = go[b] & ~l2_req_ready_i[b];
-      pres_tag_d[b] = go[b] ? tag[b] : '0;
-      // One entry of the bank at most becomes most recently used: a load hit's, a store hit's
-      // at its acceptance, or a fill's victim at its line read's acceptance.
-      if (touch[b]) begin
-        ent_rank_d[b] = make_mru(ent_rank_q[b], touch_e[b]);
-      end
-      if (acc[b]) begin
-        tag_busy_d[b][tag[b]]    = 1'b1;
-        tag_d[b][tag[b]]         = '0;
-        tag_d[b][tag[b]].id      = bq_q.id;
-        tag_d[b][tag[b]].entry   = victim[b];
-        for (int k = 0; k < 4; k++) begin
-          tag_d[b][tag[b]].mem[k].valid  = memb[b][k];
-          tag_d[b][tag[b]].mem[k].quad   = bq_q.req[k].quad;
-          tag_d[b][tag[b]].mem[k].lanes  = bq_q.req[k].lanes;
-          tag_d[b][tag[b]].mem[k].second = bq_q.req[k].second;
-          tag_d[b][tag[b]].mem[k].blk    = bq_q.req[k].addr[5:4];
-        end
-        if (is_atomic[b]) begin
-          tag_d[b][tag[b]].kind = TagAtomic;
-          if (present[b]) begin
-            ent_valid_d[b][hit_e[b]] = 1'b0;
-          end
-        end else if (is_store[b]) begin
-          tag_d[b][tag[b]].kind = TagWrite;
-        end else if (bq_q.glc) begin
-          tag_d[b][tag[b]].kind = TagRead;
-        end else begin
-          tag_d[b][tag[b]].kind    = TagFill;
-          ent_valid_d[b][victim[b]] = 1'b1;
-          ent_pend_d[b][victim[b]]  = 1'b1;
-        end
-      end
-      if (l2_rsp_i[b].valid) begin
-        tag_busy_d[b][rtag[b]] = 1'b0;
-        if (rrec[b].kind == TagFill) begin
-          ent_pend_d[b][rrec[b].entry] = 1'b0;
-        end
-      end
-    end
-
-    // Outstanding requests and counters.
-    // Per id, a count of 32 one-bit terms (constant indices: an adder tree, not a chain).
-    rets_per_id = '0;
-    for (int i = 0; i < 4; i++) begin
-      for (int s = 0; s < 32; s++) begin
-        rets_per_id[i] = rets_per_id[i] + {7'd0, ret_o[s].valid && (ret_o[s].id == 2'(i))};
-      end
-    end
-    ctr_d = ctr_q;
-    out_d = out_q;
-    for (int i = 0; i < 4; i++) begin
-      out_d[i] = out_q[i] - rets_per_id[i];
-    end
-    if (take_i) begin
-      ctr_d[take_id_i] = '0;
-    end
-    if (complete) begin
-      ctr_d[bq_q.id].tcp_last = now_i;
-    end
-    for (int b = 0; b < Banks; b++) begin
-      if (hit[b]) begin
-        ctr_d[bq_q.id].n.hits = ctr_d[bq_q.id].n.hits + {13'd0, nmemb[b]};
-      end
-      if (acc[b] && is_load[b]) begin
-        ctr_d[bq_q.id].n.misses = ctr_d[bq_q.id].n.misses + {13'd0, nmemb[b]};
-      end
-      if (acc[b] && !ctr_d[bq_q.id].l2_any) begin
-        ctr_d[bq_q.id].l2_any   = 1'b1;
-        ctr_d[bq_q.id].l2_first = now_i;
-      end
-      if (l2_rsp_i[b].valid) begin
-        ctr_d[rrec[b].id].l2_last = now_i;
-      end
-    end
-    bnd_n = '0;
-    for (int k = 0; k < 4; k++) begin
-      bnd_n = bnd_n + {2'b00, bnd_i.req[k].valid};
-    end
-    if (bnd_valid_i && bnd_ready_o) begin
-      out_d[bnd_i.id]           = out_d[bnd_i.id] + {5'd0, bnd_n};
-      ctr_d[bnd_i.id].n.requests  = ctr_d[bnd_i.id].n.requests + {13'd0, bnd_n};
-      ctr_d[bnd_i.id].n.conflicts = ctr_d[bnd_i.id].n.conflicts + {14'd0, conflicts(bnd_i.kind == PipeAtomic, in_valids, in_lines)};
-      if (!ctr_d[bnd_i.id].tcp_any) begin
-        ctr_d[bnd_i.id].tcp_any   = 1'b1;
-        ctr_d[bnd_i.id].tcp_first = now_i + 16'd1;
-      end
+    posted_zero_q = '1;
+    posted_zero_o = '1;
+    for (int i = 0; i < InFlight; i++) begin
+      posted_zero_q[i] = post_q[i] == '0;
+      posted_zero_o[i] = post_d[i] == '0;
     end
   end
 
-  for (genvar i = 0; i < 4; i++) begin : g_quiet
-    assign quiet_o[i] = out_q[i] == '0;
-  end
-  assign ctr_o = ctr_q;
+  assign ctr_o = ctr_d[done_id_i];
 
-  ///////////////
-  // Registers //
-  ///////////////
-
-  `VMEM_FF(bq_valid_q, bq_valid_d, 1'b0)
-  `VMEM_FF(bq_q, bq_d, '0)
-  `VMEM_FF(bq_done_q, bq_done_d, '0)
-  `VMEM_FF(ent_valid_q, ent_valid_d, '0)
-  `VMEM_FF(ent_pend_q, ent_pend_d, '0)
-  `VMEM_FF(ent_rank_q, ent_rank_d, RankInit)
-  `VMEM_FF(tag_busy_q, tag_busy_d, '0)
-  `VMEM_FF(tag_q, tag_d, '0)
-  `VMEM_FF(pres_q, pres_d, '0)
-  `VMEM_FF(pres_tag_q, pres_tag_d, '0)
-  `VMEM_FF(out_q, out_d, '0)
   `VMEM_FF(ctr_q, ctr_d, '0)
-
-  // Entry lines (no reset: read only while the entry is valid).
-  always_ff @(posedge clk_i) begin
-    for (int b = 0; b < Banks; b++) begin
-      if (acc[b] && is_load[b] && !bq_q.glc) begin
-        ent_line_mem[b][victim[b]] <= cline[b];
-      end
-    end
-  end
-
-  // Entry data: a store hit's bytes at its acceptance, a fill's line at its response.
-  for (genvar b = 0; b < Banks; b++) begin : g_data
-    vmem_pipe_tcp_ram #(
-      .Entries(Entries)
-    ) u_data (
-      .clk_i,
-      .st_en_i     (acc[b] && is_store[b] && present[b]),
-      .st_entry_i  (hit_e[b]),
-      .st_mask_i   (wmask[b]),
-      .st_data_i   (wdata[b]),
-      .fill_en_i   (l2_rsp_i[b].valid && (rrec[b].kind == TagFill)),
-      .fill_entry_i(rrec[b].entry),
-      .fill_data_i (rline[b]),
-      .rd_entry_i  (hit_e[b]),
-      .rd_data_o   (hline[b])
-    );
-  end
+  `VMEM_FF(post_q, post_d, '0)
 
   ////////////////
   // Assertions //
   ////////////////
 
 `ifndef SYNTHESIS
-  // The L2 request of each bank as presented in the previous cycle (for the stability check).
-  pipe_l2_req_t [Banks-1:0] req_prev_q;
-  `VMEM_FF(req_prev_q, l2_req_o, '0)
-
-  // What the assertions read: the values themselves, except that the break-asserts key corrupts
-  // one of them (see the contract above; the copies feed nothing else).
-  pipe_l2_req_t [Banks-1:0]      a_req_prev, a_req_now;
-  logic [Banks-1:0][Tags-1:0]    a_busy_req, a_busy_rsp;
-  logic [Banks-1:0][Entries-1:0] a_pend, a_match;
-  logic [Banks-1:0][47:0]        a_addr;
-  logic [3:0][OutW-1:0]          a_rets;
-  logic [5:0]                    brk;
+  logic a_post_ok;
   always_comb begin
-    brk = test_break_asserts_i;
-    for (int b = 0; b < Banks; b++) begin
-      a_req_prev[b]     = req_prev_q[b];
-      a_req_prev[b].ret = req_prev_q[b].ret ^ (brk == 6'd10);
-      a_busy_req[b]     = tag_busy_q[b];
-      a_busy_req[b][l2_req_o[b].tag] = tag_busy_q[b][l2_req_o[b].tag] | (brk == 6'd11);
-      a_busy_rsp[b]     = tag_busy_q[b];
-      a_busy_rsp[b][l2_rsp_i[b].tag] = tag_busy_q[b][l2_rsp_i[b].tag] & (brk != 6'd12);
-      a_pend[b]         = ent_pend_q[b];
-      a_pend[b][rrec[b].entry] = ent_pend_q[b][rrec[b].entry] & (brk != 6'd13);
-      a_match[b]        = match[b];
-      if ((brk == 6'd14) && cur_ok[b]) begin
-        if (match[b] == '0) begin
-          a_match[b][1:0] = 2'b11;
-        end else begin
-          a_match[b][hit_e[b] ^ 6'd1] = 1'b1;
-        end
+    // An acknowledgement never takes an instruction's posted count below 0 (checked per id:
+    // its count before the edge covers this cycle's acknowledgements).
+    a_post_ok = 1'b1;
+    for (int i = 0; i < InFlight; i++) begin
+      logic [2:0] acks;
+      acks = '0;
+      for (int b = 0; b < 4; b++) begin
+        acks = acks + {2'b00, ack[b] && (rsp_id[b] == PipeIdW'(i))};
       end
-      a_addr[b]         = l2_req_o[b].addr;
-      a_addr[b][0]      = l2_req_o[b].addr[0] | (brk == 6'd15);
-      a_req_now[b]      = l2_req_o[b];
-      a_req_now[b].ret  = l2_req_o[b].ret | (brk == 6'd16);
-    end
-    for (int i = 0; i < 4; i++) begin
-      a_rets[i] = ((brk == 6'd17) && (rets_per_id[i] != '0)) ? out_q[i] + 8'd1 : rets_per_id[i];
+      if ({1'b0, PostW'(acks)} > {1'b0, post_q[i]} + ((accept && (bnd_i.id == PipeIdW'(i)))
+                                                      ? (PostW + 1)'(n_post) : '0)) begin
+        a_post_ok = 1'b0;
+      end
     end
   end
 `endif
 
-for (genvar b = 0; b < Banks; b++) begin : g_assert
-  // A request not accepted stays presented, unchanged (same tag, same payload).
-  `VMEM_ASSERT(L2ReqStable_A, pres_q[b] |-> (l2_req_o[b] == a_req_prev[b]))
-  // A presented request never carries a tag that is outstanding (tags are unique).
-  `VMEM_ASSERT(L2TagUnique_A, l2_req_o[b].valid |-> !a_busy_req[b][l2_req_o[b].tag])
-  // Every response answers an outstanding tag of its channel (none lost, none twice).
-  `VMEM_ASSERT(L2RspTag_A, l2_rsp_i[b].valid |-> a_busy_rsp[b][l2_rsp_i[b].tag])
-  // A fill lands in a valid, pending entry (pending entries are never victims nor invalidated).
-  `VMEM_ASSERT(FillPending_A, (l2_rsp_i[b].valid && (rrec[b].kind == TagFill)) |->
-      (ent_valid_q[b][rrec[b].entry] && a_pend[b][rrec[b].entry]))
-  // A line is in at most one entry of its bank.
-  `VMEM_ASSERT(LineUnique_A, $onehot0(a_match[b]))
-  // Line reads and writes carry the line's address (bits 5:0 = 0).
-  `VMEM_ASSERT(L2ReqAligned_A, (l2_req_o[b].valid && (l2_req_o[b].kind != ReqAtomic)) |->
-      (a_addr[b][5:0] == 6'd0))
-  // A request without a payload shows zeros (idle zero of every payload output).
-  `VMEM_ASSERT(L2IdleZero_A, !l2_req_o[b].valid |-> (a_req_now[b] == '0))
-end
-
-  // Per id, the completions never outnumber the requests outstanding.
-for (genvar i = 0; i < 4; i++) begin : g_assert_out
-  `VMEM_ASSERT(Outstanding_A, a_rets[i] <= out_q[i])
-end
+`VMEM_ASSERT(PostedAcks_A, a_post_ok)
 
 endmodule : vmem_pipe_tcp
 

@@ -2,91 +2,52 @@
 `define VMEM_VMEM_PIPE_TD_SV
 // Copyright gcn-vmem contributors.
 //
-// vmem_pipe_td: the TD and completion of vmem_pipe (docs/decisions.md "vmem_pipe", "TD and
-// completion"): the instructions in flight, the gather of returned blocks, the conversion, the
-// VGPR writes, the done and its counters. Sub-block of rtl/vmem_pipe.sv.
+// vmem_pipe_td: the TD and completion of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP -> TD",
+// "TD and completion"): the instructions in flight, the gather of returned blocks into two
+// element buffers, the conversion (16 lanes a cycle), two result buffers, the VGPR writes and the
+// done with its counters. Sub-block of rtl/vmem_pipe.sv.
 //
-// In flight: ids 0..3, an id from the address stage's take to the edge before its done
-// (inflight_full_o when all four are). Per id: the instruction's fields (pipe_info_t), per lane
-// what the address stage found (pipe_tdlane_t), whether its step stage has ended and its TA
-// cycles, and per lane its first and second returned block (ret_i with data: the TCP's hits,
-// fills, GLC reads and atomic responses, written at the edge of their completion).
+// Parameters: InFlight (ids 0 .. InFlight-1), as vmem_pipe's.
 //
-// Complete: step stage ended and no request outstanding in the TCP (quiet_i). Instructions
-// finish in the order taken. The TD starts the oldest unfinished one in cycle s when, at the
-// start of s, it is complete and the TD is idle:
-//   Writing instructions (loads, atomics with GLC; EXEC != 0): the groups with an EXEC lane are
-//     fed one per cycle from s on (the k-th in s + k) to the conversion of their kind:
-//       format/sized loads: format_unpack (2 edges) then swizzle (2 edges; dst_sel, DMASK =
-//         (1 << count) - 1, oor and unbound as the executor builds them, TFE off): the k-th
-//         group's results show in s + 4 + k;
-//       D16 format loads: the same, then each result component narrowed as the d16 unit's
-//         OP_LOAD_FORMAT does (vmem_fp_pkg::f32_to_f16, the function the d16 unit applies;
-//         uint/sint: the low 16 bits), two halves per dword, combinationally on swizzle's
-//         output registers: a d16 instance after swizzle would add two edges and show the first
-//         group in s + 6, after the contract's first write in s + 4 (the data can arrive at the
-//         edge that ends s - 1, so unpack and swizzle alone fill s .. s + 3);
-//       D16 byte/short loads: the d16 unit alone (OP_LOAD_UBYTE/SBYTE/SHORT, hi for D16_HI,
-//         the old VGPR value): results in s + 2 + k;
-//       atomics: the returned dwords as they are (0 for lanes that did not take part).
-//     The element bytes of a lane are its two returned blocks shifted by its address bits 3:0,
-//     each dword 0 where out of range (per dword above 4 bytes, else dword 0's verdict), and
-//     everything 0 when unbound; above the element's bytes 0.
-//     Writes, group-major: for each group g with an EXEC lane, for each result dword
-//     i < min(R, 256 - VDATA): (VDATA + i, g, EXEC lanes of g, dword i; 0 for other lanes). R =
-//     the conversion's dwords plus the TFE dword (0) of format/sized loads; D16 byte/short loads
-//     write their one dword (the executor appends no TFE dword there); atomics 1 or 2. The first
-//     write is presented in s + 4, each next one in the cycle after the previous was accepted
-//     (vgpr_ready_i); a write is held until accepted. Its data is a function of registers: the
-//     result store, or in the cycle a group's swizzle results show, those results (then stored).
-//     After the edge e that accepts the last write the TD is idle; done in e + 1, done_td =
-//     e - s + 1.
-//   Other instructions: done in s + 1, done_td = 0; the TD stays idle.
-// The instruction leaves the in-flight set at the edge before its done cycle. done_issue = first
-// to last beat, inclusive; done_total = the done cycle minus the first beat's cycle; done_ta,
-// the TCP and L2 counters as kept by the TA and the TCP.
+// In flight: an id from the address stage's take to the edge before its done. Per id the
+// instruction's fields (pipe_info_t), per lane what the address stage found (pipe_tdlane_t: part,
+// unbound, in_range, address bits 3:0, the old VGPR value), whether its step stage has ended, its
+// TA cycles, its returning accesses not yet taken (counted at the bundle's acceptance).
+// Writing instructions (loads, atomics with GLC; EXEC != 0) enter a queue at their take; their
+// position n in it picks element and result buffer n mod 2.
+//   Gather: G = the oldest writing instruction not gathered. When G's element buffer is free
+//     (fewer than two gathered instructions hold buffers), the return registers that hold an
+//     access of G are taken in bank order while the cycle's blocks stay at most 4 (rr_take_o);
+//     the taken requests are packed into 4 block slots, and each slot writes the element bytes
+//     of its lanes (a first block the bytes from the lane's offset, a second the rest; an
+//     atomic's value as it is). G is gathered at the edge where its step stage has ended and
+//     none of its returning accesses is left.
+//   Convert: the oldest gathered instruction not converted starts in cycle s when the converter
+//     is idle and its result buffer is free; group k is fed in s + k from the element buffer
+//     (each dword 0 where out of range or unbound, bytes above the element 0) to format_unpack
+//     (2 edges) and swizzle (2 edges), whose results show in s + 4 + k and are stored then
+//     (D16 format loads: each component narrowed with vmem_fp_pkg::f32_to_f16 on swizzle's
+//     output, integer formats the low 16 bits, two halves a dword); D16 byte/short loads go
+//     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
+//     not take part). The element buffer is free from s + 4; group k is ready from s + 4 + k.
+//   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
+//     presented in the first cycle after the previous write's accepting edge in which its group
+//     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
+//     buffer, or in the cycle a group's swizzle results show, those results.
+//   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
+//     (writing: its last write accepted; otherwise: step stage ended and no posted access
+//     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
+//     set at this edge.
 //
-// Test input:
-//   test_break_asserts_i  TEST ONLY (vmem_pipe's TestBreakAsserts: the program's key, 0 when
-//                 off). Key k corrupts a copy of what one assertion reads, nothing else:
-//                   18: at a start, a request reads as outstanding     -> StartComplete_A
-//                   19: at a take, the id taken reads as in flight     -> TakeFree_A
-//                   20: at a take, the id taken reads one higher       -> TakeInOrder_A
-//                   21: at a take, four read as in flight              -> InflightMax_A
-//                   22: at a step end, the id's step stage reads as
-//                       already ended                                  -> StepEndInFlight_A
-//                   23: a stalled write's previous data has bit 0 of
-//                       lane 0 flipped                                 -> VgprHold_A
-//                   24: a write's mask reads 0                         -> VgprMask_A
-//                   25: a write's VDATA + i reads 256                  -> VgprAddr_A
-//                   26: an idle write port's data has bit 0 of lane 0
-//                       set                                            -> VgprIdleZero_A
-//                   27: an idle done has bit 0 of its conflicts set    -> DoneIdleZero_A
-//                   28: format_unpack's results tagged one edge early  -> UnpackTag_A
-//                   29: swizzle's results tagged one edge early        -> SwizzleTag_A
-//                   30: d16's results tagged one edge early            -> D16Tag_A
-//                   31: done's hits read requests - misses + 1         -> DoneHitsMisses_A
-//                   32: done's TCP cycles read 1 when 0, else 0        -> DoneTcpZero_A
-//                   33: done's requests read 0 and its L2 cycles 1     -> DoneL2Zero_A
-//                   34: done's conflicts read requests (1 with none),
-//                       one past requests - 1                          -> DoneConflicts_A
-//                   35: done's issue cycles read 3                     -> DoneIssueMin_A
-//                   36: done's TA cycles read 3                        -> DoneTaMin_A
-//                   37: done's TD cycles read 4                        -> DoneTdMin_A
-//                 All fire on every program except 23 (a VGPR write stalled by vgpr_ready_i),
-//                 24, 25 (a load or returning atomic with EXEC lanes), 28, 29 (a load through
-//                 format_unpack) and 30 (a D16 byte/short load). Other keys: no effect.
+// Test hook: `VMEM_TEST_HOOK(vmem_pipe_brk_td), nothing in the design (rtl/vmem_prim_pkg.sv): the
+// break-asserts build puts rtl/test/vmem_pipe_brk_td.svh at the end of the next-state always_comb.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
 
-
-// The modules instantiated here, for a Verilator run given this file alone (lint without
-// -y rtl, from the repository root); each file includes once (its guard).
 `ifdef VERILATOR
 `include "rtl/format_unpack.sv"
 `include "rtl/swizzle.sv"
 `include "rtl/d16.sv"
-`include "rtl/vmem_pipe_td_gather.sv"
 `endif
 
 module vmem_pipe_td
@@ -94,37 +55,94 @@ module vmem_pipe_td
   import vmem_fp_pkg::f32_to_f16;
   import vmem_fp_pkg::NfmtUint;
   import vmem_fp_pkg::NfmtSint;
-(
-  input  logic                clk_i,
-  input  logic                rst_ni,           // async, active low
-  input  logic [5:0]          test_break_asserts_i,  // TEST ONLY: see the contract above.
-  input  logic [15:0]         now_i,
+#(
+  parameter int unsigned InFlight = 16
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,           // async, active low
+  input  logic [15:0]               now_i,
   // From the TA
-  input  pipe_take_t          take_i,
-  input  pipe_res_t           res_i,
-  input  pipe_step_end_t      step_end_i,
+  input  pipe_take_t                take_i,
+  input  pipe_res_t                 res_i,
+  input  pipe_step_end_t            step_end_i,
   // From the TCP
-  input  pipe_ret_t [31:0]    ret_i,
-  input  logic [3:0]          quiet_i,
-  input  pipe_ctr_t [3:0]     ctr_i,
+  input  pipe_acc_ev_t              acc_i,
+  input  logic [3:0]                rr_valid_i,
+  input  pipe_ret_t [3:0]           rr_i,
+  input  logic [3:0][511:0]         rr_data_i,
+  output logic [3:0]                rr_take_o,
+  output logic [PipeIdW-1:0]        done_id_o,        // the oldest instruction in flight
+  input  pipe_ctr_t                 ctr_i,            // its TCP counters after this cycle
+  input  logic [PipeMaxIds-1:0]     posted_zero_i,
   // To the TA
-  output logic                inflight_full_o,
+  output logic                      inflight_full_o,
   // VGPR write port and done (vmem_pipe's ports)
-  input  logic                vgpr_ready_i,
-  output pipe_vgpr_t          vgpr_o,
-  output pipe_done_t          done_o
+  input  logic                      vgpr_ready_i,
+  output pipe_vgpr_t                vgpr_o,
+  output pipe_done_t                done_o
 );
 
-  localparam int unsigned Ids        = 4;
   localparam int unsigned GroupLanes = 16;
-  localparam int unsigned Quads      = 16;  // quads of lanes in a wave of 64
+  localparam int unsigned RpW        = 8;    // returning accesses of one instruction: at most 128
+  localparam int unsigned CntW       = 5;    // writing-queue positions, mod 32
 
+  // What the conversion and the writes derive from an instruction's fields.
   typedef struct packed {
-    logic       valid;
-    logic [1:0] group;
-  } tp_t;
+    logic        atomic;
+    logic        d16bs;     // D16 byte/short load: d16 alone
+    logic        d16fmt;    // D16 format load: halves after swizzle
+    logic        conv;      // format_unpack -> swizzle
+    logic        intf;      // uint / sint
+    logic [3:0]  egroups;   // groups with an EXEC lane
+    logic [3:0]  dmask;     // (1 << count) - 1, as the executor gives swizzle
+    logic [2:0]  rdata;     // data dwords of a lane's result
+    logic [2:0]  w;         // dwords written per group: min(R, 256 - VDATA)
+    logic [2:0]  ndw;       // dwords of the element
+    logic [31:0] bmask;     // the bytes of dword 0 below a 4-byte element
+  } cinfo_t;
 
-  // The lowest set bit of a group mask, and whether there is one.
+  function automatic cinfo_t derive(pipe_info_t ci);
+    cinfo_t     c;
+    logic       load;
+    logic [2:0] pc, r;
+    logic [8:0] room;
+    logic       unused_ci;
+    load     = ci.kind == PipeLoad;
+    c.atomic = ci.kind == PipeAtomic;
+    c.d16bs  = load && ci.sized && (ci.d16 != 2'd0) && ((ci.bytes == 5'd1) || (ci.bytes == 5'd2));
+    c.d16fmt = load && !c.d16bs && (ci.d16 == 2'd1);
+    c.conv   = load && !c.d16bs;
+    c.intf   = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
+    for (int g = 0; g < 4; g++) begin
+      c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
+    end
+    c.dmask = 4'((8'd1 << ci.count) - 8'd1);
+    pc = '0;
+    for (int i = 0; i < 4; i++) begin
+      pc = pc + {2'b00, c.dmask[i]};
+    end
+    if (c.dmask == 4'd0) begin
+      pc = 3'd1;
+    end
+    if (c.atomic) begin
+      c.rdata = ci.wide ? 3'd2 : 3'd1;
+    end else if (c.d16bs) begin
+      c.rdata = 3'd1;
+    end else if (c.d16fmt) begin
+      c.rdata = (pc + 3'd1) >> 1;
+    end else begin
+      c.rdata = pc;
+    end
+    r     = c.rdata + {2'b00, c.conv & ci.tfe};
+    room  = 9'd256 - {1'b0, ci.vdata};
+    c.w   = ({6'd0, r} > room) ? room[2:0] : r;
+    c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
+    c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
+    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc};  // kept for the writes
+    return c;
+  endfunction
+
+  // The lowest set bit of a group mask.
   function automatic logic [1:0] lowest(logic [3:0] m);
     logic [1:0] g;
     g = '0;
@@ -136,150 +154,174 @@ module vmem_pipe_td
     return g;
   endfunction
 
+  // An id as an index of the per-id arrays.
+  localparam int unsigned IdxW = (InFlight > 1) ? $clog2(InFlight) : 1;
+  // (ids are below InFlight: the bits above IdxW are 0).
+  function automatic logic [IdxW-1:0] ix(logic [PipeIdW-1:0] id);
+    logic unused_hi;
+    unused_hi = ^id;
+    return IdxW'(id);
+  endfunction
+
+  // A conversion tag: the group of an instruction in a unit stage.
+  typedef struct packed {
+    logic               valid;
+    logic               par;      // its buffers
+    logic [1:0]         group;
+    logic [PipeIdW-1:0] id;
+  } tag_t;
+
   ///////////
   // State //
   ///////////
 
-  logic [Ids-1:0]         slot_q, slot_d;        // in flight
-  pipe_info_t [Ids-1:0]   info_q, info_d;
-  logic [Ids-1:0]         stepped_q, stepped_d;  // step stage ended
-  logic [Ids-1:0][15:0]   ta_q, ta_d;
+  logic [InFlight-1:0]              inf_q, inf_d;          // in flight
+  pipe_info_t [InFlight-1:0]        info_q, info_d;
+  logic [InFlight-1:0]              wrt_q, wrt_d;          // a writing instruction
+  logic [InFlight-1:0]              stepped_q, stepped_d;  // step stage ended
+  logic [InFlight-1:0][15:0]        ta_q, ta_d;
+  logic [InFlight-1:0][RpW-1:0]     rpend_q, rpend_d;      // returning accesses not yet taken
+  logic [InFlight-1:0]              fin_q, fin_d;          // last write accepted
+  logic [InFlight-1:0][15:0]        td_q, td_d;
+  logic [CntW-1:0]                  cnt_q, cnt_d;          // instructions in flight
+  logic [PipeIdW-1:0]               dptr_q, dptr_d;        // the oldest
+  pipe_done_t                       done_q, done_d;
 
-  // Stores (no reset), registers written by constant index: a lane's entry is written by the
-  // address stage before it is read; a block only once its request completed (read only for
-  // lanes that took part and bytes in range); a result only after its conversion.
-  pipe_tdlane_t [Ids-1:0][3:0][GroupLanes-1:0] tdl_q;    // [id][group][lane]
-  logic [3:0][GroupLanes-1:0][3:0][31:0]       res_q;    // [group][lane][dword]
-  // The gathered blocks: one vmem_pipe_td_gather row per id and quad of lanes.
-  logic [3:0][1:0][127:0]                      gath [Ids][Quads];  // [id][quad][lane][block]
+  // The writing instructions' queue and its positions: tail (taken), gather, element buffers
+  // released, conversions started, writes finished.
+  logic [PipeMaxIds-1:0][PipeIdW-1:0] wq_q, wq_d;
+  logic [CntW-1:0]                  tail_q, tail_d, gcnt_q, gcnt_d, rel_q, rel_d;
+  logic [CntW-1:0]                  ccnt_q, ccnt_d, wcnt_q, wcnt_d;
 
-  logic [1:0]             td_id_q, td_id_d;      // the oldest unfinished instruction
-  logic                   td_busy_q, td_busy_d;  // writing it
-  logic [15:0]            td_s_q, td_s_d;        // its start cycle
-  logic [2:0]             td_cnt_q, td_cnt_d;    // cycles since the start, up to 4
-  logic [3:0]             feed_rem_q, feed_rem_d;
-  tp_t                    tp1_d, tp1_q, tp2_q, tp3_q, tp4_q;
-  logic                   wr_valid_q, wr_valid_d;
-  logic [1:0]             wr_g_q, wr_g_d;
-  logic [2:0]             wr_i_q, wr_i_d;
-  pipe_done_t             done_q, done_d;
+  // Converter.
+  logic                             cv_act_q, cv_act_d;
+  logic [1:0]                       cv_k_q, cv_k_d;
+  logic [PipeIdW-1:0]               cv_id_q, cv_id_d;
+  logic                             cv_par_q, cv_par_d;
+  tag_t                             tp1_d, tp1_q, tp2_q, tp3_q, tp4_q;
+  logic [1:0][3:0]                  rdy_q, rdy_d;          // [result buffer][group] ready
+  logic [1:0][15:0]                 rs_q, rs_d;            // [result buffer] its s
 
-  //////////////////////////////////////
-  // The oldest unfinished instruction //
-  //////////////////////////////////////
+  // Writes.
+  logic                             wr_v_q, wr_v_d;
+  logic [1:0]                       wr_g_q, wr_g_d;
+  logic [2:0]                       wr_i_q, wr_i_d;
+  logic                             wr_new_q, wr_new_d;    // at a new instruction: its first group
 
-  pipe_info_t ci;
-  logic       c_load, c_atomic, c_d16bs, c_d16fmt, c_conv, c_writes, c_int;
-  logic [3:0] c_egroups;     // groups with an EXEC lane
-  logic [3:0] c_dmask;       // (1 << count) - 1, as the executor gives swizzle
-  logic [2:0] c_pc;          // swizzle's data dwords: popcount of DMASK (0 acts as 0001)
-  logic [2:0] c_rdata;       // data dwords of a lane's result
-  logic [2:0] c_r;           // result dwords (with TFE)
-  logic [2:0] c_w;           // dwords written per group: min(R, 256 - VDATA)
-  logic [2:0] c_ndw;         // dwords of the element
-  logic [31:0] c_bmask;      // bytes of dword 0 below 4-byte elements
+  // Stores (no reset): a lane's entry is written by the address stage before it is read; an
+  // element byte only read after its block was taken (or masked); a result after its conversion.
+  pipe_tdlane_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
+  logic [1:0][63:0][127:0]                           eb_q;    // [buffer][lane] element bytes
+  logic [1:0][3:0][GroupLanes-1:0][3:0][31:0]        rb_q;    // [buffer][group][lane][dword]
 
-  logic [8:0] room;         // VGPRs from VDATA to 255
+  ////////////
+  // Gather //
+  ////////////
+
+  logic               g_valid, g_free, g_take, g_atomic, g_step, gathered;
+  logic [PipeIdW-1:0] g_id;
+  logic               g_par;
+  logic [2:0]         g_ntaken;
+  logic [3:0]         g_blocks;
+  logic [RpW-1:0]     g_rp_next;
+
+  // Block slots.
+  logic [3:0]                sl_v;
+  logic [3:0][3:0]           sl_quad;
+  logic [3:0][3:0]           sl_lanes;
+  logic [3:0]                sl_second;
+  logic [3:0][127:0]         sl_blk;
+  logic [3:0][3:0][127:0]    sl_data;   // [slot][lane of the quad] the bytes at element positions
+  logic [3:0][3:0][15:0]     sl_be;     // ... and which
+  logic [63:0][15:0]         eb_be;     // element-buffer byte enables
+  logic [63:0][127:0]        eb_wd;
 
   always_comb begin
-    ci        = info_q[td_id_q];
-    c_load    = ci.kind == PipeLoad;
-    c_atomic  = ci.kind == PipeAtomic;
-    c_d16bs   = c_load && ci.sized && (ci.d16 != 2'd0) && ((ci.bytes == 5'd1) || (ci.bytes == 5'd2));
-    c_d16fmt  = c_load && !c_d16bs && (ci.d16 == 2'd1);
-    c_conv    = c_load && !c_d16bs;
-    c_int     = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
-    for (int g = 0; g < 4; g++) begin
-      c_egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
+    logic       stop;
+    logic [2:0] k;
+    g_valid  = gcnt_q != tail_q;
+    g_id     = wq_q[gcnt_q[3:0]];
+    g_par    = gcnt_q[0];
+    g_free   = (gcnt_q - rel_q) < CntW'(2);
+    g_take   = g_valid & g_free;
+    g_atomic = info_q[ix(g_id)].kind == PipeAtomic;
+
+    // Take G's return registers in bank order while the cycle's blocks stay at most 4.
+    stop      = 1'b0;
+    g_blocks  = '0;
+    g_ntaken  = '0;
+    rr_take_o = '0;
+    for (int b = 0; b < 4; b++) begin
+      if (!stop && g_take && rr_valid_i[b] && (rr_i[b].id == g_id)) begin
+        if ((g_blocks + {1'b0, rr_i[b].nreq}) <= 4'd4) begin
+          rr_take_o[b] = 1'b1;
+          g_blocks     = g_blocks + {1'b0, rr_i[b].nreq};
+          g_ntaken     = g_ntaken + 3'd1;
+        end else begin
+          stop = 1'b1;
+        end
+      end
     end
-    c_writes  = (c_load || (c_atomic && ci.glc)) && (ci.exec != '0);
-    c_dmask   = 4'((8'd1 << ci.count) - 8'd1);
-    c_pc      = '0;
-    for (int i = 0; i < 4; i++) begin
-      c_pc = c_pc + {2'b00, c_dmask[i]};
+
+    // Pack the taken requests into the four slots, in bank and request order.
+    k         = '0;
+    sl_v      = '0;
+    sl_quad   = '0;
+    sl_lanes  = '0;
+    sl_second = '0;
+    sl_blk    = '0;
+    for (int b = 0; b < 4; b++) begin
+      for (int r = 0; r < 4; r++) begin
+        if (rr_take_o[b] && rr_i[b].req[r].valid && (k < 3'd4)) begin
+          sl_v[k[1:0]]      = 1'b1;
+          sl_quad[k[1:0]]   = rr_i[b].req[r].quad;
+          sl_lanes[k[1:0]]  = rr_i[b].req[r].lanes;
+          sl_second[k[1:0]] = rr_i[b].req[r].second;
+          sl_blk[k[1:0]]    = rr_data_i[b][128*rr_i[b].req[r].blk +: 128];
+          k = k + 3'd1;
+        end
+      end
     end
-    if (c_dmask == 4'd0) begin
-      c_pc = 3'd1;
+
+    // Each slot's bytes at their element positions, per lane of its quad.
+    for (int s = 0; s < 4; s++) begin
+      for (int j = 0; j < 4; j++) begin
+        logic [3:0] o;
+        o = g_atomic ? 4'd0 : tdl_q[ix(g_id)][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}].offset;
+        if (sl_second[s]) begin
+          sl_data[s][j] = sl_blk[s] << {5'd16 - {1'b0, o}, 3'b000};
+          sl_be[s][j]   = ~(16'hffff >> o);
+        end else begin
+          sl_data[s][j] = sl_blk[s] >> {o, 3'b000};
+          sl_be[s][j]   = 16'hffff >> o;
+        end
+      end
     end
-    if (c_atomic) begin
-      c_rdata = ci.wide ? 3'd2 : 3'd1;
-    end else if (c_d16bs) begin
-      c_rdata = 3'd1;
-    end else if (c_d16fmt) begin
-      c_rdata = (c_pc + 3'd1) >> 1;
-    end else begin
-      c_rdata = c_pc;
+
+    // Each element-buffer lane from the slots that name it (at most one per byte).
+    for (int l = 0; l < 64; l++) begin
+      eb_be[l] = '0;
+      eb_wd[l] = '0;
+      for (int s = 0; s < 4; s++) begin
+        if (sl_v[s] && (sl_quad[s] == 4'(l / 4)) && sl_lanes[s][l % 4]) begin
+          eb_be[l] = eb_be[l] | sl_be[s][l % 4];
+          eb_wd[l] = eb_wd[l] | sl_data[s][l % 4];
+        end
+      end
     end
-    c_r   = c_rdata + {2'b00, c_conv & ci.tfe};
-    room  = 9'd256 - {1'b0, ci.vdata};
-    c_w   = ({6'd0, c_r} > room) ? room[2:0] : c_r;
-    c_ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
-    c_bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
+
+    g_step    = stepped_q[ix(g_id)] | (step_end_i.valid & (step_end_i.id == g_id));
+    g_rp_next = rpend_q[ix(g_id)] + (((acc_i.valid && (acc_i.id == g_id))) ? RpW'(acc_i.nret) : '0)
+              - RpW'(g_ntaken);
+    gathered  = g_valid & g_step & (g_rp_next == '0);
   end
 
-  ///////////////////////
-  // Start and writes  //
-  ///////////////////////
-
-  logic       start;         // the TD starts td_id_q this cycle
-  logic       start_w;       // ... a writing instruction
-  logic       finish_now;    // ... one without writes: done next cycle
-  logic       finish_w;      // the last write is accepted this cycle
-  logic       feed_v;
-  logic [1:0] feed_g;
-  logic [3:0] feed_src;
-  logic       wr_acc;
-  logic       wr_last_i;     // the write is its group's last dword
-  logic [3:0] wr_later;      // EXEC groups after wr_g_q
-  logic       finish;
-
-  always_comb begin
-    start      = ~td_busy_q & slot_q[td_id_q] & stepped_q[td_id_q] & quiet_i[td_id_q];
-    start_w    = start & c_writes;
-    finish_now = start & ~c_writes;
-
-    feed_src   = start_w ? c_egroups : (td_busy_q ? feed_rem_q : 4'd0);
-    feed_v     = feed_src != 4'd0;
-    feed_g     = lowest(feed_src);
-    feed_rem_d = feed_v ? (feed_src & ~(4'd1 << feed_g)) : feed_rem_q;
-    tp1_d      = '{valid: feed_v, group: feed_g};
-
-    wr_acc    = wr_valid_q & vgpr_ready_i;
-    wr_last_i = (wr_i_q + 3'd1) >= c_w;
-    wr_later  = c_egroups & ~((4'd2 << wr_g_q) - 4'd1);
-    finish_w  = wr_acc & wr_last_i & (wr_later == 4'd0);
-    finish    = finish_now | finish_w;
-
-    td_busy_d  = td_busy_q;
-    td_s_d     = td_s_q;
-    td_cnt_d   = td_cnt_q;
-    wr_valid_d = wr_valid_q;
-    wr_g_d     = wr_g_q;
-    wr_i_d     = wr_i_q;
-    td_id_d    = finish ? td_id_q + 2'd1 : td_id_q;
-    if (start_w) begin
-      td_busy_d = 1'b1;
-      td_s_d    = now_i;
-      td_cnt_d  = 3'd1;
-    end else if (td_busy_q && (td_cnt_q < 3'd3)) begin
-      td_cnt_d = td_cnt_q + 3'd1;
-    end else if (td_busy_q && (td_cnt_q == 3'd3)) begin
-      // The first write is presented in s + 4.
-      td_cnt_d   = 3'd4;
-      wr_valid_d = 1'b1;
-      wr_g_d     = lowest(c_egroups);
-      wr_i_d     = '0;
-    end
-    if (wr_acc) begin
-      if (!wr_last_i) begin
-        wr_i_d = wr_i_q + 3'd1;
-      end else if (wr_later != 4'd0) begin
-        wr_g_d = lowest(wr_later);
-        wr_i_d = '0;
-      end else begin
-        wr_valid_d = 1'b0;
-        td_busy_d  = 1'b0;
-        td_cnt_d   = '0;
+  always_ff @(posedge clk_i) begin
+    for (int l = 0; l < 64; l++) begin
+      for (int y = 0; y < 16; y++) begin
+        if (eb_be[l][y]) begin
+          eb_q[g_par][l][8*y +: 8] <= eb_wd[l][8*y +: 8];
+        end
       end
     end
   end
@@ -288,11 +330,16 @@ module vmem_pipe_td
   // Conversion //
   ////////////////
 
-  logic [15:0][127:0] el;          // element bytes of the fed group's lanes
-  logic [15:0]        up_valid;
+  logic               x_valid, start, f_valid, f_par;
+  logic [PipeIdW-1:0] x_id, f_id;
+  logic [1:0]         f_group;
+  cinfo_t             fi, si, ci4;
+  pipe_info_t         f_info, s_info;
+
+  logic [15:0][127:0] el;
   logic [15:0][127:0] up_comp;
   logic [15:0][2:0]   up_count;
-  logic [15:0]        up_fmt_valid;
+  logic [15:0]        up_fmt_valid, up_valid;
   logic [15:0][3:0]   sw_oor;
   logic [15:0]        sw_unbound;
   logic [15:0]        sw_valid;
@@ -302,57 +349,71 @@ module vmem_pipe_td
   logic [15:0][127:0] dh_res;
   logic [15:0][2:0]   dh_count;
   logic [15:0]        dh_illegal;
-  logic [15:0][127:0] cv_now;      // a group's results in the cycle they show (tp4_q)
+  logic [15:0][127:0] cv_now;      // the results of tp4's group
+  logic [15:0][31:0]  f_old;
+  logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [2:0]         d16_op;
-
-  logic [15:0][3:0]       fd_offset;   // the fed lanes' address bits 3:0
-  logic [15:0]            fd_unbound;
-  logic [15:0][3:0]       fd_in_range;
-  logic [15:0][255:0]     fd_both;     // their second and first blocks
-  logic [15:0][127:0]     fd_raw;      // the element's bytes as fetched
-  logic [15:0][3:0]       sw_in_range; // in_range of the lanes unpack shows (tp2_q)
-  logic [15:0][3:0][15:0] nar;         // D16 format loads: the halves
+  pipe_tdlane_t       fl, sl;
+  logic [127:0]       raw;
 
   always_comb begin
-    for (int l = 0; l < GroupLanes; l++) begin
-      fd_offset[l]   = tdl_q[td_id_q][feed_g][l].offset;
-      fd_unbound[l]  = tdl_q[td_id_q][feed_g][l].unbound;
-      fd_in_range[l] = tdl_q[td_id_q][feed_g][l].in_range;
-      fd_both[l]     = gath[td_id_q][{feed_g, 2'(l / 4)}][l % 4];
-      fd_raw[l]      = 128'(fd_both[l] >> {fd_offset[l], 3'b000});
-      for (int i = 0; i < 4; i++) begin
-        el[l][32*i +: 32] = ((3'(i) < c_ndw) && !fd_unbound[l] &&
-                             fd_in_range[l][(ci.bytes > 5'd4) ? i : 0])
-                          ? (fd_raw[l][32*i +: 32] & c_bmask) : 32'd0;
-      end
+    fl      = '0;
+    sl      = '0;
+    raw     = '0;
+    x_valid = ccnt_q != gcnt_q;
+    x_id    = wq_q[ccnt_q[3:0]];
+    start   = x_valid & ~cv_act_q & ((ccnt_q - wcnt_q) < CntW'(2));
+    f_valid = start | cv_act_q;
+    f_id    = start ? x_id : cv_id_q;
+    f_par   = start ? ccnt_q[0] : cv_par_q;
+    f_group = start ? 2'd0 : cv_k_q;
+    f_info  = info_q[ix(f_id)];
+    fi      = derive(f_info);
+    s_info  = info_q[ix(tp2_q.id)];
+    si      = derive(s_info);
+    ci4     = derive(info_q[ix(tp4_q.id)]);
+    tp1_d   = '{valid: f_valid, par: f_par, group: f_group, id: f_id};
 
-      // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2_q).
-      sw_in_range[l] = tdl_q[td_id_q][tp2_q.group][l].in_range;
-      sw_oor[l]      = (ci.sized && (ci.bytes > 5'd4)) ? ~sw_in_range[l]
-                     : (sw_in_range[l][0] ? 4'd0 : 4'hf);
-      sw_unbound[l]  = tdl_q[td_id_q][tp2_q.group][l].unbound | ~up_fmt_valid[l];
+    for (int l = 0; l < GroupLanes; l++) begin
+      fl  = tdl_q[ix(f_id)][f_group][l];
+      raw = eb_q[f_par][{f_group, 4'(l)}];
+      for (int i = 0; i < 4; i++) begin
+        el[l][32*i +: 32] = ((3'(i) < fi.ndw) && !fl.unbound &&
+                             fl.in_range[(f_info.bytes > 5'd4) ? i : 0])
+                          ? (raw[32*i +: 32] & fi.bmask) : 32'd0;
+      end
+      f_old[l]  = fl.old;
+      f_atom[l] = fl.part ? raw[63:0] : 64'd0;
+
+      // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
+      sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];
+      sw_oor[l]     = (s_info.sized && (s_info.bytes > 5'd4)) ? ~sl.in_range
+                    : (sl.in_range[0] ? 4'd0 : 4'hf);
+      sw_unbound[l] = sl.unbound | ~up_fmt_valid[l];
 
       // D16 format loads: each component narrowed to a half, two per dword (d16 OP_LOAD_FORMAT).
-      for (int i = 0; i < 4; i++) begin
-        nar[l][i] = '0;
-        if (3'(i) < sw_count[l]) begin
-          nar[l][i] = c_int ? sw_res[l][32*i +: 16] : f32_to_f16(sw_res[l][32*i +: 32]);
+      cv_now[l] = sw_res[l];
+      if (ci4.d16fmt) begin
+        cv_now[l] = '0;
+        for (int i = 0; i < 4; i++) begin
+          if (3'(i) < sw_count[l]) begin
+            cv_now[l][16*i +: 16] = ci4.intf ? sw_res[l][32*i +: 16]
+                                             : f32_to_f16(sw_res[l][32*i +: 32]);
+          end
         end
       end
-      cv_now[l] = c_d16fmt ? {64'd0, nar[l]} : sw_res[l];
     end
+    d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
+                                    : D16LoadShort;
   end
-
-  assign d16_op = (ci.bytes == 5'd1) ? ((ci.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
-                                     : D16LoadShort;
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     format_unpack u_format_unpack (
       .clk_i,
       .rst_ni,
-      .valid_i      (feed_v & c_conv),
-      .dfmt_i       (ci.dfmt),
-      .nfmt_i       (ci.nfmt),
+      .valid_i      (f_valid & fi.conv),
+      .dfmt_i       (f_info.dfmt),
+      .nfmt_i       (f_info.nfmt),
       .data_i       (el[l]),
       .valid_o      (up_valid[l]),
       .components_o (up_comp[l]),
@@ -363,12 +424,12 @@ module vmem_pipe_td
     swizzle u_swizzle (
       .clk_i,
       .rst_ni,
-      .valid_i        (tp2_q.valid & c_conv),
+      .valid_i        (tp2_q.valid & si.conv),
       .components_i   (up_comp[l]),
       .count_i        (up_count[l]),
-      .dst_sel_i      (ci.dst_sel),
-      .integer_i      (c_int),
-      .dmask_i        (c_dmask),
+      .dst_sel_i      (s_info.dst_sel),
+      .integer_i      (si.intf),
+      .dmask_i        (si.dmask),
       .oor_i          (sw_oor[l]),
       .unbound_i      (sw_unbound[l]),
       .tfe_i          (1'b0),
@@ -380,13 +441,13 @@ module vmem_pipe_td
     d16 u_d16 (
       .clk_i,
       .rst_ni,
-      .valid_i        (feed_v & c_d16bs),
+      .valid_i        (f_valid & fi.d16bs),
       .op_i           (d16_op),
-      .hi_i           (ci.d16 == 2'd2),
+      .hi_i           (f_info.d16 == 2'd2),
       .nfmt_i         (3'd0),
       .count_i        (3'd0),
       .data_i         (el[l]),
-      .old_i          (tdl_q[td_id_q][feed_g][l].old),
+      .old_i          (f_old[l]),
       .valid_o        (dh_valid[l]),
       .result_o       (dh_res[l]),
       .result_count_o (dh_count[l]),
@@ -394,8 +455,8 @@ module vmem_pipe_td
     );
   end
 
-  // Unit outputs this block does not need: the valids (the tags tp2_q / tp4_q travel with them,
-  // asserted below), d16's count (1) and illegal (never for the byte/short ops).
+  // Unit outputs this block does not need: the valids (the tags travel with them, asserted
+  // below), d16's count (1), illegal (never for the byte/short ops) and its dwords 1-3 (0).
   logic [15:0][95:0] dh_res_hi;
   for (genvar l = 0; l < GroupLanes; l++) begin : g_dh_hi
     assign dh_res_hi[l] = dh_res[l][127:32];
@@ -404,140 +465,274 @@ module vmem_pipe_td
   assign unused_units = ^{up_valid[15:1], sw_valid[15:1], dh_valid[15:1], dh_count, dh_illegal,
                           dh_res_hi};
 
-  //////////////////
-  // VGPR writes  //
-  //////////////////
+  always_ff @(posedge clk_i) begin
+    for (int p = 0; p < 2; p++) begin
+      for (int g = 0; g < 4; g++) begin
+        if (f_valid && fi.atomic && (f_par == 1'(p)) && (f_group == 2'(g))) begin
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][0] <= f_atom[l][31:0];
+            rb_q[p][g][l][1] <= f_atom[l][63:32];
+          end
+        end
+        if (tp2_q.valid && si.d16bs && (tp2_q.par == 1'(p)) && (tp2_q.group == 2'(g))) begin
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][0] <= dh_res[l][31:0];
+          end
+        end
+        if (tp4_q.valid && ci4.conv && (tp4_q.par == 1'(p)) && (tp4_q.group == 2'(g))) begin
+          rb_q[p][g] <= cv_now;
+        end
+      end
+    end
+  end
 
-  logic [31:0] v;
+  ////////////
+  // Writes //
+  ////////////
+
+  logic [PipeIdW-1:0] w_id, w_id_next;
+  logic               w_par;
+  cinfo_t             wi, wi_next;
+  pipe_info_t         w_info;
+  logic               wr_acc, wr_last_i, inst_last, w_live;
+  logic [3:0]         wr_later;
+  logic [31:0]        v;
 
   always_comb begin
-    v            = '0;
-    vgpr_o.valid = wr_valid_q;
-    vgpr_o.addr  = '0;
-    vgpr_o.group = '0;
-    vgpr_o.mask  = '0;
-    vgpr_o.data  = '0;
-    if (wr_valid_q) begin
-      vgpr_o.addr  = ci.vdata + {5'd0, wr_i_q};
+    v         = '0;
+    w_id      = wq_q[wcnt_q[3:0]];
+    w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
+    w_par     = wcnt_q[0];
+    w_info    = info_q[ix(w_id)];
+    wi        = derive(w_info);
+    wi_next   = derive(info_q[ix(w_id_next)]);
+    wr_acc    = wr_v_q & vgpr_ready_i;
+    wr_last_i = (wr_i_q + 3'd1) >= wi.w;
+    wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
+    inst_last = wr_acc & wr_last_i & (wr_later == 4'd0);
+    w_live    = tp4_q.valid && (tp4_q.par == w_par) && (tp4_q.group == wr_g_q) &&
+                (tp4_q.id == w_id);
+
+    vgpr_o = '0;
+    if (wr_v_q) begin
+      vgpr_o.valid = 1'b1;
+      vgpr_o.addr  = w_info.vdata + {5'd0, wr_i_q};
       vgpr_o.group = wr_g_q;
-      vgpr_o.mask  = ci.exec[GroupLanes*wr_g_q +: GroupLanes];
+      vgpr_o.mask  = w_info.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
-        if (c_atomic) begin
-          v = tdl_q[td_id_q][wr_g_q][l].part
-            ? gath[td_id_q][{wr_g_q, 2'(l / 4)}][l % 4][0][32*wr_i_q[0] +: 32] : 32'd0;
-        end else if (c_d16bs) begin
-          v = res_q[wr_g_q][l][0];
-        end else if (wr_i_q >= c_rdata) begin
+        v = '0;
+        if (wi.atomic) begin
+          v = rb_q[w_par][wr_g_q][l][{1'b0, wr_i_q[0]}];
+        end else if (wi.d16bs) begin
+          v = rb_q[w_par][wr_g_q][l][0];
+        end else if (wr_i_q >= wi.rdata) begin
           v = 32'd0;   // the TFE status dword
-        end else if (tp4_q.valid && (tp4_q.group == wr_g_q)) begin
+        end else if (w_live) begin
           v = cv_now[l][32*wr_i_q[1:0] +: 32];
         end else begin
-          v = res_q[wr_g_q][l][wr_i_q[1:0]];
+          v = rb_q[w_par][wr_g_q][l][wr_i_q[1:0]];
         end
         vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
     end
   end
 
-  ///////////////////////
-  // In flight, done   //
-  ///////////////////////
+  ///////////////////////////////
+  // Next state, done          //
+  ///////////////////////////////
 
-  pipe_ctr_t cc;
+  cinfo_t nwi;      // the instruction written next
+  logic   wr;       // the instruction taken is writing
+
+  // Fields of the derived information and of the lane entries a stage does not use (each stage
+  // reads its own).
+  logic unused_fields;
+  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl};
 
   always_comb begin
-    slot_d    = slot_q;
+    logic [PipeIdW-1:0] h;
+    logic               h_step, h_fin, h_fin_now;
+    logic               n_new;
+    logic [1:0]         n_g;
+    logic               n_par;
+
+    inf_d     = inf_q;
     info_d    = info_q;
+    wrt_d     = wrt_q;
     stepped_d = stepped_q;
     ta_d      = ta_q;
-    if (finish) begin
-      slot_d[td_id_q] = 1'b0;
-    end
-    if (take_i.valid) begin
-      slot_d[take_i.id]    = 1'b1;
-      info_d[take_i.id]    = take_i.info;
-      stepped_d[take_i.id] = 1'b0;
-    end
+    rpend_d   = rpend_q;
+    fin_d     = fin_q;
+    td_d      = td_q;
+    cnt_d     = cnt_q;
+    dptr_d    = dptr_q;
+    wq_d      = wq_q;
+    tail_d    = tail_q;
+    gcnt_d    = gcnt_q;
+    rel_d     = rel_q;
+    ccnt_d    = ccnt_q;
+    wcnt_d    = wcnt_q;
+    cv_act_d  = cv_act_q;
+    cv_k_d    = cv_k_q;
+    cv_id_d   = cv_id_q;
+    cv_par_d  = cv_par_q;
+    rdy_d     = rdy_q;
+    rs_d      = rs_q;
+    wr_v_d    = wr_v_q;
+    wr_g_d    = wr_g_q;
+    wr_i_d    = wr_i_q;
+    wr_new_d  = wr_new_q;
+    done_d    = '0;
+
+    // Take, step end, accepted bundles, taken return registers.
     if (step_end_i.valid) begin
-      stepped_d[step_end_i.id] = 1'b1;
-      ta_d[step_end_i.id]      = step_end_i.ta;
+      stepped_d[ix(step_end_i.id)] = 1'b1;
+      ta_d[ix(step_end_i.id)]      = step_end_i.ta;
+    end
+    if (acc_i.valid) begin
+      rpend_d[ix(acc_i.id)] = rpend_d[ix(acc_i.id)] + RpW'(acc_i.nret);
+    end
+    rpend_d[ix(g_id)] = rpend_d[ix(g_id)] - RpW'(g_ntaken);
+    if (gathered) begin
+      gcnt_d = gcnt_q + CntW'(1);
     end
 
-    cc     = ctr_i[td_id_q];
-    done_d = '0;
-    if (finish) begin
-      done_d.valid     = 1'b1;
-      done_d.issue     = ci.t_last - ci.t_first + 16'd1;
-      done_d.ta        = ta_q[td_id_q];
-      done_d.tcp       = cc.tcp_any ? (cc.tcp_last - cc.tcp_first + 16'd1) : 16'd0;
-      done_d.l2        = cc.l2_any ? (cc.l2_last - cc.l2_first + 16'd1) : 16'd0;
-      done_d.td        = finish_w ? (now_i - td_s_q + 16'd1) : 16'd0;
-      done_d.total     = now_i + 16'd1 - ci.t_first;
-      done_d.n         = cc.n;
+    // Conversion.
+    if (start) begin
+      ccnt_d          = ccnt_q + CntW'(1);
+      cv_id_d         = x_id;
+      cv_par_d        = ccnt_q[0];
+      rs_d[ccnt_q[0]] = now_i;
+      rdy_d[ccnt_q[0]] = '0;
     end
+    if (f_valid) begin
+      cv_act_d = f_group != 2'd3;
+      cv_k_d   = f_group + 2'd1;
+      if (f_group == 2'd3) begin
+        rel_d = rel_q + CntW'(1);    // its element buffer is free from s + 4
+      end
+    end
+    if (tp3_q.valid) begin
+      rdy_d[tp3_q.par][tp3_q.group] = 1'b1;
+    end
+
+    // Writes: advance past an accepted write, then present the next one when its group is ready.
+    n_new = wr_new_q;
+    n_g   = wr_new_q ? lowest(wi.egroups) : wr_g_q;
+    wr_i_d = wr_i_q;
+    if (wr_acc) begin
+      if (!wr_last_i) begin
+        wr_i_d = wr_i_q + 3'd1;
+      end else if (wr_later != 4'd0) begin
+        n_g    = lowest(wr_later);
+        wr_i_d = '0;
+      end else begin
+        wcnt_d       = wcnt_q + CntW'(1);
+        fin_d[ix(w_id)]  = 1'b1;
+        td_d[ix(w_id)]   = now_i - rs_q[w_par] + 16'd1;
+        rdy_d[w_par] = '0;
+        n_new        = 1'b1;
+        wr_i_d       = '0;
+      end
+    end
+    nwi   = inst_last ? wi_next : wi;
+    n_par = wcnt_d[0];
+    if (n_new) begin
+      n_g = lowest(nwi.egroups);
+    end
+    if (wr_v_q && !wr_acc) begin
+      wr_v_d = 1'b1;
+    end else begin
+      wr_v_d = (wcnt_d != ccnt_d) && rdy_d[n_par][n_g];
+    end
+    wr_g_d   = n_g;
+    wr_new_d = n_new & ~wr_v_d;
+
+    // Done: the oldest instruction, when it is finished after this edge.
+    h         = dptr_q;
+    h_fin_now = inst_last && (w_id == h);
+    h_step    = stepped_q[ix(h)] | (step_end_i.valid & (step_end_i.id == h));
+    h_fin     = inf_q[ix(h)] && (wrt_q[ix(h)] ? (fin_q[ix(h)] | h_fin_now) : (h_step & posted_zero_i[h]));
+    if (h_fin) begin
+      inf_d[ix(h)]       = 1'b0;
+      cnt_d          = cnt_d - CntW'(1);
+      dptr_d         = (32'(dptr_q) == InFlight - 1) ? '0 : dptr_q + PipeIdW'(1);
+      done_d.valid   = 1'b1;
+      done_d.issue   = info_q[ix(h)].t_last - info_q[ix(h)].t_first + 16'd1;
+      done_d.ta      = (step_end_i.valid && (step_end_i.id == h)) ? step_end_i.ta : ta_q[ix(h)];
+      done_d.tcp     = ctr_i.tcp_any ? (ctr_i.tcp_last - ctr_i.tcp_first + 16'd1) : 16'd0;
+      done_d.l2      = ctr_i.l2_any ? (ctr_i.l2_last - ctr_i.l2_first + 16'd1) : 16'd0;
+      done_d.td      = !wrt_q[ix(h)] ? 16'd0 : (h_fin_now ? (now_i - rs_q[w_par] + 16'd1) : td_q[ix(h)]);
+      done_d.total   = now_i + 16'd1 - info_q[ix(h)].t_first;
+      done_d.n       = ctr_i.n;
+    end
+
+    wr = 1'b0;
+    if (take_i.valid) begin
+      wr = ((take_i.info.kind == PipeLoad) || ((take_i.info.kind == PipeAtomic) && take_i.info.glc))
+           && (take_i.info.exec != '0);
+      inf_d[ix(take_i.id)]     = 1'b1;
+      info_d[ix(take_i.id)]    = take_i.info;
+      wrt_d[ix(take_i.id)]     = wr;
+      stepped_d[ix(take_i.id)] = 1'b0;
+      fin_d[ix(take_i.id)]     = 1'b0;
+      rpend_d[ix(take_i.id)]   = '0;
+      cnt_d                = cnt_d + CntW'(1);
+      if (wr) begin
+        wq_d[tail_q[3:0]] = take_i.id;
+        tail_d            = tail_q + CntW'(1);
+      end
+    end
+    `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
-  assign inflight_full_o  = &slot_q;
-  assign done_o           = done_q;
+  assign done_id_o       = dptr_q;
+  assign inflight_full_o = 32'(cnt_q) >= InFlight;
+  assign done_o          = done_q;
 
   ///////////////
   // Registers //
   ///////////////
 
-  `VMEM_FF(slot_q, slot_d, '0)
+  `VMEM_FF(inf_q, inf_d, '0)
   `VMEM_FF(info_q, info_d, '0)
+  `VMEM_FF(wrt_q, wrt_d, '0)
   `VMEM_FF(stepped_q, stepped_d, '0)
   `VMEM_FF(ta_q, ta_d, '0)
-  `VMEM_FF(td_id_q, td_id_d, '0)
-  `VMEM_FF(td_busy_q, td_busy_d, 1'b0)
-  `VMEM_FF(td_s_q, td_s_d, '0)
-  `VMEM_FF(td_cnt_q, td_cnt_d, '0)
-  `VMEM_FF(feed_rem_q, feed_rem_d, '0)
+  `VMEM_FF(rpend_q, rpend_d, '0)
+  `VMEM_FF(fin_q, fin_d, '0)
+  `VMEM_FF(td_q, td_d, '0)
+  `VMEM_FF(cnt_q, cnt_d, '0)
+  `VMEM_FF(dptr_q, dptr_d, '0)
+  `VMEM_FF(done_q, done_d, '0)
+  `VMEM_FF(wq_q, wq_d, '0)
+  `VMEM_FF(tail_q, tail_d, '0)
+  `VMEM_FF(gcnt_q, gcnt_d, '0)
+  `VMEM_FF(rel_q, rel_d, '0)
+  `VMEM_FF(ccnt_q, ccnt_d, '0)
+  `VMEM_FF(wcnt_q, wcnt_d, '0)
+  `VMEM_FF(cv_act_q, cv_act_d, 1'b0)
+  `VMEM_FF(cv_k_q, cv_k_d, '0)
+  `VMEM_FF(cv_id_q, cv_id_d, '0)
+  `VMEM_FF(cv_par_q, cv_par_d, 1'b0)
   `VMEM_FF(tp1_q, tp1_d, '0)
   `VMEM_FF(tp2_q, tp1_q, '0)
   `VMEM_FF(tp3_q, tp2_q, '0)
   `VMEM_FF(tp4_q, tp3_q, '0)
-  `VMEM_FF(wr_valid_q, wr_valid_d, 1'b0)
+  `VMEM_FF(rdy_q, rdy_d, '0)
+  `VMEM_FF(rs_q, rs_d, '0)
+  `VMEM_FF(wr_v_q, wr_v_d, 1'b0)
   `VMEM_FF(wr_g_q, wr_g_d, '0)
   `VMEM_FF(wr_i_q, wr_i_d, '0)
-  `VMEM_FF(done_q, done_d, '0)
+  `VMEM_FF(wr_new_q, wr_new_d, 1'b1)
 
   always_ff @(posedge clk_i) begin
-    for (int g = 0; g < 4; g++) begin
-      for (int i = 0; i < Ids; i++) begin
-        if (res_i.valid && (res_i.id == 2'(i)) && (res_i.group == 2'(g))) begin
+    for (int i = 0; i < InFlight; i++) begin
+      for (int g = 0; g < 4; g++) begin
+        if (res_i.valid && (res_i.id == PipeIdW'(i)) && (res_i.group == 2'(g))) begin
           tdl_q[i][g] <= res_i.lanes;
         end
       end
-      if (tp4_q.valid && c_conv && (tp4_q.group == 2'(g))) begin
-        res_q[g] <= cv_now;
-      end
-      if (tp2_q.valid && c_d16bs && (tp2_q.group == 2'(g))) begin
-        for (int l = 0; l < GroupLanes; l++) begin
-          res_q[g][l][0] <= dh_res[l][31:0];
-        end
-      end
-    end
-  end
-
-  // The gather rows each slot writes: its id and quad, decoded once.
-  logic [Ids-1:0][Quads-1:0][31:0] gath_wr;   // [id][quad][slot]
-
-  always_comb begin
-    gath_wr = '0;
-    for (int s = 0; s < 32; s++) begin
-      gath_wr[ret_i[s].id][ret_i[s].quad][s] = ret_i[s].valid & ret_i[s].data_en;
-    end
-  end
-
-  for (genvar i = 0; i < Ids; i++) begin : g_gath_id
-    for (genvar q = 0; q < Quads; q++) begin : g_gath_quad
-      vmem_pipe_td_gather u_gather (
-        .clk_i,
-        .wr_i  (gath_wr[i][q]),
-        .ret_i,
-        .blk_o (gath[i][q])
-      );
     end
   end
 
@@ -545,92 +740,67 @@ module vmem_pipe_td
   // Assertions //
   ////////////////
 
-// What the assertions read: the values themselves, except that the break-asserts key corrupts
-// one of them (see the contract above; the copies feed nothing else).
 `ifndef SYNTHESIS
   logic       vg_stall_q;
   pipe_vgpr_t vg_prev_q;
   `VMEM_FF(vg_stall_q, vgpr_o.valid & ~vgpr_ready_i, 1'b0)
   `VMEM_FF(vg_prev_q, vgpr_o, '0)
 
-  logic [5:0]        brk;
-  logic [Ids-1:0]    a_quiet, a_slot, a_stepped;
-  logic [1:0]        a_take_id;
-  logic              a_full;
-  pipe_vgpr_t        a_vg_prev;
-  logic [15:0][31:0] a_vdata_idle;
-  logic [15:0]       a_vmask;
-  logic [8:0]        a_vaddr;
-  pipe_done_t        a_done;
-  logic              a_tp2_up, a_tp4, a_tp2_dh;
-  logic [15:0]       a_hits, a_tcp, a_req_l2, a_l2, a_conf, a_issue, a_ta, a_td;
+  logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok;
   always_comb begin
-    brk          = test_break_asserts_i;
-    a_quiet      = quiet_i;
-    a_quiet[td_id_q] = quiet_i[td_id_q] & (brk != 6'd18);
-    a_slot       = slot_q;
-    a_slot[take_i.id] = slot_q[take_i.id] | (brk == 6'd19);
-    a_take_id    = take_i.id + {1'b0, brk == 6'd20};
-    a_full       = inflight_full_o | (brk == 6'd21);
-    a_stepped    = stepped_q;
-    a_stepped[step_end_i.id] = stepped_q[step_end_i.id] | (brk == 6'd22);
-    a_vg_prev    = vg_prev_q;
-    a_vg_prev.data[0][0] = vg_prev_q.data[0][0] ^ (brk == 6'd23);
-    a_vmask      = (brk == 6'd24) ? 16'd0 : vgpr_o.mask;
-    a_vaddr      = (brk == 6'd25) ? 9'd256 : ({1'b0, ci.vdata} + {6'd0, wr_i_q});
-    a_vdata_idle = vgpr_o.data;
-    a_vdata_idle[0][0] = vgpr_o.data[0][0] | (brk == 6'd26);
-    a_done       = done_q;
-    a_done.n.conflicts[0] = done_q.n.conflicts[0] | (brk == 6'd27);
-    a_tp2_up     = (brk == 6'd28) ? tp1_q.valid : tp2_q.valid;
-    a_tp4        = (brk == 6'd29) ? tp3_q.valid : tp4_q.valid;
-    a_tp2_dh     = (brk == 6'd30) ? tp1_q.valid : tp2_q.valid;
-    a_hits       = (brk == 6'd31) ? (done_o.n.requests - done_o.n.misses + 16'd1) : done_o.n.hits;
-    a_tcp        = (brk == 6'd32) ? {15'd0, done_o.tcp == '0} : done_o.tcp;
-    a_req_l2     = (brk == 6'd33) ? 16'd0 : done_o.n.requests;
-    a_l2         = (brk == 6'd33) ? 16'd1 : done_o.l2;
-    a_conf       = (brk == 6'd34) ? (done_o.n.requests - {15'd0, done_o.n.requests != '0} + 16'd1)
-                                  : done_o.n.conflicts;
-    a_issue      = (brk == 6'd35) ? 16'd3 : done_o.issue;
-    a_ta         = (brk == 6'd36) ? 16'd3 : done_o.ta;
-    a_td         = (brk == 6'd37) ? 16'd4 : done_o.td;
+    // An element-buffer lane is written at most once per cycle per block of the lane (its first
+    // and its second block may come in one cycle: they write different bytes).
+    a_ew_ok = 1'b1;
+    for (int l = 0; l < 64; l++) begin
+      logic [1:0] n0, n1;
+      n0 = '0;
+      n1 = '0;
+      for (int s = 0; s < 4; s++) begin
+        if (sl_v[s] && (sl_quad[s] == 4'(l / 4)) && sl_lanes[s][l % 4]) begin
+          if (sl_second[s]) begin
+            n1 = n1 + 2'd1;
+          end else begin
+            n0 = n0 + 2'd1;
+          end
+        end
+      end
+      if ((n0 > 2'd1) || (n1 > 2'd1)) begin
+        a_ew_ok = 1'b0;
+      end
+    end
+    // A taken return register holds an access of an instruction in flight.
+    a_rr_ok = 1'b1;
+    for (int b = 0; b < 4; b++) begin
+      if (rr_take_o[b] && !inf_q[ix(rr_i[b].id)]) begin
+        a_rr_ok = 1'b0;
+      end
+    end
+    a_hold_ok  = !vg_stall_q || (vgpr_o == vg_prev_q);
+    a_vidle_ok = vgpr_o.valid || (vgpr_o == '0);
+    a_didle_ok = done_o.valid || (done_o == '0);
+    // G's returning accesses never go below 0.
+    a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[ix(g_id)]} +
+              (((acc_i.valid && (acc_i.id == g_id))) ? (RpW + 1)'(acc_i.nret) : '0);
+    a_cnt_ok = 32'(cnt_q) <= InFlight;
   end
 `endif
 
-// The TD starts only a complete instruction that is in flight, and finishes the oldest.
-`VMEM_ASSERT(StartComplete_A, start |-> (slot_q[td_id_q] && stepped_q[td_id_q] && a_quiet[td_id_q]))
-// Ids are taken in order: the id taken is the next after the in-flight ones, and is free.
-`VMEM_ASSERT(TakeFree_A, take_i.valid |-> !a_slot[take_i.id])
-`VMEM_ASSERT(TakeInOrder_A, take_i.valid |-> (a_take_id == (td_id_q + 2'($countones(slot_q)))))
-// At most four in flight, and no take while four are.
-`VMEM_ASSERT(InflightMax_A, take_i.valid |-> !a_full)
-// The step stage ends only an instruction in flight whose step stage had not ended.
-`VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (slot_q[step_end_i.id] && !a_stepped[step_end_i.id]))
-// A write is held until accepted: the next cycle presents the same write.
-`VMEM_ASSERT(VgprHold_A, vg_stall_q |-> (vgpr_o == a_vg_prev))
-// A write names an EXEC group and a VGPR at most 255 (VDATA + i <= 255 by construction).
-`VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (a_vmask != '0))
-`VMEM_ASSERT(VgprAddr_A, vgpr_o.valid |-> (a_vaddr <= 9'd255))
-// Idle zero of the write port and of the done counters.
-`VMEM_ASSERT(VgprIdleZero_A, !vgpr_o.valid |->
-    ({vgpr_o.addr, vgpr_o.group, vgpr_o.mask, a_vdata_idle} == '0))
-`VMEM_ASSERT(DoneIdleZero_A, !done_o.valid |-> (a_done == '0))
-// The conversion units' results arrive with their tags.
-`VMEM_ASSERT(UnpackTag_A, up_valid[0] == (a_tp2_up && c_conv))
-`VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (a_tp4 && c_conv))
-`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (a_tp2_dh && c_d16bs))
-// Counters: hits and misses are load requests; a request-less instruction has no TCP or L2
-// cycles; conflicts come from bundles of two or more requests; issue and TA take at least the
-// four beats / four groups; a writing TD takes at least s .. s + 4.
-`VMEM_ASSERT(DoneHitsMisses_A, done_o.valid |->
-    ({1'b0, a_hits} + {1'b0, done_o.n.misses} <= {1'b0, done_o.n.requests}))
-`VMEM_ASSERT(DoneTcpZero_A, done_o.valid |-> ((done_o.n.requests == '0) == (a_tcp == '0)))
-`VMEM_ASSERT(DoneL2Zero_A, (done_o.valid && (a_req_l2 == '0)) |-> (a_l2 == '0))
-`VMEM_ASSERT(DoneConflicts_A, done_o.valid |->
-    ({1'b0, a_conf} + {16'd0, done_o.n.requests != '0} <= {1'b0, done_o.n.requests}))
-`VMEM_ASSERT(DoneIssueMin_A, done_o.valid |-> (a_issue >= 16'd4))
-`VMEM_ASSERT(DoneTaMin_A, done_o.valid |-> (a_ta >= 16'd4))
-`VMEM_ASSERT(DoneTdMin_A, done_o.valid |-> ((a_td == '0) || (a_td >= 16'd5)))
+`VMEM_ASSERT(ElemWriteOnce_A, a_ew_ok)
+`VMEM_ASSERT(ReturnTakenInFlight_A, a_rr_ok)
+`VMEM_ASSERT(TakeBlocks_A, g_blocks <= 4'd4)
+`VMEM_ASSERT(ReturnPending_A, a_rp_ok)
+`VMEM_ASSERT(TakeFree_A, take_i.valid |-> !inf_q[ix(take_i.id)])
+`VMEM_ASSERT(InflightMax_A, a_cnt_ok)
+`VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (inf_q[ix(step_end_i.id)] && !stepped_q[ix(step_end_i.id)]))
+`VMEM_ASSERT(VgprHold_A, a_hold_ok)
+`VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (vgpr_o.mask != '0))
+`VMEM_ASSERT(VgprIdleZero_A, a_vidle_ok)
+`VMEM_ASSERT(DoneIdleZero_A, a_didle_ok)
+`VMEM_ASSERT(UnpackTag_A, up_valid[0] == (tp2_q.valid && si.conv))
+`VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (tp4_q.valid && ci4.conv))
+`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (tp2_q.valid && si.d16bs))
+`VMEM_ASSERT_KNOWN_IF(VgprKnown_A, vgpr_o, vgpr_o.valid)
+`VMEM_ASSERT_KNOWN_IF(DoneKnown_A, done_o, done_o.valid)
 
 endmodule : vmem_pipe_td
 

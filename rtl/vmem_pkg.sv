@@ -197,13 +197,22 @@ package vmem_pkg;
 
   // ---------------------------------------------------------------------------------------------
   // vmem_pipe (docs/spec.md §14, docs/decisions.md "vmem_pipe"): what its sub-blocks
-  // (rtl/vmem_pipe_ta.sv, _tcp.sv, _td.sv) exchange. Ids 0..3 name the instructions in flight;
-  // cycle stamps and counters are 16 bits and wrap.
+  // (rtl/vmem_pipe_ta.sv, _tcp.sv, _tcp_bank.sv, _td.sv) exchange. Ids 0..InFlight-1 (at most
+  // 16) name the instructions in flight; cycle stamps and counters are 16 bits and wrap.
   // ---------------------------------------------------------------------------------------------
 
   localparam logic [1:0] PipeLoad   = 2'd0;   // iss_kind 0 (and 3, treated as a load)
   localparam logic [1:0] PipeStore  = 2'd1;
   localparam logic [1:0] PipeAtomic = 2'd2;
+
+  localparam int unsigned PipeIdW    = 4;     // instruction ids (InFlight <= 16)
+  localparam int unsigned PipeMaxIds = 16;
+  localparam int unsigned PipeLineW  = 42;    // a 64-byte line: address bits 47:6
+
+  // L2 request kinds (the l2_req_kind_o encoding).
+  localparam logic [1:0] L2Read   = 2'd0;
+  localparam logic [1:0] L2Write  = 2'd1;
+  localparam logic [1:0] L2Atomic = 2'd2;
 
   // The header fields of an instruction, as its first beat carries them (kind normalised).
   typedef struct packed {
@@ -270,70 +279,112 @@ package vmem_pkg;
 
   // One bundle: up to four consecutive requests of one step of one instruction.
   typedef struct packed {
-    logic [1:0]      id;
-    logic [1:0]      kind;
-    logic            glc;
-    logic [4:0]      op;
-    logic            wide;
-    pipe_req_t [3:0] req;   // valid ones first
+    logic [PipeIdW-1:0] id;
+    logic [1:0]         kind;
+    logic               glc;
+    logic [4:0]         op;
+    logic               wide;
+    pipe_req_t [3:0]    req;   // valid ones first
   } pipe_bundle_t;
 
-  // One request completing in the TCP (hit, fill, GLC read, acknowledgement, atomic response).
+  // What the TD needs of one request of an access: the lanes it serves and where its block is.
   typedef struct packed {
-    logic         valid;
-    logic         data_en;  // carries the request's block (or an atomic's pre-op value)
-    logic [1:0]   id;
-    logic [3:0]   quad;
-    logic [3:0]   lanes;
-    logic         second;
-    logic [127:0] data;
+    logic       valid;
+    logic [3:0] quad;
+    logic [3:0] lanes;
+    logic       second;
+    logic [1:0] blk;        // the block within the line (address bits 5:4; atomics 0: the value)
+  } pipe_rreq_t;
+
+  // One access of a bank (lookup queue entry): a bundle's requests to one line of one bank.
+  typedef struct packed {
+    logic [PipeIdW-1:0] id;
+    logic [1:0]         kind;
+    logic               glc;
+    logic [4:0]         op;
+    logic               wide;
+    logic [47:0]        addr;   // the line's address (bits 5:0 = 0); atomics: the byte address
+    logic [63:0]        mask;   // stores: the line's bytes written
+    logic [511:0]       data;   // stores: the bytes at their positions; atomics: dwords 0-3
+    logic [2:0]         nreq;   // its requests (1..4)
+    pipe_rreq_t [3:0]   req;    // element r: request r of the bundle, when it is one of this access
+  } pipe_acc_t;
+
+  // A return-queue entry and the return register: an access whose data is read for the TD.
+  typedef struct packed {
+    logic               hit;    // 1: line entry `idx`; 0: MSHR `idx`
+    logic [5:0]         idx;
+    logic [PipeIdW-1:0] id;
+    logic [2:0]         nreq;
+    pipe_rreq_t [3:0]   req;
   } pipe_ret_t;
+
+  // An L2 request queue entry.
+  typedef struct packed {
+    logic [1:0]         kind;   // L2Read, L2Write, L2Atomic
+    logic [4:0]         tag;
+    logic [47:0]        addr;
+    logic [63:0]        mask;
+    logic [511:0]       data;
+    logic [4:0]         op;
+    logic               wide;
+    logic               ret;
+    logic [PipeIdW-1:0] id;     // the instruction (for its L2 cycles)
+  } pipe_l2e_t;
 
   // The request counts of one instruction, counted by the TCP and reported with its done.
   typedef struct packed {
     logic [15:0] requests;
     logic [15:0] hits;
     logic [15:0] misses;
+    logic [15:0] merged;
     logic [15:0] conflicts;
+    logic [15:0] mshr_wait;
   } pipe_counts_t;
 
   // The TCP's counters of one instruction.
   typedef struct packed {
     pipe_counts_t n;
-    logic         tcp_any;    // a bundle was taken
-    logic [15:0]  tcp_first;  // first lookup cycle of its first bundle
-    logic [15:0]  tcp_last;   // completing cycle of its last bundle
+    logic         tcp_any;    // one of its accesses was at a lookup-queue head
+    logic [15:0]  tcp_first;  // the first such cycle
+    logic [15:0]  tcp_last;   // the last such cycle
     logic         l2_any;     // an L2 request was accepted
-    logic [15:0]  l2_first;   // first accepting edge
-    logic [15:0]  l2_last;    // last response edge
+    logic [15:0]  l2_first;   // the cycle of the first acceptance
+    logic [15:0]  l2_last;    // the cycle of the last response
   } pipe_ctr_t;
 
   // What the TA tells the TD (and the TCP) as the address stage takes an instruction.
   typedef struct packed {
-    logic       valid;
-    logic [1:0] id;
-    pipe_info_t info;
+    logic               valid;
+    logic [PipeIdW-1:0] id;
+    pipe_info_t         info;
   } pipe_take_t;
 
   // One group's lane results of the address stage, for the TD.
   typedef struct packed {
     logic                valid;
-    logic [1:0]          id;
+    logic [PipeIdW-1:0]  id;
     logic [1:0]          group;
     pipe_tdlane_t [15:0] lanes;
   } pipe_res_t;
 
   // The step stage ends an instruction.
   typedef struct packed {
-    logic        valid;
-    logic [1:0]  id;
-    logic [15:0] ta;        // its TA cycles
+    logic               valid;
+    logic [PipeIdW-1:0] id;
+    logic [15:0]        ta;        // its TA cycles
   } pipe_step_end_t;
+
+  // The TCP accepts a bundle: the accesses of it that will return data to the TD.
+  typedef struct packed {
+    logic               valid;
+    logic [PipeIdW-1:0] id;
+    logic [2:0]         nret;
+  } pipe_acc_ev_t;
 
   // ---------------------------------------------------------------------------------------------
   // vmem_pipe's port groups (docs/decisions.md "vmem_pipe" gives each port): its flat ports
-  // grouped as the sub-blocks take them, each group's fields in port order, so that
-  // rtl/vmem_pipe.sv packs and unpacks a group with one concatenation.
+  // grouped as the sub-blocks take them, each group's fields in port order.
   // ---------------------------------------------------------------------------------------------
 
   // Issue: iss_valid_i .. iss_data_i (the header's kind normalised).
@@ -345,12 +396,12 @@ package vmem_pkg;
     logic [15:0][31:0] data;      // lane j's data dword of the beat
   } pipe_iss_t;
 
-  // L2 request of one channel b: l2_req_valid_o[b] .. l2_req_return_o[b] (data: the channel's
+  // L2 request of one channel c: l2_req_valid_o[c] .. l2_req_return_o[c] (data: the channel's
   // 16 dwords of l2_req_data_o).
   typedef struct packed {
     logic              valid;
     logic [1:0]        kind;      // 0 line read, 1 masked line write, 2 atomic
-    logic [2:0]        tag;
+    logic [4:0]        tag;
     logic [47:0]       addr;
     logic [63:0]       mask;      // line writes: the bytes written
     logic [15:0][31:0] data;      // line writes: the line; atomics: data (0-1), compare (2-3)
@@ -359,11 +410,11 @@ package vmem_pkg;
     logic              ret;       // atomics: returns the value before the operation
   } pipe_l2_req_t;
 
-  // L2 response of one channel b: l2_rsp_valid_i[b], l2_rsp_tag_i[b], the channel's 16 dwords of
+  // L2 response of one channel c: l2_rsp_valid_i[c], l2_rsp_tag_i[c], the channel's 16 dwords of
   // l2_rsp_data_i.
   typedef struct packed {
     logic              valid;
-    logic [2:0]        tag;
+    logic [4:0]        tag;
     logic [15:0][31:0] data;
   } pipe_l2_rsp_t;
 
@@ -376,7 +427,7 @@ package vmem_pkg;
     logic [15:0][31:0] data;
   } pipe_vgpr_t;
 
-  // Done: done_valid_o .. done_conflicts_o.
+  // Done: done_valid_o .. done_mshr_wait_o.
   typedef struct packed {
     logic         valid;
     logic [15:0]  issue;
@@ -385,7 +436,7 @@ package vmem_pkg;
     logic [15:0]  l2;
     logic [15:0]  td;
     logic [15:0]  total;
-    pipe_counts_t n;          // done_requests_o .. done_conflicts_o
+    pipe_counts_t n;          // done_requests_o .. done_mshr_wait_o
   } pipe_done_t;
 
 endpackage : vmem_pkg

@@ -1,25 +1,37 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions,
 //! as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)".
-//! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: tests/vmem_pipe.rs
+//! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
 //! decision of cycle t reads the state at the start of t plus t's inputs; the new state is taken
 //! at the edge that ends t; the outputs returned are then a function of that state alone (Moore),
-//! the outputs of cycle t + 1. Structure (one file per stage under rust/vmem_pipe/):
+//! the outputs of cycle t + 1. Its sizes are a [`Config`] (the RTL's parameters). Structure (one
+//! file per stage under rust/vmem_pipe/):
 //! - `ta.rs`: the issue receiver's two instruction buffers; the address stage's per-lane work
 //!   (buffer_addr, the store element through d16 and format_pack, participation and byte
 //!   masks) and the instruction's SPEC §7 requests and steps, through the coalescer's grouping
 //!   (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's cursor;
-//! - `tcp.rs`: the bundle register, the four banks (64 lines, LRU, 8 tags each), the L2 channels;
-//! - `td.rs`: the result dwords (format_unpack → swizzle → d16, or d16 alone) and VGPR writes;
-//! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod 4);
+//! - `tcp.rs`: bundle acceptance, the banks (line entries with pins and LRU, the single-port line
+//!   RAM, MSHRs and their register file, lookup / return / L2 queues, fill and return registers),
+//!   the TCP → TD taking, `quiet`;
+//! - `td.rs`: the gather instruction, the two element and result buffers, the converter and the
+//!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone);
+//! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod
+//!   `InFlight`);
+//! - `config.rs`: [`Config`], its legal values and [`ConfigError`];
 //! - `ports.rs`: the port tables [`ports::In`], [`ports::Out`]. The testbench (SQ and L2) is the
 //!   harness's, cosim/bindings/vmem_pipe/testbench.rs.
+//!
+//! The order of one cycle (rust/vmem_pipe.rs `step`): the TD's conversion start, the VGPR write's
+//! acceptance, the TD's taking of return registers, each TCP bank (lookup, return stage,
+//! response, L2 acceptance), the step stage's bundle, G's gathering, the address stage, the issue
+//! receiver, the done. Each reads what the contract says it reads at the start of the cycle (the
+//! counts are taken first where a later part changes them).
 //!
 //! The address stage's results are computed in the cycle it takes the instruction, from the
 //! buffer it then holds unchanged for four cycles; the contract fixes when they may be used (group
 //! g from a + g + 3), so nothing of this shows at the ports. Likewise the TD computes an
-//! instruction's results in the cycle s it starts it, the first write being presented in s + 4.
+//! instruction's results in the cycle s it starts it, the first write being presented from s + 4.
 //!
 //! Readings of the contract where its text admits more than one (the most literal chosen):
 //! - A store lane above 4 bytes with some dwords out of range still has both its blocks'
@@ -28,12 +40,35 @@
 //!   line write with mask 0 on the L2 port.
 //! - A 32-bit atomic's data operand is dword 0 (dword 1 is 0); a 32-bit compare-swap's compare
 //!   operand (its second data dword) is dword 2, dword 3 0.
-//! - D16 byte/short loads with TFE write one dword, as the executor does (it returns before
-//!   appending the TFE dword on that path); the TD's results are "exactly as the executor
-//!   computes them".
+//! - D16 byte/short loads with TFE write one dword, as the contract's last paragraph decides.
 //! - An atomic's line, for the pending wait and the invalidation, is the line of its first byte
 //!   (address bits 47:6), also for an 8-byte atomic whose bytes reach into the next line.
+//! - A line entry is in one of three states: invalid, pending, valid ("E becomes valid (not
+//!   pending)", "E becomes invalid (not pending)"); so the victim rule's "invalid and unpinned"
+//!   excludes pending entries.
+//! - *Finished* for an instruction that does not write: its step stage has ended and it has as
+//!   many acknowledgements as it has posted accesses (stores, atomics without GLC, counted when
+//!   its bundles are accepted) — not merely "every posted request already sent is
+//!   acknowledged", which would let a store finish while its accesses still wait in a lookup
+//!   queue.
+//! - "An instruction with no posted request outstanding" (a response ignored): outstanding =
+//!   pushed into an L2 queue and not yet acknowledged (as an MSHR waits for its response from
+//!   the lookup that made it busy, not from the L2's acceptance).
+//! - A response's effect on a lined MSHR (fill or invalidate) follows whether it was open at the
+//!   start of the cycle: a store or atomic closing it at the same edge does not stop that fill
+//!   (its lookup saw the entry pending; in the next cycle it sees it valid and goes on as a
+//!   store to a valid line).
+//! - `done_mshr_wait_o` counts a miss (or GLC read, or GLC atomic) at a lookup head with no free
+//!   MSHR even when something else it needs is also missing; a merge whose MSHR is full counts
+//!   (the contract calls it an MSHR wait); waiting for a closed MSHR's fill does not.
+//! - The gather instruction changes at the edge where it is gathered: a following writing
+//!   instruction with nothing to take is G from the next cycle and gathered at that cycle's edge
+//!   at the earliest (one instruction is gathered per edge).
+//! - `done_conflicts_o` counts a bundle once, when it is accepted (a stalled bundle is not counted
+//!   again); `done_l2_o` counts only the instruction's own requests (a load whose accesses all
+//!   merged into another instruction's MSHRs has 0).
 
+pub mod config;
 pub mod cover;
 pub mod ports;
 
@@ -45,11 +80,12 @@ mod td;
 #[cfg(test)]
 mod tests;
 
-use inst::{Slot, SLOTS};
+pub use config::{Config, ConfigError};
+use inst::Slot;
 pub use ports::{In, Out};
 use ta::{Cursor, Receiver};
 use tcp::Tcp;
-use td::Job;
+use td::Td;
 
 use crate::unit::Unit;
 
@@ -65,7 +101,9 @@ struct Done {
     requests: u64,
     hits: u64,
     misses: u64,
+    merged: u64,
     conflicts: u64,
+    mshr_wait: u64,
 }
 
 /// The cycle-accurate model of `vmem_pipe` (see the module documentation).
@@ -75,8 +113,9 @@ struct Done {
 /// The pipe is not a fixed-latency unit: how long an instruction takes from its first beat to its
 /// `done` depends on the L2, the VGPR port and what else is in flight (docs/decisions.md
 /// "vmem_pipe"), so nothing should pair inputs with outputs by a fixed delay.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct VmemPipe {
+    config: Config,
     /// rst_ni is low: every register is clear and edges change nothing.
     in_reset: bool,
     /// The cycle the next [`Unit::step`] applies (cycles since the model was built or reset).
@@ -86,28 +125,73 @@ pub struct VmemPipe {
     rx: Box<Receiver>,
     /// The address stage: the cycle `a` it took its instruction in, while it works (a .. a + 3).
     address: Option<u64>,
-    slots: Box<[Slot; SLOTS]>,
+    /// One per id (`InFlight`).
+    slots: Vec<Slot>,
     /// Instructions taken by the address stage, stepped to the end by the step stage, and done
-    /// (the ids: taken mod 4; they finish in order).
+    /// (the ids: taken mod `InFlight`; they finish in order); writing instructions taken.
     taken: u64,
     stepped: u64,
     finished: u64,
+    writing: u64,
     /// In flight (taken, not done) and held by the step stage (taken, not stepped to the end).
     in_flight: usize,
     held: usize,
     /// The step stage's instruction, step and bundle.
     cursor: Option<Cursor>,
     tcp: Tcp,
-    /// The TD's writing instruction.
-    td: Option<Job>,
+    td: Td,
     /// The instruction done in the cycle of the outputs.
     done: Option<Done>,
+    /// TCP and TD events of the last cycle (cover.rs `event`).
+    events: u64,
+}
+
+impl Default for VmemPipe {
+    /// The default configuration, just out of reset.
+    fn default() -> Self {
+        VmemPipe::new()
+    }
 }
 
 impl VmemPipe {
-    /// A model just out of reset.
+    /// A model of the default configuration just out of reset.
     pub fn new() -> Self {
-        Self::default()
+        Self::build(Config::default())
+    }
+
+    /// A model of `config` just out of reset; an illegal configuration is refused, naming the
+    /// parameter.
+    pub fn with_config(config: Config) -> Result<Self, ConfigError> {
+        config.validate()?;
+        Ok(Self::build(config))
+    }
+
+    fn build(config: Config) -> Self {
+        VmemPipe {
+            config,
+            in_reset: false,
+            cycle: 0,
+            out: Out::default(),
+            rx: Box::default(),
+            address: None,
+            slots: vec![Slot::default(); config.in_flight],
+            taken: 0,
+            stepped: 0,
+            finished: 0,
+            writing: 0,
+            in_flight: 0,
+            held: 0,
+            cursor: None,
+            tcp: Tcp::new(&config),
+            td: Td::default(),
+            done: None,
+            events: 0,
+        }
+    }
+
+    /// The sizes.
+    pub fn config(&self) -> &Config {
+        &self.config
     }
 
     /// Instructions in flight: taken by the address stage and not done.
@@ -126,80 +210,61 @@ impl VmemPipe {
         self.cycle
     }
 
-    /// The TCP events of the last cycle stepped ([`cover::event`] bits), for functional coverage.
-    pub fn events(&self) -> u32 {
-        self.tcp.events
+    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), for functional
+    /// coverage.
+    pub fn events(&self) -> u64 {
+        self.events
     }
 
-    /// The TD in cycle `t`: a write presented in `t` (the output register) is accepted with
-    /// `vgpr_ready_i`; after the last, the instruction is done. An idle TD starts the oldest
-    /// unfinished instruction when it is complete.
-    fn td_cycle(&mut self, input: &In, t: u64) {
-        if let Some(job) = &mut self.td {
-            if self.out.vgpr_valid && input.vgpr_ready {
-                job.next += 1;
-                if job.next == job.total {
-                    let (id, s) = (job.id, job.start);
-                    self.td = None;
-                    self.finish(id, t, t - s + 1);
-                }
-            }
-            return;
-        }
-        if self.finished == self.taken {
-            return;
-        }
-        let id = (self.finished % SLOTS as u64) as usize;
-        let slot = &self.slots[id];
-        if !slot.complete() {
-            return;
-        }
-        if slot.hdr.returns_data() {
-            let job = Job::new(slot, id, t);
-            if job.total > 0 {
-                self.td = Some(job);
-                return;
-            }
-        }
-        // Stores, atomics without GLC, loads with no write: done in t + 1.
-        self.finish(id, t, 0);
+    fn id(&self, n: u64) -> usize {
+        (n % self.config.in_flight as u64) as usize
     }
 
-    /// Instruction `id` leaves the in-flight set at the edge ending cycle `t`; its `done` shows in
-    /// t + 1.
-    fn finish(&mut self, id: usize, t: u64, td: u64) {
-        let s = &self.slots[id];
+    /// At the edge ending cycle `t`: the oldest instruction in flight, when finished, leaves the
+    /// in-flight set; its `done` shows in t + 1 (one per cycle, in order).
+    fn done_cycle(&mut self, t: u64) {
+        if self.in_flight == 0 {
+            return;
+        }
+        let s = &self.slots[self.id(self.finished)];
+        if !s.finished() {
+            return;
+        }
+        let c = &s.c;
         let span = |first: Option<u64>, last: u64| first.map_or(0, |f| last + 1 - f);
         self.done = Some(Done {
             issue: s.last_beat + 1 - s.first_beat,
-            ta: s.ta_last + 1 - s.ta_first,
-            tcp: span(s.tcp_first, s.tcp_last),
-            l2: span(s.l2_first, s.l2_last),
-            td,
+            ta: c.ta_last + 1 - c.ta_first,
+            tcp: span(c.tcp_first, c.tcp_last),
+            l2: span(c.l2_first, c.l2_last),
+            td: if s.writing { c.td } else { 0 },
             total: t + 1 - s.first_beat,
             requests: s.n_reqs as u64,
-            hits: s.hits,
-            misses: s.misses,
-            conflicts: s.conflicts,
+            hits: c.hits,
+            misses: c.misses,
+            merged: c.merged,
+            conflicts: c.conflicts,
+            mshr_wait: c.mshr_wait,
         });
         self.in_flight -= 1;
         self.finished += 1;
     }
 
-    /// The step stage in cycle `t`; `accepts`: a bundle presented now is accepted by the TCP.
-    fn step_stage(&mut self, accepts: bool, t: u64) {
+    /// The step stage in cycle `t`; `free`: each bank's free lookup-queue entries at the start
+    /// of `t`.
+    fn step_stage(&mut self, free: &[usize; ports::BANKS], t: u64) {
         if self.cursor.is_none() && self.stepped < self.taken {
             // The next instruction starts once its group 0 is available (a + 3).
-            let id = (self.stepped % SLOTS as u64) as usize;
+            let id = self.id(self.stepped);
             if t >= self.slots[id].taken + 3 {
                 self.cursor = Some(Cursor { id, step: 0, bundle: 0 });
-                self.slots[id].ta_first = t;
+                self.slots[id].c.ta_first = t;
             }
         }
         let Some(mut c) = self.cursor else {
             return;
         };
-        let slot = &self.slots[c.id];
+        let slot = &mut self.slots[c.id];
         let step = slot.steps[c.step];
         if t < slot.taken + u64::from(step.group) + 3 {
             // Its group is not available yet (never after the first step).
@@ -209,11 +274,9 @@ impl VmemPipe {
         let step_done = if range.is_empty() {
             // A step with no request takes one cycle, sending nothing.
             true
-        } else if accepts {
-            let last = range.end == usize::from(step.end);
-            self.tcp.load(&mut self.slots, c.id, range, t);
+        } else if self.tcp.offer(slot, c.id, range.clone(), free) {
             c.bundle += 1;
-            last
+            range.end == usize::from(step.end)
         } else {
             // Stall: the bundle is presented again in t + 1.
             false
@@ -222,10 +285,9 @@ impl VmemPipe {
             c.step += 1;
             c.bundle = 0;
         }
-        let slot = &mut self.slots[c.id];
         if c.step == slot.n_steps {
             slot.step_ended = true;
-            slot.ta_last = t;
+            slot.c.ta_last = t;
             self.cursor = None;
             self.held -= 1;
             self.stepped += 1;
@@ -245,10 +307,17 @@ impl VmemPipe {
                 }
             }
             None => {
-                if in_flight < SLOTS && held < 2 {
+                if in_flight < self.config.in_flight && held < 2 {
                     if let Some(buf) = self.rx.oldest() {
-                        let id = (self.taken % SLOTS as u64) as usize;
-                        ta::take(&mut self.slots[id], buf, t);
+                        let id = self.id(self.taken);
+                        let slot = &mut self.slots[id];
+                        ta::take(slot, buf, t);
+                        if slot.hdr.returns_data() && slot.hdr.exec != 0 {
+                            slot.writing = true;
+                            slot.wseq = self.writing;
+                            self.writing += 1;
+                            self.td.gather.push_back(id);
+                        }
                         self.address = Some(t);
                         self.taken += 1;
                         self.in_flight += 1;
@@ -259,20 +328,16 @@ impl VmemPipe {
         }
     }
 
-    /// The outputs of cycle `self.cycle`, from the state (latching the tag of a request a bank
-    /// presents for the first time).
-    fn outputs(&mut self) -> Out {
+    /// The outputs of cycle `self.cycle`, from the state.
+    fn outputs(&self) -> Out {
         let mut out = Out { iss_ready: self.rx.ready(), ..Out::default() };
-        self.tcp.outputs(&self.slots, &mut out);
-        if let Some(job) = &self.td {
-            if self.cycle >= job.start + 4 && job.next < job.total {
-                let w = job.write(job.next);
-                out.vgpr_valid = true;
-                out.vgpr_addr = w.vgpr;
-                out.vgpr_group = w.group;
-                out.vgpr_mask = w.mask;
-                out.vgpr_data = w.data;
-            }
+        self.tcp.outputs(&mut out);
+        if let Some(w) = self.td.presented(self.cycle) {
+            out.vgpr_valid = true;
+            out.vgpr_addr = w.vgpr;
+            out.vgpr_group = w.group;
+            out.vgpr_mask = w.mask;
+            out.vgpr_data = w.data;
         }
         if let Some(d) = self.done {
             // Counters wrap at 2^16.
@@ -286,7 +351,9 @@ impl VmemPipe {
             out.done_requests = d.requests as u16;
             out.done_hits = d.hits as u16;
             out.done_misses = d.misses as u16;
+            out.done_merged = d.merged as u16;
             out.done_conflicts = d.conflicts as u16;
+            out.done_mshr_wait = d.mshr_wait as u16;
         }
         out
     }
@@ -301,9 +368,10 @@ impl Unit for VmemPipe {
     type In = In;
     type Out = Out;
 
+    /// Reset empties everything and keeps the configuration.
     fn set_reset(&mut self, asserted: bool) -> Out {
         if asserted {
-            *self = VmemPipe::default();
+            *self = VmemPipe::build(self.config);
         }
         self.in_reset = asserted;
         self.out
@@ -314,16 +382,30 @@ impl Unit for VmemPipe {
             return self.out;
         }
         let t = self.cycle;
-        // The counts at the start of t, for the address stage.
+        // What later parts of the cycle change but earlier ones must see as at the start of t.
         let (in_flight, held) = (self.in_flight, self.held);
+        let lookup_free = self.tcp.lookup_free();
         self.done = None;
-        self.td_cycle(input, t);
-        let accepts = self.tcp.cycle(&mut self.slots, input, t);
-        self.step_stage(accepts, t);
+        self.tcp.events = 0;
+        // TD: a conversion starts; the write presented now is accepted; G takes return registers.
+        self.td.convert(&self.slots, t);
+        if self.out.vgpr_valid && input.vgpr_ready {
+            self.td.accept_write(&mut self.slots, t);
+        }
+        let taken = match self.td.gatherer(&self.slots, t) {
+            Some(g) => self.tcp.take(&mut self.slots[g], g),
+            None => [false; ports::BANKS],
+        };
+        // TCP banks, then the step stage offering its bundle.
+        self.tcp.cycle(&mut self.slots, input, &taken, t);
+        self.step_stage(&lookup_free, t);
+        self.td.gathered(&mut self.slots);
         self.address_stage(in_flight, held, t);
         if input.iss_valid && self.out.iss_ready {
             self.rx.accept(input, t);
         }
+        self.done_cycle(t);
+        self.events = self.tcp.events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fail;
 use crate::port_list::Port;
-use crate::units::{binding_file, builds, rebuild_advice, variants, UnitLine};
+use crate::units::{binding_file, builds, rebuild_advice, variants, UnitLine, SMALL_CODE, SMALL_SUFFIX};
 use crate::verilate::{Built, Toolchain};
 
 /// The C++ mask of the top word of a port of `width` bits.
@@ -103,6 +103,10 @@ pub fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
         let fst = if traced { format!("V{name}{suffix}_fst") } else { "void".to_string() };
         writeln!(cases, "    case {code}: return verilated_rs::open<Ports, V{name}{suffix}, {fst}>(wave, options);")
             .unwrap();
+    }
+    if !unit.small.is_empty() {
+        let small = format!("V{name}{SMALL_SUFFIX}");
+        writeln!(cases, "    case {SMALL_CODE}: return verilated_rs::open<Ports, {small}, {small}>(wave, options);").unwrap();
     }
     s.push_str(&cpp_ports(ports));
     write!(

@@ -90,12 +90,24 @@ pub fn hook_defines(hooks: &[String]) -> Vec<String> {
 }
 
 /// One Verilator build of a unit: its class prefix, the test hooks it compiles, whether traced,
-/// and whether it is the build that random runs and the benchmark use.
+/// whether it is the build that random runs and the benchmark use, and the parameters it
+/// overrides (the small configuration's).
 pub struct Build {
     pub prefix: String,
     pub hooks: Vec<String>,
     pub traced: bool,
     pub hot: bool,
+    pub params: Vec<(String, u64)>,
+}
+
+/// The variant code of a unit's small configuration (cosim/units.txt `small=`; the engine's
+/// `Variant::Small`) and its build's suffix.
+pub const SMALL_CODE: u8 = 6;
+pub const SMALL_SUFFIX: &str = "_small";
+
+/// The Verilator flags that set `params` on the top module: `-G<P>=<V>`.
+pub fn param_flags(params: &[(String, u64)]) -> Vec<String> {
+    params.iter().map(|(p, v)| format!("-G{p}={v}")).collect()
 }
 
 /// The Verilator builds of a unit: one per variant and waveform kind, or the one of a
@@ -104,17 +116,42 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
     let name = &unit.name;
     if unit.one_build {
         let hooks = variants(unit).into_iter().flat_map(|(_, suffix, _, _)| variant_hooks(name, suffix)).collect();
-        return vec![Build { prefix: format!("V{name}"), hooks, traced: true, hot: true }];
+        let mut v = vec![Build { prefix: format!("V{name}"), hooks, traced: true, hot: true, params: Vec::new() }];
+        if !unit.small.is_empty() {
+            v.push(small_build(unit, true));
+        }
+        return v;
     }
     let mut v = Vec::new();
     for (code, suffix, _, traced) in variants(unit) {
         let hooks = variant_hooks(name, suffix);
-        v.push(Build { prefix: format!("V{name}{suffix}"), hooks: hooks.clone(), traced: false, hot: code == 0 });
+        v.push(Build {
+            prefix: format!("V{name}{suffix}"),
+            hooks: hooks.clone(),
+            traced: false,
+            hot: code == 0,
+            params: Vec::new(),
+        });
         if traced {
-            v.push(Build { prefix: format!("V{name}{suffix}_fst"), hooks, traced: true, hot: false });
+            v.push(Build { prefix: format!("V{name}{suffix}_fst"), hooks, traced: true, hot: false, params: Vec::new() });
         }
     }
+    if !unit.small.is_empty() {
+        v.push(small_build(unit, true));
+    }
     v
+}
+
+/// The build of the unit's small configuration: the RTL as written with its `small=` parameters,
+/// FST-traced (a failing program's waveform comes from it; untraced unless one is asked for).
+fn small_build(unit: &UnitLine, traced: bool) -> Build {
+    Build {
+        prefix: format!("V{}{SMALL_SUFFIX}", unit.name),
+        hooks: Vec::new(),
+        traced,
+        hot: false,
+        params: unit.small.clone(),
+    }
 }
 
 /// The files of every test hook the unit's builds compile, sorted: part of its build key.

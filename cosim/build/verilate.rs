@@ -11,7 +11,7 @@ use crate::cache::{build_key, files_in, latest_build, prune, script_files, PORTS
 use crate::fail;
 use crate::generate::cpp_binding;
 use crate::port_list::{self, Elaborated, Port};
-use crate::units::{builds, hook_defines, hook_file, unit_hook_files, UnitLine};
+use crate::units::{builds, hook_defines, hook_file, param_flags, unit_hook_files, UnitLine};
 
 /// A model whose generated C++ is larger than this is compiled file by file, not as one unit.
 const LARGE_MODEL_BYTES: u64 = 8 << 20;
@@ -180,8 +180,8 @@ fn build_unit(
     let key = build_key(
         &inputs,
         &format!(
-            "{} {} {} coverage={} mutant={:?} include={}",
-            tools.bin, tools.version, tools.compiler, tools.coverage, unit.mutant, tools.include
+            "{} {} {} coverage={} mutant={:?} small={:?} include={}",
+            tools.bin, tools.version, tools.compiler, tools.coverage, unit.mutant, unit.small, tools.include
         ),
     )?;
     let dir = root.join(format!("{name}-{key}"));
@@ -305,6 +305,8 @@ fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port], input
         let mut args: Vec<String> = vec!["--cc".into(), "-O3".into()];
         // The test hooks of its variant (rtl/test/, rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`).
         args.extend(hook_defines(&b.hooks));
+        // The small configuration's parameters (cosim/units.txt `small=`).
+        args.extend(param_flags(&b.params));
         if b.traced {
             args.push("--trace-fst".into());
         }

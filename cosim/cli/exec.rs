@@ -49,6 +49,24 @@ pub struct Args {
     /// `cosim --gls --unit vmem_pipe` ran it.
     #[arg(long, requires = "pipeline", conflicts_with_all = ["mutant", "break_asserts"])]
     gls: bool,
+    /// With --pipeline: drop rst_ni after cycle CYCLE for HOLD cycles (1 to 3, default 1); the L2
+    /// keeps running and the program starts again (docs/decisions.md "vmem_pipe", testbench).
+    #[arg(long, value_name = "CYCLE[:HOLD]", requires = "pipeline")]
+    reset_at: Option<String>,
+    /// With --pipeline: the pipeline's small configuration (the model's `Config::small()`, the
+    /// RTL built with cosim/units.txt's `small=` parameters) instead of the defaults.
+    #[arg(long, requires = "pipeline", conflicts_with_all = ["mutant", "break_asserts", "gls"])]
+    small: bool,
+}
+
+/// `CYCLE` or `CYCLE:HOLD`.
+fn reset_at(text: &str) -> anyhow::Result<(u64, u8)> {
+    let (at, hold) = text.split_once(':').unwrap_or((text, "1"));
+    let at = at.trim().parse::<u64>().with_context(|| format!("--reset-at {text}: `{at}` is not a cycle number"))?;
+    match hold.trim().parse::<u8>() {
+        Ok(h @ 1..=3) => Ok((at, h)),
+        _ => anyhow::bail!("--reset-at {text}: HOLD `{hold}` must be 1, 2 or 3 cycles"),
+    }
 }
 
 /// `MIN` or `MIN:MAX`.
@@ -106,6 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             seed: args.l2_seed,
             l2_stall: probability("l2-stall", args.l2_stall)?,
             vgpr_stall: probability("vgpr-stall", args.vgpr_stall)?,
+            reset: args.reset_at.as_deref().map(reset_at).transpose()?,
+            small: args.small,
             ..Config::default()
         };
         program::execute_pipeline(&text, mode, config, &build)

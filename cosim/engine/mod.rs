@@ -60,6 +60,9 @@ pub enum Variant {
     /// The unit's test-only mutant (cosim/units.txt `mutant=Name`, rtl/test/<unit>_mut.svh), a
     /// deliberate bug.
     Mutant,
+    /// The RTL as written at the unit's small configuration (cosim/units.txt `small=`: its
+    /// parameters overridden, e.g. vmem_pipe's small TCP and TD, so that every structure fills).
+    Small,
 }
 
 impl Variant {
@@ -69,6 +72,7 @@ impl Variant {
             Variant::AsWritten => 0,
             Variant::BreakAsserts => 1,
             Variant::Mutant => 2,
+            Variant::Small => 6,
         }
     }
 }

@@ -40,6 +40,7 @@ pub(crate) fn repro_command(unit: &str, vector_file: &Path, rtl: &RtlOptions) ->
         Variant::AsWritten => {}
         Variant::Mutant => command.push_str(" FLAGS=--mutant"),
         Variant::BreakAsserts => command.push_str(" FLAGS=--break-asserts"),
+        Variant::Small => command.push_str(" FLAGS=--small"),
     }
     if matches!(rtl.gls, Gls::TrapRtl | Gls::TrapNetlist) {
         // The test-only trap builds have no flag: tests/gls.rs opens them.

@@ -12,8 +12,9 @@
 namespace gcn_vmem {
 namespace {
 
-// The first variant code of the gate-level builds (rtl.h open_rtl).
-constexpr uint8_t kFirstGateLevel = 3;
+// The variant codes of the gate-level builds (rtl.h open_rtl): 3, 4 and 5; the others (0–2 and a
+// unit's small configuration, 6) are its Verilated RTL.
+bool is_gate_level(uint8_t variant) { return variant >= 3 && variant <= 5; }
 
 // The row of `unit` in the table of units.
 const gcn_vmem_units::UnitEntry &entry_of(rust::Str unit) {
@@ -50,12 +51,12 @@ std::unique_ptr<Rtl> open_rtl(rust::Str unit, uint8_t variant, bool traced, rust
   // A gate-level build is a library of its own, built from the netlist of `make gls`: whether
   // the unit's own library is stale does not matter to it, and a binary without it names the
   // command that builds it.
-  const auto &entry = variant >= kFirstGateLevel ? entry_of(unit) : find(unit);
+  const auto &entry = is_gate_level(variant) ? entry_of(unit) : find(unit);
   verilated_rs::Options options;
   options.wave_path = std::string(path);
   options.x_random = x_random;
   options.x_seed = x_seed;
-  if (variant >= kFirstGateLevel) {
+  if (is_gate_level(variant)) {
     if (entry.open_gls == nullptr) {
       throw std::invalid_argument("this binary has no gate-level build of `" + std::string(entry.name) +
                                   "`: run `make gls UNIT=" + entry.name +

@@ -82,9 +82,13 @@ pub fn execute_pipeline(
     }
     let expected = reference(&decoded, &program.wave).map_err(error)?;
     let open = |e: anyhow::Error| error(format!("cannot open the RTL: {e:#}"));
-    let model = gcn_vmem_model::vmem_pipe::VmemPipe::default;
-    let opts =
-        crate::engine::RtlOptions { variant: build.variant, gls: build.gls, ..crate::engine::RtlOptions::default() };
+    use crate::bindings::vmem_pipe::{model_for, variant_for};
+    let model = || model_for(config.small);
+    let opts = crate::engine::RtlOptions {
+        variant: variant_for(config.small, build.variant),
+        gls: build.gls,
+        ..crate::engine::RtlOptions::default()
+    };
     let result = match mode {
         Mode::Model => run(&mut model(), &decoded, &program.wave, config),
         Mode::Rtl => {

@@ -62,6 +62,7 @@ fn variant_name(v: Variant) -> &'static str {
         Variant::AsWritten => "as-written",
         Variant::Mutant => "mutant",
         Variant::BreakAsserts => "break-asserts",
+        Variant::Small => "small",
     }
 }
 
@@ -433,6 +434,7 @@ impl Reader<'_> {
             "as-written" => Variant::AsWritten,
             "mutant" => Variant::Mutant,
             "break-asserts" => Variant::BreakAsserts,
+            "small" => Variant::Small,
             _ => return Err(self.bad("run.variant", "is not as-written, mutant or break-asserts")),
         };
         let units = self

@@ -451,6 +451,7 @@ fn draw_header(
         (Gls::Off, Variant::AsWritten) => "RTL: as written",
         (Gls::Off, Variant::Mutant) => "RTL: test-only mutant build (--mutant)",
         (Gls::Off, Variant::BreakAsserts) => "RTL: test-only break-asserts build (--break-asserts)",
+        (Gls::Off, Variant::Small) => "RTL: as written, small configuration (--small)",
     };
     let seed = title.x_seed.map(|s| format!(", X seed {s}")).unwrap_or_default();
     let shown_span = if first == 0 && end == len {

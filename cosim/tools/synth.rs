@@ -94,7 +94,7 @@ use crate::tools::yosys;
 
 /// Modules left as black boxes by synthesis: storage arrays that a GPU builds from SRAM macros
 /// (rtl/<name>.sv says what each holds). Their instances are counted in [`Stats::macros`].
-pub const MACROS: &[&str] = &["vmem_pipe_tcp_ram"];
+pub const MACROS: &[&str] = &["vmem_pipe_tcp_ram", "vmem_pipe_rf"];
 
 /// How a unit is synthesized (module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

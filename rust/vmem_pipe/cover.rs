@@ -1,12 +1,24 @@
-//! Functional coverage of `vmem_pipe` (rust/cover.rs): the pipeline's events the random
-//! programs must reach — TCP hit, miss, hit under miss, fill wait, bank conflict,
-//! combine, straddle, eviction, GLC bypass, out-of-order L2 response, back-pressure from the L2
-//! and from the VGPR port, every `bound` stage (SPEC §14.1).
+//! Functional coverage of `vmem_pipe` (rust/cover.rs): the pipeline's situations the random
+//! programs must reach — the TCP's hits, misses, merges, MSHR and target waits, closed MSHRs,
+//! pins, the RAM port, the queues, quiet after reset, stale and out-of-order responses, the TD's
+//! four-block rule — back-pressure from the L2 and from the VGPR port, every `bound` stage
+//! (SPEC §14.1).
 //!
-//! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the TCP
+//! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the
 //! events the model reports for the cycle ([`VmemPipe::events`](super::VmemPipe::events)), and
 //! the handshakes as the ports show them (the outputs at the start of the cycle, that cycle's
 //! inputs, the outputs after its edge).
+//!
+//! Reachability (unit test `every_event_is_reached` in rust/vmem_pipe/tests.rs drives random
+//! programs at both configurations, half of them "dense": one V# base, offsets within 256
+//! bytes): at the default configuration every event but "eviction" and "return queue full"; those
+//! two need the small configuration (8 lines, 2 return entries): 16 KB of lines hold the
+//! programs' 8 KB, and 32 return entries a bank are more than they keep waiting. A busy MSHR
+//! always has a target in its bank's return queue (targets are counted down as its entries leave
+//! it, and it is free at 0), so ReturnDepth ≥ Mshrs keeps every MSHR usable. "store closes an MSHR" and "fill wait on a
+//! closed MSHR" need dense programs (a store meeting a line still being filled). "quiet wait" and
+//! "stale response ignored" need a reset in mid-run with L2 responses still owed (the
+//! testbench's `--reset-at`).
 
 use super::ports::{In, Out, BANKS, L2_ATOMIC, L2_READ, L2_WRITE};
 use crate::cover::{Covergroup, Hits};
@@ -36,26 +48,34 @@ macro_rules! tcp_events {
     };
     (@bit $k:expr; $(#[$doc:meta])* $name:ident, $($rest:tt)*) => {
         $(#[$doc])*
-        pub const $name: u32 = 1 << $k;
+        pub const $name: u64 = 1 << $k;
         tcp_events!(@bit $k + 1; $($rest)*);
     };
     (@bit $k:expr;) => {};
 }
 
 tcp_events! {
-    /// A load access found its line valid and filled.
+    /// A GLC = 0 load access found its line valid.
     HIT => "hit",
-    /// A load access allocated its line and sent the line read.
+    /// A GLC = 0 load access missed: it allocated a line and an MSHR and sent a line read.
     MISS => "miss",
-    /// A hit while a fill is outstanding in the same bank.
+    /// A GLC = 0 load access joined the open MSHR filling its line.
+    MERGE => "merge into an open MSHR",
+    /// A hit while an MSHR of its bank is busy.
     HIT_UNDER_MISS => "hit under miss",
-    /// An access waited for its line's fill.
-    FILL_WAIT => "fill wait",
-    /// A bundle loaded with two or more accesses in one bank.
+    /// An access needing an MSHR found none free.
+    MSHR_WAIT => "MSHR wait",
+    /// A load access found its line's MSHR open with `Targets` targets.
+    TARGET_WAIT => "target wait",
+    /// A store or an atomic closed the open MSHR filling its line.
+    STORE_CLOSES => "store closes an MSHR",
+    /// An access waited for the fill of its line's closed MSHR.
+    FILL_WAIT => "fill wait on a closed MSHR",
+    /// A bundle accepted with two or more accesses in one bank.
     BANK_CONFLICT => "bank conflict",
-    /// An access of two or more requests (same line, same bundle) done.
+    /// A bundle accepted with an access of two or more requests (same bank and line).
     COMBINE => "combine",
-    /// A bundle loaded with a lane's second block (its access straddles two blocks).
+    /// A bundle accepted with a lane's second block (its access straddles two blocks).
     STRADDLE => "straddle",
     /// A miss took a valid line as its victim.
     EVICTION => "eviction",
@@ -63,12 +83,26 @@ tcp_events! {
     GLC_BYPASS => "GLC bypass",
     /// A store wrote into a resident line.
     WRITE_HIT => "write to a resident line",
+    /// A store to a valid line waited for its pins to reach 0.
+    PINS_WAIT => "store waits for pins",
     /// An atomic invalidated a resident line.
     ATOMIC_INVALIDATE => "atomic invalidates a line",
-    /// A response arrived for a request accepted after another of its bank still outstanding.
+    /// The return stage's hit read waited for the line RAM's port (a fill or store write).
+    PORT_DELAY => "hit read delayed by the RAM port",
+    /// An access that returns data waited for a free return-queue entry.
+    RETURN_FULL => "return queue full",
+    /// A bundle was not accepted: its accesses did not fit a lookup queue.
+    LOOKUP_FULL => "lookup queue full",
+    /// An access at a lookup head that needs `quiet` waited for it (after a reset).
+    QUIET_WAIT => "quiet wait",
+    /// A response was ignored (`quiet` = 0, or its tag names nothing waiting).
+    STALE => "stale response ignored",
+    /// A response answered a request accepted after another of its channel still unanswered.
     OUT_OF_ORDER => "out-of-order response",
-    /// A miss found all 64 lines of its bank pending, or no free tag, and waited.
-    NO_VICTIM_OR_TAG => "miss waits for a victim or a tag",
+    /// The TD took 4 blocks in one cycle.
+    TD_FOUR => "TD takes 4 blocks",
+    /// The TD stopped at a return register of G that did not fit the cycle's 4 blocks.
+    TD_STOP => "TD stops at a register that does not fit",
 }
 
 /// The "l2 channel" bins.
@@ -90,12 +124,16 @@ pub fn covergroup() -> Covergroup {
         .point(Point::Vgpr as usize, "vgpr port", ["write", "back-pressure"])
         .point(Point::Issue as usize, "issue port", ["beat", "back-pressure"])
         .point(Point::Bound as usize, "bound", STAGES)
-        .point(Point::Done as usize, "done", ["with hits", "with misses", "with bank conflicts", "without requests"])
+        .point(
+            Point::Done as usize,
+            "done",
+            ["with hits", "with misses", "with merges", "with bank conflicts", "with MSHR waits", "without requests"],
+        )
 }
 
 /// The model's TCP events of one cycle.
 #[inline]
-pub fn sample_events(events: u32, hits: &mut Hits) {
+pub fn sample_events(events: u64, hits: &mut Hits) {
     let mut bits = events;
     while bits != 0 {
         hits.hit(Point::Tcp as usize, bits.trailing_zeros() as usize);
@@ -148,11 +186,17 @@ pub fn sample(_input: &In, out: &Out, hits: &mut Hits) {
     if out.done_misses > 0 {
         hits.hit(Point::Done as usize, 1);
     }
-    if out.done_conflicts > 0 {
+    if out.done_merged > 0 {
         hits.hit(Point::Done as usize, 2);
     }
-    if out.done_requests == 0 {
+    if out.done_conflicts > 0 {
         hits.hit(Point::Done as usize, 3);
+    }
+    if out.done_mshr_wait > 0 {
+        hits.hit(Point::Done as usize, 4);
+    }
+    if out.done_requests == 0 {
+        hits.hit(Point::Done as usize, 5);
     }
 }
 
@@ -164,7 +208,7 @@ mod tests {
     fn the_group_builds_and_events_name_their_bins() {
         let group = covergroup();
         assert_eq!(group.points[Point::Tcp as usize].bins.len(), EVENTS.len());
-        assert_eq!(event::NO_VICTIM_OR_TAG, 1 << (EVENTS.len() - 1));
+        assert_eq!(event::TD_STOP, 1 << (EVENTS.len() - 1));
     }
 
     #[test]

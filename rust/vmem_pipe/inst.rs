@@ -1,6 +1,6 @@
 //! The records the stages of `vmem_pipe` share: an instruction's [`Header`] (its first beat's
 //! fields), its [`Request`]s and [`Step`]s as the TA builds them, and its in-flight [`Slot`]
-//! (docs/decisions.md "vmem_pipe": "Ids", at most 4 in flight, slot = id).
+//! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
 use super::ports::{In, D16_HI, D16_LO, KIND_ATOMIC, KIND_STORE};
 use crate::coalescer::LANES;
@@ -11,8 +11,6 @@ pub(super) const MAX_REQUESTS: usize = 2 * LANES;
 pub(super) const MAX_STEPS: usize = 16;
 /// Requests per bundle (SPEC §14: "at most four requests per cycle").
 pub(super) const BUNDLE: usize = 4;
-/// Instructions in flight, and slots.
-pub(super) const SLOTS: usize = 4;
 /// Addresses are modulo 2^48.
 pub(super) const ADDRESS_MASK: u64 = (1 << 48) - 1;
 
@@ -136,10 +134,11 @@ pub(super) struct Request {
 }
 
 impl Request {
-    /// The TCP bank (address bits 7:6) and line (bits 47:6) of the request.
-    pub fn bank_line(&self, atomic: bool) -> (usize, u64) {
+    /// The TCP bank (address bits 7:6 with 4 banks, bit 6 with 2) and line (bits 47:6) of the
+    /// request; an atomic's are those of its first byte.
+    pub fn bank_line(&self, atomic: bool, banks: usize) -> (usize, u64) {
         let line = if atomic { (self.block & ADDRESS_MASK) >> 6 } else { self.block >> 2 };
-        ((line & 0x3) as usize, line)
+        ((line as usize) & (banks - 1), line)
     }
 }
 
@@ -151,8 +150,32 @@ pub(super) struct Step {
     pub end: u8,
 }
 
+/// The per-instruction counters of the `done` outputs (cycles are the model's cycle count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counters {
+    /// The step stage's first and last cycle on the instruction.
+    pub ta_first: u64,
+    pub ta_last: u64,
+    /// The first and last cycle one of its accesses was at a lookup-queue head.
+    pub tcp_first: Option<u64>,
+    pub tcp_last: u64,
+    /// The first cycle one of its L2 requests was accepted, the last a response to one arrived.
+    pub l2_first: Option<u64>,
+    pub l2_last: u64,
+    /// Its load requests whose access hit, sent a line read, merged.
+    pub hits: u64,
+    pub misses: u64,
+    pub merged: u64,
+    /// Per bundle, its largest number of accesses to one bank minus 1.
+    pub conflicts: u64,
+    /// Bank-cycles with an access of it at a lookup-queue head in an MSHR wait.
+    pub mshr_wait: u64,
+    /// `done_td_o`: e − s + 1 for a writing instruction.
+    pub td: u64,
+}
+
 /// One instruction from the address stage taking it to its done: what the TA computed, the
-/// element bytes gathered for the TD, and the counters.
+/// element bytes the TD gathers, the completion bookkeeping and the counters.
 #[derive(Clone, Debug)]
 pub(super) struct Slot {
     pub hdr: Header,
@@ -175,22 +198,29 @@ pub(super) struct Slot {
     pub steps: [Step; MAX_STEPS],
     pub n_steps: usize,
     /// Per lane, the element bytes gathered so far (byte j at bits 8j+7:8j); atomics: the
-    /// returned value.
+    /// returned value. (The TD's element buffer: the model keeps it with the instruction; when
+    /// one of the TD's two buffers is free is modelled in td.rs.)
     pub elem: [u128; LANES],
-    /// Requests completed (hit, fill or GLC data, acknowledgement, atomic response).
-    pub completed: usize,
+    /// A *writing* instruction (a load or an atomic with GLC, EXEC not 0), and its number among
+    /// the writing instructions taken since reset (its element and result buffer: `wseq` mod 2).
+    pub writing: bool,
+    pub wseq: u64,
     /// The step stage has stepped it to the end.
     pub step_ended: bool,
-    // Counters (cycles are those of the model's cycle count).
-    pub ta_first: u64,
-    pub ta_last: u64,
-    pub tcp_first: Option<u64>,
-    pub tcp_last: u64,
-    pub l2_first: Option<u64>,
-    pub l2_last: u64,
-    pub hits: u64,
-    pub misses: u64,
-    pub conflicts: u64,
+    /// Accesses that return data (loads, atomics with GLC) entered into lookup queues, and those
+    /// of them the TD has taken.
+    pub returning: usize,
+    pub returned: usize,
+    /// Gathered (the TD has all its blocks).
+    pub gathered: bool,
+    /// Posted accesses (stores, atomics without GLC) entered into lookup queues; posted requests
+    /// pushed into L2 queues; acknowledgements counted.
+    pub posted: usize,
+    pub pushed: usize,
+    pub acks: usize,
+    /// Its last VGPR write has been accepted.
+    pub written: bool,
+    pub c: Counters,
 }
 
 impl Default for Slot {
@@ -210,25 +240,36 @@ impl Default for Slot {
             steps: [Step::default(); MAX_STEPS],
             n_steps: 0,
             elem: [0; LANES],
-            completed: 0,
+            writing: false,
+            wseq: 0,
             step_ended: false,
-            ta_first: 0,
-            ta_last: 0,
-            tcp_first: None,
-            tcp_last: 0,
-            l2_first: None,
-            l2_last: 0,
-            hits: 0,
-            misses: 0,
-            conflicts: 0,
+            returning: 0,
+            returned: 0,
+            gathered: false,
+            posted: 0,
+            pushed: 0,
+            acks: 0,
+            written: false,
+            c: Counters::default(),
         }
     }
 }
 
 impl Slot {
-    /// Complete: its step stage has ended and every request of it has completed.
-    pub fn complete(&self) -> bool {
-        self.step_ended && self.completed == self.n_reqs
+    /// *Finished* (docs/decisions.md "Done"): a writing instruction when its last write was
+    /// accepted; any other when its step stage has ended and each of its posted requests has
+    /// been acknowledged.
+    pub fn finished(&self) -> bool {
+        if self.writing {
+            self.written
+        } else {
+            self.step_ended && self.acks == self.posted
+        }
+    }
+
+    /// A posted request of it is outstanding (pushed into an L2 queue, not acknowledged).
+    pub fn posted_outstanding(&self) -> bool {
+        self.pushed > self.acks
     }
 
     /// A request's block data (16 bytes, byte k at bits 8k+7:8k) goes to the TD: each lane it

@@ -3,9 +3,10 @@
 //! what the address stage computes for an instruction it takes ([`take`]: buffer_addr per lane,
 //! the store element through d16/format_pack, which lanes take part, their byte masks, then the
 //! SPEC §7 requests and steps through the coalescer's grouping), and the step stage's position
-//! ([`Cursor`]). The cycle-by-cycle sequencing is in rust/vmem_pipe.rs.
+//! ([`Cursor`]). The cycle-by-cycle sequencing is in rust/vmem_pipe.rs. Unchanged by the contract's
+//! TCP with MSHRs, except that the address stage's limit is `InFlight` (rust/vmem_pipe.rs).
 
-use super::inst::{expand, Header, Op, Request, Slot, Step, ADDRESS_MASK, BUNDLE};
+use super::inst::{expand, Counters, Header, Op, Request, Slot, Step, ADDRESS_MASK, BUNDLE};
 use super::ports::{In, GROUP_LANES};
 use crate::coalescer::{self, LaneRequest, LANES};
 use crate::{buffer_addr, d16, format_pack};
@@ -111,17 +112,17 @@ pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
     slot.last_beat = buf.last_beat;
     slot.taken = a;
     slot.elem = [0; LANES];
-    slot.completed = 0;
+    slot.writing = false;
+    slot.wseq = 0;
     slot.step_ended = false;
-    slot.ta_first = 0;
-    slot.ta_last = 0;
-    slot.tcp_first = None;
-    slot.tcp_last = 0;
-    slot.l2_first = None;
-    slot.l2_last = 0;
-    slot.hits = 0;
-    slot.misses = 0;
-    slot.conflicts = 0;
+    slot.returning = 0;
+    slot.returned = 0;
+    slot.gathered = false;
+    slot.posted = 0;
+    slot.pushed = 0;
+    slot.acks = 0;
+    slot.written = false;
+    slot.c = Counters::default();
 
     let bytes = hdr.bytes;
     let mut part = 0u64;

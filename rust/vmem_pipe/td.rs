@@ -1,7 +1,14 @@
-//! The TD of `vmem_pipe` (docs/decisions.md "vmem_pipe": *TD and completion*): a writing
-//! instruction's per-lane result dwords exactly as the executor computes them from the gathered
-//! element bytes (format_unpack → swizzle → d16, the d16 unit alone for D16 byte/short loads,
-//! TFE's 0 dword; atomics the returned value), and its VGPR writes in order, group-major.
+//! The TD of `vmem_pipe` (docs/decisions.md "vmem_pipe": *TD and completion*): the gather
+//! instruction, the two element buffers and two result buffers used alternately by the writing
+//! instructions, the converter (group k of an instruction in cycle s + k, its results writable
+//! from s + 4 + k), and the VGPR writes in order, group-major. The result dwords are exactly as
+//! the executor computes them from the gathered element bytes (format_unpack → swizzle → d16, the
+//! d16 unit alone for D16 byte/short loads, TFE's 0 dword; atomics the returned value).
+//!
+//! The model computes an instruction's results all at once in its cycle s (the element buffer
+//! holds them unchanged until s + 4); when each may be written is what the ports show.
+
+use std::collections::VecDeque;
 
 use super::inst::{byte_mask, Op, Slot};
 use super::ports::GROUP_LANES;
@@ -13,11 +20,93 @@ use crate::{format_unpack, swizzle};
 /// Result dwords a lane can have: four data dwords and the TFE status dword.
 const MAX_DWORDS: usize = 5;
 
-/// The TD working on a writing instruction started in cycle `start`.
+/// The TD's state besides the instructions' own records.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Td {
+    /// Writing instructions not yet gathered, in order (ids): the front is the gather
+    /// instruction G.
+    pub gather: VecDeque<usize>,
+    /// Gathered writing instructions whose conversion has not started, in order.
+    convert: VecDeque<usize>,
+    /// Converted instructions whose writes are not all accepted, in order (at most 2).
+    writes: VecDeque<Job>,
+    /// Element buffer j is free from this cycle (u64::MAX: it holds a gathered instruction).
+    elem_free_from: [u64; 2],
+    /// Result buffer j is free.
+    res_busy: [bool; 2],
+    /// The converter is idle from this cycle (the previous s + 4).
+    conv_free_from: u64,
+}
+
+impl Td {
+    /// The gather instruction G of cycle `t` when it may take blocks (its element buffer free).
+    pub fn gatherer(&self, slots: &[Slot], t: u64) -> Option<usize> {
+        let g = *self.gather.front()?;
+        (t >= self.elem_free_from[(slots[g].wseq % 2) as usize]).then_some(g)
+    }
+
+    /// The conversion of cycle `t`, from the state at its start: the oldest gathered,
+    /// unconverted instruction starts when the converter is idle and its result buffer free.
+    pub fn convert(&mut self, slots: &[Slot], t: u64) {
+        let Some(&id) = self.convert.front() else {
+            return;
+        };
+        let buf = (slots[id].wseq % 2) as usize;
+        if t < self.conv_free_from || self.res_busy[buf] {
+            return;
+        }
+        self.convert.pop_front();
+        self.elem_free_from[buf] = t + 4;
+        self.conv_free_from = t + 4;
+        self.res_busy[buf] = true;
+        self.writes.push_back(Job::new(&slots[id], id, t, buf));
+    }
+
+    /// The write presented in cycle `t` is accepted at its edge: after the instruction's last,
+    /// its result buffer is free from t + 1 and its `done_td_o` is e − s + 1.
+    pub fn accept_write(&mut self, slots: &mut [Slot], t: u64) {
+        let job = self.writes.front_mut().expect("a write is presented");
+        job.next += 1;
+        if job.next == job.total {
+            let slot = &mut slots[job.id];
+            slot.written = true;
+            slot.c.td = t - job.start + 1;
+            self.res_busy[job.buf] = false;
+            self.writes.pop_front();
+        }
+    }
+
+    /// At the edge of cycle `t`: G is gathered when its step stage has ended and the TD has
+    /// taken every access of it that returns data; the next writing instruction is G from t + 1.
+    pub fn gathered(&mut self, slots: &mut [Slot]) {
+        let Some(&g) = self.gather.front() else {
+            return;
+        };
+        let slot = &mut slots[g];
+        if slot.step_ended && slot.returned == slot.returning {
+            slot.gathered = true;
+            self.gather.pop_front();
+            self.elem_free_from[(slot.wseq % 2) as usize] = u64::MAX;
+            self.convert.push_back(g);
+        }
+    }
+
+    /// The write presented in cycle `t` (the output register): the next write of the oldest
+    /// converted instruction once `t` ≥ s + 4 + its group.
+    pub fn presented(&self, t: u64) -> Option<Write> {
+        let job = self.writes.front()?;
+        let w = job.write(job.next);
+        (t >= job.start + 4 + u64::from(w.group)).then_some(w)
+    }
+}
+
+/// The TD's work on a writing instruction whose conversion started in cycle `start`.
 #[derive(Clone, Debug)]
 pub(super) struct Job {
     pub id: usize,
     pub start: u64,
+    /// Its element and result buffer.
+    buf: usize,
     /// Result dword i of lane l at `results[i][l]` (0 for lanes not in EXEC).
     results: [[u32; LANES]; MAX_DWORDS],
     /// Dwords written per group: those i with VDATA + i ≤ 255.
@@ -41,8 +130,8 @@ pub(super) struct Write {
 }
 
 impl Job {
-    /// The TD's work on `slot` (instruction `id`), started in cycle `start`.
-    pub fn new(slot: &Slot, id: usize, start: u64) -> Job {
+    /// The TD's work on `slot` (instruction `id`, buffer `buf`), started in cycle `start`.
+    pub fn new(slot: &Slot, id: usize, start: u64, buf: usize) -> Job {
         let hdr = slot.hdr;
         let mut results = [[0u32; LANES]; MAX_DWORDS];
         let mut count = 0usize;
@@ -62,7 +151,18 @@ impl Job {
                 n_groups += 1;
             }
         }
-        Job { id, start, results, dwords, groups, vdata: hdr.vdata, exec: hdr.exec, total: n_groups * dwords, next: 0 }
+        Job {
+            id,
+            start,
+            buf,
+            results,
+            dwords,
+            groups,
+            vdata: hdr.vdata,
+            exec: hdr.exec,
+            total: n_groups * dwords,
+            next: 0,
+        }
     }
 
     /// Write `k` (< total): for each group with an EXEC lane, for each result dword i.

@@ -12,7 +12,7 @@
 use crate::engine::prelude::*;
 use gcn_vmem_model::unit::Unit;
 use gcn_vmem_model::vmem_pipe::ports::In;
-use gcn_vmem_model::vmem_pipe::VmemPipe;
+use gcn_vmem_model::vmem_pipe::{Config, VmemPipe};
 
 pub mod programs;
 pub mod suite;
@@ -29,18 +29,42 @@ const CASE_INSTRUCTIONS: usize = 4;
 /// The inputs the testbench gives the model over a whole run of `case`: a replayable trace.
 pub fn record(case: &programs::PipeCase) -> Vec<Step<In>> {
     let program = programs::with_text(&case.program);
-    let Ok(mut tb) = Testbench::new(&program, &case.wave, case.config) else { return Vec::new() };
-    let mut model = VmemPipe::default();
+    // A trace replays on the default build (the generic tools know no other), so it is
+    // recorded at the defaults.
+    let config = testbench::Config { small: false, ..case.config };
+    let Ok(mut tb) = Testbench::new(&program, &case.wave, config) else { return Vec::new() };
+    let mut model = VmemPipe::new();
     model.set_reset(true);
     model.step(&In::default());
     let mut out = model.set_reset(false);
+    let mut held = false;
     let mut steps = Vec::new();
-    while !tb.finished() && tb.cycle() < case.config.max_cycles {
-        let input = tb.input(&out);
-        out = model.step(&input);
-        steps.push(Step::from(input));
+    while !tb.finished() && tb.cycle() < config.max_cycles {
+        let step = tb.step(&out);
+        out = crate::engine::lockstep::drive_unit(&mut model, &mut held, &step);
+        steps.push(step);
     }
     steps
+}
+
+/// The model of the configuration a run asks for: the defaults, or (`small`) the small
+/// configuration that cosim/units.txt's `small=` column builds the RTL with (a test holds the
+/// two equal).
+pub fn model_for(small: bool) -> VmemPipe {
+    if small {
+        VmemPipe::with_config(Config::small()).expect("the small configuration is legal")
+    } else {
+        VmemPipe::new()
+    }
+}
+
+/// The RTL variant of a run at the configuration `small` asks for: the small build, or `variant`.
+pub fn variant_for(small: bool, variant: Variant) -> Variant {
+    if small {
+        Variant::Small
+    } else {
+        variant
+    }
 }
 
 impl Binding for Harness {

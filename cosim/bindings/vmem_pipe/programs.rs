@@ -2,7 +2,8 @@
 //! atomics on a wave whose addresses are biased to reuse lines (hits after misses), straddle
 //! blocks, conflict on banks, interleave loads after stores to the same bytes, and to wait with
 //! `s_waitcnt vmcnt(N)`; each with its own testbench configuration (L2 latency spread and
-//! back-pressure, VGPR-port back-pressure). Every drawn instruction is one the executor runs
+//! back-pressure, VGPR-port back-pressure, a reset in mid-run, the default or the small
+//! pipeline). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
 //! Drawing only: the binding ([`super`]) records traces of them, and the suite ([`super::suite`])
 //! runs them against the RTL.
@@ -116,6 +117,10 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
         seed: rng.next_u64(),
         l2_stall: if rng.bit() { 0.0 } else { 0.3 },
         vgpr_stall: if rng.bit() { 0.0 } else { 0.3 },
+        // A quarter reset in mid-run (with responses still owed, mostly), a third run at the
+        // small configuration.
+        reset: rng.chance(0.25).then(|| (1 + rng.below(400), 1 + rng.below(3) as u8)),
+        small: rng.chance(1.0 / 3.0),
         ..Config::default()
     };
 

@@ -43,11 +43,14 @@ pub fn shrink_case(mut case: PipeCase, fails: &mut impl FnMut(&PipeCase) -> bool
             i += 1;
         }
     }
-    for plain in [
-        Config { latency: (50, 50), ..case.config },
-        Config { l2_stall: 0.0, ..case.config },
-        Config { vgpr_stall: 0.0, ..case.config },
-    ] {
+    let plainer: [fn(Config) -> Config; 4] = [
+        |c| Config { reset: None, ..c },
+        |c| Config { latency: (50, 50), ..c },
+        |c| Config { l2_stall: 0.0, ..c },
+        |c| Config { vgpr_stall: 0.0, ..c },
+    ];
+    for plainer in plainer {
+        let plain = plainer(case.config);
         let candidate = PipeCase { config: plain, ..case.clone() };
         if plain != case.config && fails(&candidate) {
             case = candidate;
@@ -67,10 +70,17 @@ pub fn shrink_case(mut case: PipeCase, fails: &mut impl FnMut(&PipeCase) -> bool
 
 /// The `gcn-vmem exec` flags that replay a case's testbench.
 pub fn replay_flags(config: &Config) -> String {
-    format!(
+    let mut flags = format!(
         "--pipeline --both --l2-latency {}:{} --l2-seed {} --l2-stall {} --vgpr-stall {}",
         config.latency.0, config.latency.1, config.seed, config.l2_stall, config.vgpr_stall
-    )
+    );
+    if let Some((at, hold)) = config.reset {
+        flags.push_str(&format!(" --reset-at {at}:{hold}"));
+    }
+    if config.small {
+        flags.push_str(" --small");
+    }
+    flags
 }
 
 /// The `gcn-vmem exec` flags that replay a case on the RTL build `build` ([`replay_flags`],
@@ -82,6 +92,8 @@ pub fn repro_flags(config: &Config, build: &crate::engine::RtlOptions) -> String
         (_, Variant::AsWritten) => "",
         (_, Variant::Mutant) => " --mutant",
         (_, Variant::BreakAsserts) => " --break-asserts",
+        // The small build is chosen by the case's configuration (`--small` in replay_flags).
+        (_, Variant::Small) => "",
     };
     format!("{}{flag}", replay_flags(config))
 }
@@ -126,6 +138,9 @@ pub fn to_exec_file(case: &PipeCase) -> String {
     document::write(&case.wave, &case.program, &FILE_SGPRS, &FILE_VGPRS)
 }
 
+/// A model and an RTL of the pipeline in lockstep.
+type PipeLockstep = crate::engine::lockstep::Lockstep<gcn_vmem_model::vmem_pipe::VmemPipe, super::Rtl>;
+
 /// Programs per chunk of the suite ([`pool::chunks`](crate::engine::pool::chunks)).
 pub const PIPE_CHUNK: u64 = 32;
 
@@ -158,17 +173,18 @@ pub fn run_pipe_suite(
     let start = std::time::Instant::now();
     let options =
         crate::engine::RtlOptions { variant: build.variant, gls: build.gls, ..crate::engine::RtlOptions::default() };
-    let open = || -> anyhow::Result<_> {
-        use crate::engine::RtlUnit as _;
-        Ok(crate::engine::lockstep::Lockstep::new(
-            VmemPipe::default(),
-            super::Rtl::open(&options)?,
-        ))
-    };
-    let run = |ls: &mut _, chunk: u64| -> anyhow::Result<(Summary, bool)> {
+    // The test-only builds and the netlist exist at the defaults only: there every case runs at
+    // the defaults.
+    let as_written = options.variant == crate::engine::Variant::AsWritten && options.gls == crate::engine::Gls::Off;
+    let open = || -> anyhow::Result<_> { Pair::open(&options, as_written) };
+    let run = |pair: &mut Pair, chunk: u64| -> anyhow::Result<(Summary, bool)> {
         let first = chunk * PIPE_CHUNK;
-        let cases = (first..programs.min(first + PIPE_CHUNK)).map(|c| draw_case(seed, length, c));
-        let tally = run_cases(ls, cases, artifacts, &options, max_failures, shrink)?;
+        let cases = (first..programs.min(first + PIPE_CHUNK)).map(|c| {
+            let mut case = draw_case(seed, length, c);
+            case.config.small &= as_written;
+            case
+        });
+        let tally = run_cases(pair, cases, artifacts, &options, max_failures, shrink)?;
         let failed = tally.failing_cases > 0;
         Ok((tally, failed))
     };
@@ -185,6 +201,35 @@ pub fn run_pipe_suite(
     summary.stopped = summary.chunks < programs;
     summary.elapsed = start.elapsed();
     Ok(summary)
+}
+
+/// The model and RTL pairs a chunk runs its cases on: the defaults, and the small configuration
+/// (opened only for the RTL as written).
+pub struct Pair {
+    default: PipeLockstep,
+    small: Option<PipeLockstep>,
+}
+
+impl Pair {
+    fn open(options: &crate::engine::RtlOptions, with_small: bool) -> anyhow::Result<Pair> {
+        let small = if with_small { Some(open_at(options, true)?) } else { None };
+        Ok(Pair { default: open_at(options, false)?, small })
+    }
+
+    /// The pair a case runs on.
+    fn at(&mut self, small: bool) -> &mut PipeLockstep {
+        match (small, &mut self.small) {
+            (true, Some(ls)) => ls,
+            _ => &mut self.default,
+        }
+    }
+}
+
+/// A model and an RTL of `options`' build at the configuration `small` asks for.
+pub fn open_at(options: &crate::engine::RtlOptions, small: bool) -> anyhow::Result<PipeLockstep> {
+    use crate::engine::RtlUnit as _;
+    let options = crate::engine::RtlOptions { variant: super::variant_for(small, options.variant), ..options.clone() };
+    Ok(crate::engine::lockstep::Lockstep::new(super::model_for(small), super::Rtl::open(&options)?))
 }
 
 /// A `vmem_pipe` summary of nothing yet.
@@ -211,7 +256,7 @@ fn empty_summary() -> crate::engine::run::Summary {
 /// Runs `cases` on `ls` (see [`run_pipe_suite`]): the tally of one chunk, its `chunks` the
 /// programs run; stops after `max_failures` failing programs.
 fn run_cases(
-    ls: &mut crate::engine::lockstep::Lockstep<gcn_vmem_model::vmem_pipe::VmemPipe, super::Rtl>,
+    pair: &mut Pair,
     cases: impl Iterator<Item = PipeCase>,
     artifacts: &std::path::Path,
     options: &crate::engine::RtlOptions,
@@ -219,7 +264,6 @@ fn run_cases(
     shrink: bool,
 ) -> anyhow::Result<crate::engine::run::Summary> {
     use super::Rtl;
-    use crate::engine::lockstep::Lockstep;
     use crate::engine::artifacts::Failure;
     use crate::engine::{RtlOptions, RtlUnit as _};
     use gcn_vmem_model::cover::{Covered as _, Hits};
@@ -230,6 +274,7 @@ fn run_cases(
     let dir = artifacts.join(<VmemPipe as gcn_vmem_model::unit::Unit>::NAME);
     for case in cases {
         let mut before = Out::default();
+        let ls = pair.at(case.config.small);
         let result = check_case(ls, &case, |model: &VmemPipe, input, out| {
             cover::sample_events(model.events(), &mut hits);
             cover::sample_cycle(&before, input, out, &mut hits);
@@ -248,7 +293,7 @@ fn run_cases(
             Ok(file)
         };
         let unshrunk = save(&case, ".unshrunk")?;
-        let mut fresh = Lockstep::new(VmemPipe::default(), Rtl::open(options)?);
+        let mut fresh = open_at(options, case.config.small)?;
         let small = if shrink {
             shrink_case(case.clone(), &mut |c| check_case(&mut fresh, c, |_, _, _| {}).is_err())
         } else {
@@ -258,10 +303,14 @@ fn run_cases(
         let error = check_case(&mut fresh, &small, |_, _, _| {}).err().unwrap_or(error);
         let assertion = fresh.assertions.first().cloned();
         let wave = file.with_extension("fst");
-        let wave_options = RtlOptions { wave: Some((crate::engine::Wave::Fst, wave.clone())), ..options.clone() };
+        let wave_options = RtlOptions {
+            wave: Some((crate::engine::Wave::Fst, wave.clone())),
+            variant: super::variant_for(small.config.small, options.variant),
+            ..options.clone()
+        };
         let (rtl_wave, wave_error) = match Rtl::open(&wave_options) {
             Ok(rtl) => {
-                let mut traced = Lockstep::new(VmemPipe::default(), rtl);
+                let mut traced = crate::engine::lockstep::Lockstep::new(super::model_for(small.config.small), rtl);
                 let _ = check_case(&mut traced, &small, |_, _, _| {});
                 traced.rtl.finish();
                 (Some(wave), None)

@@ -17,10 +17,12 @@ use gcn_vmem_model::isa::Instruction;
 use gcn_vmem_model::unit::Unit;
 use gcn_vmem_model::vmem_pipe::ports::{In, Out, BANKS, GROUP_LANES, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
 
+use crate::engine::lockstep::{Reset, Step};
 use crate::engine::stimulus::Rng;
 
 /// What the testbench does besides the program: the L2's latency and back-pressure, the VGPR
-/// port's back-pressure, and the seed of their draws.
+/// port's back-pressure, the seed of their draws, a reset in mid-run, and the pipeline's
+/// configuration (its RTL build and the model's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
     /// Latency of every L2 request, drawn uniformly from `MIN..=MAX` cycles (MIN ≥ 1).
@@ -33,11 +35,26 @@ pub struct Config {
     pub vgpr_stall: f64,
     /// A run that has not finished after this many cycles is an error (a hang).
     pub max_cycles: u64,
+    /// `Some((R, H))`: `rst_ni` falls after cycle R and stays low for H cycles (1..=3); the L2
+    /// keeps running and the program starts again from its first instruction
+    /// (docs/decisions.md "vmem_pipe", testbench). No reset when the program is done by then.
+    pub reset: Option<(u64, u8)>,
+    /// The small configuration (`Config::small()` of the model, the RTL build with
+    /// cosim/units.txt's `small=` parameters) instead of the defaults.
+    pub small: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { latency: (50, 50), seed: 0, l2_stall: 0.0, vgpr_stall: 0.0, max_cycles: 1_000_000 }
+        Config {
+            latency: (50, 50),
+            seed: 0,
+            l2_stall: 0.0,
+            vgpr_stall: 0.0,
+            max_cycles: 1_000_000,
+            reset: None,
+            small: false,
+        }
     }
 }
 
@@ -87,7 +104,9 @@ pub struct Timing {
     pub requests: u16,
     pub hits: u16,
     pub misses: u16,
+    pub merged: u16,
     pub conflicts: u16,
+    pub mshr_wait: u16,
 }
 
 impl Timing {
@@ -116,7 +135,9 @@ impl Timing {
             "tcp_requests": self.requests,
             "hits": self.hits,
             "misses": self.misses,
+            "merged": self.merged,
             "bank_conflict_cycles": self.conflicts,
+            "mshr_wait_cycles": self.mshr_wait,
             "cycles": self.total,
             "issued_at": self.issued,
             "done_at": self.done,
@@ -176,6 +197,10 @@ pub struct Testbench {
     pub wave: Wave,
     /// The L2's memory.
     pub memory: Memory,
+    /// The wave the program starts from (again after a mid-run reset).
+    initial: Wave,
+    /// The mid-run reset has happened.
+    restarted: bool,
     responses: [Vec<Response>; BANKS],
     seq: u64,
     cycle: u64,
@@ -261,6 +286,8 @@ impl Testbench {
             outstanding: VecDeque::new(),
             wave: wave.clone(),
             memory: wave.memory.clone(),
+            initial: wave.clone(),
+            restarted: false,
             responses: Default::default(),
             seq: 0,
             cycle: 0,
@@ -294,13 +321,49 @@ impl Testbench {
         p > 0.0 && self.rng.chance(p)
     }
 
-    /// The inputs of the next cycle from the outputs at its start (`out`: the outputs after the
-    /// previous edge). Also does the testbench's side of that cycle's edge: beats, VGPR writes
-    /// and L2 requests accepted, the done taken.
-    pub fn input(&mut self, out: &Out) -> In {
+    /// The next cycle (its reset activity and inputs) from the outputs at its start (`out`: the
+    /// outputs after the previous edge). Also does the testbench's side of that cycle's edge:
+    /// beats, VGPR writes and L2 requests accepted, the done taken. In the cycles of a mid-run
+    /// reset ([`Config::reset`]) `rst_ni` is held low, the L2 goes on delivering what it owes
+    /// (into inputs the pipe ignores), and at the last of them the SQ starts the program again
+    /// from the initial wave, with the L2's memory restored for the requests that follow.
+    pub fn step(&mut self, out: &Out) -> Step<In> {
+        if let (Some((at, hold)), false) = (self.config.reset, self.restarted) {
+            let cycle = self.cycle;
+            if cycle > at && cycle <= at + u64::from(hold) {
+                self.cycle += 1;
+                let mut input = In { l2_idle: self.l2_idle(), ..In::default() };
+                self.l2(&Out::default(), &mut input, cycle);
+                if cycle == at + u64::from(hold) {
+                    self.restart();
+                }
+                return Step { reset: Reset::Hold, input };
+            }
+        }
+        Step::from(self.input(out))
+    }
+
+    /// The SQ starts over from the initial wave (after a mid-run reset).
+    fn restart(&mut self) {
+        self.restarted = true;
+        self.wave = self.initial.clone();
+        self.memory = self.initial.memory.clone();
+        self.next_item = 0;
+        self.sending = None;
+        self.outstanding.clear();
+        self.timings.clear();
+    }
+
+    /// `l2_idle_i`: every request accepted before this cycle has had its response.
+    fn l2_idle(&self) -> bool {
+        self.responses.iter().all(Vec::is_empty)
+    }
+
+    /// The inputs of the next cycle outside a reset ([`Testbench::step`]).
+    fn input(&mut self, out: &Out) -> In {
         let cycle = self.cycle;
         self.cycle += 1;
-        let mut input = In::default();
+        let mut input = In { l2_idle: self.l2_idle(), ..In::default() };
 
         if out.done_valid {
             if let Some(o) = self.outstanding.pop_front() {
@@ -317,7 +380,9 @@ impl Testbench {
                     requests: out.done_requests,
                     hits: out.done_hits,
                     misses: out.done_misses,
+                    merged: out.done_merged,
                     conflicts: out.done_conflicts,
+                    mshr_wait: out.done_mshr_wait,
                 });
             }
         }
@@ -377,7 +442,7 @@ impl Testbench {
         }
         let Some(s) = &mut self.sending else { return };
         let k = s.next;
-        *input = In { l2_req_ready: input.l2_req_ready, vgpr_ready: input.vgpr_ready, ..s.header };
+        *input = In { l2_idle: input.l2_idle, vgpr_ready: input.vgpr_ready, ..s.header };
         input.iss_valid = true;
         input.iss_last = k + 1 == s.beats;
         let group = GROUP_LANES * (k % 4);
@@ -512,12 +577,13 @@ pub fn run<U: Unit<In = In, Out = Out>>(
     unit.set_reset(true);
     unit.step(&In::default());
     let mut out = unit.set_reset(false);
+    let mut held = false;
     while !tb.finished() {
         if tb.cycle() >= config.max_cycles {
             return Err(hang_message(&tb));
         }
-        let input = tb.input(&out);
-        out = unit.step(&input);
+        let step = tb.step(&out);
+        out = crate::engine::lockstep::drive_unit(unit, &mut held, &step);
     }
     Ok(PipeRun { wave: tb.final_wave(), timings: tb.timings, cycles: tb.cycle })
 }
@@ -549,7 +615,6 @@ where
     M: Unit<In = In, Out = Out>,
     R: crate::engine::RtlUnit<In = In, Out = Out>,
 {
-    use crate::engine::lockstep::Step;
     use gcn_vmem_model::unit::Ports as _;
     let mut tb = Testbench::new(program, wave, config)?;
     ls.reset();
@@ -577,9 +642,9 @@ where
         if tb.cycle() >= config.max_cycles {
             return Err(hang_message(&tb));
         }
-        let input = tb.input(&out);
-        out = ls.drive(&Step::from(input)).1;
-        observe(&ls.model, &input, &out);
+        let step = tb.step(&out);
+        out = ls.drive(&step).1;
+        observe(&ls.model, &step.input, &out);
     }
     Ok(PipeRun { wave: tb.final_wave(), timings: tb.timings, cycles: tb.cycle })
 }
