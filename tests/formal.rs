@@ -121,10 +121,54 @@ fn bad_input_is_an_error_not_a_panic() {
     config.params = vec![("Depth".to_string(), "2\";x".to_string())];
     assert!(formal::check(&config).is_err());
     config.params.clear();
-    config.hooks = vec!["no_such_hook".to_string()];
+    config.hooks = vec![("no_such_hook".to_string(), None)];
     assert!(format!("{:#}", formal::check(&config).unwrap_err()).contains("does not exist"));
     config.hooks.clear();
     config.depth = 0;
     assert!(formal::check(&config).is_err());
     assert!(formal::parse_param("Lines").is_err());
+    assert!(formal::parse_hook("a b").is_err());
+    assert!(formal::parse_hook("h=").is_err());
+    assert_eq!(formal::parse_hook("h=x.svh").unwrap(), ("h".to_string(), Some(PathBuf::from("x.svh"))));
+}
+
+/// The TCP bank at the small configuration (docs/decisions.md "vmem_pipe": Lines 8, Mshrs 2,
+/// Targets 2, InFlight 2, LookupDepth 4, ReturnDepth 2, L2Depth 1).
+fn tcp_bank(name: &str) -> Config {
+    let mut config = Config::new("vmem_pipe_tcp_bank", &root());
+    config.params = [
+        ("Lines", "8"),
+        ("Mshrs", "2"),
+        ("Targets", "2"),
+        ("InFlight", "2"),
+        ("LookupDepth", "4"),
+        ("ReturnDepth", "2"),
+        ("L2Depth", "1"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    config.work = Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("formal").join(name));
+    config.timeout = Some(std::time::Duration::from_secs(900));
+    config
+}
+
+#[test]
+fn tcp_bank_planted_bug_is_refuted() {
+    if !tools_or_skip("tcp_bank_planted_bug_is_refuted") {
+        return;
+    }
+    // A miss that leaves its MSHR free (formal/test/vmem_pipe_bank_brk_mshr.svh at the bank's
+    // hook point): the next miss takes the MSHR again while the first line read is at the L2.
+    let mut config = tcp_bank("tcp-bank-bug");
+    config.hooks = vec![(
+        "vmem_pipe_brk_bank".to_string(),
+        Some(root().join("formal/test/vmem_pipe_bank_brk_mshr.svh")),
+    )];
+    config.depth = 6;
+    config.induction = false;
+    let report = formal::check(&config).unwrap();
+    let lines = report.lines(&shown).join("\n");
+    assert!(matches!(report.get("MshrRealloc_A").map(|a| &a.status), Some(Status::Refuted { .. })), "{lines}");
+    assert!(report.assumptions.iter().any(|a| a.ends_with("RspTag_M")), "{lines}");
 }

@@ -18,9 +18,10 @@ pub struct Args {
     /// A macro to define, NAME or NAME=VALUE (repeatable).
     #[arg(long = "define")]
     defines: Vec<String>,
-    /// A test hook to compile, rtl/test/<name>.svh (repeatable).
-    #[arg(long = "hook")]
-    hooks: Vec<String>,
+    /// A test hook to compile: NAME (rtl/test/NAME.svh at the hook point NAME) or NAME=FILE (the
+    /// file's text there instead, e.g. a planted bug of formal/test/; repeatable).
+    #[arg(long = "hook", value_parser = formal::parse_hook)]
+    hooks: Vec<(String, Option<PathBuf>)>,
     /// Another source file, read after the RTL (repeatable).
     #[arg(long = "file")]
     files: Vec<PathBuf>,
@@ -30,17 +31,22 @@ pub struct Args {
     /// Stop after this many seconds (then exit 2).
     #[arg(long)]
     timeout: Option<u64>,
+    /// The bounded check alone (no induction): exits 0 when no assertion is refuted.
+    #[arg(long)]
+    bmc_only: bool,
 }
 
 /// Ok(false) when an assertion is refuted or unproven; an error (exit 2) when the proof could not
 /// run.
 pub fn run(args: Args) -> anyhow::Result<bool> {
-    let Args { top, params, defines, hooks, files, depth, timeout } = args;
+    let Args { top, params, defines, hooks, files, depth, timeout, bmc_only } = args;
     formal::check_tools()?;
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let cwd = std::env::current_dir().unwrap_or_default();
     let shown = |p: &Path| -> String { p.strip_prefix(&cwd).unwrap_or(p).display().to_string() };
-    let files = files.into_iter().map(|f| if f.is_absolute() { f } else { cwd.join(f) }).collect();
+    let absolute = |f: PathBuf| if f.is_absolute() { f } else { cwd.join(f) };
+    let files = files.into_iter().map(absolute).collect();
+    let hooks = hooks.into_iter().map(|(h, f)| (h, f.map(absolute))).collect();
     let config = formal::Config {
         top: top.clone(),
         files,
@@ -51,11 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         root,
         work: None,
         timeout: timeout.map(std::time::Duration::from_secs),
+        induction: !bmc_only,
     };
     let shown_params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     println!(
-        "gcn-vmem formal: {top}{} (bounded {depth} cycles from reset, then k-induction; {} + {})",
+        "gcn-vmem formal: {top}{} (bounded {depth} cycles from reset{}; {} + {})",
         if shown_params.is_empty() { String::new() } else { format!(" #({})", shown_params.join(", ")) },
+        if bmc_only { "" } else { ", then k-induction" },
         formal::SMTBMC,
         formal::BOOLECTOR
     );
@@ -64,5 +72,5 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
         println!("{line}");
     }
     println!("logs and traces: {}", shown(&report.work));
-    Ok(report.all_proven())
+    Ok(if bmc_only { report.none_refuted() } else { report.all_proven() })
 }

@@ -63,8 +63,10 @@ pub struct Config {
     pub params: Vec<(String, String)>,
     /// Macros to define (`NAME` or `NAME=VALUE`).
     pub defines: Vec<String>,
-    /// Test hooks to compile (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`: rtl/test/<name>.svh).
-    pub hooks: Vec<String>,
+    /// Test hooks to compile (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`): each hook point's name and
+    /// the file whose text takes its place, by default rtl/test/<name>.svh (a planted bug of the
+    /// proof's own, e.g. formal/test/*.svh, can stand at a hook point of the design instead).
+    pub hooks: Vec<(String, Option<PathBuf>)>,
     /// Cycles from reset of the bounded check (step 0 is the reset cycle), and the longest
     /// induction tried.
     pub depth: usize,
@@ -74,6 +76,9 @@ pub struct Config {
     pub work: Option<PathBuf>,
     /// Stop the proof after this long (an error).
     pub timeout: Option<Duration>,
+    /// Run the k-induction after the bounded check; false: the bounded check alone (what is not
+    /// refuted is [`Status::Bounded`]).
+    pub induction: bool,
 }
 
 impl Config {
@@ -89,6 +94,7 @@ impl Config {
             root: root.to_path_buf(),
             work: None,
             timeout: None,
+            induction: true,
         }
     }
 }
@@ -103,6 +109,8 @@ pub enum Status {
     /// True to the depth from reset, but the induction does not close at that depth; `trace`: the
     /// induction step's counterexample (from a state that may be unreachable).
     Unknown { trace: Option<PathBuf> },
+    /// True to the depth from reset; no induction was tried (`Config::induction` false).
+    Bounded,
 }
 
 /// One assertion's result.
@@ -133,19 +141,24 @@ impl Report {
         self.assertions.iter().all(|a| matches!(a.status, Status::Proven { .. }))
     }
 
+    /// No assertion refuted.
+    pub fn none_refuted(&self) -> bool {
+        !self.assertions.iter().any(|a| matches!(a.status, Status::Refuted { .. }))
+    }
+
     /// The assertion named `name` (its last hierarchical component or the whole name).
     pub fn get(&self, name: &str) -> Option<&Assertion> {
         self.assertions.iter().find(|a| a.name == name || a.name.rsplit('.').next() == Some(name))
     }
 
-    /// Counts: (proven, refuted, unknown).
+    /// Counts: (proven, refuted, unknown or bounded only).
     pub fn counts(&self) -> (usize, usize, usize) {
         let mut c = (0, 0, 0);
         for a in &self.assertions {
             match a.status {
                 Status::Proven { .. } => c.0 += 1,
                 Status::Refuted { .. } => c.1 += 1,
-                Status::Unknown { .. } => c.2 += 1,
+                Status::Unknown { .. } | Status::Bounded => c.2 += 1,
             }
         }
         c
@@ -167,6 +180,7 @@ impl Report {
                     self.depth,
                     trace.as_ref().map(|t| format!(" (induction trace {})", shown(t))).unwrap_or_default()
                 ),
+                Status::Bounded => format!("bounded: true for {} cycles from reset (no induction tried)", self.depth),
             };
             out.push(format!("  {:<width$}  {what}", a.name));
         }
@@ -291,6 +305,17 @@ pub fn parse_param(s: &str) -> anyhow::Result<(String, String)> {
     Ok((k.to_string(), v.to_string()))
 }
 
+/// `NAME` or `NAME=FILE`: a test hook point and the file to put there (default rtl/test/NAME.svh).
+pub fn parse_hook(s: &str) -> anyhow::Result<(String, Option<PathBuf>)> {
+    let (name, file) = match s.split_once('=') {
+        Some((n, f)) if !f.is_empty() => (n, Some(PathBuf::from(f))),
+        Some(_) => anyhow::bail!("test hook `{s}`: NAME=FILE needs a file"),
+        None => (s, None),
+    };
+    check_identifier("test hook", name)?;
+    Ok((name.to_string(), file))
+}
+
 /// Escapes a name for a Yosys selection pattern (`[`, `]`, `*`, `?`, `\` are glob characters).
 fn select_escape(name: &str) -> String {
     let mut s = String::new();
@@ -306,13 +331,13 @@ fn select_escape(name: &str) -> String {
 /// The Yosys script that reads the design and writes design.il and design.smt2.
 fn design_script(config: &Config, files: &[String]) -> String {
     let mut s = String::from("# gcn-vmem formal (cosim/tools/formal.rs)\n");
-    let mut read = String::from("read_slang -j 1 --single-unit -U SYNTHESIS -D FORMAL");
+    let mut read = String::from("read_slang -j 1 -I . --single-unit -U SYNTHESIS -D FORMAL");
     for d in &config.defines {
         write!(read, " -D {d}").unwrap();
     }
     if !config.hooks.is_empty() {
         read.push_str(" -D VMEM_TEST_HOOKS");
-        for h in &config.hooks {
+        for (h, _) in &config.hooks {
             write!(read, " -D VMEM_TEST_{h}").unwrap();
         }
     }
@@ -361,7 +386,8 @@ pub fn parse_smtbmc(text: &str) -> SmtbmcRun {
     let number = |rest: &str| rest.trim_end_matches('.').trim().parse::<usize>().ok();
     for line in text.lines() {
         // "##   0:00:00  message"
-        let Some(msg) = line.strip_prefix("##").map(str::trim_start) else { continue };
+        // smtbmc's progress spinner (without --noprogress) may share the line.
+        let Some(msg) = line.find("##").map(|at| line[at + 2..].trim_start()) else { continue };
         let msg = msg.split_once(char::is_whitespace).map_or("", |(_, m)| m.trim());
         if let Some(n) = msg.strip_prefix("Checking assertions in step ").and_then(number) {
             step = n;
@@ -464,7 +490,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         check_identifier("define", k)?;
         check_value("define", v)?;
     }
-    for h in &config.hooks {
+    for (h, _) in &config.hooks {
         check_identifier("test hook", h)?;
     }
     anyhow::ensure!(config.depth >= 1, "the depth must be at least 1");
@@ -506,8 +532,8 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         copy(f, &work.join("extra").join(&name))?;
         files.push(format!("extra/{name}"));
     }
-    for h in &config.hooks {
-        let hook = rtl.join("test").join(format!("{h}.svh"));
+    for (h, file) in &config.hooks {
+        let hook = file.clone().unwrap_or_else(|| rtl.join("test").join(format!("{h}.svh")));
         anyhow::ensure!(hook.is_file(), "test hook {h}: {} does not exist", hook.display());
         copy(&hook, &work.join("rtl").join("test").join(format!("{h}.svh")))?;
     }
@@ -554,7 +580,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
 
     // 2. Bounded model check from reset.
     let args: Vec<String> = [
-        "-s", "boolector", "--presat", "--unroll", "--keep-going", "--smtc", "reset.smtc", "-t", &depth, "--dump-vcd",
+        "-s", "boolector", "--presat", "--unroll", "--noprogress", "--keep-going", "--smtc", "reset.smtc", "-t", &depth, "--dump-vcd",
         "bmc_%.vcd", "design.smt2",
     ]
     .iter()
@@ -591,6 +617,11 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
 
     // 3. k-induction on the rest, dropping what does not close.
     let mut round = 0;
+    if !config.induction {
+        for s in status.iter_mut().filter(|s| s.is_none()) {
+            *s = Some(Status::Bounded);
+        }
+    }
     while status.iter().any(Option::is_none) {
         let dropped: Vec<&String> =
             names.iter().zip(&status).filter(|(_, s)| s.is_some()).map(|(n, _)| n).collect();
@@ -610,7 +641,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             format!("ind_{round}.smt2")
         };
         let trace = format!("ind_{round}.vcd");
-        let args: Vec<String> = ["-s", "boolector", "--presat", "--unroll", "-i", "-t", &depth, "--dump-vcd", &trace, &smt2_name]
+        let args: Vec<String> = ["-s", "boolector", "--presat", "--unroll", "--noprogress", "-i", "-t", &depth, "--dump-vcd", &trace, &smt2_name]
             .iter()
             .map(|s| s.to_string())
             .collect();
