@@ -118,12 +118,21 @@ module vmem_pipe_tcp_bank_props
     end
   end
 
+  // What the TCP around the bank guarantees (Push_M, AccWf_M, Posted_M) is assumed when the bank
+  // is the proof's top, and checked when the TCP is (gcn-vmem formal defines FORMAL_TOP_<top>);
+  // the L2 (RspTag_M), the TD (Take_M) and the pipe's quiet (Quiet_M) are outside both.
+`ifdef FORMAL_TOP_vmem_pipe_tcp_bank
   Push_M: assume property (@(posedge clk_i) disable iff (!rst_ni) push_ok);
   AccWf_M: assume property (@(posedge clk_i) disable iff (!rst_ni) acc_ok);
+  Posted_M: assume property (@(posedge clk_i) disable iff (!rst_ni) posted_ok);
+`else
+  `VMEM_ASSERT(Push_M, push_ok)
+  `VMEM_ASSERT(AccWf_M, acc_ok)
+  `VMEM_ASSERT(Posted_M, posted_ok)
+`endif
   Quiet_M: assume property (@(posedge clk_i) disable iff (!rst_ni)
                             !($past(rst_ni) && $past(quiet_i)) || quiet_i);
   RspTag_M: assume property (@(posedge clk_i) disable iff (!rst_ni) rsp_ok);
-  Posted_M: assume property (@(posedge clk_i) disable iff (!rst_ni) posted_ok);
   Take_M: assume property (@(posedge clk_i) disable iff (!rst_ni) !rr_take_i || rr_valid_o);
 
   `VMEM_ASSERT(L2ReqStable_A, !($past(rst_ni) && $past(quiet_i) && $past(l2_req_o.valid) &&

@@ -161,10 +161,8 @@ fn tcp_bank_planted_bug_is_refuted() {
     // A miss that leaves its MSHR free (formal/test/vmem_pipe_bank_brk_mshr.svh at the bank's
     // hook point): the next miss takes the MSHR again while the first line read is at the L2.
     let mut config = tcp_bank("tcp-bank-bug");
-    config.hooks = vec![(
-        "vmem_pipe_brk_bank".to_string(),
-        Some(root().join("formal/test/vmem_pipe_bank_brk_mshr.svh")),
-    )];
+    config.hooks =
+        vec![("vmem_pipe_brk_bank".to_string(), Some(root().join("formal/test/vmem_pipe_bank_brk_mshr.svh")))];
     config.depth = 6;
     config.induction = false;
     let report = formal::check(&config).unwrap();

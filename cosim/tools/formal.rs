@@ -8,12 +8,12 @@
 //!    modules rtl/<top>.sv instantiates, rtl/<top>.sv; [`crate::engine::rtl_sources`]), then the
 //!    formal-only file formal/<top>_props.sv when it exists (a module bound into the top with
 //!    `bind`: environment assumptions and extra properties), then any `--file`, with
-//!    `read_slang --single-unit -U SYNTHESIS -D FORMAL` (assertions in: `VMEM_ASSERT` is empty under
-//!    SYNTHESIS, which read_slang defines unless told not to), parameters (`-G`), defines and test
-//!    hooks; `proc`, `flatten`, `async2sync` (the asynchronous reset becomes a mux in front of each
-//!    register), `chformal -lower` (each clocked check becomes an `$assert` / `$assume` on its
-//!    sampled values), `memory_nordff`, `setundef -undriven -anyseq`, `opt -fast -keepdc`,
-//!    `dffunmap`, `write_smt2 -wires`.
+//!    `read_slang --single-unit -U SYNTHESIS -D FORMAL -D FORMAL_TOP_<top>` (assertions in:
+//!    `VMEM_ASSERT` is empty under SYNTHESIS, which read_slang defines unless told not to),
+//!    parameters (`-G`), defines and test hooks; `proc`, `flatten`, `async2sync` (the
+//!    asynchronous reset becomes a mux in front of each register), `chformal -lower` (each
+//!    clocked check becomes an `$assert` / `$assume` on its sampled values), `memory_nordff`,
+//!    `setundef -undriven -anyseq`, `opt -fast -keepdc`, `dffunmap`, `write_smt2 -wires`.
 //! 2. **Bounded model check** from reset: `smtbmc --keep-going -t DEPTH`, `rst_ni` low in step 0
 //!    (reset.smtc) and free after; every assertion that fails in some step is *refuted*, with the
 //!    VCD of the shortest trace that shows it (bmc_<n>.vcd).
@@ -170,7 +170,9 @@ impl Report {
         let mut out = Vec::new();
         for a in &self.assertions {
             let what = match &a.status {
-                Status::Proven { k } => format!("proven (bounded {} cycles from reset, induction closed at k = {k})", self.depth),
+                Status::Proven { k } => {
+                    format!("proven (bounded {} cycles from reset, induction closed at k = {k})", self.depth)
+                }
                 Status::Refuted { step, trace } => {
                     format!("REFUTED in cycle {step} from reset (counterexample {})", shown(trace))
                 }
@@ -269,7 +271,8 @@ pub fn available() -> bool {
 
 /// An error naming the fix unless every tool runs.
 pub fn check_tools() -> anyhow::Result<()> {
-    yosys::version().map_err(|e| anyhow::anyhow!("{e:#}; property proofs also need smtbmc and a solver: {}", install_hint()))?;
+    yosys::version()
+        .map_err(|e| anyhow::anyhow!("{e:#}; property proofs also need smtbmc and a solver: {}", install_hint()))?;
     let smtbmc = smtbmc_program();
     if !runs(&smtbmc, &["--help"]) {
         anyhow::bail!("`{} --help` does not run: {}", smtbmc.to_string_lossy(), install_hint());
@@ -331,7 +334,7 @@ fn select_escape(name: &str) -> String {
 /// The Yosys script that reads the design and writes design.il and design.smt2.
 fn design_script(config: &Config, files: &[String]) -> String {
     let mut s = String::from("# gcn-vmem formal (cosim/tools/formal.rs)\n");
-    let mut read = String::from("read_slang -j 1 -I . --single-unit -U SYNTHESIS -D FORMAL");
+    let mut read = format!("read_slang -j 1 -I . --single-unit -U SYNTHESIS -D FORMAL -D FORMAL_TOP_{}", config.top);
     for d in &config.defines {
         write!(read, " -D {d}").unwrap();
     }
@@ -510,10 +513,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
     let sources = if rtl.join(format!("{top}.sv")).is_file() {
         rtl_sources::unit_sources(&rtl, top)?
     } else {
-        anyhow::ensure!(
-            !config.files.is_empty(),
-            "there is no rtl/{top}.sv, and no --file names the module {top}"
-        );
+        anyhow::ensure!(!config.files.is_empty(), "there is no rtl/{top}.sv, and no --file names the module {top}");
         rtl_sources::packages(&rtl)?.into_iter().map(|p| rtl.join(p)).collect()
     };
     for src in &sources {
@@ -580,8 +580,19 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
 
     // 2. Bounded model check from reset.
     let args: Vec<String> = [
-        "-s", "boolector", "--presat", "--unroll", "--noprogress", "--keep-going", "--smtc", "reset.smtc", "-t", &depth, "--dump-vcd",
-        "bmc_%.vcd", "design.smt2",
+        "-s",
+        "boolector",
+        "--presat",
+        "--unroll",
+        "--noprogress",
+        "--keep-going",
+        "--smtc",
+        "reset.smtc",
+        "-t",
+        &depth,
+        "--dump-vcd",
+        "bmc_%.vcd",
+        "design.smt2",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -623,8 +634,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         }
     }
     while status.iter().any(Option::is_none) {
-        let dropped: Vec<&String> =
-            names.iter().zip(&status).filter(|(_, s)| s.is_some()).map(|(n, _)| n).collect();
+        let dropped: Vec<&String> = names.iter().zip(&status).filter(|(_, s)| s.is_some()).map(|(n, _)| n).collect();
         let smt2_name = if dropped.is_empty() {
             "design.smt2".to_string()
         } else {
@@ -641,10 +651,22 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             format!("ind_{round}.smt2")
         };
         let trace = format!("ind_{round}.vcd");
-        let args: Vec<String> = ["-s", "boolector", "--presat", "--unroll", "--noprogress", "-i", "-t", &depth, "--dump-vcd", &trace, &smt2_name]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let args: Vec<String> = [
+            "-s",
+            "boolector",
+            "--presat",
+            "--unroll",
+            "--noprogress",
+            "-i",
+            "-t",
+            &depth,
+            "--dump-vcd",
+            &trace,
+            &smt2_name,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let name = format!("induction_{round}");
         let out = run_smtbmc(&work, &name, &args, deadline)?;
         let ind = parse_smtbmc(&out);
@@ -655,8 +677,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             }
             break;
         }
-        let failed: Vec<usize> =
-            ind.failures.iter().flat_map(|(_, f, _)| f.iter()).filter_map(|n| index(n)).collect();
+        let failed: Vec<usize> = ind.failures.iter().flat_map(|(_, f, _)| f.iter()).filter_map(|n| index(n)).collect();
         if ind.status != "FAILED" || failed.is_empty() {
             anyhow::bail!(
                 "{SMTBMC} did not finish the induction of {top} (log {}):\n{}",
@@ -718,7 +739,10 @@ mod tests {
         assert!(parse_param("X=\"s\"").is_err());
         assert_eq!(select_escape("g[0].a*"), "g\\[0\\].a\\*");
         assert_eq!(
-            smt2_properties("; yosys-smt2-assert 0 A_A\n; yosys-smt2-assume 0 M\n; yosys-smt2-assert 1 g[0].B x.sv:1\n", "assert"),
+            smt2_properties(
+                "; yosys-smt2-assert 0 A_A\n; yosys-smt2-assume 0 M\n; yosys-smt2-assert 1 g[0].B x.sv:1\n",
+                "assert"
+            ),
             vec!["A_A".to_string(), "g[0].B".to_string()]
         );
     }

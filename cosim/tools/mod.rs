@@ -1,6 +1,7 @@
 //! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]), formal equivalence
-//! ([`equiv`]), property proofs ([`formal`]) and gate-level netlists ([`gls`]), mutation testing of the RTL ([`mutants`]), and
-//! LLVM's assembler as the instruction codec's differential peer ([`llvm`]).
+//! ([`equiv`]), property proofs ([`formal`]) and gate-level netlists ([`gls`]), mutation testing
+//! of the RTL ([`mutants`]), and LLVM's assembler as the instruction codec's differential peer
+//! ([`llvm`]).
 
 pub mod equiv;
 pub mod formal;
