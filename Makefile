@@ -160,11 +160,13 @@ equiv: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
 
 # Property proofs (docs/formal-and-synthesis.md "Property proofs"): the assertions of UNIT (a
-# module: rtl/<UNIT>.sv with formal/<UNIT>_props.sv when it exists), bounded DEPTH cycles from reset
-# (default 8), then k-induction; PARAMS="Name=value ..." overrides the top's parameters,
-# DEFINES="NAME ...", HOOKS="name ..." (test hooks, rtl/test/<name>.svh) and FILES="a.sv ..."
-# (more sources) as `gcn-vmem formal` takes them; TIMEOUT=s; BMC_ONLY=1 skips the induction. Exits 1 when an assertion is refuted
-# or unproven. The binary needs no Verilated unit of its own: UNIT builds when it is one.
+# module: rtl/<UNIT>.sv with formal/<UNIT>_props.sv when it exists), bounded DEPTH cycles from
+# reset (default 8), then k-induction; PARAMS="Name=value ..." overrides the top's parameters,
+# DEFINES="NAME ...", HOOKS="name[=file] ..." (test hooks) and FILES="a.sv ..." (more sources) as
+# `gcn-vmem formal` takes them; TIMEOUT=s; BMC_ONLY=1 skips the induction. Exits 1 when an
+# assertion is refuted or unproven. The binary needs no Verilated unit: it is built for UNIT when
+# that is one, else for the first unit alone (an edit to the RTL under proof rebuilds nothing).
+# On a fresh clone the first build still builds every unit.
 PARAMS  ?=
 DEFINES ?=
 HOOKS   ?=
@@ -173,7 +175,7 @@ TIMEOUT ?=
 BMC_ONLY ?=
 formal: deps $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
 	@[ -n "$(UNIT)" ] || { echo "error: make formal needs UNIT=<module> (rtl/<module>.sv), e.g. make formal UNIT=vmem_pipe_tcp_bank PARAMS=\"Lines=8\"" >&2; exit 2; }
-	GCN_VMEM_UNITS="$(filter $(UNITS),$(UNIT))" $(CARGO) build --release
+	GCN_VMEM_UNITS="$(or $(filter $(UNITS),$(UNIT)),$(firstword $(UNITS)))" $(CARGO) build --release
 	$(RUN_YOSYS) $(BIN) formal --top $(UNIT) $(foreach p,$(PARAMS),--param $(p)) $(foreach d,$(DEFINES),--define $(d)) \
 	  $(foreach h,$(HOOKS),--hook $(h)) $(foreach f,$(FILES),--file $(f)) $(if $(DEPTH),--depth $(DEPTH)) \
 	  $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(BMC_ONLY),--bmc-only)

@@ -6,7 +6,7 @@
 // The environment (docs/decisions.md "vmem_pipe", "TCP (L1)", "L2 requests", "Responses"):
 //   Push_M       the TCP pushes at most lk_free_o accesses (it accepts a bundle only when they fit);
 //   AccWf_M      each pushed access is well formed: 1 .. 4 requests, an instruction id below
-//                InFlight, the request slots of its nreq requests valid;
+//                InFlight, as many valid request slots as requests;
 //   Quiet_M      quiet_i, once 1, stays 1 until a reset;
 //   RspTag_M     while quiet_i, a response on the channel answers a request of this bank that the L2
 //                accepted and has not answered: tag {0, m} an outstanding request of MSHR m, tag
@@ -105,9 +105,9 @@ module vmem_pipe_tcp_bank_props
     for (int r = 0; r < 4; r++) begin
       if (push_i[r]) begin
         if (acc_i[r].nreq == '0 || acc_i[r].nreq > 3'd4 || 32'(acc_i[r].id) >= InFlight) acc_ok = 1'b0;
-        for (int k = 0; k < 4; k++) begin
-          if ((k < 32'(acc_i[r].nreq)) != acc_i[r].req[k].valid) acc_ok = 1'b0;
-        end
+        // req[k]: request k of the bundle when it is one of this access (not packed).
+        if (32'($countones({acc_i[r].req[3].valid, acc_i[r].req[2].valid, acc_i[r].req[1].valid,
+                            acc_i[r].req[0].valid})) != 32'(acc_i[r].nreq)) acc_ok = 1'b0;
       end
     end
     rsp_ok = !answer || (l2_rsp_i.tag[4] ? (post_q[l2_rsp_i.tag[3:0]] != '0)
