@@ -295,4 +295,10 @@ module vmem_pipe
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).
 `VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
 
+  // Test builds only: the switches of the break-asserts corruptions and of the mutant, read from
+  // their plusargs once (rtl/test/vmem_pipe_brk_mode.svh, vmem_pipe_mut_mode.svh); the
+  // sub-blocks' hooks read them by hierarchical name.
+  `VMEM_TEST_HOOK(vmem_pipe_brk_mode)
+  `VMEM_TEST_HOOK(vmem_pipe_mut_mode)
+
 endmodule : vmem_pipe

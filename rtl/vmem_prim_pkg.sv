@@ -42,7 +42,8 @@
 //                                   (<unit>_mut*): cosim/build/units.rs, CONTRIBUTING.md "Adding a
 //                                   unit". A hook point is one line, and the code it stands for
 //                                   corrupts or mutates only what is already there: no port, no
-//                                   parameter, no register of its own.
+//                                   parameter, no register of its own (a test build's switch, a
+//                                   plusarg read once at time 0, is its only variable).
 //
 // Nothing of the assertions is compiled under SYNTHESIS. Verilator evaluates them only with
 // --assert (build.rs passes it to every build). This file defines macros at file scope, so it

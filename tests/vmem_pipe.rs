@@ -343,53 +343,36 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     assert!(err.contains("MIN must be at least 1 and at most MAX"), "{err}");
 }
 
-/// The `VMEM_ASSERT`s of rtl/vmem_pipe.sv and its sub-blocks in the order of their break-asserts
-/// keys: key k (1..38) breaks `BREAK_ASSERTS_KEYS[k - 1]` (the files' headers give each key's
-/// corruption).
-const BREAK_ASSERTS_KEYS: [&str; 38] = [
-    // rtl/vmem_pipe_ta.sv: 1..9
-    "IssueBeats_A",
-    "IssueHeaderHeld_A",
-    "IssueIntoFull_A",
-    "AddrResultTag_A",
-    "StoreCvtTag_A",
-    "HeldTables_A",
-    "StepGroupAvail_A",
-    "StepRequests_A",
-    "BundleStable_A",
-    // rtl/vmem_pipe_tcp.sv: 10..17
-    "L2ReqStable_A",
-    "L2TagUnique_A",
-    "L2RspTag_A",
-    "FillPending_A",
-    "LineUnique_A",
-    "L2ReqAligned_A",
-    "L2IdleZero_A",
-    "Outstanding_A",
-    // rtl/vmem_pipe_td.sv: 18..37
-    "StartComplete_A",
-    "TakeFree_A",
-    "TakeInOrder_A",
-    "InflightMax_A",
-    "StepEndInFlight_A",
-    "VgprHold_A",
-    "VgprMask_A",
-    "VgprAddr_A",
-    "VgprIdleZero_A",
-    "DoneIdleZero_A",
-    "UnpackTag_A",
-    "SwizzleTag_A",
-    "D16Tag_A",
-    "DoneHitsMisses_A",
-    "DoneTcpZero_A",
-    "DoneL2Zero_A",
-    "DoneConflicts_A",
-    "DoneIssueMin_A",
-    "DoneTaMin_A",
-    "DoneTdMin_A",
-    // rtl/vmem_pipe_ta.sv: 38
-    "MergedRequests_A",
-];
+/// The break-asserts keys of the pipeline's test hooks (rtl/test/vmem_pipe_brk_*.svh), as their
+/// headers list them: a line `//  k: <corruption> -> Name_A`, the arrow possibly on a later
+/// comment line of the same entry. Key k (V# base bits 11:6) breaks Name_A.
+fn break_asserts_keys() -> Vec<(u32, String)> {
+    let mut keys = Vec::new();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl/test");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("vmem_pipe_brk_"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut key = None;
+        for line in text.lines().map_while(|l| l.strip_prefix("//")) {
+            let line = line.trim();
+            if let Some((k, _)) = line.split_once(':').filter(|(k, _)| k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty()) {
+                key = k.parse::<u32>().ok();
+            }
+            if let (Some(k), Some((_, name))) = (key, line.split_once("-> ")) {
+                let name: String = name.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                keys.push((k, name));
+                key = None;
+            }
+        }
+    }
+    keys.sort();
+    keys
+}
 
 /// `case` with its V#'s base address bits 11:6 (the break-asserts key, rtl/vmem_pipe.sv) set to
 /// `key`; the program stays one the executor runs (nothing in it depends on those bits).
@@ -415,25 +398,31 @@ fn every_assertion_fires_and_is_reported() {
         .filter(|f| f.starts_with("vmem_pipe") && f.ends_with(".sv"))
         .map(|f| format!("rtl/{f}"))
         .collect();
-    assert_eq!(files.len(), 6, "{files:?}"); // the top, TA, TCP, its data array, TD, its gather row
+    // The top, the TA, the TCP, its bank, the bank's line RAM and MSHR register file, the TD.
+    assert_eq!(files.len(), 7, "{files:?}");
     let declared = crate::common::declared_assertions(&files.iter().map(String::as_str).collect::<Vec<_>>());
-    let mut listed = BREAK_ASSERTS_KEYS.to_vec();
+    let keys = break_asserts_keys();
+    let mut listed: Vec<String> = keys.iter().map(|(_, n)| n.clone()).collect();
     listed.sort_unstable();
     listed.dedup();
-    assert_eq!(listed.len(), BREAK_ASSERTS_KEYS.len(), "an assertion listed twice");
-    assert_eq!(declared, listed, "the assertions rtl/vmem_pipe*.sv declare");
+    assert_eq!(listed.len(), keys.len(), "an assertion keyed twice: {keys:?}");
+    let numbers: Vec<u32> = keys.iter().map(|(k, _)| *k).collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]) && numbers.iter().all(|&k| (1..64).contains(&k)), "{numbers:?}");
+    assert_eq!(declared, listed, "the assertions rtl/vmem_pipe*.sv declare, each with a key");
 
     let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
     let mut bad = Lockstep::new(VmemPipe::default(), Rtl::open(&broken).expect("the break-asserts RTL opens"));
     let mut good = Lockstep::new(VmemPipe::default(), Rtl::open(&RtlOptions::default()).expect("the RTL opens"));
     let pool = programs::draw_cases(32, 3, 0x1919);
     let mut tried = 0;
-    for (k, name) in BREAK_ASSERTS_KEYS.iter().enumerate() {
-        let key = k as u32 + 1;
+    for (k, (key, name)) in keys.iter().enumerate() {
+        let key = *key;
         // Each key starts at another program of the pool.
         let mut fired = None;
         for n in 0..pool.len() {
-            let case = with_key(&pool[(k + n) % pool.len()], key);
+            // The break-asserts corruptions are in the build of the default configuration.
+            let mut case = with_key(&pool[(k + n) % pool.len()], key);
+            case.config.small = false;
             tried += 1;
             match suite::check_case(&mut bad, &case, no_coverage) {
                 Ok(_) => continue,
@@ -462,7 +451,7 @@ fn every_assertion_fires_and_is_reported() {
             &replay.lines[..replay.lines.len().min(4)]
         );
     }
-    eprintln!("{} assertions fired in {tried} programs", BREAK_ASSERTS_KEYS.len());
+    eprintln!("{} assertions fired in {tried} programs", keys.len());
 }
 
 /// Where each assertion of the pipeline is declared, as the failure lines name it: the assertions
@@ -472,9 +461,9 @@ fn every_assertion_fires_and_is_reported() {
 #[test]
 fn assertion_lines_name_the_file_that_declares_the_assertion() {
     use gcn_vmem::engine::rtl_sources::assertion_file;
-    for file in ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_td.sv"] {
+    for file in ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp_bank.sv", "rtl/vmem_pipe_td.sv"] {
         let names = crate::common::declared_assertions(&[file]);
-        assert!(!names.is_empty() || file == "rtl/vmem_pipe.sv", "{file} declares no assertion");
+        assert!(!names.is_empty(), "{file} declares no assertion");
         for name in names {
             assert_eq!(assertion_file("vmem_pipe", &name), file, "{name}");
         }
@@ -513,7 +502,8 @@ fn break_asserts_failures_are_assertion_lines_that_replay() {
     assert!(!stdout.contains("PIPELINE vmem_pipe"), "an assertion reported as a PIPELINE line:\n{stdout}");
     assert!(stdout.contains("saved as found (--no-shrink)"), "{stdout}");
     let reported = gcn_vmem::tools::mutants::assertions_reported(&stdout);
-    assert!(!reported.is_empty() && reported.iter().all(|n| BREAK_ASSERTS_KEYS.contains(&n.as_str())), "{reported:?}");
+    let keys = break_asserts_keys();
+    assert!(!reported.is_empty() && reported.iter().all(|n| keys.iter().any(|(_, k)| k == n)), "{reported:?}");
     for line in lines {
         let name = line.split_whitespace().find_map(|w| w.strip_prefix("assertion=")).unwrap();
         let file = line.split(" (").nth(1).and_then(|r| r.split(')').next()).unwrap();

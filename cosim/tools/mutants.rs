@@ -255,7 +255,7 @@ fn closing(b: &[u8], open: usize) -> Option<usize> {
 
 /// The files a unit's mutants edit, relative to the checkout `root`: rtl/<unit>.sv, then the
 /// modules it instantiates that are not units themselves (the pipeline's sub-blocks
-/// rtl/vmem_pipe_ta.sv, _tcp, _tcp_ram, _td, _td_gather), sorted. A unit it instantiates (the
+/// rtl/vmem_pipe_rf.sv, _ta, _tcp, _tcp_bank, _tcp_ram, _td), sorted. A unit it instantiates (the
 /// pipeline's buffer_addr, swizzle, …) is mutated in that unit's own run, against its own
 /// lockstep suite.
 pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
@@ -747,8 +747,8 @@ mod tests {
         assert_eq!(operand_len("{a, b}[2] ;"), Some(9));
     }
 
-    /// The pipeline's mutants edit its own six files (the top and the TA, TCP, TCP data array, TD
-    /// and TD gather row sub-blocks),
+    /// The pipeline's mutants edit its own seven files (the top, the MSHR data register file, the
+    /// TA, the TCP, its bank, its line RAM and the TD),
     /// never the units it instantiates (buffer_addr, format_pack, format_unpack, swizzle, d16:
     /// mutated in their own runs); a unit with no sub-blocks edits its file alone.
     #[test]
@@ -756,11 +756,12 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let want = [
             "rtl/vmem_pipe.sv",
+            "rtl/vmem_pipe_rf.sv",
             "rtl/vmem_pipe_ta.sv",
             "rtl/vmem_pipe_tcp.sv",
+            "rtl/vmem_pipe_tcp_bank.sv",
             "rtl/vmem_pipe_tcp_ram.sv",
             "rtl/vmem_pipe_td.sv",
-            "rtl/vmem_pipe_td_gather.sv",
         ];
         assert_eq!(files(root, "vmem_pipe").unwrap(), want);
         assert_eq!(files(root, "swizzle").unwrap(), ["rtl/swizzle.sv"]);

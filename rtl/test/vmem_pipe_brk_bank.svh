@@ -13,7 +13,7 @@
 //      takes it again while its line read is at the L2)
 //   6: a GLC load leaves its MSHR free                         -> RspMshrBusy_A (its response
 //      names a free MSHR)
-if ($test$plusargs("TestBreakAsserts")) begin
+if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd1: if (lq_cnt_d == LkW'(LookupDepth)) lq_cnt_d = lq_cnt_d - LkW'(1);
     6'd2: if (rq_cnt_d == RqW'(ReturnDepth)) rq_cnt_d = rq_cnt_d - RqW'(1);

@@ -6,7 +6,7 @@
 //   9: an idle done has bit 0 of its conflicts set               -> DoneIdleZero_A
 //  10: an instruction stays in flight (for the table) at its done -> TakeFree_A (when its id is
 //      taken again)
-if ($test$plusargs("TestBreakAsserts")) begin
+if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
     6'd9:  if (!done_d.valid) done_d.n.conflicts[0] = 1'b1;

@@ -10,6 +10,7 @@
 //! Contract: docs/decisions.md "vmem_pipe (SPEC §14)".
 
 use crate::engine::prelude::*;
+use crate::engine::Variant;
 use gcn_vmem_model::unit::Unit;
 use gcn_vmem_model::vmem_pipe::ports::In;
 use gcn_vmem_model::vmem_pipe::{Config, VmemPipe};

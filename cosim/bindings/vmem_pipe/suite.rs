@@ -168,7 +168,6 @@ pub fn run_pipe_suite(
     jobs: usize,
 ) -> anyhow::Result<crate::engine::run::Summary> {
     use crate::engine::run::Summary;
-    use gcn_vmem_model::vmem_pipe::VmemPipe;
 
     let start = std::time::Instant::now();
     let options =
