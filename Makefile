@@ -188,7 +188,7 @@ formal-tcp:
 	$(MAKE) formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=$(or $(DEPTH),4)
 	@out=$$($(MAKE) --no-print-directory formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=6 BMC_ONLY=1 \
 	    HOOKS=vmem_pipe_brk_bank=formal/test/vmem_pipe_bank_brk_mshr.svh 2>&1); rc=$$?; echo "$$out"; \
-	  if [ $$rc -eq 1 ] && echo "$$out" | grep -q "MshrRealloc_A .*REFUTED"; then \
+	  if [ $$rc -ne 0 ] && echo "$$out" | grep -q "MshrRealloc_A .*REFUTED"; then \
 	    echo "formal-tcp: the planted bug is refuted (MshrRealloc_A)"; \
 	  else echo "error: formal-tcp: the planted bug was not refuted (exit $$rc)" >&2; exit 1; fi
 

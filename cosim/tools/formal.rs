@@ -187,8 +187,10 @@ impl Report {
             out.push(format!("  {:<width$}  {what}", a.name));
         }
         let (p, r, u) = self.counts();
+        let bounded = self.assertions.iter().filter(|a| a.status == Status::Bounded).count();
+        let rest = if bounded > 0 { format!("{bounded} bounded only") } else { format!("{u} unknown") };
         out.push(format!(
-            "{}: {p} proven, {r} refuted, {u} unknown of {} assertions ({} assumptions), depth {}, {:.1} s",
+            "{}: {p} proven, {r} refuted, {rest} of {} assertions ({} assumptions), depth {}, {:.1} s",
             self.top,
             self.assertions.len(),
             self.assumptions.len(),
