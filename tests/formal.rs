@@ -1,8 +1,10 @@
 //! `gcn-vmem formal` (cosim/tools/formal.rs): property proofs of a fixture, tests/data/formal/
 //! fifo.sv, as written (every assertion proven), with its planted bug (`FIFO_BUG`: refuted, named,
 //! with a trace) and with a property that is true but not inductive at a small depth
-//! (`FIFO_UNKNOWN`); the errors on bad input and on an assertion form Yosys does not read. The
-//! proofs are skipped with a note when Yosys, smtbmc or the solver is missing (`make yosys`).
+//! (`FIFO_UNKNOWN`); the errors on bad input and on an assertion form Yosys does not read; and the
+//! TCP bank at the small configuration with a planted bug at its hook point, refuted (the full
+//! proof of the bank, about two minutes, is `make formal-tcp`). The proofs are skipped with a
+//! note when Yosys, smtbmc or the solver is missing (`make yosys`).
 
 use std::path::{Path, PathBuf};
 
