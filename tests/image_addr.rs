@@ -1294,3 +1294,60 @@ fn directed_inputs_hit_their_bins() {
 fn random_stimulus_hits_every_bin() {
     common::every_bin_hit::<Harness>(250);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The Rust side of a cosim vector, timed (not a check).
+// ---------------------------------------------------------------------------------------------
+
+/// Not a check, a timing (`--ignored`): the Rust side of a `gcn-vmem cosim` vector of this unit,
+/// ns a valid vector over 1,000,000 of them on one thread: the stimulus (`generate_case`), then
+/// the model through each case with its coverage sampled as the lockstep run samples it (the
+/// model's half of `Lockstep::run_steps_with`: reset, each cycle's outputs kept, the sampler at
+/// the edge that computes). The `generate` and `model` columns of `gcn-vmem bench` without the
+/// RTL and its noise (docs/perf.md "image_addr"):
+/// `cargo test --release --test suite image_addr::rust_side_speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing: run with --ignored --nocapture"]
+fn rust_side_speed() {
+    use gcn_vmem::engine::cover::result_cycle;
+    use gcn_vmem::engine::lockstep::{drive_unit, Step};
+    use gcn_vmem::engine::stimulus::Rng;
+    use gcn_vmem::engine::Binding;
+    use gcn_vmem_model::cover::{Covered, Hits};
+    use gcn_vmem_model::unit::{valid_of, Unit};
+    use std::time::{Duration, Instant};
+
+    const VECTORS: u64 = 1_000_000;
+    let mut rng = Rng::new(1);
+    let mut model = ImageAddr::new();
+    let mut hits = Hits::new(&ImageAddr::covergroup());
+    let mut outs = Vec::new();
+    let (mut generate, mut run, mut vectors) = (Duration::ZERO, Duration::ZERO, 0u64);
+    while vectors < VECTORS {
+        let start = Instant::now();
+        let case = Harness::generate_case(&mut rng);
+        let generated = Instant::now();
+        model.reset();
+        let (mut held, idle) = (false, Step::default());
+        for cycle in 0..case.len() + ImageAddr::LATENCY {
+            let step = case.get(cycle).unwrap_or(&idle);
+            outs.push(drive_unit(&mut model, &mut held, step));
+            if let Some(result) = model.computed() {
+                result_cycle::<ImageAddr>(&case, cycle, &step.input, result, &mut hits);
+            }
+        }
+        std::hint::black_box(&outs);
+        outs.clear();
+        run += generated.elapsed();
+        generate += generated - start;
+        vectors += case.iter().filter(|s| valid_of(&s.input)).count() as u64;
+    }
+    let ns = |d: Duration| d.as_secs_f64() * 1e9 / vectors as f64;
+    println!(
+        "image_addr, {vectors} vectors: generate {:.1} ns, model with its sampler {:.1} ns, together {:.1} ns a vector",
+        ns(generate),
+        ns(run),
+        ns(generate + run)
+    );
+    assert!(hits.hit_bins() > 0);
+}

@@ -24,6 +24,7 @@ mod inline_const;
 mod isa_llvm;
 mod merge;
 mod multi_texel;
+mod paths;
 mod svg;
 mod swizzle;
 mod synth;

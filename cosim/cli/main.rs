@@ -17,6 +17,7 @@ mod llvm_diff;
 mod merge;
 mod mutants;
 mod netlist;
+mod paths;
 mod replay;
 mod scaling;
 mod sweep;
@@ -78,6 +79,11 @@ enum Command {
     /// Synthesis to generic gates (`make synth`, Yosys from `make yosys`): per unit cells, flops,
     /// longest path in logic levels and seconds; exits 1 when a unit fails to synthesize.
     Synth(synth::Args),
+    /// The deepest register-to-register paths of a unit's flattened design in generic gate levels
+    /// (`make paths`, Yosys from `make yosys`), start and end registers named, each within one
+    /// module instance or crossing module boundaries; the longest is checked against Yosys's
+    /// `ltp -noff`. Exits 1 when a measurement fails.
+    Paths(paths::Args),
     /// Gate-level netlists for `cosim --gls` (`make gls`, Yosys from `make yosys`): each unit
     /// synthesized to generic gates and written as Verilog into target/gls/netlist/<unit>.v; exits 1
     /// when a netlist fails.
@@ -118,6 +124,7 @@ fn main() -> ExitCode {
         Command::Equiv(args) => equiv::run(args),
         Command::Formal(args) => formal::run(args),
         Command::Synth(args) => synth::run(args),
+        Command::Paths(args) => paths::run(args),
         Command::Netlist(args) => netlist::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Coverage(args) => coverage::run(args),

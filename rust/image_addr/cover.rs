@@ -150,66 +150,50 @@ fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
     select_unpredictable(size == 1, usize::from(field_plus_1 >> level == 0), small)
 }
 
+/// The outcomes' crosses (op, T# size).
+#[inline(always)]
+fn hit_outcome(hits: &mut Hits, op: u8, r128: bool, outcome: usize) {
+    hits.hit_cross(Point::OpOutcome as usize, &[usize::from(op), outcome]);
+    hits.hit_cross(Point::R128Outcome as usize, &[usize::from(r128), outcome]);
+}
+
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let op = input.op & 0x3;
-    let dmask = input.dmask & 0xf;
     let t = TSharp::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
     hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
     hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
 
-    let bound = t.is_bound();
-    let no_modifiers = !input.d16 & !input.tfe & !input.da;
-    // (The coin-toss conditions, bound among them, are counted with `hit_if` and selects.)
-    let (dfmt_0, buffer_kind) = (t.dfmt == 0, t.kind < 8);
-    let unbound_bin = select_unpredictable(dfmt_0 & !buffer_kind, 0, select_unpredictable(!dfmt_0 & buffer_kind, 1, 2));
-    hits.hit_if(!bound, Point::Unbound as usize, unbound_bin);
-    let supported = supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
-    hits.hit_if(!bound & !supported, Point::Unbound as usize, 3);
-    // Why an illegal lane is illegal: its row of the table (none for an op without the dfmt),
-    // then the row's DMASK and nfmts, the image type and the modifiers.
-    let illegal = bound & out.illegal;
-    hits.hit_if(illegal & (t.kind != tsharp::TYPE_2D), Point::Illegal as usize, 0);
-    let row = row_index(op, t.dfmt);
-    let no_row = select_unpredictable((1..=3).contains(&t.dfmt), 2, 1);
-    hits.hit_if(illegal & row.is_none(), Point::Illegal as usize, no_row);
-    let r = &FORMAT_TABLE[row.unwrap_or(0)];
-    let in_row = illegal & row.is_some();
-    hits.hit_if(in_row & (r.dmask != dmask), Point::Illegal as usize, 3);
-    // The row's own DMASK: whether the nfmt is one of its nfmts.
-    hits.hit_if(in_row & !table_allows(op, r.dmask, t.dfmt, t.nfmt), Point::Illegal as usize, 4);
-    for (k, set) in [input.d16, input.tfe, input.da].into_iter().enumerate() {
-        hits.hit_if(illegal & set, Point::Illegal as usize, 5 + k);
+    // Whether the T# is bound and the combination legal is the instruction's, the same for each
+    // of its lanes, which come in runs (cosim/bindings/image_addr.rs): these branches are
+    // predicted, and only their own lanes count the bins under them. A lane's own conditions
+    // (its level, coordinates) are counted with `hit_when` (an add, no branch) and selects.
+    if !t.is_bound() {
+        sample_unbound(input, &t, hits);
+        hit_outcome(hits, op, input.r128, 0);
+        return;
+    }
+    if out.illegal {
+        sample_illegal(input, &t, hits);
+        hit_outcome(hits, op, input.r128, 1);
+        return;
     }
 
     // §4.2: the level, exact.
     let level = u64::from(t.base_level) + select_unpredictable(input.mip, u64::from(input.mipid), 0);
-    let fits_x = u64::from(input.x) + u64::from(group_size(op)) <= u64::from(out.width);
-    let fits_y = input.y < u32::from(out.height);
-    let placed = select_unpredictable(!out.level_ok, 2, select_unpredictable(!out.group_valid, 3, 4));
-    let outcome = select_unpredictable(!bound, 0, select_unpredictable(out.illegal, 1, placed));
-    hits.hit_cross(Point::OpOutcome as usize, &[usize::from(op), outcome]);
-    hits.hit_cross(Point::R128Outcome as usize, &[usize::from(input.r128), outcome]);
-    if outcome < 2 {
-        return;
-    }
-    // Conditions on random values are counted with `hit_if` (an add, no branch).
-    hits.hit_if(!input.mip & (input.mipid != 0), Point::Level as usize, 6);
+    hits.hit_when(!input.mip & (input.mipid != 0), Point::Level as usize, 6);
     let ok = out.level_ok;
-    let wide = level >> 32 != 0;
-    hits.hit_if(!ok & wide, Point::Level as usize, 5);
-    hits.hit_if(!ok & !wide & (level > 15), Point::Level as usize, 4);
-    let missing = select_unpredictable(level > u64::from(t.last_level), 1, 2);
-    hits.hit(Point::Level as usize, select_unpredictable(ok, 0, missing));
-    hits.hit_if(ok & input.r128 & (level > u64::from(t.max_mip)), Point::Level as usize, 3);
+    hit_outcome(hits, op, input.r128, select_unpredictable(ok, select_unpredictable(out.group_valid, 4, 3), 2));
     if !ok {
+        let wide = level >> 32 != 0;
+        hits.hit_when(wide, Point::Level as usize, 5);
+        hits.hit_when(!wide & (level > 15), Point::Level as usize, 4);
+        hits.hit(Point::Level as usize, select_unpredictable(level > u64::from(t.last_level), 1, 2));
         return;
     }
+    hits.hit(Point::Level as usize, 0);
+    hits.hit_when(input.r128 & (level > u64::from(t.max_mip)), Point::Level as usize, 3);
     let l = u32::from(out.level);
-    let level_class = match l {
-        0 => 0,
-        15 => 2,
-        _ => 1,
-    };
+    let level_class = select_unpredictable(l == 0, 0, select_unpredictable(l == 15, 2, 1));
     hits.hit_cross(Point::LevelValue as usize, &[level_class, usize::from(input.mip)]);
 
     // §4.2: the level's dimensions.
@@ -219,25 +203,57 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let unequal = select_unpredictable(pitch > width, 2, 3);
     let pitch_bin = select_unpredictable(input.r128, 0, select_unpredictable(pitch == width, 1, unequal));
     hits.hit(Point::Pitch as usize, pitch_bin);
-    hits.hit_if(pitch == 65536, Point::Pitch as usize, 4);
+    hits.hit_when(pitch == 65536, Point::Pitch as usize, 4);
 
     // §4.3: the group against the level, with the unaligned x.
     let n = group_size(op);
     let (x, y) = (u64::from(input.x), input.y);
     let (end, width) = (x + u64::from(n), u64::from(width));
+    let fits_x = end <= width;
+    let fits_y = y < height;
     let inside = select_unpredictable(end > width, 2, usize::from(end == width));
     let x_bin = select_unpredictable(end >> 32 != 0, 4, select_unpredictable(x >= width, 3, inside));
     hits.hit(Point::X as usize, x_bin);
     // (y < height: y + 1 cannot overflow.)
     let below = usize::from(y.wrapping_add(1) == height);
-    let y_bin = select_unpredictable(y < height, below, select_unpredictable(y == height, 2, 3));
+    let y_bin = select_unpredictable(fits_y, below, select_unpredictable(y == height, 2, 3));
     hits.hit(Point::Y as usize, y_bin);
     hits.hit_cross(Point::Fits as usize, &[usize::from(!fits_x), usize::from(!fits_y)]);
-    let alignment = if n == 2 { (x & 1) as usize } else { 2 + (x & 3) as usize };
-    hits.hit(Point::Alignment as usize, alignment);
-    hits.hit_if((u64::from(out.xa) + u64::from(n) <= width) & !fits_x, Point::Alignment as usize, 6);
+    // n = 2: x even, odd (bins 0, 1); n = 4: x % 4 (bins 2..=5).
+    hits.hit(Point::Alignment as usize, (x & u64::from(n - 1)) as usize + (n as usize - 2));
+    hits.hit_when((u64::from(out.xa) + u64::from(n) <= width) & !fits_x, Point::Alignment as usize, 6);
 
     // §4.4: the address of texel xa.
     hits.hit(Point::Address as usize, usize::from(l > 0));
-    hits.hit_if(out.address < t.base * 256, Point::Address as usize, 2);
+    hits.hit_when(out.address < t.base * 256, Point::Address as usize, 2);
+}
+
+/// An unbound T#'s lane: why it is unbound, and whether its combination is one the table does
+/// not support (which makes no unbound lane illegal: §1.2).
+fn sample_unbound(input: &In, t: &TSharp, hits: &mut Hits) {
+    let (dfmt_0, buffer_kind) = (t.dfmt == 0, t.kind < 8);
+    let unbound_bin = select_unpredictable(dfmt_0 & !buffer_kind, 0, select_unpredictable(!dfmt_0 & buffer_kind, 1, 2));
+    hits.hit(Point::Unbound as usize, unbound_bin);
+    let no_modifiers = !input.d16 & !input.tfe & !input.da;
+    let supported = supported(input.op & 0x3, input.dmask & 0xf, t.dfmt, t.nfmt, t.kind, no_modifiers);
+    hits.hit_when(!supported, Point::Unbound as usize, 3);
+}
+
+/// An illegal lane (§4.3): why it is illegal: its row of the table (none for an op without the
+/// dfmt), then the row's DMASK and nfmts, the image type and the modifiers.
+fn sample_illegal(input: &In, t: &TSharp, hits: &mut Hits) {
+    let (op, dmask) = (input.op & 0x3, input.dmask & 0xf);
+    hits.hit_when(t.kind != tsharp::TYPE_2D, Point::Illegal as usize, 0);
+    match row_index(op, t.dfmt) {
+        None => hits.hit(Point::Illegal as usize, if (1..=3).contains(&t.dfmt) { 2 } else { 1 }),
+        Some(row) => {
+            let r = &FORMAT_TABLE[row];
+            hits.hit_when(r.dmask != dmask, Point::Illegal as usize, 3);
+            // The row's own DMASK: whether the nfmt is one of its nfmts.
+            hits.hit_when(!table_allows(op, r.dmask, t.dfmt, t.nfmt), Point::Illegal as usize, 4);
+        }
+    }
+    for (k, set) in [input.d16, input.tfe, input.da].into_iter().enumerate() {
+        hits.hit_when(set, Point::Illegal as usize, 5 + k);
+    }
 }
