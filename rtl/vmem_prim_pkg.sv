@@ -12,7 +12,9 @@
 //                                   only: Verilator is 2-state, where $isunknown is constant 0,
 //                                   so the check could never fail there. In Verilator the X runs
 //                                   (`make cosim XSEEDS=n`: random initial state and random values
-//                                   for every X assignment) stand in for it.
+//                                   for every X assignment) stand in for it. Left out
+//                                   under FORMAL too (`make formal`: 2-state, and Yosys's
+//                                   read_slang has no $isunknown).
 //   `VMEM_ASSERT_KNOWN_IF(Name, Sig, En)   as above, checked only when En is 1.
 //   `VMEM_FF(q, d, ResetValue)      a register with active-low asynchronous reset: q takes
 //                                   ResetValue while rst_ni is low, d on every rising clk_i
@@ -97,8 +99,15 @@
   `define VMEM_ASSERT(name_, prop_, clk_ = clk_i, rst_n_ = rst_ni) \
     name_: assert property (@(posedge clk_) disable iff (!(rst_n_)) (prop_)) \
       else vmem_prim_pkg::vmem_assert_failed(`"name_`");
+  // 2-state tools: Verilator, and the property proofs (`make formal` reads the RTL with
+  // FORMAL defined; its Yosys frontend has no $isunknown). See the contract above.
   `ifdef VERILATOR
-    // 2-state: see the contract above.
+    `define VMEM_TWO_STATE
+  `endif
+  `ifdef FORMAL
+    `define VMEM_TWO_STATE
+  `endif
+  `ifdef VMEM_TWO_STATE
     `define VMEM_ASSERT_KNOWN(name_, sig_, clk_ = clk_i, rst_n_ = rst_ni)
     `define VMEM_ASSERT_KNOWN_IF(name_, sig_, en_, clk_ = clk_i, rst_n_ = rst_ni)
   `else

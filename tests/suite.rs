@@ -14,6 +14,7 @@ mod d16;
 mod equiv;
 mod exec_backends;
 mod exec_program;
+mod formal;
 mod format_pack;
 mod format_unpack;
 mod gls;

@@ -12,6 +12,7 @@ mod decode;
 mod equiv;
 mod eval;
 mod exec;
+mod formal;
 mod llvm_diff;
 mod merge;
 mod mutants;
@@ -69,6 +70,12 @@ enum Command {
     /// vector file for `replay`. Exits 0 when every unit is equal, 1 when one differs, 2 when a
     /// check could not run.
     Equiv(equiv::Args),
+    /// Property proofs (`make formal`, Yosys, yosys-smtbmc and Boolector from `make yosys`): a
+    /// module's assertions bounded from reset, then by k-induction, with the environment's
+    /// assumptions (formal/<top>_props.sv); one line per assertion, proven, refuted (with a VCD
+    /// counterexample) or unknown. Exits 0 when every assertion is proven, 1 when one is refuted
+    /// or unproven, 2 when the proof could not run.
+    Formal(formal::Args),
     /// Synthesis to generic gates (`make synth`, Yosys from `make yosys`): per unit cells, flops,
     /// longest path in logic levels and seconds; exits 1 when a unit fails to synthesize.
     Synth(synth::Args),
@@ -115,6 +122,7 @@ fn main() -> ExitCode {
         Command::Scaling(args) => scaling::run(args),
         Command::Mutants(args) => mutants::run(args),
         Command::Equiv(args) => equiv::run(args),
+        Command::Formal(args) => formal::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Paths(args) => paths::run(args),
         Command::Netlist(args) => netlist::run(args),

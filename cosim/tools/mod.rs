@@ -1,9 +1,10 @@
 //! Drivers of other tools: Yosys ([`yosys`]) for synthesis ([`synth`]), flattened
-//! register-to-register paths ([`paths`]), formal equivalence ([`equiv`]) and gate-level netlists
-//! ([`gls`]), mutation testing of the RTL ([`mutants`]), and LLVM's assembler as the instruction
-//! codec's differential peer ([`llvm`]).
+//! register-to-register paths ([`paths`]), formal equivalence ([`equiv`]), property proofs
+//! ([`formal`]) and gate-level netlists ([`gls`]), mutation testing of the RTL ([`mutants`]), and
+//! LLVM's assembler as the instruction codec's differential peer ([`llvm`]).
 
 pub mod equiv;
+pub mod formal;
 pub mod gls;
 pub mod llvm;
 pub mod mutants;
