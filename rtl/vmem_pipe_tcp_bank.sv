@@ -36,9 +36,9 @@
 // Test hooks: nothing in the design (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK):
 //   `VMEM_TEST_HOOK(vmem_pipe_brk_bank) (rtl/test/vmem_pipe_brk_bank.svh), the break-asserts
 //   corruptions, and `VMEM_TEST_HOOK(vmem_pipe_mut_lru) (rtl/test/vmem_pipe_mut_lru.svh), the LRU
-//   mutant, both at the end of the next-state always_comb; vmem_pipe_brk_bank_lk, _bank_l2 and
-//   _bank_ret, more break-asserts corruptions, at the end of the lookup's, the L2 port's and the
-//   return stage's always_comb.
+//   mutant, both at the end of the next-state always_comb; vmem_pipe_brk_bank_lk, _bank_l2,
+//   _bank_ret and _bank_chk, more break-asserts corruptions, at the end of the lookup's, the L2
+//   port's, the return stage's and the assertions' always_comb.
 //
 // Spec: docs/spec.md §14 "TCP (L1)"  Contract: docs/decisions.md "vmem_pipe"
 
@@ -710,6 +710,7 @@ module vmem_pipe_tcp_bank
     // Idle zero of the channel.
     a_idle_ok = l2_req_o.valid || (l2_req_o == '0);
     a_rr_ok   = rr_v_q || (rr_o == '0);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_bank_chk)  // test builds only (see the contract above)
   end
 `endif
 

@@ -10,7 +10,7 @@
 if (vmem_pipe.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd19: if (take && !lt_held_q[~lt_w_q]) lt_w_d = lt_w_q;
-    6'd23: if (st_inst_done && (wh.kind == PipeLoad) && !wh.glc &&
+    6'd23: if (st_inst_done && (wh.kind == PipeLoad) && !wh.glc && !lt_held_q[~st_tab_q] &&
                !vmem_pipe.u_td.stepped_q[wh.id]) begin
       lt_held_d[st_tab_q] = 1'b1;
     end
