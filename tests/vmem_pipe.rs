@@ -431,7 +431,10 @@ fn every_assertion_fires_and_is_reported() {
                 Err(e) => {
                     let names: Vec<&str> = bad.assertions.iter().map(|a| a.name.as_str()).collect();
                     if !(e.contains(&format!("RTL assertion {name} failed")) && names.iter().all(|a| a == name)) {
-                        problems.push(format!("key {key} should break {name} alone (program {}): {e}; failing: {names:?}", (k + n) % pool.len()));
+                        problems.push(format!(
+                            "key {key} should break {name} alone (program {}): {e}; failing: {names:?}",
+                            (k + n) % pool.len()
+                        ));
                     } else {
                         fired = Some(case);
                     }
@@ -462,7 +465,10 @@ fn every_assertion_fires_and_is_reported() {
         let reported = first.is_some_and(|c| {
             at_first(c).all(|a| a.name == *name)
                 && replay.mismatches.iter().all(|m| m.cycle + 1 >= c)
-                && replay.lines.iter().any(|l| l.starts_with(&format!("ASSERTION vmem_pipe cycle={c}")) && l.contains(&tag))
+                && replay
+                    .lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("ASSERTION vmem_pipe cycle={c}")) && l.contains(&tag))
         });
         if !reported {
             problems.push(format!(
