@@ -18,7 +18,8 @@
 //   ReturnDepth  accesses a bank's return queue holds, at least 1.
 //   L2Depth      requests a bank's L2 request queue holds, at least 1.
 //
-// Test hooks: none here. The sub-blocks hold empty `VMEM_TEST_HOOK points (rtl/vmem_prim_pkg.sv)
+// Test hooks: vmem_pipe_brk_top (the RspChannel_A check), the switches vmem_pipe_brk_mode and
+// vmem_pipe_mut_mode; the sub-blocks hold empty `VMEM_TEST_HOOK points (rtl/vmem_prim_pkg.sv)
 // whose text (rtl/test/vmem_pipe_brk_*.svh, vmem_pipe_mut_lru.svh) only the unit's test build
 // compiles; that text reads the plusargs +TestBreakAsserts and +TestBreakLru.
 //
@@ -289,7 +290,10 @@ module vmem_pipe
   // (RspMshrBusy_A) and vmem_pipe_tcp (PostedAcks_A).
 `ifndef SYNTHESIS
   logic a_rsp_channel_ok;
-  assign a_rsp_channel_ok = !quiet_q || (Banks == 4) || (l2_rsp_valid_i[3:2] == 2'b00);
+  always_comb begin
+    a_rsp_channel_ok = !quiet_q || (Banks == 4) || (l2_rsp_valid_i[3:2] == 2'b00);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_top)  // test builds only (rtl/vmem_prim_pkg.sv)
+  end
 `endif
 `VMEM_ASSERT(RspChannel_A, a_rsp_channel_ok)
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).

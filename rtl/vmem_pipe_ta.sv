@@ -47,9 +47,10 @@
 // Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
 // except through iss_ready_o and the timing of what follows.
 //
-// Test hook: `VMEM_TEST_HOOK(vmem_pipe_brk_ta), nothing in the design (rtl/vmem_prim_pkg.sv):
+// Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_ta*), nothing in the design (rtl/vmem_prim_pkg.sv):
 // the break-asserts build puts rtl/test/vmem_pipe_brk_ta.svh at the end of the step stage's
-// next-state always_comb.
+// next-state always_comb, and vmem_pipe_brk_ta_ib.svh, _ta_adr.svh, _ta_bnd.svh, _ta_lt.svh at
+// the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -252,6 +253,8 @@ module vmem_pipe_ta
         ib_w_d             = ~ib_w_q;
       end
     end
+    cv_p1_d = '{valid: cv_feed, sel: ib_w_q, group: bg};
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ib)  // test builds only (see the contract above)
   end
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_cv
@@ -280,7 +283,6 @@ module vmem_pipe_ta
   `VMEM_FF(ib_hdr_q, ib_hdr_d, '0)
   `VMEM_FF(ib_tfirst_q, ib_tfirst_d, '0)
   `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
-  assign cv_p1_d = '{valid: cv_feed, sel: ib_w_q, group: bg};
   `VMEM_FF(cv_p1_q, cv_p1_d, '0)
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
 
@@ -400,6 +402,8 @@ module vmem_pipe_ta
       adr_g_d    = adr_g_q + 2'd1;
       adr_busy_d = ~adr_free;
     end
+    rp1_d = '{valid: fd_valid, sel: fd_tab, group: fd_group};
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
   end
 
   // The header of the instruction taken (the oldest complete buffer).
@@ -650,6 +654,7 @@ module vmem_pipe_ta
     end
     bnd_valid_o   = st_work && (w_n != 4'd0);
     w_last_bundle = ({1'b0, wb, 2'b00} + 4'd4) >= w_n;
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_bnd)  // test builds only (see the contract above)
   end
 
   // The step's progress (apart from the bundle: bnd_ready_i depends on it).
@@ -715,6 +720,7 @@ module vmem_pipe_ta
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
                                      exec: th.exec};
     end
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_lt)  // test builds only (see the contract above)
   end
 
   `VMEM_FF(ib_r_q, ib_r_d, 1'b0)
@@ -727,7 +733,6 @@ module vmem_pipe_ta
   `VMEM_FF(lt_held_q, lt_held_d, '0)
   `VMEM_FF(lt_avail_q, lt_avail_d, '0)
   `VMEM_FF(lt_hdr_q, lt_hdr_d, '0)
-  assign rp1_d = '{valid: fd_valid, sel: fd_tab, group: fd_group};
   `VMEM_FF(rp1_q, rp1_d, '0)
   `VMEM_FF(rp2_q, rp1_q, '0)
   `VMEM_FF(dp1_q, dp1_d, '0)

@@ -347,6 +347,7 @@ module vmem_pipe_tcp
       for (int b = 0; b < 4; b++) begin
         acks = acks + {2'b00, ack[b] && (rsp_id[b] == PipeIdW'(i))};
       end
+      `VMEM_TEST_HOOK(vmem_pipe_brk_tcp)  // test builds only (rtl/vmem_prim_pkg.sv)
       if ({1'b0, PostW'(acks)} > {1'b0, post_q[i]} + ((accept && (bnd_i.id == PipeIdW'(i)))
                                                       ? (PostW + 1)'(n_post) : '0)) begin
         a_post_ok = 1'b0;

@@ -36,7 +36,9 @@
 // Test hooks: nothing in the design (rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK):
 //   `VMEM_TEST_HOOK(vmem_pipe_brk_bank) (rtl/test/vmem_pipe_brk_bank.svh), the break-asserts
 //   corruptions, and `VMEM_TEST_HOOK(vmem_pipe_mut_lru) (rtl/test/vmem_pipe_mut_lru.svh), the LRU
-//   mutant, both at the end of the next-state always_comb.
+//   mutant, both at the end of the next-state always_comb; vmem_pipe_brk_bank_lk, _bank_l2,
+//   _bank_ret and _bank_chk, more break-asserts corruptions, at the end of the lookup's, the L2
+//   port's, the return stage's and the assertions' always_comb.
 //
 // Spec: docs/spec.md §14 "TCP (L1)"  Contract: docs/decisions.md "vmem_pipe"
 
@@ -233,6 +235,7 @@ module vmem_pipe_tcp_bank
 
     rq_free  = rq_cnt_q < RqW'(ReturnDepth);
     l2q_free = l2q_cnt_q < L2W'(L2Depth);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_bank_lk)  // test builds only (see the contract above)
   end
 
   // The lookup's decision.
@@ -372,6 +375,7 @@ module vmem_pipe_tcp_bank
               m_busy_q[rm] & ~m_arr_q[rm];
     rsp_ack = quiet_i & l2_rsp_i.valid & l2_rsp_i.tag[4] & (32'(l2_rsp_i.tag[3:0]) < InFlight) &&
               ~posted_zero_i[rid];
+    `VMEM_TEST_HOOK(vmem_pipe_brk_bank_l2)  // test builds only (see the contract above)
   end
 
   assign l2_acc_o    = l2_pop;
@@ -408,6 +412,8 @@ module vmem_pipe_tcp_bank
     ram_addr  = fill_v_q ? fill_e_q : (lk_wr ? e_idx : rs_e);
     ram_wmask = fill_v_q ? '1 : h.mask;
     ram_wdata = fill_v_q ? fill_data_q : h.data;
+    rr_o      = rr_v_q ? rr_q : '0;
+    `VMEM_TEST_HOOK(vmem_pipe_brk_bank_ret)  // test builds only (see the contract above)
   end
 
   vmem_pipe_tcp_ram #(.Lines(Lines)) u_ram (
@@ -431,7 +437,6 @@ module vmem_pipe_tcp_bank
   );
 
   assign rr_valid_o = rr_v_q;
-  assign rr_o       = rr_v_q ? rr_q : '0;
   assign rr_data_o  = rr_src_hit_q ? ram_rdata : rf_rdata;
 
   //////////////////////
@@ -705,6 +710,7 @@ module vmem_pipe_tcp_bank
     // Idle zero of the channel.
     a_idle_ok = l2_req_o.valid || (l2_req_o == '0);
     a_rr_ok   = rr_v_q || (rr_o == '0);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_bank_chk)  // test builds only (see the contract above)
   end
 `endif
 

@@ -39,8 +39,10 @@
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
 //     set at this edge.
 //
-// Test hook: `VMEM_TEST_HOOK(vmem_pipe_brk_td), nothing in the design (rtl/vmem_prim_pkg.sv): the
-// break-asserts build puts rtl/test/vmem_pipe_brk_td.svh at the end of the next-state always_comb.
+// Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_td*), nothing in the design (rtl/vmem_prim_pkg.sv): the
+// break-asserts build puts rtl/test/vmem_pipe_brk_td.svh at the end of the next-state always_comb,
+// vmem_pipe_brk_td_gather.svh, _td_conv.svh and _td_wr.svh at the end of the gather's, the
+// conversion's and the writes' always_comb.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
 
@@ -318,6 +320,7 @@ module vmem_pipe_td
     g_rp_next = rpend_q[ix(g_id)] + (((acc_i.valid && (acc_i.id == g_id))) ? RpW'(acc_i.nret) : '0)
               - RpW'(g_ntaken);
     gathered  = g_valid & g_step & (g_rp_next == '0);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_td_gather)  // test builds only (see the contract above)
   end
 
   always_ff @(posedge clk_i) begin
@@ -409,6 +412,7 @@ module vmem_pipe_td
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
+    `VMEM_TEST_HOOK(vmem_pipe_brk_td_conv)  // test builds only (see the contract above)
   end
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
@@ -539,6 +543,7 @@ module vmem_pipe_td
         vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
     end
+    `VMEM_TEST_HOOK(vmem_pipe_brk_td_wr)  // test builds only (see the contract above)
   end
 
   ///////////////////////////////

@@ -4,13 +4,34 @@
 // program's key (its V#'s base address bits 11:6, as rtl/test/vmem_pipe_brk_bank.svh) picks one:
 //   8: a write stalled by vgpr_ready_i moves to its next dword   -> VgprHold_A
 //   9: an idle done has bit 0 of its conflicts set               -> DoneIdleZero_A
-//  10: an instruction stays in flight (for the table) at its done -> TakeFree_A (when its id is
-//      taken again)
+// (Key 10, TakeFree_A, is in rtl/test/vmem_pipe_brk_ta_adr.svh: an id is taken again only after
+// 16 takes, which programs of 3 instructions never reach.)
+//  29: a writing instruction leaves the in-flight set at its step end while returning accesses
+//      of it are still to be taken                               -> ReturnTakenInFlight_A (the
+//      next of them taken)
+//  30: a take counts InFlight + 1 instructions in flight         -> InflightMax_A (next cycle)
+//  31: a VGPR write presented anew clears its group's EXEC bits in the instruction's
+//      information                                               -> VgprMask_A (the write shows
+//      mask 0; at the port in that cycle, reported after the assertion)
+//  34: the information of a converted load turns into a store's as its last group leaves the
+//      unpacker's second stage                                   -> SwizzleTag_A (the next
+//      cycle: swizzle shows that group, its tag no longer converts)
 if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
     6'd9:  if (!done_d.valid) done_d.n.conflicts[0] = 1'b1;
-    6'd10: if (h_fin) inf_d[ix(h)] = 1'b1;
+    6'd29: if (step_end_i.valid && wrt_q[ix(step_end_i.id)] && (rpend_d[ix(step_end_i.id)] != '0)) begin
+      inf_d[ix(step_end_i.id)] = 1'b0;
+    end
+    6'd30: if (take_i.valid) cnt_d = CntW'(InFlight + 1);
+    6'd31: if (wr_v_d && !(wr_v_q && !wr_acc)) begin
+      info_d[ix(wq_q[wcnt_d[3:0]])].exec[GroupLanes*wr_g_d +: GroupLanes] = '0;
+    end
+    6'd34: if (tp3_q.valid && (tp3_q.group == 2'd3) && (info_q[ix(tp3_q.id)].kind == PipeLoad) &&
+               !(info_q[ix(tp3_q.id)].sized && (info_q[ix(tp3_q.id)].d16 != 2'd0) &&
+                 ((info_q[ix(tp3_q.id)].bytes == 5'd1) || (info_q[ix(tp3_q.id)].bytes == 5'd2)))) begin
+      info_d[ix(tp3_q.id)].kind = PipeStore;
+    end
     default: ;
   endcase
 end

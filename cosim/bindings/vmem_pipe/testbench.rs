@@ -621,6 +621,14 @@ where
     let mut out = ls.opening[2].0;
     loop {
         if !ls.clean() {
+            // A concurrent assertion samples a cycle's values at the edge that ends it, one drive
+            // after the comparison of that cycle's (Moore) outputs: an assertion on an output, or
+            // one that fails in the cycle a corruption reaches an output, shows in the next drive.
+            // It is driven before the report, so the assertion is named rather than the mismatch.
+            if ls.assertions.is_empty() {
+                let step = tb.step(&out);
+                ls.drive(&step);
+            }
             if let Some(a) = ls.assertions.first() {
                 return Err(format!("cycle {}: RTL assertion {} failed", a.cycle, a.name));
             }

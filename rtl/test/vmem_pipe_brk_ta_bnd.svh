@@ -1,0 +1,16 @@
+// TEST ONLY: break-asserts corruptions of vmem_pipe's step stage (TA), its bundle. The text of
+// `VMEM_TEST_HOOK(vmem_pipe_brk_ta_bnd) at the end of rtl/vmem_pipe_ta.sv's bundle always_comb, in
+// the unit's one test build (never in the design). Off unless +TestBreakAsserts; then with the
+// program's key (its V#'s base address bits 11:6). The step's request count w_n counts 8
+// candidates, so it never exceeds 8 (StepRequests_A is implied by the code above it); after this
+// point only the assertions and st_step_done's test w_n == 0 read it, so a non-zero count changed
+// to another non-zero count reaches nothing but the assertion:
+//  20: a per-quad step with requests counts 9 of them           -> StepRequests_A
+//  21: a merged step with requests counts 5 of them             -> MergedRequests_A
+if (vmem_pipe.test_break_asserts) begin
+  unique case (ib_hdr_q[0].vsharp[11:6])
+    6'd20: if (!w_merged && (w_n != 4'd0)) w_n = 4'd9;
+    6'd21: if (w_merged && (w_n != 4'd0)) w_n = 4'd5;
+    default: ;
+  endcase
+end

@@ -1,0 +1,14 @@
+// TEST ONLY: break-asserts corruptions of vmem_pipe's TD conversion. The text of
+// `VMEM_TEST_HOOK(vmem_pipe_brk_td_conv) at the end of rtl/vmem_pipe_td.sv's conversion
+// always_comb, in the unit's one test build (never in the design). Off unless +TestBreakAsserts;
+// then with the program's key (its V#'s base address bits 11:6):
+//  32: a group fed to format_unpack loses its conversion tag    -> UnpackTag_A (two edges on)
+//  33: a group fed to d16 (D16 byte/short loads) loses its conversion tag
+//                                                               -> D16Tag_A (two edges on)
+if (vmem_pipe.test_break_asserts) begin
+  unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
+    6'd32: if (f_valid && fi.conv) tp1_d.valid = 1'b0;
+    6'd33: if (f_valid && fi.d16bs) tp1_d.valid = 1'b0;
+    default: ;
+  endcase
+end
