@@ -361,7 +361,9 @@ fn break_asserts_keys() -> Vec<(u32, String)> {
         let mut key = None;
         for line in text.lines().map_while(|l| l.strip_prefix("//")) {
             let line = line.trim();
-            if let Some((k, _)) = line.split_once(':').filter(|(k, _)| k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty()) {
+            if let Some((k, _)) =
+                line.split_once(':').filter(|(k, _)| k.chars().all(|c| c.is_ascii_digit()) && !k.is_empty())
+            {
                 key = k.parse::<u32>().ok();
             }
             if let (Some(k), Some((_, name))) = (key, line.split_once("-> ")) {

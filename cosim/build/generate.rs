@@ -106,7 +106,8 @@ pub fn cpp_binding(unit: &UnitLine, ports: &[Port]) -> String {
     }
     if !unit.small.is_empty() {
         let small = format!("V{name}{SMALL_SUFFIX}");
-        writeln!(cases, "    case {SMALL_CODE}: return verilated_rs::open<Ports, {small}, {small}>(wave, options);").unwrap();
+        writeln!(cases, "    case {SMALL_CODE}: return verilated_rs::open<Ports, {small}, {small}>(wave, options);")
+            .unwrap();
     }
     s.push_str(&cpp_ports(ports));
     write!(

@@ -133,7 +133,13 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
             params: Vec::new(),
         });
         if traced {
-            v.push(Build { prefix: format!("V{name}{suffix}_fst"), hooks, traced: true, hot: false, params: Vec::new() });
+            v.push(Build {
+                prefix: format!("V{name}{suffix}_fst"),
+                hooks,
+                traced: true,
+                hot: false,
+                params: Vec::new(),
+            });
         }
     }
     if !unit.small.is_empty() {
