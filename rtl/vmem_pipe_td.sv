@@ -204,7 +204,7 @@ module vmem_pipe_td
   // The converted instruction's fields, carried along with its tags: an instruction whose last
   // write leaves groups still in the converter (groups without a write) may be done, and its id
   // taken again, before they leave it.
-  pipe_info_t                       ti1_q, ti2_q, ti3_q, ti4_q;
+  pipe_info_t                       ti1_q, ti2_q, ti3_q, ti4_q, ti4_d;
   logic [1:0][3:0]                  rdy_q, rdy_d;          // [result buffer][group] ready
   logic [1:0][15:0]                 rs_q, rs_d;            // [result buffer] its s
 
@@ -412,6 +412,7 @@ module vmem_pipe_td
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
+    ti4_d  = ti3_q;
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_conv)  // test builds only (see the contract above)
   end
 
@@ -731,7 +732,7 @@ module vmem_pipe_td
   `VMEM_FF(ti1_q, f_info, '0)
   `VMEM_FF(ti2_q, ti1_q, '0)
   `VMEM_FF(ti3_q, ti2_q, '0)
-  `VMEM_FF(ti4_q, ti3_q, '0)
+  `VMEM_FF(ti4_q, ti4_d, '0)
   `VMEM_FF(rdy_q, rdy_d, '0)
   `VMEM_FF(rs_q, rs_d, '0)
   `VMEM_FF(wr_v_q, wr_v_d, 1'b0)

@@ -13,9 +13,6 @@
 //  31: a VGPR write presented anew clears its group's EXEC bits in the instruction's
 //      information                                               -> VgprMask_A (the write shows
 //      mask 0; at the port in that cycle, reported after the assertion)
-//  34: the information of a converted load turns into a store's as its last group leaves the
-//      unpacker's second stage                                   -> SwizzleTag_A (the next
-//      cycle: swizzle shows that group, its tag no longer converts)
 if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
@@ -26,11 +23,6 @@ if (vmem_pipe.test_break_asserts) begin
     6'd30: if (take_i.valid) cnt_d = CntW'(InFlight + 1);
     6'd31: if (wr_v_d && !(wr_v_q && !wr_acc)) begin
       info_d[ix(wq_q[wcnt_d[3:0]])].exec[GroupLanes*wr_g_d +: GroupLanes] = '0;
-    end
-    6'd34: if (tp3_q.valid && (tp3_q.group == 2'd3) && (info_q[ix(tp3_q.id)].kind == PipeLoad) &&
-               !(info_q[ix(tp3_q.id)].sized && (info_q[ix(tp3_q.id)].d16 != 2'd0) &&
-                 ((info_q[ix(tp3_q.id)].bytes == 5'd1) || (info_q[ix(tp3_q.id)].bytes == 5'd2)))) begin
-      info_d[ix(tp3_q.id)].kind = PipeStore;
     end
     default: ;
   endcase

@@ -5,10 +5,17 @@
 //  32: a group fed to format_unpack loses its conversion tag    -> UnpackTag_A (two edges on)
 //  33: a group fed to d16 (D16 byte/short loads) loses its conversion tag
 //                                                               -> D16Tag_A (two edges on)
+//  34: the fields a converted load's last group carries through the converter turn into a
+//      store's as it leaves the unpacker's second stage        -> SwizzleTag_A (the next
+//      cycle: swizzle shows that group, its tag no longer converts)
 if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd32: if (f_valid && fi.conv) tp1_d.valid = 1'b0;
     6'd33: if (f_valid && fi.d16bs) tp1_d.valid = 1'b0;
+    6'd34: if (tp3_q.valid && (tp3_q.group == 2'd3) && (ti3_q.kind == PipeLoad) &&
+               !(ti3_q.sized && (ti3_q.d16 != 2'd0) && ((ti3_q.bytes == 5'd1) || (ti3_q.bytes == 5'd2)))) begin
+      ti4_d.kind = PipeStore;
+    end
     default: ;
   endcase
 end
