@@ -13,14 +13,6 @@ fn scratch(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("paths").join(name)
 }
 
-fn yosys_or_skip(test: &str) -> bool {
-    if yosys::available() {
-        return true;
-    }
-    println!("note: {test} skipped: `{}` does not run; {}", yosys::YOSYS, yosys::install_hint());
-    false
-}
-
 /// A netlist in the form of Yosys's `write_json`: input a (bit 2), output y (bit 6); r1 <= a;
 /// r2 <= ~r1 & r1 (a NOT and an AND: 2 levels); y = r2.
 const SMALL: &str = r#"{"modules": {"small": {
@@ -119,7 +111,7 @@ fn fixture(test: &str, boxes: &[&str], abc: bool) -> paths::Report {
 
 #[test]
 fn the_hand_counted_design_has_its_counted_paths() {
-    if !yosys_or_skip("the_hand_counted_design_has_its_counted_paths") {
+    if !crate::common::yosys_or_skip("the_hand_counted_design_has_its_counted_paths") {
         return;
     }
     let report = fixture("fixture", &[], false);
@@ -169,7 +161,7 @@ fn the_hand_counted_design_has_its_counted_paths() {
 
 #[test]
 fn a_black_box_ends_and_starts_paths() {
-    if !yosys_or_skip("a_black_box_ends_and_starts_paths") {
+    if !crate::common::yosys_or_skip("a_black_box_ends_and_starts_paths") {
         return;
     }
     let report = fixture("boxed", &["paths_leaf"], false);
@@ -188,7 +180,7 @@ fn a_black_box_ends_and_starts_paths() {
 
 #[test]
 fn abc_keeps_the_cross_check() {
-    if !yosys_or_skip("abc_keeps_the_cross_check") {
+    if !crate::common::yosys_or_skip("abc_keeps_the_cross_check") {
         return;
     }
     // ABC may rebalance the chain (no hand count); the longest path still agrees with `ltp`.
@@ -204,7 +196,7 @@ fn gcn_vmem(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn paths_command_measures_a_unit() {
-    if !yosys_or_skip("paths_command_measures_a_unit") {
+    if !crate::common::yosys_or_skip("paths_command_measures_a_unit") {
         return;
     }
     let out = gcn_vmem(&["paths", "--unit", "inline_const", "--paths", "3"]);

@@ -22,14 +22,6 @@ fn scratch(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth").join(name)
 }
 
-fn yosys_or_skip(test: &str) -> bool {
-    if yosys::available() {
-        return true;
-    }
-    println!("note: {test} skipped: `{}` does not run; {}", yosys::YOSYS, yosys::install_hint());
-    false
-}
-
 #[test]
 fn stat_counts_cells_flops_and_latches() {
     // swizzle.stat.json lists 147 ANDNOT, 789 AND, 264 DFFE_PN0P, 2 DFF_PN0, 901 NAND, 136 NOR,
@@ -156,7 +148,7 @@ fn synthesize_text(test: &str, top: &str, text: &str) -> synth::Report {
 
 #[test]
 fn a_design_that_does_not_synthesize_fails_with_its_log() {
-    if !yosys_or_skip("a_design_that_does_not_synthesize_fails_with_its_log") {
+    if !crate::common::yosys_or_skip("a_design_that_does_not_synthesize_fails_with_its_log") {
         return;
     }
     // A syntax error, and a combinational loop (read fine, rejected by `check -assert`).
@@ -180,7 +172,7 @@ fn a_design_that_does_not_synthesize_fails_with_its_log() {
 
 #[test]
 fn latchy_synthesizes_to_its_fixture() {
-    if !yosys_or_skip("latchy_synthesizes_to_its_fixture") {
+    if !crate::common::yosys_or_skip("latchy_synthesizes_to_its_fixture") {
         return;
     }
     // The fixture's design, synthesized now, gives the numbers of the captured reports: the
@@ -193,7 +185,7 @@ fn latchy_synthesizes_to_its_fixture() {
 
 #[test]
 fn synth_command_prints_a_row_per_unit() {
-    if !yosys_or_skip("synth_command_prints_a_row_per_unit") {
+    if !crate::common::yosys_or_skip("synth_command_prints_a_row_per_unit") {
         return;
     }
     // The real unit, through the command line: the row is parsed back from the printed table.

@@ -33,6 +33,16 @@ use proptest::{prop_assert, prop_assert_eq};
 pub type In<B> = <<B as UnitTypes>::Model as Unit>::In;
 pub type Out<B> = <<B as UnitTypes>::Model as Unit>::Out;
 
+/// Whether Yosys (`make yosys`) runs; when it does not, a note that `test` is skipped.
+pub fn yosys_or_skip(test: &str) -> bool {
+    use gcn_vmem::tools::yosys;
+    if yosys::available() {
+        return true;
+    }
+    println!("note: {test} skipped: `{}` does not run; {}", yosys::YOSYS, yosys::install_hint());
+    false
+}
+
 /// A fresh folder `name` under cargo's per-test scratch space (emptied if a previous run left it).
 pub fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
