@@ -88,8 +88,8 @@ package vmem_pkg;
   localparam int unsigned TsBaseLevelW      = 4;
   localparam int unsigned TsLastLevelLsb    = 112;  // least detailed level of the view
   localparam int unsigned TsLastLevelW      = 4;
-  localparam int unsigned TsTilingIndexLsb  = 116;  // ignored (linear surfaces only)
-  localparam int unsigned TsTilingIndexW    = 5;
+  localparam int unsigned TsSwModeLsb       = 116;  // swizzle mode: 0 linear, 1/5/9 tiled (§4.5)
+  localparam int unsigned TsSwModeW         = 5;
   localparam int unsigned TsTypeLsb         = 124;  // 8 = 1D .. 15 = 2D MSAA array; < 8 unbound
   localparam int unsigned TsTypeW           = 4;
   localparam int unsigned TsHiLsb           = 128;  // first bit of the 256-bit form's upper half
