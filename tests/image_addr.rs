@@ -1169,11 +1169,14 @@ struct Counts {
 #[test]
 fn every_assertion_fires_and_is_reported() {
     common::assertions_fire::<Harness>(&[
+        "GroupInColumn_A",
+        "GroupInLayers_A",
         "GroupInRow_A",
         "GroupValidLegal_A",
         "LevelMissingZero_A",
         "LevelOkDims_A",
-        "XaAligned_A",
+        "MipSumNarrow_A",
+        "WithinBlock_A",
     ]);
 }
 
