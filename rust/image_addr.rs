@@ -1,33 +1,50 @@
-//! `image_addr`: the group address of one lane's multi-texel image load (IMAGE_LOAD_BY2, BY4,
-//! PCK2, PCK4 and their _MIP forms), plus SPEC §4.3's format table, which `multi_texel` and the
-//! executor share with it, and the table's instruction-level checker and error message
-//! ([`check_multi_texel`], rust/image_addr/multi_texel_check.rs). The executor decodes the §4.1
-//! address VGPRs into the coordinates it takes (`exec::decode_vaddr`).
+//! `image_addr`: the address of one lane's image access without a sampler: a multi-texel load's
+//! group (IMAGE_LOAD_BY2, BY4, PCK2, PCK4 and their _MIP forms, ops 0–3) or one element (op 4:
+//! IMAGE_LOAD and its PCK forms, IMAGE_STORE, IMAGE_ATOMIC_* and their _MIP forms), on linear and
+//! tiled surfaces; plus SPEC §4.3's format table, which `multi_texel` and the executor share with
+//! it, the table's instruction-level checker and error message ([`check_multi_texel`],
+//! rust/image_addr/multi_texel_check.rs) and §4.5's layout check ([`check_sw_mode`]). The
+//! executor decodes the §4.1 address VGPRs into the coordinates it takes (`exec::decode_vaddr`).
 //!
-//! Spec: docs/spec.md §1.2, §4  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
+//! Spec: docs/spec.md §1.2, §4.2–§4.5  RTL: rtl/image_addr.sv  Tests: tests/image_addr.rs
+//! Contract: docs/decisions.md "image_addr"
 //!
 //! From a T# (§1.2), the instruction's op, MIP, DMASK, D16, TFE, DA and one lane's unsigned
-//! coordinates (x, y, mipid) it finds the mip level and its dimensions (§4.2), the aligned first
-//! texel `xa` and whether the group is valid (§4.3), and the address of texel `xa` (§4.4):
+//! coordinates (x, y, slice, mipid) it finds the mip level and its dimensions (§4.2), the first
+//! texel `xa` and whether the access is inside the level (§4.3, §4.4), and the byte address of
+//! texel (xa, y, s) on the surface's layout (§4.4 linear, §4.5 tiled):
 //! 1. T# = (tsharp_hi, tsharp_lo), with the high half read as 0 when r128 = 1.
-//! 2. bound = dfmt != 0 and type >= 8; illegal = bound and the combination is not a row of
-//!    [`FORMAT_TABLE`] on a 2D image with D16 = TFE = DA = 0.
+//! 2. bound = dfmt != 0 and type >= 8; bpp = §1.4's element bytes (0 outside dfmt 1–14);
+//!    tiled = sw_mode 1, 5 or 9; mode_ok = sw_mode 0, or tiled on a 2D or 2D array type with
+//!    bpp 1, 2, 4, 8 or 16 (§4.5); illegal = bound and (op 5–7, or not mode_ok, or op 0–3 and the
+//!    combination not a row of [`FORMAT_TABLE`] on a 2D image with D16 = TFE = DA = 0).
 //! 3. L = base_level + (mip ? mipid : 0), exact; the level exists when L <= last_level and, for a
 //!    256-bit T#, L <= max_mip.
-//! 4. width_L, height_L, pitch_L = max(1, (field + 1) >> L) (128-bit T#: pitch_L = width_L).
-//! 5. xa = x & ~(n − 1); the group is valid when bound, legal, the level exists, x + n <= width_L
-//!    with the unaligned x (exact) and y < height_L.
-//! 6. address = (base·256 + mip_offset(L) + (y·pitch_L + xa)·bpp) mod 2^48, with mip_offset(L) =
-//!    Σ_{l<L} pitch_l·height_l·bpp (2D: one layer); bpp is 0 for a dfmt outside 1–14.
+//! 4. width_l, pitch_l = max(1, (field + 1) >> l) (128-bit T#: pitch_l = width_l); height_l the
+//!    same, 1 for 1D and 1D array; layers_l = max(1, d >> l) for 3D, d for arrays, 6·d for a cube,
+//!    else 1 (d = depth field + 1; 128-bit: 1).
+//! 5. n = 2, 4, 2, 4 for ops 0–3, else 1; xa = x & ~(n − 1); the access is valid when bound,
+//!    legal, the level exists and, ops 0–3: x + n <= width_L with the unaligned x (exact) and
+//!    y < height_L; op 4: x < width_L, y < height_L and slice < layers_L.
+//! 6. address of texel (xa, y, s), s = slice for op >= 4 and 0 for ops 0–3, modulo 2^48:
+//!    - linear (§4.4): base·256 + mip_offset(L) + ((s·height_L + y)·pitch_L + xa)·bpp, with
+//!      mip_offset(L) = Σ_{l<L} pitch_l·height_l·layers_l·bpp;
+//!    - tiled (§4.5, when tiled and mode_ok): blocks of 2^K bytes (K = 8, 12, 16), bw × bh texels,
+//!      P_l = ⌈pitch_l / bw⌉ blocks a row, R_l = ⌈height_l / bh⌉ block rows a layer:
+//!      base·256 + mip_offset(L) + ((s·R_L + y / bh)·P_L + xa / bw)·2^K + within(xa mod bw,
+//!      y mod bh), with mip_offset(L) = Σ_{l<L} P_l·R_l·layers_l·2^K.
 //!
-//! Decisions (docs/decisions.md "image_addr and multi_texel"): the executor decodes the address
-//! VGPRs ([`decode_vaddr`]) and hands over unsigned coordinates (A16 values zero-extended); an
-//! unbound T# is never illegal; when the level does not exist, level, width, height, pitch and
-//! address are 0; otherwise the address is computed whatever the group's verdict.
+//! Decisions (docs/decisions.md "image_addr"): the executor decodes the address VGPRs
+//! ([`decode_vaddr`]) and hands over unsigned coordinates (A16 values zero-extended, slice 0 when
+//! DA = 0); an unbound T# is never illegal; an illegal layout computes the linear address; when
+//! the level does not exist, level, width, height, layers, pitch and address are 0; otherwise the
+//! address is computed whatever the access's verdict.
 //!
 //! Timing: `LATENCY = 2`. Stage 1 registers the computed outputs with the input's valid; the
 //! output stage registers stage 1. `valid` shifts every edge; each stage's data registers load
 //! only when the valid entering it is 1 and hold otherwise. Reset clears every register.
+//!
+//! [`decode_vaddr`]: crate::exec::decode_vaddr
 
 use crate::format::{element_bytes, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
 
@@ -38,27 +55,43 @@ use crate::unit::{eval_object, pick, pipelined_unit, Kind};
 mod multi_texel_check;
 pub use multi_texel_check::{check_multi_texel, format_table_text, multi_texel_error, MultiTexelAccess};
 
-/// `op` codes: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4 (docs/decisions.md).
-pub const OP_NAMES: &[&str] = &["by2", "by4", "pck2", "pck4"];
+/// `op` codes (docs/decisions.md "image_addr"): 0 BY2, 1 BY4, 2 PCK2, 3 PCK4, 4 one element,
+/// 5–7 reserved (`illegal` on a bound T#).
+pub const OP_NAMES: &[&str] = &["by2", "by4", "pck2", "pck4", "element", "reserved5", "reserved6", "reserved7"];
+/// The multi-texel ops' names (ops 0–3), as `multi_texel`'s 2-bit `op` port takes them.
+pub const GROUP_OP_NAMES: &[&str] = OP_NAMES.split_at(4).0;
 pub const OP_BY2: u8 = 0;
 pub const OP_BY4: u8 = 1;
 pub const OP_PCK2: u8 = 2;
 pub const OP_PCK4: u8 = 3;
+/// One element: every plain image access (load, PCK load, store, atomic; _MIP forms too).
+pub const OP_ELEMENT: u8 = 4;
 
 /// The T# dfmt codes of §4.3's formats (§1.4: 8, 16, 8_8).
 pub const DFMT_R8: u8 = 1;
 pub const DFMT_R16: u8 = 2;
 pub const DFMT_RG8: u8 = 3;
 
+/// T# `sw_mode` codes (SPEC §1.2, §4.5; GFX9's numbering): linear and the three tiled modes
+/// modelled; every other code is not modelled.
+pub const SW_LINEAR: u8 = 0;
+pub const SW_256B_S: u8 = 1;
+pub const SW_4KB_S: u8 = 5;
+pub const SW_64KB_S: u8 = 9;
+/// The modelled modes and their names, as the executor's error lists them.
+pub const SW_MODES: [(u8, &str); 4] =
+    [(SW_LINEAR, "linear"), (SW_256B_S, "256B_S"), (SW_4KB_S, "4KB_S"), (SW_64KB_S, "64KB_S")];
+
 ports! {
     /// Inputs of `image_addr`, in RTL port order. `tsharp_hi` (T# bits 255:128) is read only
-    /// when `r128` = 0; `mipid` only when `mip` = 1.
+    /// when `r128` = 0; `mipid` only when `mip` = 1; `dmask`, `d16`, `tfe`, `da` only by ops 0–3;
+    /// `slice` only by ops 4–7 (the executor passes 0 when DA = 0).
     pub struct In {
         valid: bool;
         tsharp_lo: u128, Kind::Hex;
         tsharp_hi: u128, Kind::Hex;
         r128: bool;
-        op: u8 = 2, Kind::Enum(OP_NAMES);
+        op: u8 = 3, Kind::Enum(OP_NAMES);
         mip: bool;
         dmask: u8 = 4;
         d16: bool;
@@ -66,19 +99,21 @@ ports! {
         da: bool;
         x: u32;
         y: u32;
+        slice: u32;
         mipid: u32;
     }
 }
 ports! {
-    /// Outputs of `image_addr`, in RTL port order. `level`, `width`, `height`, `pitch` and
-    /// `address` are 0 when `level_ok` = 0; `address` is texel `xa`'s (texel t of the group is at
-    /// `address + t·bpp`).
+    /// Outputs of `image_addr`, in RTL port order. `level`, `width`, `height`, `layers`, `pitch`
+    /// and `address` are 0 when `level_ok` = 0; `address` is texel (xa, y, s)'s (texel t of a
+    /// multi-texel group is at `address + t·bpp`, on either layout).
     pub struct Out {
         valid: bool;
         level_ok: bool;
         level: u8 = 4;
         width: u16 = 15;
         height: u16 = 15;
+        layers: u16 = 16;
         pitch: u32 = 17;
         xa: u32;
         group_valid: bool;
@@ -90,8 +125,7 @@ ports! {
 impl In {
     /// The multi-texel load these inputs describe, as the executor checks it
     /// ([`check_multi_texel`]): the instruction's fields and the T#'s dfmt, nfmt and type (the
-    /// unit has no stores). The harness and the Python module name an `illegal` lane's rejection
-    /// with it.
+    /// unit has no stores). Meaningful for ops 0–3.
     pub fn access(&self) -> MultiTexelAccess {
         let t = TSharp::decode(self.tsharp_lo, self.tsharp_hi);
         MultiTexelAccess {
@@ -107,18 +141,36 @@ impl In {
             store: false,
         }
     }
+
+    /// The executor's error for these inputs when the unit would call them `illegal`: the
+    /// reserved op (5–7), then the layout ([`check_sw_mode`]), then, for ops 0–3, SPEC §4.3's
+    /// table ([`check_multi_texel`]). `Ok` for a legal combination and for an unbound T#. The
+    /// harness and the Python module name an `illegal` lane's rejection with it.
+    pub fn rejection(&self) -> Result<(), String> {
+        let t = TSharp::decode(self.tsharp_lo, if self.r128 { 0 } else { self.tsharp_hi });
+        if !t.is_bound() {
+            return Ok(());
+        }
+        let op = self.op & 0x7;
+        if op > OP_ELEMENT {
+            return Err(format!("image_addr op {op} is reserved: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4, 4 one element"));
+        }
+        check_sw_mode(&t)?;
+        if op <= OP_PCK4 {
+            check_multi_texel(&self.access())?;
+        }
+        Ok(())
+    }
 }
 
 /// Addresses are modulo 2^48.
 const ADDRESS_MASK: u64 = (1 << 48) - 1;
 
-/// Group size n of an op: 2 for BY2 and PCK2, 4 for BY4 and PCK4 (bits above 1 are ignored).
+/// Group size n of an op: 2 for BY2 and PCK2, 4 for BY4 and PCK4, 1 for ops 4–7 (one element);
+/// bits above the 3-bit port are ignored.
 pub fn group_size(op: u8) -> u32 {
-    if op & 1 == 0 {
-        2
-    } else {
-        4
-    }
+    const N: [u32; 8] = [2, 4, 2, 4, 1, 1, 1, 1];
+    N[usize::from(op & 0x7)]
 }
 
 /// True for PCK2 and PCK4 (raw bits packed into one dword); false for BY2 and BY4.
@@ -242,28 +294,173 @@ pub fn supported(op: u8, dmask: u8, dfmt: u8, nfmt: u8, kind: u8, no_modifiers: 
 // ---------------------------------------------------------------------------------------------
 // The unit.
 
-/// Dimensions of level `level` (SPEC §4.2): (width, height, pitch), each max(1, (field + 1) >>
-/// level); a 128-bit T# has pitch = width. `level` <= 15.
-fn level_dims(t: &TSharp, r128: bool, level: u32) -> (u32, u32, u32) {
-    let width = (t.width() >> level).max(1);
-    let height = (t.height() >> level).max(1);
-    let pitch = pick(r128, width, (t.pitch() >> level).max(1));
-    (width, height, pitch)
+/// SPEC §4.5: a tiled layout's block of one element size: 2^K bytes, `bw` × `bh` texels
+/// (log2 widths), and `within`'s bit pattern as the positions of the address bits that x's bits
+/// 0, 1, … and y's bits 0, 1, … land in (bits below e are the byte within the element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// K: the block is 2^K bytes.
+    pub k: u32,
+    /// log2(bw), log2(bh).
+    pub bw_log2: u32,
+    pub bh_log2: u32,
+    /// Address bit of x bit j (j < bw_log2), of y bit j (j < bh_log2).
+    pub x_bits: [u8; 16],
+    pub y_bits: [u8; 16],
 }
 
-/// The combinational function of SPEC §4.2–§4.4 for one lane; `valid` is passed through.
+/// SPEC §4.5's micro-block, address bits e .. 7 low to high by element size (e = log2 bytes):
+/// `false` an x bit, `true` a y bit, each coordinate's bits taken in order (x0, x1, …).
+const MICRO_BLOCK: [&[bool]; 5] = {
+    const X: bool = false;
+    const Y: bool = true;
+    [
+        &[X, X, X, X, Y, Y, Y, Y], //  1 byte: x0 x1 x2 x3 y0 y1 y2 y3 (16 × 16)
+        &[X, X, X, Y, Y, Y, X],    //  2 bytes: x0 x1 x2 y0 y1 y2 x3 (16 × 8)
+        &[X, X, Y, Y, Y, X],       //  4 bytes: x0 x1 y0 y1 y2 x2 (8 × 8)
+        &[X, Y, Y, X, X],          //  8 bytes: x0 y0 y1 x1 x2 (8 × 4)
+        &[Y, Y, X, X],             // 16 bytes: y0 y1 x0 x1 (4 × 4)
+    ]
+};
+
+/// The block of K (8, 12, 16) and e (0..=4): address bits e .. 7 from [`MICRO_BLOCK`], then for
+/// 8 <= i < K the next unused bit of y when i is even, of x when i is odd.
+const fn block(k: u32, e: usize) -> Block {
+    let mut b = Block { k, bw_log2: 0, bh_log2: 0, x_bits: [0; 16], y_bits: [0; 16] };
+    let mut i = e as u32;
+    while i < k {
+        let is_y = if i < 8 { MICRO_BLOCK[e][(i as usize) - e] } else { i % 2 == 0 };
+        if is_y {
+            b.y_bits[b.bh_log2 as usize] = i as u8;
+            b.bh_log2 += 1;
+        } else {
+            b.x_bits[b.bw_log2 as usize] = i as u8;
+            b.bw_log2 += 1;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// [`block`] for every tiled mode (256B_S, 4KB_S, 64KB_S) and element size (1, 2, 4, 8, 16 bytes).
+pub const BLOCKS: [[Block; 5]; 3] = {
+    let mut t = [[block(8, 0); 5]; 3];
+    let ks = [8, 12, 16];
+    let mut m = 0;
+    while m < 3 {
+        let mut e = 0;
+        while e < 5 {
+            t[m][e] = block(ks[m], e);
+            e += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The block of a modelled tiled `sw_mode` (1, 5, 9) and element of `bpp` bytes (1, 2, 4, 8, 16);
+/// `None` for anything else (linear, an unmodelled mode, an element tiles cannot take).
+pub fn tile_block(sw_mode: u8, bpp: u32) -> Option<&'static Block> {
+    let m = match sw_mode {
+        SW_256B_S => 0,
+        SW_4KB_S => 1,
+        SW_64KB_S => 2,
+        _ => return None,
+    };
+    (bpp.is_power_of_two() && bpp <= 16).then(|| &BLOCKS[m][bpp.trailing_zeros() as usize])
+}
+
+impl Block {
+    /// `within(x, y)` (SPEC §4.5): the byte offset in the block of texel (x mod bw, y mod bh)'s
+    /// first byte (x's and y's bits deposited at their address bits).
+    #[inline]
+    pub fn within(&self, x: u32, y: u32) -> u64 {
+        let mut w = 0u64;
+        for j in 0..self.bw_log2 as usize {
+            w |= u64::from(x >> j & 1) << self.x_bits[j];
+        }
+        for j in 0..self.bh_log2 as usize {
+            w |= u64::from(y >> j & 1) << self.y_bits[j];
+        }
+        w
+    }
+}
+
+/// SPEC §4.5 at the instruction level (the unit's `mode_ok` as the executor's gate): a bound T#'s
+/// `sw_mode` must be 0, 1, 5 or 9, and a tiled one needs type 2D or 2D array and an element of 1,
+/// 2, 4, 8 or 16 bytes. The error names the mode and the type or format. The caller handles an
+/// unbound T# (never refused for its mode); dfmt outside 1–14 is the executor's own error.
+pub fn check_sw_mode(t: &TSharp) -> Result<(), String> {
+    let mode = t.sw_mode;
+    let Some(&(_, name)) = SW_MODES.iter().find(|&&(code, _)| code == mode) else {
+        let modes: Vec<String> = SW_MODES.iter().map(|(code, name)| format!("{code} {name}")).collect();
+        return Err(format!("T# sw_mode {mode} is not modelled: {} (SPEC §4.5)", modes.join(", ")));
+    };
+    if mode == SW_LINEAR {
+        return Ok(());
+    }
+    if !matches!(t.kind, tsharp::TYPE_2D | tsharp::TYPE_2D_ARRAY) {
+        return Err(format!(
+            "T# sw_mode {mode} ({name}) on a {} T# (type {}): tiled surfaces are 2D or 2D array only (SPEC §4.5)",
+            tsharp::type_name(t.kind),
+            t.kind
+        ));
+    }
+    let bytes = texel_bytes(t.dfmt);
+    if tile_block(mode, bytes).is_none() {
+        let format = crate::format::DFMT_NAMES.get(usize::from(t.dfmt)).copied().unwrap_or("not modelled");
+        return Err(format!(
+            "T# sw_mode {mode} ({name}) with dfmt {} ({format}, {bytes}-byte elements): tiled surfaces need 1, 2, \
+             4, 8 or 16-byte elements (SPEC §4.5)",
+            t.dfmt
+        ));
+    }
+    Ok(())
+}
+
+/// Dimensions of level `l` (SPEC §4.2, docs/decisions.md "image_addr"): (width, height, layers,
+/// pitch). width, pitch = max(1, (field + 1) >> l), a 128-bit T#'s pitch its width; height the
+/// same but 1 for 1D and 1D array; layers max(1, d >> l) for 3D, d for arrays, 6·d for a cube,
+/// else 1, with d = depth field + 1 (a 128-bit T# is decoded with depth field 0). `l` <= 15.
+#[inline]
+fn level_dims(t: &TSharp, r128: bool, l: u32) -> (u32, u32, u32, u32) {
+    let width = (t.width() >> l).max(1);
+    let one_d = matches!(t.kind, tsharp::TYPE_1D | tsharp::TYPE_1D_ARRAY);
+    let height = if one_d { 1 } else { (t.height() >> l).max(1) };
+    let d = t.depth();
+    let layers = match t.kind {
+        tsharp::TYPE_3D => (d >> l).max(1),
+        tsharp::TYPE_1D_ARRAY | tsharp::TYPE_2D_ARRAY | tsharp::TYPE_2D_MSAA_ARRAY => d,
+        tsharp::TYPE_CUBE => 6 * d,
+        _ => 1,
+    };
+    let pitch = pick(r128, width, (t.pitch() >> l).max(1));
+    (width, height, layers, pitch)
+}
+
+/// The combinational function of SPEC §4.2–§4.5 (docs/decisions.md "image_addr") for one lane;
+/// `valid` is passed through.
 pub fn compute(input: &In) -> Out {
     // Inputs narrower than their Rust type are masked to the port width first.
-    let op = input.op & 0x3;
+    let op = input.op & 0x7;
     let dmask = input.dmask & 0xf;
 
     // Step 1, §1.2: a 128-bit T# reads its high half as 0 (depth 0, pitch and max_mip unused).
     let t = TSharp::decode(input.tsharp_lo, pick(input.r128, 0, input.tsharp_hi));
 
-    // Step 2, §1.2 and §4.3: bound; illegal = bound and not a supported combination.
+    // Step 2, §1.2, §4.3, §4.5: bound; the element bytes; the layout; illegal = bound and a
+    // reserved op, a layout §4.5 does not model, or a multi-texel combination §4.3 does not list.
     let bound = t.is_bound();
+    let bpp = texel_bytes(t.dfmt);
+    // The tiled layout (sw_mode 1, 5 or 9) on a type and element it can take: its block; None
+    // for linear, an unmodelled mode, or a tiled one on another type or element (illegal).
+    let tile_type = matches!(t.kind, tsharp::TYPE_2D | tsharp::TYPE_2D_ARRAY);
+    let block = if tile_type { tile_block(t.sw_mode, bpp) } else { None };
+    let mode_ok = t.sw_mode == SW_LINEAR || block.is_some();
+    let group_op = op <= OP_PCK4;
     let no_modifiers = !input.d16 && !input.tfe && !input.da;
-    let illegal = bound && !supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
+    let table_ok = !group_op || supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers);
+    let illegal = bound && (op > OP_ELEMENT || !mode_ok || !table_ok);
 
     // Step 3, §4.2: L = base_level + mipid, exact (33 bits); the level exists when L <=
     // last_level and, for a 256-bit T#, L <= max_mip.
@@ -274,28 +471,64 @@ pub fn compute(input: &In) -> Out {
     // Step 4, §4.2: the dimensions of level L; L reads 0 when the level does not exist (level_ok
     // implies L <= last_level <= 15).
     let level = if level_ok { level as u32 } else { 0 };
-    let (width, height, pitch) = level_dims(&t, input.r128, level);
+    let (width, height, layers, pitch) = level_dims(&t, input.r128, level);
 
-    // Step 5, §4.3: align x down to the group; the group must fit with the unaligned x (exact).
+    // Step 5, §4.3, §4.4: the first texel (a multi-texel group aligned down to n) and whether the
+    // access is inside the level: a group must fit with the unaligned x (exact, 33 bits); one
+    // element must be inside the level's width, height and layers.
     let n = group_size(op);
     let xa = input.x & !(n - 1);
-    let fits = u64::from(input.x) + u64::from(n) <= u64::from(width) && input.y < height;
-    let group_valid = bound && !illegal && level_ok && fits;
+    let inside = if group_op {
+        u64::from(input.x) + u64::from(n) <= u64::from(width) && input.y < height
+    } else {
+        input.x < width && input.y < height && input.slice < layers
+    };
+    let group_valid = bound && !illegal && level_ok && inside;
 
-    // Step 6, §4.4: the address of texel xa, exact, then modulo 2^48. Every term fits a u64:
-    // base·256 < 2^48, mip_offset < 15·2^16·2^14·16 < 2^38, (y·pitch + xa)·bpp < 2^54.
-    let bpp = u64::from(texel_bytes(t.dfmt));
-    let mip_offset: u64 = (0..level)
-        .map(|l| {
-            let (_, height_l, pitch_l) = level_dims(&t, input.r128, l);
-            u64::from(pitch_l) * u64::from(height_l) * bpp
-        })
-        .sum();
-    let texel = u64::from(input.y) * u64::from(pitch) + u64::from(xa);
-    let address = (t.base * 256 + mip_offset + texel * bpp) & ADDRESS_MASK;
+    // Step 6, §4.4 and §4.5: the address of texel (xa, y, s) of level L. Sums and products are
+    // taken modulo 2^64 (wrapping), which gives the exact result modulo 2^48.
+    let s = if group_op { 0 } else { input.slice };
+    let offset = match block {
+        // §4.4, linear: mip_offset(L) = Σ_{l<L} pitch_l·height_l·layers_l·bpp, then the texel's
+        // element ((s·height_L + y)·pitch_L + xa)·bpp.
+        None => {
+            let bpp = u64::from(bpp);
+            let mip_offset: u64 = (0..level)
+                .map(|l| {
+                    let (_, height_l, layers_l, pitch_l) = level_dims(&t, input.r128, l);
+                    u64::from(pitch_l) * u64::from(height_l) * u64::from(layers_l) * bpp
+                })
+                .sum();
+            let row = u64::from(s).wrapping_mul(u64::from(height)).wrapping_add(u64::from(input.y));
+            let texel = row.wrapping_mul(u64::from(pitch)).wrapping_add(u64::from(xa));
+            mip_offset.wrapping_add(texel.wrapping_mul(bpp))
+        }
+        // §4.5, tiled: P_l = ⌈pitch_l / bw⌉ blocks a row and R_l = ⌈height_l / bh⌉ block rows a
+        // layer; mip_offset(L) = Σ_{l<L} P_l·R_l·layers_l·2^K; then the texel's block
+        // ((s·R_L + y / bh)·P_L + xa / bw)·2^K and its place in the block, within(xa mod bw,
+        // y mod bh).
+        Some(b) => {
+            let blocks = |pitch_l: u32, height_l: u32| {
+                (u64::from(pitch_l.div_ceil(1 << b.bw_log2)), u64::from(height_l.div_ceil(1 << b.bh_log2)))
+            };
+            let mip_offset: u64 = (0..level)
+                .map(|l| {
+                    let (_, height_l, layers_l, pitch_l) = level_dims(&t, input.r128, l);
+                    let (p, r) = blocks(pitch_l, height_l);
+                    (p * r * u64::from(layers_l)) << b.k
+                })
+                .sum();
+            let (p, r) = blocks(pitch, height);
+            let block_row = u64::from(s).wrapping_mul(r).wrapping_add(u64::from(input.y >> b.bh_log2));
+            let block_index = block_row.wrapping_mul(p).wrapping_add(u64::from(xa >> b.bw_log2));
+            mip_offset.wrapping_add(block_index << b.k).wrapping_add(b.within(xa, input.y))
+        }
+    };
+    let address = (t.base * 256).wrapping_add(offset) & ADDRESS_MASK;
 
     // When the level does not exist, level, dimensions and address read 0 (docs/decisions.md).
-    let (width, height, pitch, address) = pick(level_ok, (width, height, pitch, address), (0, 0, 0, 0));
+    let (width, height, layers, pitch, address) =
+        pick(level_ok, (width, height, layers, pitch, address), (0, 0, 0, 0, 0));
 
     Out {
         valid: input.valid,
@@ -303,6 +536,7 @@ pub fn compute(input: &In) -> Out {
         level: level as u8,
         width: width as u16,
         height: height as u16,
+        layers: layers as u16,
         pitch,
         xa,
         group_valid,
@@ -326,15 +560,17 @@ eval_object!(ImageAddr, |input, out| {
         ("level", Value::from(out.level)),
         ("width", Value::from(out.width)),
         ("height", Value::from(out.height)),
+        ("layers", Value::from(out.layers)),
         ("pitch", Value::from(out.pitch)),
         ("xa", Value::from(out.xa)),
         ("group_valid", Value::from(out.group_valid)),
         ("address", Value::from(out.address)),
         ("illegal", Value::from(out.illegal)),
     ]);
-    // An illegal combination: the executor's error naming it and listing SPEC §4.3's table.
+    // An illegal combination: the executor's error naming it (the layout's, the reserved op's, or
+    // the multi-texel table's, which lists SPEC §4.3's table).
     if out.illegal {
-        if let Err(message) = check_multi_texel(&input.access()) {
+        if let Err(message) = input.rejection() {
             map.insert("rejected".into(), Value::from(message));
         }
     }
@@ -408,7 +644,7 @@ mod tests {
                 ("tsharp_lo", 128),
                 ("tsharp_hi", 128),
                 ("r128", 1),
-                ("op", 2),
+                ("op", 3),
                 ("mip", 1),
                 ("dmask", 4),
                 ("d16", 1),
@@ -416,6 +652,7 @@ mod tests {
                 ("da", 1),
                 ("x", 32),
                 ("y", 32),
+                ("slice", 32),
                 ("mipid", 32)
             ]
         );
@@ -427,6 +664,7 @@ mod tests {
                 ("level", 4),
                 ("width", 15),
                 ("height", 15),
+                ("layers", 16),
                 ("pitch", 17),
                 ("xa", 32),
                 ("group_valid", 1),
@@ -638,10 +876,10 @@ mod tests {
         assert_eq!(compute(&input(TSharp { dfmt: 0, ..tsharp(8, 8) }, 2, 1)).address, 0x1000);
     }
 
-    /// Port-width masking: op 0x5 → 1 (BY4: x 2 aligns to 0, not 2), dmask 0x1f → 0xf.
+    /// Port-width masking: op 0x9 → 1 (BY4: x 2 aligns to 0, not 2), dmask 0x1f → 0xf.
     #[test]
     fn inputs_are_masked_to_port_width() {
-        let o = compute(&with_op(input(tsharp(8, 1), 2, 0), 0x5, 0x1f));
+        let o = compute(&with_op(input(tsharp(8, 1), 2, 0), 0x9, 0x1f));
         assert_eq!((o.illegal, o.xa, o.group_valid), (false, 0, true));
     }
 
@@ -661,12 +899,12 @@ mod tests {
 
     fn any_in() -> impl Strategy<Value = In> {
         (
-            (any::<bool>(), any::<u128>(), any::<u128>(), any::<bool>(), 0u8..4, any::<bool>(), 0u8..16),
-            (any::<bool>(), any::<bool>(), any::<bool>(), 0u32..40, 0u32..40, 0u32..20),
+            (any::<bool>(), any::<u128>(), any::<u128>(), any::<bool>(), 0u8..8, any::<bool>(), 0u8..16),
+            (any::<bool>(), any::<bool>(), any::<bool>(), 0u32..40, 0u32..40, 0u32..20, 0u32..20),
             // Half the T#s steered to a legal 2D row with small sizes, the rest raw.
             any::<bool>(),
         )
-            .prop_map(|((valid, lo, hi, r128, op, mip, dmask), (d16, tfe, da, x, y, mipid), steer)| {
+            .prop_map(|((valid, lo, hi, r128, op, mip, dmask), (d16, tfe, da, x, y, slice, mipid), steer)| {
                 let mut lo = lo;
                 if steer {
                     let mut t = TSharp::decode(lo, hi);
@@ -678,7 +916,7 @@ mod tests {
                     t.height_minus_1 &= 0x3f;
                     lo = t.encode().0;
                 }
-                In { valid, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, mipid }
+                In { valid, tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, x, y, slice, mipid }
             })
     }
 

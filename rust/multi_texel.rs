@@ -26,7 +26,7 @@
 use crate::format::{self, low_mask};
 use crate::format_pack;
 use crate::format_unpack;
-use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, OP_NAMES};
+use crate::image_addr::{format_row, group_size, is_pck, texel_bytes, GROUP_OP_NAMES};
 use crate::ports;
 use crate::unit::{eval_object, pipelined_unit, Kind};
 
@@ -35,7 +35,7 @@ ports! {
     /// group's bytes as fetched, texel t at bits 8·bpp·t upward.
     pub struct In {
         valid: bool;
-        op: u8 = 2, Kind::Enum(OP_NAMES);
+        op: u8 = 2, Kind::Enum(GROUP_OP_NAMES);
         dmask: u8 = 4;
         dfmt: u8 = 6;
         nfmt: u8 = 4;

@@ -57,8 +57,9 @@ descriptor! {
         const BASE_LEVEL: Field = Field::new(108..112) => base_level: u8;
         /// 115:112, the least detailed level of the view (MSAA: sample count).
         const LAST_LEVEL: Field = Field::new(112..116) => last_level: u8;
-        /// 120:116, tiling index (ignored: only linear surfaces are modelled).
-        const TILING_INDEX: Field = Field::new(116..121) => tiling_index: u8;
+        /// 120:116, the surface's swizzle mode, numbered as GFX9 numbers it: 0 linear, 1 256B_S,
+        /// 5 4KB_S, 9 64KB_S (SPEC §4.5); other values are not modelled.
+        const SW_MODE: Field = Field::new(116..121) => sw_mode: u8;
         /// 127:124, resource type (see the `TYPE_*` codes).
         const TYPE: Field = Field::new(124..128) => kind: u8;
         /// 140:128, depth − 1 (3D: depth; arrays: layers; cube: cube count); 256-bit form.
@@ -159,8 +160,8 @@ impl TSharp {
 impl fmt::Display for TSharp {
     /// One line, sizes shown as sizes (field + 1), e.g. `base=0x0000001234 dfmt=1 nfmt=0
     /// type=9(2D) width=64 height=32 depth=1 pitch=64 base_level=0 last_level=3 max_mip=3
-    /// dst_sel=XYZW min_lod=0x000`; tiling_index is appended only when non-zero. The base is in 256-byte
-    /// units, as the field holds it.
+    /// dst_sel=XYZW min_lod=0x000`; `sw_mode=N` is appended only when non-zero. The base is in
+    /// 256-byte units, as the field holds it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sel: String = self.dst_sel.iter().map(|&s| crate::vsharp::sel_char(s)).collect();
         write!(
@@ -182,8 +183,8 @@ impl fmt::Display for TSharp {
             sel,
             self.min_lod,
         )?;
-        if self.tiling_index != 0 {
-            write!(f, " tiling={}", self.tiling_index)?;
+        if self.sw_mode != 0 {
+            write!(f, " sw_mode={}", self.sw_mode)?;
         }
         Ok(())
     }
@@ -195,7 +196,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// A 2D R8 unorm image, built by hand: base 0x12_3456_789a (×256), min_lod 0x123,
-    /// dfmt 1, nfmt 0, 64 × 32 (fields 63, 31), dst_sel XYZW, levels 1..3, tiling 0, type 9,
+    /// dfmt 1, nfmt 0, 64 × 32 (fields 63, 31), dst_sel XYZW, levels 1..3, sw_mode 0, type 9,
     /// depth field 0, pitch field 127, max_mip 5.
     /// - word 0 (bits 63:0): base 0x12_3456_789a | min_lod 0x123 << 40 | dfmt 1 << 52 | nfmt 0
     ///   = 0x0011_2312_3456_789a
@@ -219,7 +220,7 @@ mod tests {
             dst_sel: [4, 5, 6, 7],
             base_level: 1,
             last_level: 3,
-            tiling_index: 0,
+            sw_mode: 0,
             kind: TYPE_2D,
             depth_minus_1: 0,
             pitch_minus_1: 127,
@@ -243,7 +244,7 @@ mod tests {
 
     /// Field edges: all-ones fields by hand.
     /// - dfmt 0x3f (bits 57:52) and nfmt 0xf (61:58): word 0 bits 61:52 = 0x3ff << 52.
-    /// - tiling 0x1f (bits 120:116 → word 1 bits 56:52), type 15 (127:124 → 63:60).
+    /// - sw_mode 0x1f (bits 120:116 → word 1 bits 56:52), type 15 (127:124 → 63:60).
     /// - depth 0x1fff (bits 140:128 → word 2 bits 12:0), pitch 0xffff (156:141 → 28:13),
     ///   max_mip 15 (191:188 → 63:60).
     #[test]
@@ -251,14 +252,14 @@ mod tests {
         let lo = (0x3ffu128 << 52) | (0x1fu128 << 116) | (0xfu128 << 124);
         let hi = 0x1fffu128 | (0xffffu128 << 13) | (0xfu128 << 60);
         let t = TSharp::decode(lo, hi);
-        assert_eq!((t.dfmt, t.nfmt, t.tiling_index, t.kind), (0x3f, 0xf, 0x1f, 15));
+        assert_eq!((t.dfmt, t.nfmt, t.sw_mode, t.kind), (0x3f, 0xf, 0x1f, 15));
         assert_eq!((t.depth_minus_1, t.pitch_minus_1, t.max_mip), (0x1fff, 0xffff, 15));
         assert_eq!((t.depth(), t.pitch()), (8192, 65536));
         assert_eq!(t.base, 0);
         assert_eq!(t.encode(), (lo, hi));
         assert!(t.to_string().ends_with(
             "type=15(2D MSAA array) width=1 height=1 depth=8192 pitch=65536 base_level=0 \
-             last_level=0 max_mip=15 dst_sel=0000 min_lod=0x000 tiling=31"
+             last_level=0 max_mip=15 dst_sel=0000 min_lod=0x000 sw_mode=31"
         ));
         // Width and height fields at their edges: word 1 bits 13:0 and 27:14.
         let t = TSharp::decode(0x0fff_ffffu128 << 64, 0);
@@ -288,23 +289,8 @@ mod tests {
 
     /// Every field, to check it reads as bitvec's own `load_le` of its slice reads it.
     const FIELDS: [Field; 17] = [
-        BASE,
-        MIN_LOD,
-        DFMT,
-        NFMT,
-        WIDTH,
-        HEIGHT,
-        DST_SEL_X,
-        DST_SEL_Y,
-        DST_SEL_Z,
-        DST_SEL_W,
-        BASE_LEVEL,
-        LAST_LEVEL,
-        TILING_INDEX,
-        TYPE,
-        DEPTH,
-        PITCH,
-        MAX_MIP,
+        BASE, MIN_LOD, DFMT, NFMT, WIDTH, HEIGHT, DST_SEL_X, DST_SEL_Y, DST_SEL_Z, DST_SEL_W, BASE_LEVEL, LAST_LEVEL,
+        SW_MODE, TYPE, DEPTH, PITCH, MAX_MIP,
     ];
 
     proptest! {
@@ -328,12 +314,12 @@ mod tests {
             base in 0u64..1 << 40, min_lod in 0u16..1 << 12, dfmt in 0u8..64, nfmt in 0u8..16,
             width_minus_1 in 0u16..1 << 14, height_minus_1 in 0u16..1 << 14,
             dst_sel in proptest::array::uniform4(0u8..8), base_level in 0u8..16, last_level in 0u8..16,
-            tiling_index in 0u8..32, kind in 0u8..16, depth_minus_1 in 0u16..1 << 13,
+            sw_mode in 0u8..32, kind in 0u8..16, depth_minus_1 in 0u16..1 << 13,
             pitch_minus_1: u16, max_mip in 0u8..16,
         ) {
             let t = TSharp {
                 base, min_lod, dfmt, nfmt, width_minus_1, height_minus_1, dst_sel, base_level,
-                last_level, tiling_index, kind, depth_minus_1, pitch_minus_1, max_mip,
+                last_level, sw_mode, kind, depth_minus_1, pitch_minus_1, max_mip,
             };
             let (lo, hi) = t.encode();
             prop_assert_eq!(TSharp::decode(lo, hi), t);

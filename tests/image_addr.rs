@@ -167,6 +167,7 @@ fn lane(t: Tsh, op: u8, dmask: u8, x: u32, y: u32) -> In {
         da: false,
         x,
         y,
+        slice: 0,
         mipid: 0,
     }
 }
@@ -200,7 +201,19 @@ fn r128(i: In) -> In {
 /// A lane whose level exists: the level, its width, height and pitch, xa, the group verdict and
 /// the address; legal.
 fn lv(level: u8, width: u16, height: u16, pitch: u32, xa: u32, group_valid: bool, address: u64) -> Out {
-    Out { valid: true, level_ok: true, level, width, height, pitch, xa, group_valid, address, illegal: false }
+    Out {
+        valid: true,
+        level_ok: true,
+        level,
+        width,
+        height,
+        layers: 1,
+        pitch,
+        xa,
+        group_valid,
+        address,
+        illegal: false,
+    }
 }
 
 /// A lane whose level does not exist: level, width, height, pitch, address 0; only xa.
@@ -600,6 +613,7 @@ fn junk(k: u32) -> In {
         da: true,
         x: 0x1234_5678 ^ k,
         y: 0x9abc_def0,
+        slice: 0x55,
         mipid: 1,
     }
 }
@@ -671,6 +685,7 @@ fn reference(i: &In) -> Out {
         level: if level_ok { l as u8 } else { 0 },
         width: width as u16,
         height: height as u16,
+        layers: u16::from(level_ok),
         pitch: pitch as u32,
         xa,
         group_valid,

@@ -4,7 +4,6 @@
 
 use std::hint::select_unpredictable;
 
-
 use crate::engine::prelude::*;
 use gcn_vmem_model::image_addr::{In, OP_NAMES};
 use gcn_vmem_model::tsharp::TSharp;
@@ -42,13 +41,12 @@ impl Binding for Harness {
         format!(
             "{} op={} mip={} r128={} {}",
             input.access().name(),
-            OP_NAMES[usize::from(input.op & 3)],
+            OP_NAMES[usize::from(input.op & 7)],
             u8::from(input.mip),
             u8::from(input.r128),
             TSharp::decode(input.tsharp_lo, input.tsharp_hi)
         )
     }
-
 }
 
 /// What an instruction gives every lane: the T# words, the op, DMASK and modifiers, and the
@@ -139,7 +137,6 @@ impl Instruction {
         Instruction { tsharp_lo: lo, tsharp_hi: hi, r128, op, mip, dmask, d16, tfe, da, w, h, base_level }
     }
 
-
     /// One lane of the instruction: its coordinates and mip id, on and beside the edges of the
     /// level it addresses, inside it, or anywhere (three draws).
     fn lane(self, rng: &mut Rng) -> In {
@@ -187,6 +184,7 @@ impl Instruction {
             da: self.da,
             x,
             y,
+            slice: 0,
             mipid,
         }
     }

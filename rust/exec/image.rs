@@ -408,6 +408,7 @@ fn multi_texel_load(
             da: inst.da,
             x: c.x,
             y: c.y,
+            slice: 0,
             mipid: c.mipid,
         });
     }

@@ -8,7 +8,7 @@ use crate::cover::{Covergroup, Hits};
 use crate::format::{
     NFMT_FLOAT, NFMT_RESERVED, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
 };
-use crate::image_addr::{group_size, row_index, texel_bytes, FORMAT_TABLE, OP_NAMES};
+use crate::image_addr::{group_size, row_index, texel_bytes, FORMAT_TABLE, GROUP_OP_NAMES};
 
 /// The coverpoints, in declaration order.
 #[repr(usize)]
@@ -68,7 +68,7 @@ pub fn covergroup() -> Covergroup {
         .cross(
             Point::OpDmask as usize,
             "op x DMASK",
-            &[OP_NAMES, &["a DMASK of the op's rows", "DMASK 0", "another DMASK"]],
+            &[GROUP_OP_NAMES, &["a DMASK of the op's rows", "DMASK 0", "another DMASK"]],
         )
         .point(
             Point::Illegal as usize,
