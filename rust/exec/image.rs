@@ -1,14 +1,17 @@
 //! MIMG instructions (SPEC §4, §1.2, §6, §10.1) in executor terms ([`ImageInst`]) and their
-//! semantics ([`run_image`]): the T# checks, each lane's level and texel address, then loads
-//! (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO.
+//! semantics ([`run_image`]): the T# checks (§1.2, §4.5's sw_mode), each lane's element from the
+//! backend's `image_addr` (op 4 for a plain access, ops 0–3 for a multi-texel group: level,
+//! bounds and address, linear or tiled, all lanes in one batch; the executor computes no address
+//! of its own), then loads (formatted, raw PCK, multi-texel), stores, atomics and GET_RESINFO
+//! (whose level dimensions are the unit's outputs too).
 
 use super::atomics::{atomic_across_lines, atomic_result};
 use super::backend::{d16_narrow, d16_widen};
 use super::image_vaddr::{decode_vaddr, Coords};
-use super::state::{dwords, vgpr, Wave, ADDRESS_MASK, LANES, VGPRS};
+use super::state::{dwords, vgpr, Wave, LANES, VGPRS};
 use super::{Backend, ExecError};
 use crate::format::{element_bytes, is_integer};
-use crate::image_addr::{check_multi_texel, MultiTexelAccess};
+use crate::image_addr::{check_multi_texel, check_sw_mode, MultiTexelAccess, OP_ELEMENT};
 use crate::isa::AtomicOp;
 use crate::{format_pack, format_unpack, image_addr, multi_texel, swizzle};
 
@@ -53,37 +56,6 @@ pub struct ImageInst {
     pub a16: bool,
 }
 
-/// Dimensions of level `level` (SPEC §4.2): (width, height, layers or depth, pitch).
-fn level_size(t: &crate::tsharp::TSharp, r128: bool, level: u32) -> (u32, u32, u32, u32) {
-    use crate::tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
-    let shrink = |size: u32| (size >> level.min(31)).max(1);
-    let width = shrink(t.width());
-    let height = if matches!(t.kind, TYPE_1D | TYPE_1D_ARRAY) { 1 } else { shrink(t.height()) };
-    let depth_field = if r128 { 1 } else { t.depth() };
-    let layers = match t.kind {
-        TYPE_3D => shrink(depth_field),
-        TYPE_1D_ARRAY | TYPE_2D_ARRAY => depth_field,
-        TYPE_CUBE => 6 * depth_field,
-        _ => 1,
-    };
-    let pitch = if r128 { width } else { shrink(t.pitch()) };
-    (width, height, layers, pitch)
-}
-
-/// SPEC §4.4: the byte address of texel (x, y, slice) of level `level`, modulo 2^48.
-fn texel_address(t: &crate::tsharp::TSharp, r128: bool, level: u32, x: u32, y: u32, slice: u32) -> u64 {
-    let bpp = u64::from(element_bytes(t.dfmt));
-    let mip_offset: u64 = (0..level)
-        .map(|l| {
-            let (_, h, layers, p) = level_size(t, r128, l);
-            u64::from(p) * u64::from(h) * u64::from(layers) * bpp
-        })
-        .fold(0u64, u64::wrapping_add);
-    let (_, h, _, p) = level_size(t, r128, level);
-    let inner = (u64::from(slice) * u64::from(h) + u64::from(y)) * u64::from(p) + u64::from(x);
-    (t.base.wrapping_mul(256).wrapping_add(mip_offset).wrapping_add(inner.wrapping_mul(bpp))) & ADDRESS_MASK
-}
-
 /// One lane's image access after address decoding: where its element is, or `None` when it is
 /// outside the level (or the level is missing).
 struct ImageLane {
@@ -111,6 +83,9 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
         if inst.r128 && matches!(t.kind, TYPE_3D | TYPE_CUBE | TYPE_1D_ARRAY | TYPE_2D_ARRAY) {
             return err(format!("a {} T# needs 256 bits, but r128 = 1 (SPEC §1.2)", crate::tsharp::type_name(t.kind)));
         }
+        // SPEC §4.5: sw_mode 0, 1, 5 or 9, and a tiled mode only on 2D / 2D array surfaces of
+        // 1-, 2-, 4-, 8- or 16-byte elements (the unit's `illegal`, checked here for every kind).
+        check_sw_mode(&t).map_err(ExecError)?;
     }
     match inst.kind {
         ImageKind::MultiTexel { op } => {
@@ -150,30 +125,22 @@ pub fn run_image(wave: &mut Wave, inst: &ImageInst, backend: &mut impl Backend) 
     // The conversion units' ports are 4 (dfmt) and 3 (nfmt) bits wide: a bound T# was checked
     // to fit above; an unbound one's wider codes are cut to the ports (its loads read 0 anyway).
     let t = TSharp { dfmt: t.dfmt & 0xf, nfmt: t.nfmt & 0x7, ..t };
-    // Every active lane's address VGPRs, then its element (or none, out of the level).
-    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
     if inst.kind == ImageKind::GetResinfo {
-        get_resinfo(wave, inst, &t, &lanes);
+        get_resinfo(wave, inst, (lo, hi), &t, backend);
         return Ok(());
     }
-    let mut gathered = Vec::with_capacity(lanes.len());
-    for &lane in &lanes {
-        let vgprs: Vec<u32> = (0..4).map(|i| vgpr(wave, inst.vaddr.wrapping_add(i), lane)).collect();
-        let data = std::array::from_fn(|i| vgpr(wave, inst.vdata.wrapping_add(i as u8), lane));
-        let address = if bound {
-            let c = decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?;
-            // SPEC §4.2: L = base_level + mipid exactly (33 bits); an existing level is <= 15.
-            let level = u64::from(t.base_level) + u64::from(c.mipid);
-            let exists = level <= u64::from(t.last_level) && (inst.r128 || level <= u64::from(t.max_mip));
-            let level = level.min(15) as u32;
-            let (w, h, layers, _) = level_size(&t, inst.r128, level);
-            (exists && c.x < w && c.y < h && c.slice < layers)
-                .then(|| texel_address(&t, inst.r128, level, c.x, c.y, c.slice))
-        } else {
-            None
-        };
-        gathered.push(ImageLane { lane, address, data });
-    }
+    // Every active lane's element from image_addr (op 4, SPEC §4.4, §4.5): its address when it
+    // is inside the level (group_valid), else none.
+    let (lanes, addrs) = lane_addresses(wave, inst, (lo, hi), OP_ELEMENT, backend)?;
+    let gathered: Vec<ImageLane> = lanes
+        .iter()
+        .zip(&addrs)
+        .map(|(&lane, a)| ImageLane {
+            lane,
+            address: a.group_valid.then_some(a.address),
+            data: std::array::from_fn(|i| vgpr(wave, inst.vdata.wrapping_add(i as u8), lane)),
+        })
+        .collect();
     // SPEC §10.1: a 64-bit atomic whose 8 bytes lie in two 64-byte lines cannot be atomic.
     if let ImageKind::Atomic(op) = inst.kind {
         if atomic_is_wide(op, inst.dmask) {
@@ -354,18 +321,35 @@ fn image_atomic(wave: &mut Wave, inst: &ImageInst, op: AtomicOp, lanes: &[ImageL
     }
 }
 
-fn get_resinfo(wave: &mut Wave, inst: &ImageInst, t: &crate::tsharp::TSharp, lanes: &[usize]) {
-    // SPEC §4.4: (width, height, depth or layers, levels) of the mip in the address VGPR,
-    // compacted by DMASK (DMASK = 0 as 0001, SPEC §3).
+/// GET_RESINFO (SPEC §4.4): each lane's (width, height, depth or layers, levels) of the mip in
+/// its address VGPR, compacted by DMASK (DMASK = 0 as 0001, SPEC §3). The dimensions are
+/// image_addr's outputs for that level (op 4, _MIP, coordinates 0), so the executor has no
+/// dimension arithmetic of its own; a missing level (beyond last_level or max_mip) has
+/// dimensions 0, as the unit reports it (docs/decisions.md "Outside the units"); an unbound T#
+/// returns 0 throughout.
+fn get_resinfo(
+    wave: &mut Wave,
+    inst: &ImageInst,
+    (lo, hi): (u128, u128),
+    t: &crate::tsharp::TSharp,
+    backend: &mut impl Backend,
+) {
     let dmask = if inst.dmask == 0 { 1 } else { inst.dmask };
-    let results: Vec<Vec<u32>> = lanes
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
+    let inputs: Vec<image_addr::In> = lanes
         .iter()
         .map(|&lane| {
             let mipid = vgpr(wave, inst.vaddr, lane);
-            let level = u32::from(t.base_level).saturating_add(mipid);
-            let (w, h, layers, _) = level_size(t, inst.r128, level);
-            let levels = u32::from(t.last_level).wrapping_sub(u32::from(t.base_level)).wrapping_add(1);
-            let all = [w, h, layers, levels];
+            let c = Coords { mipid, ..Coords::default() };
+            unit_input(inst, (lo, hi), OP_ELEMENT, true, &c)
+        })
+        .collect();
+    let levels = u32::from(t.last_level).wrapping_sub(u32::from(t.base_level)).wrapping_add(1);
+    let results: Vec<Vec<u32>> = backend
+        .image_addr(&inputs)
+        .iter()
+        .map(|a| {
+            let all = [u32::from(a.width), u32::from(a.height), u32::from(a.layers), levels];
             let mut r: Vec<u32> =
                 (0..4).filter(|c| dmask >> c & 1 != 0).map(|c| if t.is_bound() { all[c] } else { 0 }).collect();
             if inst.tfe {
@@ -377,6 +361,53 @@ fn get_resinfo(wave: &mut Wave, inst: &ImageInst, t: &crate::tsharp::TSharp, lan
     write_image_results(wave, inst.vdata, lanes.iter().copied(), &results);
 }
 
+/// image_addr's inputs for one lane: the T#, the instruction's modifiers, `op`, `mip` and the
+/// lane's decoded coordinates (`slice` is 0 with DA = 0, SPEC §4.1, as decode_vaddr gives it).
+fn unit_input(inst: &ImageInst, (lo, hi): (u128, u128), op: u8, mip: bool, c: &Coords) -> image_addr::In {
+    image_addr::In {
+        valid: true,
+        tsharp_lo: lo,
+        tsharp_hi: hi,
+        r128: inst.r128,
+        op,
+        mip,
+        dmask: inst.dmask,
+        d16: inst.d16,
+        tfe: inst.tfe,
+        da: inst.da,
+        x: c.x,
+        y: c.y,
+        slice: c.slice,
+        mipid: c.mipid,
+    }
+}
+
+/// Every active lane's address VGPRs decoded (SPEC §4.1) and run through image_addr with `op`, all
+/// lanes in one batch: the active lanes, ascending, and each one's unit outputs. An unbound T#
+/// has no layout: its lanes go in with coordinates 0 (the unit's group_valid is 0 for them).
+fn lane_addresses(
+    wave: &Wave,
+    inst: &ImageInst,
+    (lo, hi): (u128, u128),
+    op: u8,
+    backend: &mut impl Backend,
+) -> Result<(Vec<usize>, Vec<image_addr::Out>), ExecError> {
+    let t = crate::tsharp::TSharp::decode(lo, hi);
+    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
+    let mut inputs = Vec::with_capacity(lanes.len());
+    for &lane in &lanes {
+        let vgprs: Vec<u32> = (0..4).map(|i| vgpr(wave, inst.vaddr.wrapping_add(i), lane)).collect();
+        let c = if t.is_bound() {
+            decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?
+        } else {
+            Coords::default()
+        };
+        inputs.push(unit_input(inst, (lo, hi), op, inst.mip, &c));
+    }
+    let outputs = backend.image_addr(&inputs);
+    Ok((lanes, outputs))
+}
+
 fn multi_texel_load(
     wave: &mut Wave,
     inst: &ImageInst,
@@ -385,34 +416,7 @@ fn multi_texel_load(
     backend: &mut impl Backend,
 ) -> Result<(), ExecError> {
     let t = crate::tsharp::TSharp::decode(lo, hi);
-    let lanes: Vec<usize> = (0..LANES).filter(|&l| wave.active(l)).collect();
-    let mut addr_in = Vec::with_capacity(lanes.len());
-    for &lane in &lanes {
-        let vgprs: Vec<u32> = (0..3).map(|i| vgpr(wave, inst.vaddr.wrapping_add(i), lane)).collect();
-        // An unbound T# has no layout; its lanes read zeros (image_addr's group_valid is 0).
-        let c = if t.is_bound() {
-            decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &vgprs).map_err(ExecError)?
-        } else {
-            Coords::default()
-        };
-        addr_in.push(image_addr::In {
-            valid: true,
-            tsharp_lo: lo,
-            tsharp_hi: hi,
-            r128: inst.r128,
-            op,
-            mip: inst.mip,
-            dmask: inst.dmask,
-            d16: inst.d16,
-            tfe: inst.tfe,
-            da: inst.da,
-            x: c.x,
-            y: c.y,
-            slice: 0,
-            mipid: c.mipid,
-        });
-    }
-    let addrs = backend.image_addr(&addr_in);
+    let (lanes, addrs) = lane_addresses(wave, inst, (lo, hi), op, backend)?;
     let n = image_addr::group_size(op);
     let bpp = image_addr::texel_bytes(t.dfmt);
     let texel_in: Vec<multi_texel::In> = addrs
