@@ -1,10 +1,15 @@
 //! Functional coverage (rust/cover.rs): the bins `make cosim` must hit, declared from SPEC §1.2,
-//! §4.2–§4.4 (not from the RTL). Level, size and coordinate bins count only lanes whose verdict
-//! they decide: a bound, legal lane whose level exists.
+//! §4.2–§4.5 and docs/decisions.md "image_addr" (not from the RTL). Level, size and coordinate
+//! bins count only lanes whose verdict they decide: a bound, legal lane whose level exists. The
+//! layout's cross (sw_mode × element bytes) counts every one-element lane on a 2D or 2D array
+//! T#, legal or not: its tiled 12-byte and unmodelled-mode bins are reached by `illegal` lanes.
 
 use std::hint::select_unpredictable;
 
-use super::{group_size, row_index, supported, table_allows, In, Out, FORMAT_TABLE, OP_NAMES};
+use super::{
+    group_size, row_index, supported, table_allows, texel_bytes, tile_block, In, Out, FORMAT_TABLE, GROUP_OP_NAMES,
+    OP_ELEMENT, OP_NAMES, OP_PCK4, SW_256B_S, SW_4KB_S, SW_64KB_S,
+};
 use crate::cover::{Covergroup, Hits};
 use crate::tsharp::{self, TSharp};
 
@@ -17,6 +22,7 @@ enum Point {
     Type,
     Unbound,
     Illegal,
+    LayoutIllegal,
     Level,
     LevelValue,
     Width,
@@ -27,6 +33,12 @@ enum Point {
     Fits,
     Alignment,
     Address,
+    ModeSize,
+    ElementType,
+    ElementEdge,
+    BlockEdge,
+    TiledLevel,
+    TiledGroup,
 }
 
 const OUTCOMES: &[&str] = &["unbound", "illegal", "level missing", "group out of bounds", "group valid"];
@@ -38,11 +50,19 @@ const SIZE_CLASSES: &[&str] = &[
     "not a power of two >= 5",
     "16384 (largest)",
 ];
+/// Ops 0–4 (the reserved 5–7 have a bin of their own in [`Point::LayoutIllegal`] and
+/// [`Point::Unbound`]).
+const OPS: &[&str] = OP_NAMES.split_at(5).0;
+/// The layouts: linear, the three tiled modes, and one bin for every unmodelled mode.
+const MODES: &[&str] = &["linear (0)", "256B_S (1)", "4KB_S (5)", "64KB_S (9)", "unmodelled (illegal)"];
+const TILED: &[&str] = &["256B_S", "4KB_S", "64KB_S"];
+/// The element sizes of §1.4.
+const SIZES: &[&str] = &["1 byte", "2 bytes", "4 bytes", "8 bytes", "12 bytes (tiled: illegal)", "16 bytes"];
 
 pub fn covergroup() -> Covergroup {
     Covergroup::new()
-        .cross(Point::OpMipDa as usize, "op x mip x da", &[OP_NAMES, &["mip=0", "mip=1"], &["da=0", "da=1"]])
-        .cross(Point::OpOutcome as usize, "op x outcome", &[OP_NAMES, OUTCOMES])
+        .cross(Point::OpMipDa as usize, "op x mip x da", &[OPS, &["mip=0", "mip=1"], &["da=0", "da=1"]])
+        .cross(Point::OpOutcome as usize, "op x outcome", &[OPS, OUTCOMES])
         .cross(Point::R128Outcome as usize, "T# size x outcome", &[&["256-bit", "128-bit (r128)"], OUTCOMES])
         .point(
             Point::Type as usize,
@@ -67,6 +87,8 @@ pub fn covergroup() -> Covergroup {
                 "type < 8 (dfmt != 0)",
                 "dfmt 0 and type < 8",
                 "unsupported combination on an unbound T#: not illegal",
+                "reserved op on an unbound T#: not illegal",
+                "unmodelled sw_mode on an unbound T#: not illegal",
             ],
         )
         .point(
@@ -84,6 +106,19 @@ pub fn covergroup() -> Covergroup {
             ],
         )
         .point(
+            Point::LayoutIllegal as usize,
+            "illegal reason (§4.5, op)",
+            [
+                "reserved op (5..7)",
+                "sw_mode not modelled",
+                "tiled on 3D",
+                "tiled on 1D, cube, 1D array or MSAA",
+                "tiled 12-byte element (dfmt 13)",
+                "tiled dfmt outside 1..14 (no element)",
+                "multi-texel table row on an illegal layout",
+            ],
+        )
+        .point(
             Point::Level as usize,
             "mip level (§4.2)",
             [
@@ -98,7 +133,7 @@ pub fn covergroup() -> Covergroup {
         )
         .cross(Point::LevelValue as usize, "level x mip", &[&["L=0", "L=1..14", "L=15"], &["mip=0", "mip=1"]])
         .point(Point::Width as usize, "width_L", SIZE_CLASSES)
-        .point(Point::Height as usize, "height_L", SIZE_CLASSES)
+        .point(Point::Height as usize, "height_L (not 1D)", SIZE_CLASSES)
         .point(
             Point::Pitch as usize,
             "pitch_L",
@@ -121,7 +156,7 @@ pub fn covergroup() -> Covergroup {
                 "x + n >= 2^32 (exact, no wrap)",
             ],
         )
-        .point(Point::Y as usize, "y", ["y < height - 1", "y = height - 1", "y = height", "y > height"])
+        .point(Point::Y as usize, "y (§4.3)", ["y < height - 1", "y = height - 1", "y = height", "y > height"])
         .cross(Point::Fits as usize, "x fits x y fits", &[&["x fits", "x out"], &["y fits", "y out"]])
         .point(
             Point::Alignment as usize,
@@ -141,6 +176,49 @@ pub fn covergroup() -> Covergroup {
             "address (§4.4)",
             ["level 0 (no mip_offset)", "level > 0 (mip_offset)", "wraps past 2^48 (below base)"],
         )
+        .cross(Point::ModeSize as usize, "element on 2D/2D array: sw_mode x element bytes (§4.5)", &[MODES, SIZES])
+        .point(
+            Point::ElementType as usize,
+            "element: type (§4.2 layers)",
+            [
+                "1D (8, height 1)",
+                "2D (9)",
+                "3D (10, layers = depth_L)",
+                "cube (11, layers = 6 x depth)",
+                "1D array (12, height 1)",
+                "2D array (13)",
+                "2D MSAA (14)",
+                "2D MSAA array (15)",
+            ],
+        )
+        .cross(
+            Point::ElementEdge as usize,
+            "element: edge of the level (§4.4)",
+            &[
+                &["linear", "tiled"],
+                &["x = width - 1", "x = width", "y = height - 1", "y = height", "slice = layers - 1", "slice = layers"],
+            ],
+        )
+        .cross(
+            Point::BlockEdge as usize,
+            "tiled: edge of a block inside the level (§4.5)",
+            &[TILED, &["x = bw - 1", "x = bw", "y = bh - 1", "y = bh"]],
+        )
+        .cross(
+            Point::TiledLevel as usize,
+            "tiled: level (§4.5)",
+            &[
+                TILED,
+                &[
+                    "L = 0",
+                    "L > 0 (mip_offset of whole blocks)",
+                    "pitch_L < bw (one block a row)",
+                    "height_L < bh (one block row a layer)",
+                    "slice > 0 (2D array)",
+                ],
+            ],
+        )
+        .cross(Point::TiledGroup as usize, "multi-texel group valid on a tiled surface", &[GROUP_OP_NAMES, TILED])
 }
 
 fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
@@ -150,31 +228,57 @@ fn size_class(size: u32, field_plus_1: u32, level: u32) -> usize {
     select_unpredictable(size == 1, usize::from(field_plus_1 >> level == 0), small)
 }
 
-/// The outcomes' crosses (op, T# size).
+/// The outcomes' crosses (op, T# size); `op` <= 4.
 #[inline(always)]
 fn hit_outcome(hits: &mut Hits, op: u8, r128: bool, outcome: usize) {
     hits.hit_cross(Point::OpOutcome as usize, &[usize::from(op), outcome]);
     hits.hit_cross(Point::R128Outcome as usize, &[usize::from(r128), outcome]);
 }
 
+/// [`MODES`]'s index of an `sw_mode` code.
+const MODE_INDEX: [u8; 32] = {
+    let mut t = [4; 32];
+    t[0] = 0;
+    t[SW_256B_S as usize] = 1;
+    t[SW_4KB_S as usize] = 2;
+    t[SW_64KB_S as usize] = 3;
+    t
+};
+
+/// [`SIZES`]'s index of an element size in bytes (1, 2, 4, 8, 12, 16; others unused).
+const SIZE_INDEX: [u8; 17] = [0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 5];
+
 pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
-    let op = input.op & 0x3;
+    let op = input.op & 0x7;
     let t = TSharp::decode(input.tsharp_lo, select_unpredictable(input.r128, 0, input.tsharp_hi));
-    hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
     hits.hit(Point::Type as usize, usize::from(t.kind.saturating_sub(7)));
 
-    // Whether the T# is bound and the combination legal is the instruction's, the same for each
-    // of its lanes, which come in runs (cosim/bindings/image_addr.rs): these branches are
-    // predicted, and only their own lanes count the bins under them. A lane's own conditions
+    // Whether the T# is bound, the op and the combination legal are the instruction's, the same
+    // for each of its lanes, which come in runs (cosim/bindings/image_addr.rs): these branches
+    // are predicted, and only their own lanes count the bins under them. A lane's own conditions
     // (its level, coordinates) are counted with `hit_when` (an add, no branch) and selects.
+    let reserved = op > OP_ELEMENT;
+    if !reserved {
+        hits.hit_cross(Point::OpMipDa as usize, &[usize::from(op), usize::from(input.mip), usize::from(input.da)]);
+    }
     if !t.is_bound() {
         sample_unbound(input, &t, hits);
-        hit_outcome(hits, op, input.r128, 0);
+        if !reserved {
+            hit_outcome(hits, op, input.r128, 0);
+        }
         return;
+    }
+    let bpp = texel_bytes(t.dfmt);
+    let tile_type = matches!(t.kind, tsharp::TYPE_2D | tsharp::TYPE_2D_ARRAY);
+    if (op == OP_ELEMENT) & tile_type & (bpp != 0) {
+        let mode = MODE_INDEX[usize::from(t.sw_mode & 0x1f)];
+        hits.hit_cross(Point::ModeSize as usize, &[usize::from(mode), usize::from(SIZE_INDEX[bpp as usize])]);
     }
     if out.illegal {
         sample_illegal(input, &t, hits);
-        hit_outcome(hits, op, input.r128, 1);
+        if !reserved {
+            hit_outcome(hits, op, input.r128, 1);
+        }
         return;
     }
 
@@ -196,16 +300,75 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     let level_class = select_unpredictable(l == 0, 0, select_unpredictable(l == 15, 2, 1));
     hits.hit_cross(Point::LevelValue as usize, &[level_class, usize::from(input.mip)]);
 
-    // §4.2: the level's dimensions.
+    // §4.2: the level's dimensions (a 1D level's height is 1 whatever its field).
     let (width, height, pitch) = (u32::from(out.width), u32::from(out.height), out.pitch);
     hits.hit(Point::Width as usize, size_class(width, t.width(), l));
-    hits.hit(Point::Height as usize, size_class(height, t.height(), l));
+    let one_d = matches!(t.kind, tsharp::TYPE_1D | tsharp::TYPE_1D_ARRAY);
+    if !one_d {
+        hits.hit(Point::Height as usize, size_class(height, t.height(), l));
+    }
     let unequal = select_unpredictable(pitch > width, 2, 3);
     let pitch_bin = select_unpredictable(input.r128, 0, select_unpredictable(pitch == width, 1, unequal));
     hits.hit(Point::Pitch as usize, pitch_bin);
     hits.hit_when(pitch == 65536, Point::Pitch as usize, 4);
 
-    // §4.3: the group against the level, with the unaligned x.
+    // §4.4: the address.
+    hits.hit(Point::Address as usize, usize::from(l > 0));
+    hits.hit_when(out.address < t.base * 256, Point::Address as usize, 2);
+
+    // §4.5: the tiled layout's level and blocks (a legal lane: its mode is modelled and its type
+    // and element can take it).
+    let block = tile_block(t.sw_mode, bpp);
+    if let Some(b) = block {
+        let mode = usize::from(MODE_INDEX[usize::from(t.sw_mode & 0x1f)]) - 1;
+        let (bw, bh) = (1u32 << b.bw_log2, 1u32 << b.bh_log2);
+        let tiled_level = |hits: &mut Hits, cond: bool, bin: usize| {
+            hits.hit_when(cond, Point::TiledLevel as usize, mode * 5 + bin);
+        };
+        tiled_level(hits, true, usize::from(l > 0));
+        tiled_level(hits, pitch < bw, 2);
+        tiled_level(hits, height < bh, 3);
+        tiled_level(hits, (op == OP_ELEMENT) & (input.slice > 0) & out.group_valid, 4);
+        // A block's last and next column and row, the lane inside the level.
+        let (x, y) = (input.x, input.y);
+        let edge = |hits: &mut Hits, cond: bool, bin: usize| {
+            hits.hit_when(cond & out.group_valid, Point::BlockEdge as usize, mode * 4 + bin);
+        };
+        edge(hits, x == bw - 1, 0);
+        edge(hits, x == bw, 1);
+        edge(hits, y == bh - 1, 2);
+        edge(hits, y == bh, 3);
+    }
+
+    if op == OP_ELEMENT {
+        sample_element(input, out, t.kind, block.is_some(), hits);
+    } else {
+        if block.is_some() {
+            let mode = usize::from(MODE_INDEX[usize::from(t.sw_mode & 0x1f)]) - 1;
+            hits.hit_when(out.group_valid, Point::TiledGroup as usize, usize::from(op) * 3 + mode);
+        }
+        sample_group(input, out, op, hits);
+    }
+}
+
+/// A legal one-element lane whose level exists (§4.4): its type and the edges of its level.
+fn sample_element(input: &In, out: &Out, kind: u8, tiled: bool, hits: &mut Hits) {
+    hits.hit(Point::ElementType as usize, usize::from(kind - tsharp::TYPE_1D));
+    let (width, height, layers) = (u32::from(out.width), u32::from(out.height), u32::from(out.layers));
+    let at = usize::from(tiled) * 6;
+    let (x, y, s) = (input.x, input.y, input.slice);
+    hits.hit_when(x.wrapping_add(1) == width, Point::ElementEdge as usize, at);
+    hits.hit_when(x == width, Point::ElementEdge as usize, at + 1);
+    hits.hit_when(y.wrapping_add(1) == height, Point::ElementEdge as usize, at + 2);
+    hits.hit_when(y == height, Point::ElementEdge as usize, at + 3);
+    hits.hit_when(s.wrapping_add(1) == layers, Point::ElementEdge as usize, at + 4);
+    hits.hit_when(s == layers, Point::ElementEdge as usize, at + 5);
+}
+
+/// A legal multi-texel lane whose level exists (§4.3): the group against the level, with the
+/// unaligned x.
+fn sample_group(input: &In, out: &Out, op: u8, hits: &mut Hits) {
+    let (width, height) = (u32::from(out.width), u32::from(out.height));
     let n = group_size(op);
     let (x, y) = (u64::from(input.x), input.y);
     let (end, width) = (x + u64::from(n), u64::from(width));
@@ -222,27 +385,50 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     // n = 2: x even, odd (bins 0, 1); n = 4: x % 4 (bins 2..=5).
     hits.hit(Point::Alignment as usize, (x & u64::from(n - 1)) as usize + (n as usize - 2));
     hits.hit_when((u64::from(out.xa) + u64::from(n) <= width) & !fits_x, Point::Alignment as usize, 6);
-
-    // §4.4: the address of texel xa.
-    hits.hit(Point::Address as usize, usize::from(l > 0));
-    hits.hit_when(out.address < t.base * 256, Point::Address as usize, 2);
 }
 
-/// An unbound T#'s lane: why it is unbound, and whether its combination is one the table does
-/// not support (which makes no unbound lane illegal: §1.2).
+/// An unbound T#'s lane: why it is unbound, and whether its combination is one the unit would
+/// otherwise call illegal (which makes no unbound lane illegal: §1.2).
 fn sample_unbound(input: &In, t: &TSharp, hits: &mut Hits) {
     let (dfmt_0, buffer_kind) = (t.dfmt == 0, t.kind < 8);
     let unbound_bin = select_unpredictable(dfmt_0 & !buffer_kind, 0, select_unpredictable(!dfmt_0 & buffer_kind, 1, 2));
     hits.hit(Point::Unbound as usize, unbound_bin);
-    let no_modifiers = !input.d16 & !input.tfe & !input.da;
-    let supported = supported(input.op & 0x3, input.dmask & 0xf, t.dfmt, t.nfmt, t.kind, no_modifiers);
-    hits.hit_when(!supported, Point::Unbound as usize, 3);
+    let op = input.op & 0x7;
+    if op <= OP_PCK4 {
+        let no_modifiers = !input.d16 & !input.tfe & !input.da;
+        let supported = supported(op, input.dmask & 0xf, t.dfmt, t.nfmt, t.kind, no_modifiers);
+        hits.hit_when(!supported, Point::Unbound as usize, 3);
+    }
+    hits.hit_when(op > OP_ELEMENT, Point::Unbound as usize, 4);
+    hits.hit_when(MODE_INDEX[usize::from(t.sw_mode & 0x1f)] == 4, Point::Unbound as usize, 5);
 }
 
-/// An illegal lane (§4.3): why it is illegal: its row of the table (none for an op without the
-/// dfmt), then the row's DMASK and nfmts, the image type and the modifiers.
+/// An illegal lane: why it is illegal. The reserved op and the layout (§4.5) first; then, for a
+/// multi-texel op (§4.3), its row of the table (none for an op without the dfmt), the row's
+/// DMASK and nfmts, the image type and the modifiers.
 fn sample_illegal(input: &In, t: &TSharp, hits: &mut Hits) {
-    let (op, dmask) = (input.op & 0x3, input.dmask & 0xf);
+    let op = input.op & 0x7;
+    hits.hit_when(op > OP_ELEMENT, Point::LayoutIllegal as usize, 0);
+    let mode = MODE_INDEX[usize::from(t.sw_mode & 0x1f)];
+    let tiled = (1..=3).contains(&mode);
+    hits.hit_when(mode == 4, Point::LayoutIllegal as usize, 1);
+    let tile_type = matches!(t.kind, tsharp::TYPE_2D | tsharp::TYPE_2D_ARRAY);
+    hits.hit_when(tiled & (t.kind == tsharp::TYPE_3D), Point::LayoutIllegal as usize, 2);
+    hits.hit_when(tiled & !tile_type & (t.kind != tsharp::TYPE_3D), Point::LayoutIllegal as usize, 3);
+    let bpp = texel_bytes(t.dfmt);
+    hits.hit_when(tiled & (bpp == 12), Point::LayoutIllegal as usize, 4);
+    hits.hit_when(tiled & (bpp == 0), Point::LayoutIllegal as usize, 5);
+    if op > OP_PCK4 {
+        return;
+    }
+    let dmask = input.dmask & 0xf;
+    let no_modifiers = !input.d16 & !input.tfe & !input.da;
+    let layout_ok = (mode == 0) | (tiled & tile_type & (bpp != 0) & (bpp != 12));
+    hits.hit_when(
+        !layout_ok & supported(op, dmask, t.dfmt, t.nfmt, t.kind, no_modifiers),
+        Point::LayoutIllegal as usize,
+        6,
+    );
     hits.hit_when(t.kind != tsharp::TYPE_2D, Point::Illegal as usize, 0);
     match row_index(op, t.dfmt) {
         None => hits.hit(Point::Illegal as usize, if (1..=3).contains(&t.dfmt) { 2 } else { 1 }),
