@@ -10,8 +10,9 @@
 // Parameters: InFlight (ids 0 .. InFlight-1), as vmem_pipe's.
 //
 // In flight: an id from the address stage's take to the edge before its done. Per id the
-// instruction's fields (pipe_info_t), per lane what the address stage found (pipe_tdlane_t: part,
-// unbound, in_range, address bits 3:0, the old VGPR value), whether its step stage has ended, its
+// instruction's fields (pipe_info_t), per lane what the address stage found (part,
+// unbound, in_range, address bits 3:0; the old VGPR value of D16 byte/short loads in u_old, a
+// 1R1W register-file macro with a row per id and group), whether its step stage has ended, its
 // TA cycles, its returning accesses not yet taken (counted at the bundle's acceptance).
 // Writing instructions (loads, atomics with GLC; EXEC != 0) enter a queue at their take; their
 // position n in it picks element and result buffer n mod 2.
@@ -50,6 +51,7 @@
 `include "rtl/format_unpack.sv"
 `include "rtl/swizzle.sv"
 `include "rtl/d16.sv"
+`include "rtl/vmem_pipe_rf.sv"
 `endif
 
 module vmem_pipe_td
@@ -216,7 +218,14 @@ module vmem_pipe_td
 
   // Stores (no reset): a lane's entry is written by the address stage before it is read; an
   // element byte only read after its block was taken (or masked); a result after its conversion.
-  pipe_tdlane_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
+  // A lane's entry without its old VGPR value, which is in u_old (below).
+  typedef struct packed {
+    logic       part;
+    logic       unbound;
+    logic [3:0] in_range;
+    logic [3:0] offset;
+  } tdl_t;
+  tdl_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
   logic [1:0][63:0][127:0]                           eb_q;    // [buffer][lane] element bytes
   logic [1:0][3:0][GroupLanes-1:0][3:0][31:0]        rb_q;    // [buffer][group][lane][dword]
 
@@ -323,11 +332,14 @@ module vmem_pipe_td
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_gather)  // test builds only (see the contract above)
   end
 
+  // Byte-enabled writes into G's element buffer (constant indices: one enable per byte).
   always_ff @(posedge clk_i) begin
-    for (int l = 0; l < 64; l++) begin
-      for (int y = 0; y < 16; y++) begin
-        if (eb_be[l][y]) begin
-          eb_q[g_par][l][8*y +: 8] <= eb_wd[l][8*y +: 8];
+    for (int p = 0; p < 2; p++) begin
+      for (int l = 0; l < 64; l++) begin
+        for (int y = 0; y < 16; y++) begin
+          if ((g_par == 1'(p)) && eb_be[l][y]) begin
+            eb_q[p][l][8*y +: 8] <= eb_wd[l][8*y +: 8];
+          end
         end
       end
     end
@@ -360,7 +372,8 @@ module vmem_pipe_td
   logic [15:0][31:0]  f_old;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [2:0]         d16_op;
-  pipe_tdlane_t       fl, sl;
+  tdl_t               fl, sl;
+  logic [GroupLanes-1:0][31:0] old_rd;  // u_old's read data: group f's old values
   logic [127:0]       raw;
 
   always_comb begin
@@ -389,7 +402,7 @@ module vmem_pipe_td
                              fl.in_range[(f_info.bytes > 5'd4) ? i : 0])
                           ? (raw[32*i +: 32] & fi.bmask) : 32'd0;
       end
-      f_old[l]  = fl.old;
+      f_old[l]  = old_rd[l];
       f_atom[l] = fl.part ? raw[63:0] : 64'd0;
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
@@ -552,6 +565,9 @@ module vmem_pipe_td
   ///////////////////////////////
 
   cinfo_t nwi;      // the instruction written next
+  logic               old_re, n_start;   // u_old's read: the converter's group of the next cycle
+  logic [PipeIdW-1:0] n_fid;
+  logic [1:0]         n_fgroup;
   logic   wr;       // the instruction taken is writing
 
   // Fields of the derived information and of the lane entries a stage does not use (each stage
@@ -693,6 +709,11 @@ module vmem_pipe_td
         tail_d            = tail_q + CntW'(1);
       end
     end
+    // The group the converter feeds in the next cycle: its row of u_old is read at this edge.
+    n_start  = (ccnt_d != gcnt_d) & ~cv_act_d & ((ccnt_d - wcnt_d) < CntW'(2));
+    n_fid    = n_start ? wq_d[ccnt_d[3:0]] : cv_id_d;
+    n_fgroup = n_start ? 2'd0 : cv_k_d;
+    old_re   = n_start | cv_act_d;
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
@@ -744,11 +765,36 @@ module vmem_pipe_td
     for (int i = 0; i < InFlight; i++) begin
       for (int g = 0; g < 4; g++) begin
         if (res_i.valid && (res_i.id == PipeIdW'(i)) && (res_i.group == 2'(g))) begin
-          tdl_q[i][g] <= res_i.lanes;
+          for (int l = 0; l < GroupLanes; l++) begin
+            tdl_q[i][g][l] <= '{part: res_i.lanes[l].part, unbound: res_i.lanes[l].unbound,
+                                in_range: res_i.lanes[l].in_range,
+                                offset: res_i.lanes[l].offset};
+          end
         end
       end
     end
   end
+
+  // The old VGPR values (D16 byte/short loads) in a 1R1W register-file macro, a row per
+  // (id, group): written by the address stage's result, read for the group the converter feeds
+  // in the next cycle (the next state's f_id, f_group), so the row shows in that cycle.
+  logic [GroupLanes-1:0][31:0] old_wd;
+
+  always_comb begin
+    for (int l = 0; l < GroupLanes; l++) begin
+      old_wd[l] = res_i.lanes[l].old;
+    end
+  end
+
+  vmem_pipe_rf #(.Depth(InFlight * 4), .Width(GroupLanes * 32)) u_old (
+    .clk_i,
+    .we_i    (res_i.valid),
+    .waddr_i ({ix(res_i.id), res_i.group}),
+    .wdata_i (old_wd),
+    .re_i    (old_re),
+    .raddr_i ({ix(n_fid), n_fgroup}),
+    .rdata_o (old_rd)
+  );
 
   ////////////////
   // Assertions //
@@ -760,7 +806,7 @@ module vmem_pipe_td
   `VMEM_FF(vg_stall_q, vgpr_o.valid & ~vgpr_ready_i, 1'b0)
   `VMEM_FF(vg_prev_q, vgpr_o, '0)
 
-  logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok;
+  logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_old_ok;
   always_comb begin
     // An element-buffer lane is written at most once per cycle per block of the lane (its first
     // and its second block may come in one cycle: they write different bytes).
@@ -796,6 +842,9 @@ module vmem_pipe_td
     a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[ix(g_id)]} +
               (((acc_i.valid && (acc_i.id == g_id))) ? (RpW + 1)'(acc_i.nret) : '0);
     a_cnt_ok = 32'(cnt_q) <= InFlight;
+    // u_old never reads the row written at the same edge (it would show the row's old value).
+    a_old_ok = !(res_i.valid && old_re && (ix(res_i.id) == ix(n_fid)) &&
+                 (res_i.group == n_fgroup));
   end
 `endif
 
@@ -805,6 +854,7 @@ module vmem_pipe_td
 `VMEM_ASSERT(ReturnPending_A, a_rp_ok)
 `VMEM_ASSERT(TakeFree_A, take_i.valid |-> !inf_q[ix(take_i.id)])
 `VMEM_ASSERT(InflightMax_A, a_cnt_ok)
+`VMEM_ASSERT(OldRowNotWritten_A, a_old_ok)
 `VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (inf_q[ix(step_end_i.id)] && !stepped_q[ix(step_end_i.id)]))
 `VMEM_ASSERT(VgprHold_A, a_hold_ok)
 `VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (vgpr_o.mask != '0))

@@ -13,6 +13,7 @@
 //  31: a VGPR write presented anew clears its group's EXEC bits in the instruction's
 //      information                                               -> VgprMask_A (the write shows
 //      mask 0; at the port in that cycle, reported after the assertion)
+//  36: u_old reads the row the address stage writes in this cycle -> OldRowNotWritten_A
 if (vmem_pipe.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
@@ -23,6 +24,11 @@ if (vmem_pipe.test_break_asserts) begin
     6'd30: if (take_i.valid) cnt_d = CntW'(InFlight + 1);
     6'd31: if (wr_v_d && !(wr_v_q && !wr_acc)) begin
       info_d[ix(wq_q[wcnt_d[3:0]])].exec[GroupLanes*wr_g_d +: GroupLanes] = '0;
+    end
+    6'd36: if (res_i.valid) begin
+      old_re   = 1'b1;
+      n_fid    = res_i.id;
+      n_fgroup = res_i.group;
     end
     default: ;
   endcase
