@@ -245,3 +245,254 @@ fn program_suite_results_do_not_depend_on_jobs() {
     assert_eq!(counts(&failing[1]), counts(&failing[0]));
     assert_eq!(file(&failing[1]), file(&failing[0]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tiled surfaces (SPEC §4.5) and the sw_mode errors (§4.5, §13.1). Memory is laid out by hand at
+// the addresses §4.5's formula gives, worked out in each test's comments.
+
+/// A 256-bit T# (SPEC §1.2's bit table, written here from the spec) as the `sgprs` entries
+/// `s[8:11]` and `s[12:15]`: dst_sel XYZW, base_level 0, `levels` − 1 as last_level and max_mip,
+/// `sw_mode` at bits 120:116.
+struct Image {
+    base256: u64,
+    dfmt: u8,
+    nfmt: u8,
+    kind: u8,
+    width: u32,
+    height: u32,
+    pitch: u32,
+    depth: u32,
+    levels: u8,
+    sw_mode: u8,
+}
+
+impl Image {
+    /// A 2D uint image of one level.
+    fn new_2d(base256: u64, dfmt: u8, (width, height): (u32, u32), sw_mode: u8) -> Image {
+        Image { base256, dfmt, nfmt: 4, kind: 9, width, height, pitch: width, depth: 1, levels: 1, sw_mode }
+    }
+
+    fn sgprs(&self) -> Value {
+        let mut lo = u128::from(self.base256) | u128::from(self.dfmt) << 52 | u128::from(self.nfmt) << 58;
+        lo |= u128::from(self.width - 1) << 64 | u128::from(self.height - 1) << 78;
+        lo |= u128::from(4u32 | 5 << 3 | 6 << 6 | 7 << 9) << 96;
+        lo |= u128::from(self.levels - 1) << 112 | u128::from(self.sw_mode) << 116 | u128::from(self.kind) << 124;
+        let hi = u128::from(self.depth - 1) | u128::from(self.pitch - 1) << 13 | u128::from(self.levels - 1) << 60;
+        json!({"s[8:11]": format!("{lo:#034x}"), "s[12:15]": format!("{hi:#034x}")})
+    }
+}
+
+/// A per-lane VGPR value: `values[l]` for the first lanes, 0 after.
+fn per_lane(values: &[u32]) -> Value {
+    lanes(|l| values.get(l).copied().unwrap_or(0))
+}
+
+/// An exec document over `image` (T# in s[8:15]) with the lanes `exec`, VGPRs and memory given.
+fn image_document(image: &Image, exec: u64, vgprs: Value, memory: Value, program: Value) -> String {
+    json!({"sgprs": image.sgprs(), "vgprs": vgprs, "exec": format!("{exec:#x}"), "memory": memory, "program": program})
+        .to_string()
+}
+
+/// The 64-lane list of a result VGPR: `values[l]` for the first lanes, 0 after.
+fn expect_lanes(values: &[u32]) -> Value {
+    per_lane(values)
+}
+
+#[test]
+fn image_load_from_a_4kb_s_32_bit_surface_reads_the_tiled_address() {
+    // 4KB_S (sw_mode 5), dfmt 4 (32) uint, 64 × 64, pitch 64, base 0x10000 (field 0x100).
+    // §4.5, 4-byte elements (e = 2): bits 2..7 = x0 x1 y0 y1 y2 x2; bits 8..11 (K = 12) = y3 x3
+    // y4 x4: a block is 32 × 32 texels; P_0 = ⌈64/32⌉ = 2 blocks a row.
+    // - lane 0, (37, 45): block (45/32)·2 + 37/32 = 3 → 0x3000; within(5, 13): x = 0b00101,
+    //   y = 0b01101: bit 2 (x0) 4 + bit 4 (y0) 16 + bit 6 (y2) 64 + bit 7 (x2) 128 + bit 8 (y3) 256
+    //   = 0x1d4 → 0x131d4 (linear would be 0x10000 + (45·64 + 37)·4 = 0x12d94);
+    // - lane 1, (1, 0): x0 → bit 2 → 0x10004; lane 2, (0, 1): y0 → bit 4 → 0x10010;
+    // - lane 3, (8, 0): x3 → bit 9 → 0x10200; lane 4, (0, 8): y3 → bit 8 → 0x10100;
+    // - lane 5, (64, 0): x >= width_0 = 64: out of range, 0 (§4.4).
+    let image = Image::new_2d(0x100, 4, (64, 64), 5);
+    let words = [(0x131d4, "d4c3b2a1"), (0x10004, "01000000"), (0x10010, "02000000"), (0x10200, "03000000")];
+    let mut memory: Vec<Value> = words.iter().map(|(a, d)| json!({"address": a, "data": d})).collect();
+    memory.push(json!({"address": 0x10100, "data": "04000000"}));
+    // Linear-layout decoys: lane 0's linear address and lane 1's neighbours hold other values.
+    memory.push(json!({"address": 0x12d94, "data": "eeeeeeee"}));
+    let doc = image_document(
+        &image,
+        0x3f,
+        json!({"v4": per_lane(&[37, 1, 0, 8, 0, 64]), "v5": per_lane(&[45, 0, 1, 0, 8, 0])}),
+        Value::Array(memory),
+        json!(["image_load v0, v[4:5], s[8:15] dmask:0x1 unorm"]),
+    );
+    let out = program::execute(&doc, Mode::Model).unwrap();
+    assert_eq!(out["vgprs"]["v0"], expect_lanes(&[0xa1b2_c3d4, 1, 2, 3, 4, 0]));
+}
+
+#[test]
+fn sw_mode_0_is_the_linear_layout_unchanged() {
+    // The same surface linear (sw_mode 0): (37, 45) at 0x10000 + (45·64 + 37)·4 = 0x12d94 (§4.4),
+    // (1, 0) at 0x10004.
+    let image = Image::new_2d(0x100, 4, (64, 64), 0);
+    let doc = image_document(
+        &image,
+        0x3,
+        json!({"v4": per_lane(&[37, 1]), "v5": per_lane(&[45, 0])}),
+        json!([{"address": 0x131d4, "data": "d4c3b2a1"}, {"address": 0x12d94, "data": "eeeeeeee"},
+               {"address": 0x10004, "data": "01000000"}]),
+        json!(["image_load v0, v[4:5], s[8:15] dmask:0x1 unorm"]),
+    );
+    let out = program::execute(&doc, Mode::Model).unwrap();
+    assert_eq!(out["vgprs"]["v0"], expect_lanes(&[0xeeee_eeee, 1]));
+}
+
+#[test]
+fn image_store_to_a_256b_s_8_bit_surface_writes_the_tiled_bytes() {
+    // 256B_S (sw_mode 1), dfmt 1 (8) uint, 40 × 20, pitch 40, base 0x20000 (field 0x200).
+    // §4.5, 1-byte elements: bits 0..7 = x0 x1 x2 x3 y0 y1 y2 y3, K = 8: one 16 × 16 micro-block
+    // a block, within(x, y) = x + 16·y; P_0 = ⌈40/16⌉ = 3.
+    // - lane 0, (35, 17), 0xab: block (17/16)·3 + 35/16 = 5 → 0x500; within(3, 1) = 19 = 0x13
+    //   → 0x20513;
+    // - lane 1, (17, 2), 0xcd: block 1 → 0x100; within(1, 2) = 33 = 0x21 → 0x20121;
+    // - lane 2, (40, 0), 0xef: x >= 40, dropped (§4.4).
+    let image = Image::new_2d(0x200, 1, (40, 20), 1);
+    let doc = image_document(
+        &image,
+        0x7,
+        json!({"v0": per_lane(&[0xab, 0xcd, 0xef]), "v4": per_lane(&[35, 17, 40]), "v5": per_lane(&[17, 2, 0])}),
+        json!([]),
+        json!(["image_store v0, v[4:5], s[8:15] dmask:0x1 unorm"]),
+    );
+    for mode in [Mode::Model, Mode::Both] {
+        let out = program::execute(&doc, mode).unwrap();
+        assert_eq!(
+            out["memory"],
+            json!([{"address": 0x20121, "data": "cd"}, {"address": 0x20513, "data": "ab"}]),
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn image_load_from_a_64kb_s_16_byte_surface() {
+    // 64KB_S (sw_mode 9), dfmt 14 (32_32_32_32) uint, 100 × 70, pitch 100, base 0x1000000 (field
+    // 0x10000). §4.5, 16-byte elements (e = 4): bits 4..7 = y0 y1 x0 x1; bits 8..15 (K = 16) =
+    // y2 x2 y3 x3 y4 x4 y5 x5: a block is 64 × 64 texels; P_0 = ⌈100/64⌉ = 2.
+    // Lane 0, (70, 66): block (66/64)·2 + 70/64 = 3 → 0x30000; within(6, 2): x = 0b110, y = 0b10:
+    // bit 5 (y1) 0x20 + bit 7 (x1) 0x80 + bit 9 (x2) 0x200 = 0x2a0 → 0x10302a0.
+    // Lane 1, (70, 70): y >= height_0 = 70, out of range: zeros.
+    let image = Image::new_2d(0x10000, 14, (100, 70), 9);
+    let doc = image_document(
+        &image,
+        0x3,
+        json!({"v4": per_lane(&[70, 70]), "v5": per_lane(&[66, 70])}),
+        json!([{"address": 0x10302a0, "data": "11111111222222223333333344444444"}]),
+        json!(["image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm"]),
+    );
+    for mode in [Mode::Model, Mode::Both] {
+        let out = program::execute(&doc, mode).unwrap();
+        for (v, want) in [("v0", 0x1111_1111u32), ("v1", 0x2222_2222), ("v2", 0x3333_3333), ("v3", 0x4444_4444)] {
+            assert_eq!(out["vgprs"][v], expect_lanes(&[want, 0]), "{mode:?} {v}");
+        }
+    }
+}
+
+#[test]
+fn a_tiled_2d_array_addresses_its_slice_in_whole_blocks() {
+    // 4KB_S (sw_mode 5), 2D array (type 13), dfmt 11 (32_32) uint, 40 × 20, pitch 40, 3 layers,
+    // base 0x40000 (field 0x400). §4.5, 8-byte elements (e = 3): bits 3..7 = x0 y0 y1 x1 x2;
+    // bits 8..11 = y2 x3 y3 x4: a block is 32 × 16; P_0 = ⌈40/32⌉ = 2, R_0 = ⌈20/16⌉ = 2.
+    // Lane 0, (33, 17, slice 2), DA: block ((2·2 + 17/16)·2 + 33/32) = 11 → 0xb000;
+    // within(1, 1) = bit 3 (x0) 8 + bit 4 (y0) 16 = 0x18 → 0x4b018.
+    // Lane 1, slice 3 >= 3 layers: out of range, zeros. Lane 2, the same (33, 17, 2) without DA:
+    // slice 0 (§4.1): block (0·2 + 1)·2 + 1 = 3 → 0x3000 + 0x18 → 0x43018.
+    let image = Image { kind: 13, depth: 3, ..Image::new_2d(0x400, 11, (40, 20), 5) };
+    let doc = image_document(
+        &image,
+        0x3,
+        json!({"v4": per_lane(&[33, 33]), "v5": per_lane(&[17, 17]), "v6": per_lane(&[2, 3])}),
+        json!([{"address": 0x4b018, "data": "0100000002000000"}, {"address": 0x43018, "data": "0300000004000000"}]),
+        json!([
+            "image_load v[0:1], v[4:6], s[8:15] dmask:0x3 unorm da",
+            "image_load v[2:3], v[4:6], s[8:15] dmask:0x3 unorm"
+        ]),
+    );
+    for mode in [Mode::Model, Mode::Both] {
+        let out = program::execute(&doc, mode).unwrap();
+        assert_eq!([&out["vgprs"]["v0"], &out["vgprs"]["v1"]], [&expect_lanes(&[1, 0]), &expect_lanes(&[2, 0])]);
+        assert_eq!([&out["vgprs"]["v2"], &out["vgprs"]["v3"]], [&expect_lanes(&[3, 3]), &expect_lanes(&[4, 4])]);
+    }
+}
+
+#[test]
+fn a_tiled_level_1_starts_after_level_0s_whole_blocks() {
+    // 4KB_S (sw_mode 5), dfmt 4 (32) uint, 20 × 10, pitch 20, levels 0..1, base 0x50000 (field
+    // 0x500). Blocks of 32 × 32 (as in the 4KB_S test above). Level 0: P_0 = ⌈20/32⌉ = 1,
+    // R_0 = ⌈10/32⌉ = 1: S_0 = 1·1·1·4096, so mip_offset(1) = 0x1000 (linear: 20·10·4 = 0x320).
+    // Level 1 is 10 × 5, pitch 10. Lane 0, (9, 4) of mip 1: block 0; within(9, 4): x = 0b1001,
+    // y = 0b100: bit 2 (x0) 4 + bit 6 (y2) 64 + bit 9 (x3) 512 = 0x244 → 0x51244.
+    // Lane 1, (10, 0) of mip 1: x >= width_1 = 10, zeros. Lane 2, (9, 4) of mip 2: no level 2.
+    let image = Image { levels: 2, ..Image::new_2d(0x500, 4, (20, 10), 5) };
+    let doc = image_document(
+        &image,
+        0x7,
+        json!({"v4": per_lane(&[9, 10, 9]), "v5": per_lane(&[4, 0, 4]), "v6": per_lane(&[1, 1, 2])}),
+        json!([{"address": 0x51244, "data": "78563412"}, {"address": 0x50244, "data": "eeeeeeee"}]),
+        json!([
+            "image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+            "image_get_resinfo v[1:4], v6, s[8:15] dmask:0xf"
+        ]),
+    );
+    for mode in [Mode::Model, Mode::Both] {
+        let out = program::execute(&doc, mode).unwrap();
+        assert_eq!(out["vgprs"]["v0"], expect_lanes(&[0x1234_5678, 0, 0]), "{mode:?}");
+        // GET_RESINFO of mips 1, 1, 2: 10 × 5, 1 layer, 2 levels; mip 2 does not exist: its
+        // dimensions read 0 (docs/decisions.md), the level count 2.
+        let got: Vec<&Value> = (1..=4).map(|v| &out["vgprs"][format!("v{v}")]).collect();
+        assert_eq!(
+            got,
+            [
+                &expect_lanes(&[10, 10, 0]),
+                &expect_lanes(&[5, 5, 0]),
+                &expect_lanes(&[1, 1, 0]),
+                &expect_lanes(&[2, 2, 2])
+            ]
+        );
+    }
+}
+
+#[test]
+fn sw_mode_errors_name_the_mode_and_apply_to_every_image_instruction() {
+    let modes = "0 linear, 1 256B_S, 5 4KB_S, 9 64KB_S (SPEC §4.5)";
+    let run = |image: &Image, inst: &str| {
+        program::execute(&image_document(image, 1, json!({}), json!([]), json!([inst])), Mode::Model)
+    };
+    // An unmodelled mode, for every kind of image instruction.
+    let bad = Image::new_2d(0x100, 1, (16, 16), 3);
+    for inst in [
+        "image_load v0, v[4:5], s[8:15] dmask:0x1 unorm",
+        "image_load_pck v0, v[4:5], s[8:15] dmask:0x1 unorm",
+        "image_load_mip v0, v[4:6], s[8:15] dmask:0x1 unorm",
+        "image_load_pck2 v0, v[4:5], s[8:15] dmask:0x1 unorm",
+        "image_store v0, v[4:5], s[8:15] dmask:0x1 unorm",
+        "image_atomic_add v0, v[4:5], s[8:15] dmask:0x1 unorm glc",
+        "image_get_resinfo v[0:3], v4, s[8:15] dmask:0xf",
+    ] {
+        let e = run(&bad, inst).unwrap_err();
+        let e = e["error"].as_str().unwrap();
+        assert!(e.starts_with(&format!("instruction 0 (`{inst}`)")), "{e}");
+        assert!(e.contains(&format!("T# sw_mode 3 is not modelled: {modes}")), "{e}");
+    }
+    // A tiled mode on a 3D image (type 10), and on a 12-byte element (dfmt 13).
+    let volume = Image { kind: 10, depth: 4, ..Image::new_2d(0x100, 4, (16, 16), 5) };
+    let e = run(&volume, "image_load v0, v[4:6], s[8:15] dmask:0x1 unorm").unwrap_err();
+    let e = e["error"].as_str().unwrap();
+    assert!(e.contains("sw_mode 5 (4KB_S) on a 3D T# (type 10)") && e.contains("SPEC §4.5"), "{e}");
+    let rgb = Image::new_2d(0x100, 13, (16, 16), 9);
+    let e = run(&rgb, "image_store v[0:2], v[4:5], s[8:15] dmask:0x7 unorm").unwrap_err();
+    let e = e["error"].as_str().unwrap();
+    assert!(e.contains("sw_mode 9 (64KB_S) with dfmt 13 (32_32_32, 12-byte elements)") && e.contains("§4.5"), "{e}");
+    // The same 12-byte format linear is fine, and an unbound T# (dfmt 0) is never refused for
+    // its sw_mode: its load reads 0.
+    run(&Image { sw_mode: 0, ..rgb }, "image_store v[0:2], v[4:5], s[8:15] dmask:0x7 unorm").unwrap();
+    let unbound = Image { dfmt: 0, ..bad };
+    let out = run(&unbound, "image_load v0, v[4:5], s[8:15] dmask:0x1 unorm").unwrap();
+    assert_eq!(out["vgprs"]["v0"], expect_lanes(&[0]));
+}
