@@ -1,9 +1,11 @@
-//! `image_addr` (SPEC §1.2, §4; docs/decisions.md "image_addr and multi_texel"): a directed
-//! table with hand-computed expectations, a snapshot of its cycle-by-cycle trace, an exhaustive
+//! `image_addr` (SPEC §1.2, §4.2–§4.5; docs/decisions.md "image_addr"): a directed table with
+//! hand-computed expectations (multi-texel groups, one element of every type and element size,
+//! linear and tiled layouts, illegal layouts), a snapshot of its cycle-by-cycle trace, an exhaustive
 //! legality sweep and stimulus batches against [`reference`] (an independent transcription of the
 //! decisions' port contract), the executor helpers (`check_multi_texel`, the format table,
-//! `decode_vaddr` against SPEC §4.1), a random lockstep property and a check that the random
-//! stimulus reaches the unit's corners.
+//! `decode_vaddr` against SPEC §4.1, `check_sw_mode`), an exhaustive sweep of ops × layouts ×
+//! types, the tiled multi-texel group's contiguity, a random lockstep property and a check that
+//! the random stimulus reaches the unit's corners.
 //!
 //! No expected value comes from the model: every directed row is derived by hand (the arithmetic
 //! is in the comment beside it, or, for the rows generated in loops over the §4.3 table, in the
@@ -15,7 +17,7 @@ use crate::common;
 use gcn_vmem::bindings::image_addr::Harness;
 use gcn_vmem_model::exec::{decode_vaddr, Coords};
 use gcn_vmem_model::image_addr::{
-    check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4,
+    check_multi_texel, ImageAddr, In, MultiTexelAccess, Out, FORMAT_TABLE, OP_BY2, OP_BY4, OP_ELEMENT, OP_PCK2, OP_PCK4,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -62,8 +64,8 @@ struct Tsh {
     /// 4 bits each (111:108, 115:112).
     base_level: u8,
     last_level: u8,
-    /// 5 bits (120:116).
-    tiling: u8,
+    /// 5 bits (120:116): 0 linear, 1 256B_S, 5 4KB_S, 9 64KB_S (§4.5), others not modelled.
+    sw_mode: u8,
     /// 4 bits (127:124).
     ty: u8,
     /// 1..=8192 (140:128 hold depth − 1; 256-bit form).
@@ -81,7 +83,7 @@ impl Tsh {
     fn lo(&self) -> u128 {
         assert!(self.base < 1 << 40 && self.min_lod < 1 << 12 && self.dfmt < 64 && self.nfmt < 16);
         assert!((1..=16384).contains(&self.width) && (1..=16384).contains(&self.height));
-        assert!(self.base_level < 16 && self.last_level < 16 && self.tiling < 32 && self.ty < 16);
+        assert!(self.base_level < 16 && self.last_level < 16 && self.sw_mode < 32 && self.ty < 16);
         let mut v = u128::from(self.base);
         v |= u128::from(self.min_lod) << 40;
         v |= u128::from(self.dfmt) << 52;
@@ -94,7 +96,7 @@ impl Tsh {
         }
         v |= u128::from(self.base_level) << 108;
         v |= u128::from(self.last_level) << 112;
-        v |= u128::from(self.tiling) << 116;
+        v |= u128::from(self.sw_mode) << 116;
         v |= u128::from(self.ty) << 124;
         if self.junk {
             v |= 0b11 << 62 | 0b1111 << 92 | 0b111 << 121;
@@ -127,7 +129,7 @@ const IMG: Tsh = Tsh {
     dst_sel: [4, 5, 6, 7],
     base_level: 0,
     last_level: 15,
-    tiling: 0,
+    sw_mode: 0,
     ty: TYPE_2D,
     depth: 1,
     pitch: 16,
@@ -236,6 +238,47 @@ fn even0(xa: u32, group_valid: bool, address: u64) -> Out {
     lv(0, 12, 5, 20, xa, group_valid, address)
 }
 
+/// One element (op 4) at (x, y, slice); DMASK, D16, TFE, DA 0 (op 4 ignores them).
+fn elem(t: Tsh, x: u32, y: u32, slice: u32) -> In {
+    In { slice, ..lane(t, ELEMENT, 0, x, y) }
+}
+
+/// An op-4 lane whose level exists: level, width, height, layers, pitch, xa (= x), inside the
+/// level, address; legal.
+#[allow(clippy::too_many_arguments)]
+fn el(level: u8, width: u16, height: u16, layers: u16, pitch: u32, x: u32, inside: bool, address: u64) -> Out {
+    Out { layers, ..lv(level, width, height, pitch, x, inside, address) }
+}
+
+/// The element-size family images: 2D, 600 × 520, pitch 600, base 0x100 → byte 0x10000, nfmt
+/// uint, levels 0..15, max_mip 15, with the given dfmt and sw_mode.
+fn fam(dfmt: u8, sw_mode: u8) -> Tsh {
+    Tsh { base: 0x100, dfmt, nfmt: UINT, width: 600, height: 520, pitch: 600, sw_mode, ..IMG }
+}
+
+/// Level 0 of a [`fam`] image, op 4 at x.
+fn fam0(x: u32, inside: bool, address: u64) -> Out {
+    el(0, 600, 520, 1, 600, x, inside, address)
+}
+
+/// dfmts of each element size (§1.4): 1 (8), 2 (16), 4 (32), 8 (32_32), 12 (32_32_32), 16
+/// (32_32_32_32).
+const D1: u8 = 1;
+const D2: u8 = 2;
+const D4: u8 = 4;
+const D8: u8 = 11;
+const D12: u8 = 13;
+const D16: u8 = 14;
+
+/// sw_mode codes (§1.2, §4.5).
+const LINEAR: u8 = 0;
+const S256B: u8 = 1;
+const S4KB: u8 = 5;
+const S64KB: u8 = 9;
+
+/// The op code of one element (decisions "image_addr").
+const ELEMENT: u8 = 4;
+
 struct Row {
     name: String,
     input: In,
@@ -255,6 +298,8 @@ fn rows() -> Vec<Row> {
     mip_rows(&mut rows);
     unbound_and_wrap_rows(&mut rows);
     format_table_rows(&mut rows);
+    element_rows(&mut rows);
+    tiled_rows(&mut rows);
     rows
 }
 
@@ -504,11 +549,12 @@ fn unbound_and_wrap_rows(rows: &mut Vec<Row>) {
     // 128-bit: pitch = width = 16384: (16383·16384 + 16382)·2 = 0xfff_fffe·2 = 0x1fff_fffc.
     row("big r128: pitch = width", r128(by2(BIG, 16382, 16383)), lv(0, 16384, 16384, 16384, 16382, true, 0x1fff_fffc));
 
-    // ---- Fields with no effect: min_lod, dst_sel, tiling_index, depth (2D), unnamed bits.
+    // ---- Fields with no effect: min_lod, dst_sel, depth (2D: one layer), unnamed bits. (sw_mode
+    // has one since the tiled layouts: §4.5; its rows are in `tiled_rows`.)
     // As the table row BY2 R8 unorm below: 0x1000 + 3·16 + 4 = 0x1034.
     row(
         "ignored T# fields",
-        by2(Tsh { min_lod: 0xfff, dst_sel: [0, 1, 2, 3], tiling: 31, depth: 8192, junk: true, ..IMG }, 5, 3),
+        by2(Tsh { min_lod: 0xfff, dst_sel: [0, 1, 2, 3], depth: 8192, junk: true, ..IMG }, 5, 3),
         img0(4, true, 0x1034),
     );
 }
@@ -550,16 +596,271 @@ fn format_table_rows(rows: &mut Vec<Row>) {
         for f in (1..=16).chain([63]).filter(|&f| !in_table(op, dmask, f, UNORM)) {
             row(&format!("reject {base}: dfmt {f}"), lane(Tsh { dfmt: f, ..t }, op, dmask, 5, 3), bad(bpp(f)));
         }
-        // Another bound type (1D, 3D, cube, arrays, MSAA): the unit computes the dims from the
-        // fields whatever the type (decisions: "width = max(1, …), height likewise").
+        // Another bound type (1D, 3D, cube, arrays, MSAA): the dims follow the type (decisions:
+        // height 1 for 1D and 1D array — it was height_field + 1 before op 4 widened the unit —
+        // layers 6·(depth field + 1) = 6 for a cube, depth 1 for 3D and the arrays, else 1). Ops
+        // 0–3 address slice 0, so the address is the 2D one, y·pitch + xa: 0x1000 + 52·bpp.
         for ty in (8..16).filter(|&ty| ty != TYPE_2D) {
-            row(&format!("reject {base}: type {ty}"), lane(Tsh { ty, ..t }, op, dmask, 5, 3), bad(bpp(dfmt)));
+            let one_d = ty == TYPE_1D || ty == TYPE_1D_ARRAY;
+            let o = bad(bpp(dfmt));
+            let o = Out { height: if one_d { 1 } else { o.height }, layers: if ty == TYPE_CUBE { 6 } else { 1 }, ..o };
+            row(&format!("reject {base}: type {ty}"), lane(Tsh { ty, ..t }, op, dmask, 5, 3), o);
         }
         let legal = lane(t, op, dmask, 5, 3);
         row(&format!("reject {base}: d16"), In { d16: true, ..legal }, bad(bpp(dfmt)));
         row(&format!("reject {base}: tfe"), In { tfe: true, ..legal }, bad(bpp(dfmt)));
         row(&format!("reject {base}: da"), In { da: true, ..legal }, bad(bpp(dfmt)));
     }
+}
+
+/// One element (op 4) on linear surfaces (§4.2, §4.4): every element size, every type's layers,
+/// slices, the level's edges, 1D heights, mips with layers.
+fn element_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    // ---- Linear, every element size: fam(·, 0) at (17, 18): address = 0x10000 + (18·600 + 17)·bpp
+    // = 0x10000 + 10817·bpp, 10817 = 0x2a41.
+    row("linear 1 byte (17, 18)", elem(fam(D1, LINEAR), 17, 18, 0), fam0(17, true, 0x1_2a41));
+    // 2 bytes: 0x2a41·2 = 0x5482.
+    row("linear 2 bytes (17, 18)", elem(fam(D2, LINEAR), 17, 18, 0), fam0(17, true, 0x1_5482));
+    // 4 bytes: 0x2a41·4 = 0xa904.
+    row("linear 4 bytes (17, 18)", elem(fam(D4, LINEAR), 17, 18, 0), fam0(17, true, 0x1_a904));
+    // 8 bytes: 0x2a41·8 = 0x1_5208.
+    row("linear 8 bytes (17, 18)", elem(fam(D8, LINEAR), 17, 18, 0), fam0(17, true, 0x2_5208));
+    // 12 bytes: 10817·12 = 129804 = 0x1_fb0c.
+    row("linear 12 bytes (17, 18)", elem(fam(D12, LINEAR), 17, 18, 0), fam0(17, true, 0x2_fb0c));
+    // 16 bytes: 0x2a41·16 = 0x2_a410.
+    row("linear 16 bytes (17, 18)", elem(fam(D16, LINEAR), 17, 18, 0), fam0(17, true, 0x3_a410));
+    // op 4 does not align x (n = 1): x = 17 stays 17 (above); xa = x for every x.
+    // The level's edges, 4 bytes: x = 599 (last), y = 519 (last): (519·600 + 599)·4 = 311999·4
+    // = 1247996 = 0x13_0afc.
+    row("linear last texel (599, 519)", elem(fam(D4, LINEAR), 599, 519, 0), fam0(599, true, 0x14_0afc));
+    // x = 600 = width (first out): (519·600 + 600)·4 = 312000·4 = 1248000 = 0x13_0b00.
+    row("linear x = width", elem(fam(D4, LINEAR), 600, 519, 0), fam0(600, false, 0x14_0b00));
+    // y = 520 = height: (520·600)·4 = 1248000 = 0x13_0b00.
+    row("linear y = height", elem(fam(D4, LINEAR), 0, 520, 0), fam0(0, false, 0x14_0b00));
+    // 2D: one layer, slice 1 is out (its address: (1·520 + 0)·600·4 = 0x13_0b00 as above).
+    row("linear 2D slice 1 = layers", elem(fam(D4, LINEAR), 0, 0, 1), fam0(0, false, 0x14_0b00));
+    // DMASK, D16, TFE, DA do not matter to op 4 (the executor checks them): as "linear 4 bytes".
+    row(
+        "op 4 ignores dmask, d16, tfe, da",
+        In { dmask: 0x9, d16: true, tfe: true, da: true, ..elem(fam(D4, LINEAR), 17, 18, 0) },
+        fam0(17, true, 0x1_a904),
+    );
+
+    // ---- 2D array, 3 layers (depth field 2), linear 4 bytes: slice 2 at (17, 18):
+    // ((2·520 + 18)·600 + 17)·4 = 634817·4 = 2539268 = 0x26_bf04.
+    let arr = Tsh { ty: TYPE_2D_ARRAY, depth: 3, ..fam(D4, LINEAR) };
+    row("2D array slice 2 = layers-1", elem(arr, 17, 18, 2), el(0, 600, 520, 3, 600, 17, true, 0x27_bf04));
+    // slice 3 = layers: out; ((3·520 + 18)·600 + 17)·4 = 946817·4 = 3787268 = 0x39_ca04.
+    row("2D array slice 3 = layers", elem(arr, 17, 18, 3), el(0, 600, 520, 3, 600, 17, false, 0x3a_ca04));
+    // A 128-bit T# reads depth field 0: one layer (the executor refuses arrays with r128; the unit
+    // computes): slice 0 as 2D.
+    row("2D array r128: one layer", r128(elem(arr, 17, 18, 0)), el(0, 600, 520, 1, 600, 17, true, 0x1_a904));
+
+    // ---- Cube, 8 × 8, pitch 8, 4 bytes, base 0x10000: layers 6·(depth field + 1).
+    let cube = Tsh { ty: TYPE_CUBE, width: 8, height: 8, pitch: 8, depth: 1, ..fam(D4, LINEAR) };
+    // face 5 at (1, 2): ((5·8 + 2)·8 + 1)·4 = 337·4 = 1348 = 0x544.
+    row("cube face 5 = layers-1", elem(cube, 1, 2, 5), el(0, 8, 8, 6, 8, 1, true, 0x1_0544));
+    // face 6 = layers: ((6·8 + 2)·8 + 1)·4 = 401·4 = 1604 = 0x644.
+    row("cube face 6 = layers", elem(cube, 1, 2, 6), el(0, 8, 8, 6, 8, 1, false, 0x1_0644));
+    // Two cubes (depth field 1): 12 layers at every level. Level 1: 4 × 4, pitch 4; mip_offset(1)
+    // = 8·8·12·4 = 3072 = 0xc00. face_id 11 at (3, 3): ((11·4 + 3)·4 + 3)·4 = 191·4 = 764 = 0x2fc.
+    let cubes = Tsh { depth: 2, ..cube };
+    row("cube array L1 face 11", mip(elem(cubes, 3, 3, 11), 1), el(1, 4, 4, 12, 4, 3, true, 0x1_0efc));
+
+    // ---- 3D, 16 × 8 × 5, pitch 16, 4 bytes, base 0x10000: layers_L = max(1, 5 >> L).
+    let vol = Tsh { ty: TYPE_3D, width: 16, height: 8, pitch: 16, depth: 5, ..fam(D4, LINEAR) };
+    // L0 z 4 at (3, 2): ((4·8 + 2)·16 + 3)·4 = 547·4 = 2188 = 0x88c.
+    row("3D L0 z=4 = layers-1", elem(vol, 3, 2, 4), el(0, 16, 8, 5, 16, 3, true, 0x1_088c));
+    // L1: 8 × 4 × 2, pitch 8; mip_offset(1) = 16·8·5·4 = 2560 = 0xa00. z 1 at (7, 3):
+    // ((1·4 + 3)·8 + 7)·4 = 63·4 = 252 = 0xfc.
+    row("3D L1 z=1 = layers-1", mip(elem(vol, 7, 3, 1), 1), el(1, 8, 4, 2, 8, 7, true, 0x1_0afc));
+    // z 2 = layers_1: out; ((2·4 + 3)·8 + 7)·4 = 95·4 = 380 = 0x17c.
+    row("3D L1 z=2 = layers", mip(elem(vol, 7, 3, 2), 1), el(1, 8, 4, 2, 8, 7, false, 0x1_0b7c));
+    // L2: 4 × 2 × max(1, 5 >> 2 = 1); mip_offset(2) = 0xa00 + 8·4·2·4 = 2560 + 256 = 0xb00.
+    row("3D L2 one layer", mip(elem(vol, 0, 0, 0), 2), el(2, 4, 2, 1, 4, 0, true, 0x1_0b00));
+    // L3: 2 × 1 × max(1, 0) = 1; mip_offset(3) = 0xb00 + 4·2·1·4 = 0xb20; x 1: + 4 = 0xb24.
+    row("3D L3 depth clamped to 1", mip(elem(vol, 1, 0, 0), 3), el(3, 2, 1, 1, 2, 1, true, 0x1_0b24));
+
+    // ---- 1D: height 1 whatever the height field (here 8). Width 50, pitch 50, 4 bytes.
+    let line = Tsh { ty: TYPE_1D, width: 50, height: 8, pitch: 50, ..fam(D4, LINEAR) };
+    // x 49 (last): 49·4 = 196 = 0xc4.
+    row("1D height 1, last texel", elem(line, 49, 0, 0), el(0, 50, 1, 1, 50, 49, true, 0x1_00c4));
+    // y 1 = height 1: out; (1·50 + 49)·4 = 396 = 0x18c.
+    row("1D y=1 = height", elem(line, 49, 1, 0), el(0, 50, 1, 1, 50, 49, false, 0x1_018c));
+    // Level 1 of 1D: width 25, height still 1, pitch 25; mip_offset(1) = 50·1·1·4 = 200 = 0xc8;
+    // x 24: 96 = 0x60 → 0x10000 + 0xc8 + 0x60 = 0x1_0128.
+    row("1D L1 height 1", mip(elem(line, 24, 0, 0), 1), el(1, 25, 1, 1, 25, 24, true, 0x1_0128));
+    // 1D array, 4 layers: slice 3 at x 10: ((3·1 + 0)·50 + 10)·4 = 640 = 0x280.
+    let lines = Tsh { ty: TYPE_1D_ARRAY, depth: 4, ..line };
+    row("1D array slice 3", elem(lines, 10, 0, 3), el(0, 50, 1, 4, 50, 10, true, 0x1_0280));
+    // MSAA types are the executor's to refuse; the unit computes: 2D MSAA one layer, MSAA array d.
+    row("2D MSAA: one layer", elem(Tsh { ty: 14, ..fam(D4, LINEAR) }, 17, 18, 0), fam0(17, true, 0x1_a904));
+    row(
+        "2D MSAA array: depth layers",
+        elem(Tsh { ty: 15, depth: 3, ..fam(D4, LINEAR) }, 17, 18, 2),
+        el(0, 600, 520, 3, 600, 17, true, 0x27_bf04),
+    );
+
+    // ---- Reserved ops 5–7: illegal on a bound T#, xa = x, address with s = slice (decisions).
+    for op in 5..8 {
+        row(
+            &format!("reserved op {op}"),
+            In { op, ..elem(fam(D4, LINEAR), 17, 18, 0) },
+            illegal(fam0(17, false, 0x1_a904)),
+        );
+    }
+    // Unbound (type 7): never illegal, not even with a reserved op; bpp 4, linear, layers 1.
+    row(
+        "reserved op on an unbound T#",
+        In { op: 6, ..elem(Tsh { ty: 7, ..fam(D4, LINEAR) }, 17, 18, 0) },
+        fam0(17, false, 0x1_a904),
+    );
+}
+
+/// Tiled surfaces (§4.5). Blocks (bw × bh texels, 2^K bytes): 256B_S 16×16, 16×8, 8×8, 8×4, 4×4
+/// (1, 2, 4, 8, 16 bytes); 4KB_S 64×64, 64×32, 32×32, 32×16, 16×16; 64KB_S 256×256, 256×128,
+/// 128×128, 128×64, 64×64. Images fam(·, mode): 600 × 520, pitch 600, base 0x10000.
+fn tiled_rows(rows: &mut Vec<Row>) {
+    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    // ---- A 4-byte 4KB_S texel at (37, 21), level 0, worked bit by bit (e = 2, K = 12):
+    //   bits 2..7 = x0 x1 y0 y1 y2 x2; bits 8..11 = y3 x3 y4 x4 (even: y, odd: x); bw = bh = 32.
+    //   x = 37: block column 1, x mod 32 = 5 = 0b00101: x0 1, x1 0, x2 1, x3 0, x4 0.
+    //   y = 21: block row 0, y mod 32 = 21 = 0b10101: y0 1, y1 0, y2 1, y3 0, y4 1.
+    //   within = bit 2 (x0) 4 + bit 4 (y0) 16 + bit 6 (y2) 64 + bit 7 (x2) 128 + bit 10 (y4) 1024
+    //          = 1236 = 0x4d4.
+    //   P_0 = ⌈600 / 32⌉ = 19; block index (0·R + 0)·19 + 1 = 1 → 1·4096 = 0x1000.
+    //   address = 0x10000 + 0x1000 + 0x4d4 = 0x1_14d4.
+    row("4KB_S 4 bytes (37, 21)", elem(fam(D4, S4KB), 37, 21, 0), fam0(37, true, 0x1_14d4));
+    // ---- 64KB_S 4 bytes at (100, 77) (e = 2, K = 16; bits 8..15 = y3 x3 y4 x4 y5 x5 y6 x6):
+    //   x = 100 = 0b1100100: x2, x5, x6; y = 77 = 0b1001101: y0, y2, y3, y6.
+    //   within = x2@7 128 + x5@13 8192 + x6@15 32768 + y0@4 16 + y2@6 64 + y3@8 256 + y6@14 16384
+    //          = 57808 = 0xe1d0; block 0 (x < 128, y < 128). address 0x10000 + 0xe1d0.
+    row("64KB_S 4 bytes (100, 77)", elem(fam(D4, S64KB), 100, 77, 0), fam0(100, true, 0x1_e1d0));
+
+    // ---- Every (mode × element size) at (bw + 1, bh + 2): block (1, 1), index P + 1, within(1, 2)
+    // = x0's bit + y1's bit: 1 byte x0@0 y1@5 → 0x21; 2 bytes x0@1 y1@5 → 0x22; 4 bytes x0@2 y1@5
+    // → 0x24; 8 bytes x0@3 y1@5 → 0x28; 16 bytes y1@5 x0@6 → 0x60. (All inside 600 × 520.)
+    // 256B_S (K = 8): P = ⌈600/16⌉ = 38, ⌈600/8⌉ = 75, ⌈600/4⌉ = 150.
+    //   1 byte 16×16 (17, 18): 39·256 = 0x2700 → 0x1_2721.
+    row("256B_S 1 byte", elem(fam(D1, S256B), 17, 18, 0), fam0(17, true, 0x1_2721));
+    //   2 bytes 16×8 (17, 10): 39·256 = 0x2700 → 0x1_2722.
+    row("256B_S 2 bytes", elem(fam(D2, S256B), 17, 10, 0), fam0(17, true, 0x1_2722));
+    //   4 bytes 8×8 (9, 10): 76·256 = 0x4c00 → 0x1_4c24.
+    row("256B_S 4 bytes", elem(fam(D4, S256B), 9, 10, 0), fam0(9, true, 0x1_4c24));
+    //   8 bytes 8×4 (9, 6): 76·256 = 0x4c00 → 0x1_4c28.
+    row("256B_S 8 bytes", elem(fam(D8, S256B), 9, 6, 0), fam0(9, true, 0x1_4c28));
+    //   16 bytes 4×4 (5, 6): 151·256 = 0x9700 → 0x1_9760.
+    row("256B_S 16 bytes", elem(fam(D16, S256B), 5, 6, 0), fam0(5, true, 0x1_9760));
+    // 4KB_S (K = 12): P = ⌈600/64⌉ = 10, ⌈600/32⌉ = 19, ⌈600/16⌉ = 38.
+    //   1 byte 64×64 (65, 66): 11·4096 = 0xb000 → 0x1_b021.
+    row("4KB_S 1 byte", elem(fam(D1, S4KB), 65, 66, 0), fam0(65, true, 0x1_b021));
+    //   2 bytes 64×32 (65, 34): 0xb000 → 0x1_b022.
+    row("4KB_S 2 bytes", elem(fam(D2, S4KB), 65, 34, 0), fam0(65, true, 0x1_b022));
+    //   4 bytes 32×32 (33, 34): 20·4096 = 0x1_4000 → 0x2_4024.
+    row("4KB_S 4 bytes", elem(fam(D4, S4KB), 33, 34, 0), fam0(33, true, 0x2_4024));
+    //   8 bytes 32×16 (33, 18): 0x1_4000 → 0x2_4028.
+    row("4KB_S 8 bytes", elem(fam(D8, S4KB), 33, 18, 0), fam0(33, true, 0x2_4028));
+    //   16 bytes 16×16 (17, 18): 39·4096 = 0x2_7000 → 0x3_7060.
+    row("4KB_S 16 bytes", elem(fam(D16, S4KB), 17, 18, 0), fam0(17, true, 0x3_7060));
+    // 64KB_S (K = 16): P = ⌈600/256⌉ = 3, ⌈600/128⌉ = 5, ⌈600/64⌉ = 10.
+    //   1 byte 256×256 (257, 258): 4·65536 = 0x4_0000 → 0x5_0021.
+    row("64KB_S 1 byte", elem(fam(D1, S64KB), 257, 258, 0), fam0(257, true, 0x5_0021));
+    //   2 bytes 256×128 (257, 130): 0x4_0000 → 0x5_0022.
+    row("64KB_S 2 bytes", elem(fam(D2, S64KB), 257, 130, 0), fam0(257, true, 0x5_0022));
+    //   4 bytes 128×128 (129, 130): 6·65536 = 0x6_0000 → 0x7_0024.
+    row("64KB_S 4 bytes", elem(fam(D4, S64KB), 129, 130, 0), fam0(129, true, 0x7_0024));
+    //   8 bytes 128×64 (129, 66): 0x6_0000 → 0x7_0028.
+    row("64KB_S 8 bytes", elem(fam(D8, S64KB), 129, 66, 0), fam0(129, true, 0x7_0028));
+    //   16 bytes 64×64 (65, 66): 11·65536 = 0xb_0000 → 0xc_0060.
+    row("64KB_S 16 bytes", elem(fam(D16, S64KB), 65, 66, 0), fam0(65, true, 0xc_0060));
+
+    // ---- Block edges, 4KB_S 4 bytes (32 × 32; x bits at 2, 3, 7, 9, 11; y bits at 4, 5, 6, 8, 10).
+    // x = 31 = bw − 1: every x bit: 4 + 8 + 128 + 512 + 2048 = 2700 = 0xa8c.
+    row("4KB_S x = bw-1", elem(fam(D4, S4KB), 31, 0, 0), fam0(31, true, 0x1_0a8c));
+    // x = 32 = bw: the next block, within 0: 1·4096.
+    row("4KB_S x = bw", elem(fam(D4, S4KB), 32, 0, 0), fam0(32, true, 0x1_1000));
+    // y = 31 = bh − 1: 16 + 32 + 64 + 256 + 1024 = 1392 = 0x570.
+    row("4KB_S y = bh-1", elem(fam(D4, S4KB), 0, 31, 0), fam0(0, true, 0x1_0570));
+    // y = 32 = bh: block row 1, index 19 → 19·4096 = 0x1_3000.
+    row("4KB_S y = bh", elem(fam(D4, S4KB), 0, 32, 0), fam0(0, true, 0x2_3000));
+    // Level edge: x = 599: block column 18 (576), x mod 32 = 23 = 0b10111: x0, x1, x2, x4 → 4 + 8
+    // + 128 + 2048 = 2188 = 0x88c; 18·4096 = 0x1_2000 → 0x10000 + 0x1_2000 + 0x88c.
+    row("4KB_S x = width-1", elem(fam(D4, S4KB), 599, 0, 0), fam0(599, true, 0x2_288c));
+    // x = 600 = width (in the padding of block 18): 600 mod 32 = 24 = 0b11000: x3, x4 → 512 + 2048
+    // = 0xa00; out.
+    row("4KB_S x = width", elem(fam(D4, S4KB), 600, 0, 0), fam0(600, false, 0x2_2a00));
+
+    // ---- Tiled mip levels, 4KB_S 4 bytes (32 × 32 blocks):
+    //   L0 600×520: P 19, R ⌈520/32⌉ = 17: S_0 = 19·17·4096 = 323·4096 = 0x14_3000.
+    //   L1 300×260 pitch 300: P ⌈300/32⌉ = 10, R ⌈260/32⌉ = 9: S_1 = 90·4096 = 0x5_a000.
+    //   L2 150×130 pitch 150.
+    // L1 at (33, 34): block index 1·10 + 1 = 11 → 0xb000; within(1, 2) 0x24;
+    // 0x10000 + 0x14_3000 + 0xb000 + 0x24.
+    row("4KB_S L1 mip_offset", mip(elem(fam(D4, S4KB), 33, 34, 0), 1), el(1, 300, 260, 1, 300, 33, true, 0x15_e024));
+    // L2 at (0, 0): 0x10000 + 0x14_3000 + 0x5_a000 = 0x1a_d000.
+    row("4KB_S L2 mip_offset", mip(elem(fam(D4, S4KB), 0, 0, 0), 2), el(2, 150, 130, 1, 150, 0, true, 0x1a_d000));
+    // No mip tail: a small 64KB_S 4-byte image, 40 × 24 pitch 40, takes one 64 KiB block a level
+    // (P = R = 1 while the level is below 128 × 128). L2 is 10 × 6: mip_offset 2·65536 = 0x2_0000;
+    // (3, 5): x0@2 4 + x1@3 8 + y0@4 16 + y2@6 64 = 92 = 0x5c.
+    let small = Tsh { width: 40, height: 24, pitch: 40, ..fam(D4, S64KB) };
+    row("64KB_S small L2: whole blocks", mip(elem(small, 3, 5, 0), 2), el(2, 10, 6, 1, 10, 3, true, 0x3_005c));
+    // A 128-bit T#: pitch = width (here equal) and no max_mip; the same address.
+    row("64KB_S small L2 r128", r128(mip(elem(small, 3, 5, 0), 2)), el(2, 10, 6, 1, 10, 3, true, 0x3_005c));
+
+    // ---- 2D array, 3 layers, 4KB_S 4 bytes: slice s adds s·R_0 = s·17 block rows.
+    // slice 2 at (33, 34): block row 2·17 + 1 = 35, index 35·19 + 1 = 666 = 0x29a → 0x29_a000;
+    // + 0x24 + 0x10000.
+    let tarr = Tsh { ty: TYPE_2D_ARRAY, depth: 3, ..fam(D4, S4KB) };
+    row("4KB_S 2D array slice 2", elem(tarr, 33, 34, 2), el(0, 600, 520, 3, 600, 33, true, 0x2a_a024));
+    // slice 3 = layers: out; block row 3·17 + 1 = 52, index 52·19 + 1 = 989 = 0x3dd → 0x3d_d000.
+    row("4KB_S 2D array slice 3 = layers", elem(tarr, 33, 34, 3), el(0, 600, 520, 3, 600, 33, false, 0x3e_d024));
+
+    // ---- Multi-texel groups on tiled surfaces: BY4 on R8 64KB_S (1 byte, 256 × 256) at (6, 3):
+    // xa 4; within(4, 3) = x2@2 4 + y0@4 16 + y1@5 32 = 52 = 0x34 (texels 4..7 at + 0..3: x0, x1
+    // are bits 0, 1). Group valid (10 <= 600).
+    let r8 = Tsh { nfmt: UNORM, ..fam(D1, S64KB) };
+    row("64KB_S BY4 R8", by4(r8, 6, 3), lv(0, 600, 520, 600, 4, true, 0x1_0034));
+    // BY2 R16 on 256B_S (2 bytes, 16 × 8) at (19, 9): xa 18 = block column 1 (16..31), x mod 16 = 2
+    // (x1@2: 4); y 9: block row 1, y mod 8 = 1 (y0@4: 16). index 1·38 + 1 = 39 → 0x2700; 0x14.
+    let r16 = Tsh { dfmt: R16, nfmt: UNORM, ..fam(D2, S256B) };
+    row("256B_S BY2 R16", by2(r16, 19, 9), lv(0, 600, 520, 600, 18, true, 0x1_2714));
+    // A slice is ignored by ops 0–3 (slice 0).
+    row("256B_S BY2 R16 ignores slice", In { slice: 7, ..by2(r16, 19, 9) }, lv(0, 600, 520, 600, 18, true, 0x1_2714));
+
+    // ---- Illegal layouts: the linear address is computed (decisions). fam(D4, ·) at (37, 21):
+    // linear (21·600 + 37)·4 = 12637·4 = 50548 = 0xc574.
+    // sw_mode 3 (not modelled).
+    row("sw_mode 3 not modelled", elem(fam(D4, 3), 37, 21, 0), illegal(fam0(37, false, 0x1_c574)));
+    // Every other unmodelled mode: 2, 4, 6..8, 10..31 — as above.
+    for mode in (2..32).filter(|m| ![3, 5, 9].contains(m)) {
+        row(
+            &format!("sw_mode {mode} not modelled"),
+            elem(fam(D4, mode), 37, 21, 0),
+            illegal(fam0(37, false, 0x1_c574)),
+        );
+    }
+    // A tiled 12-byte element: as "linear 12 bytes".
+    row("4KB_S 12 bytes illegal", elem(fam(D12, S4KB), 17, 18, 0), illegal(fam0(17, false, 0x2_fb0c)));
+    // Tiled 3D: as "3D L0 z=4 = layers-1", linear.
+    let tvol = Tsh { ty: TYPE_3D, width: 16, height: 8, pitch: 16, depth: 5, ..fam(D4, S64KB) };
+    row("64KB_S 3D illegal", elem(tvol, 3, 2, 4), illegal(el(0, 16, 8, 5, 16, 3, false, 0x1_088c)));
+    // Tiled 1D and cube: linear too. 1D 50 wide at x 49: 0xc4.
+    let tline = Tsh { ty: TYPE_1D, width: 50, height: 8, pitch: 50, ..fam(D4, S256B) };
+    row("256B_S 1D illegal", elem(tline, 49, 0, 0), illegal(el(0, 50, 1, 1, 50, 49, false, 0x1_00c4)));
+    // Tiled with an unmodelled dfmt (15, bpp 0): illegal, linear with bpp 0: the base.
+    row("4KB_S dfmt 15 illegal", elem(fam(15, S4KB), 37, 21, 0), illegal(fam0(37, false, 0x1_0000)));
+    // A multi-texel row on an unmodelled mode: illegal although the table allows it; linear
+    // address (y·pitch + xa) = 3·600 + 4 = 1804 = 0x70c.
+    row(
+        "BY4 R8 on sw_mode 2 illegal",
+        by4(Tsh { sw_mode: 2, ..r8 }, 6, 3),
+        illegal(lv(0, 600, 520, 600, 4, false, 0x1_070c)),
+    );
+    // Unbound (dfmt 0) with a tiled mode: not illegal; bpp 0: linear, the base.
+    row("unbound dfmt 0 on 4KB_S", elem(fam(0, S4KB), 37, 21, 0), fam0(37, false, 0x1_0000));
+    // Unbound (type 3) with an unmodelled mode: not illegal; bpp 4 linear.
+    row("unbound type 3 on sw_mode 3", elem(Tsh { ty: 3, ..fam(D4, 3) }, 37, 21, 0), fam0(37, false, 0x1_c574));
 }
 
 /// The table as the helpers of tests/common take it.
@@ -626,7 +927,32 @@ common::unit_tests! {
 // Independent reference: docs/decisions.md "image_addr", from SPEC §1.2 and §4.2–§4.4.
 // ---------------------------------------------------------------------------------------------
 
-/// The unit's outputs for one lane, from the decisions' port contract.
+/// SPEC §4.5's micro-block table: address bits e .. 7, low to high, by e = log2(element bytes).
+const MICRO_BLOCK: [&str; 5] = [
+    "x0 x1 x2 x3 y0 y1 y2 y3", // 1 byte
+    "x0 x1 x2 y0 y1 y2 x3",    // 2 bytes
+    "x0 x1 y0 y1 y2 x2",       // 4 bytes
+    "x0 y0 y1 x1 x2",          // 8 bytes
+    "y0 y1 x0 x1",             // 16 bytes
+];
+
+/// SPEC §4.5, address bit by address bit: for i in e .. K, the coordinate bit it holds, `('x',
+/// j)` or `('y', j)`: the micro-block's table below bit 8, then the next unused bit of y when i
+/// is even, of x when i is odd.
+fn swizzle_pattern(k: u32, e: u32) -> Vec<(char, u32)> {
+    let mut bits: Vec<(char, u32)> =
+        MICRO_BLOCK[e as usize].split(' ').map(|t| (t.chars().next().unwrap(), t[1..].parse().unwrap())).collect();
+    for i in 8..k {
+        let axis = if i % 2 == 0 { 'y' } else { 'x' };
+        let next = bits.iter().filter(|b| b.0 == axis).count() as u32;
+        bits.push((axis, next));
+    }
+    assert_eq!(bits.len() as u32, k - e);
+    bits
+}
+
+/// The unit's outputs for one lane, from the decisions' port contract ("image_addr"), written
+/// from SPEC §1.2 and §4.2–§4.5: exact arithmetic in u128, then modulo 2^48.
 fn reference(i: &In) -> Out {
     let lo = i.tsharp_lo;
     // §1.2: a 128-bit T# has no high half (depth 0, pitch = width, no max_mip check).
@@ -639,45 +965,96 @@ fn reference(i: &In) -> Out {
     let height_field = field(lo, 78, 14);
     let base_level = field(lo, 108, 4);
     let last_level = field(lo, 112, 4);
+    let sw_mode = field(lo, 116, 5);
     let ty = field(lo, 124, 4) as u8;
+    let depth_field = field(hi, 0, 13); // bits 140:128
     let pitch_field = field(hi, 13, 16); // bits 156:141
     let max_mip = field(hi, 60, 4); // bits 191:188
 
-    let (op, dmask) = (i.op & 3, i.dmask & 0xf);
+    let op = i.op & 7;
+    let dmask = i.dmask & 0xf;
+    let b = bpp(dfmt);
     let bound = dfmt != 0 && ty >= 8;
-    let legal = ty == TYPE_2D && !i.d16 && !i.tfe && !i.da && in_table(op, dmask, dfmt, nfmt);
-    let illegal = bound && !legal;
+    // §4.5: the layout. K by mode; a tiled mode needs 2D or 2D array and 1, 2, 4, 8 or 16 bytes.
+    let k = match sw_mode {
+        1 => Some(8),
+        5 => Some(12),
+        9 => Some(16),
+        _ => None,
+    };
+    let mode_ok =
+        sw_mode == 0 || (k.is_some() && (ty == TYPE_2D || ty == TYPE_2D_ARRAY) && [1, 2, 4, 8, 16].contains(&b));
+    let tiled = k.is_some() && mode_ok;
+    // §4.3's table for ops 0–3; ops 5–7 reserved.
+    let table_ok = op >= 4 || (ty == TYPE_2D && !i.d16 && !i.tfe && !i.da && in_table(op, dmask, dfmt, nfmt));
+    let illegal = bound && (op >= 5 || !mode_ok || !table_ok);
 
     // §4.2: L exact; the level exists when L <= last_level and (256-bit) L <= max_mip.
     let l = base_level + if i.mip { u64::from(i.mipid) } else { 0 };
     let level_ok = l <= last_level && (i.r128 || l <= max_mip);
     let dims = |level: u64| {
         let w = ((width_field + 1) >> level).max(1);
-        let h = ((height_field + 1) >> level).max(1);
+        let h = if ty == TYPE_1D || ty == TYPE_1D_ARRAY { 1 } else { ((height_field + 1) >> level).max(1) };
+        let d = depth_field + 1;
+        let layers = match ty {
+            TYPE_3D => (d >> level).max(1),
+            TYPE_1D_ARRAY | TYPE_2D_ARRAY | 15 => d,
+            TYPE_CUBE => 6 * d,
+            _ => 1,
+        };
         let p = if i.r128 { w } else { ((pitch_field + 1) >> level).max(1) };
-        (w, h, p)
+        (w, h, layers, p)
     };
-    let (width, height, pitch) = if level_ok { dims(l) } else { (0, 0, 0) };
+    let (width, height, layers, pitch) = if level_ok { dims(l) } else { (0, 0, 0, 0) };
 
-    // §4.3: aligned start; the group must fit with the unaligned x, exactly.
-    let n = group(op);
+    // §4.3, §4.4: ops 0–3 a group aligned down to n, which must fit with the unaligned x; op 4 one
+    // element inside the level (x, y, slice).
+    let n: u32 = [2, 4, 2, 4, 1, 1, 1, 1][usize::from(op)];
     let xa = i.x & !(n - 1);
-    let fits = u64::from(i.x) + u64::from(n) <= width && u64::from(i.y) < height;
-    let group_valid = bound && !illegal && level_ok && fits;
+    let (x, y, slice) = (u64::from(i.x), u64::from(i.y), u64::from(i.slice));
+    let inside =
+        if op < 4 { x + u64::from(n) <= width && y < height } else { x < width && y < height && slice < layers };
+    let group_valid = bound && !illegal && level_ok && inside;
 
-    // §4.4 (2D: one layer), exact in u128, then modulo 2^48.
-    let address = if level_ok {
-        let b = u128::from(bpp(dfmt));
+    // §4.4 linear, §4.5 tiled: texel (xa, y, s) of level L, exact, then modulo 2^48.
+    let s = if op < 4 { 0 } else { u128::from(i.slice) };
+    let (xa128, y128) = (u128::from(xa), u128::from(i.y));
+    let address = if !level_ok {
+        0
+    } else if tiled {
+        let k = k.unwrap();
+        let pattern = swizzle_pattern(k, b.trailing_zeros());
+        let bw = 1u128 << pattern.iter().filter(|p| p.0 == 'x').count();
+        let bh = 1u128 << pattern.iter().filter(|p| p.0 == 'y').count();
+        let blocks = |m: u64| {
+            let (_, h, layers, p) = dims(m);
+            (u128::from(p).div_ceil(bw), u128::from(h).div_ceil(bh), u128::from(layers))
+        };
         let mip_offset: u128 = (0..l)
             .map(|m| {
-                let (_, h, p) = dims(m);
-                u128::from(p) * u128::from(h) * b
+                let (p, r, layers) = blocks(m);
+                (p * r * layers) << k
             })
             .sum();
-        let texel = u128::from(i.y) * u128::from(pitch) + u128::from(xa);
-        ((u128::from(base) * 256 + mip_offset + texel * b) % (1u128 << 48)) as u64
+        let (p, r, _) = blocks(l);
+        let (xb, yb) = (xa128 % bw, y128 % bh);
+        let mut within = 0u128;
+        for (bit, &(axis, j)) in pattern.iter().enumerate() {
+            let c = if axis == 'x' { xb } else { yb };
+            within |= (c >> j & 1) << (u32::from(b.trailing_zeros()) + bit as u32);
+        }
+        let block = (s * r + y128 / bh) * p + xa128 / bw;
+        (u128::from(base) * 256 + mip_offset + (block << k) + within) % (1u128 << 48)
     } else {
-        0
+        let b = u128::from(b);
+        let mip_offset: u128 = (0..l)
+            .map(|m| {
+                let (_, h, layers, p) = dims(m);
+                u128::from(p) * u128::from(h) * u128::from(layers) * b
+            })
+            .sum();
+        let texel = (s * u128::from(height) + y128) * u128::from(pitch) + xa128;
+        (u128::from(base) * 256 + mip_offset + texel * b) % (1u128 << 48)
     };
     Out {
         valid: i.valid,
@@ -685,11 +1062,11 @@ fn reference(i: &In) -> Out {
         level: if level_ok { l as u8 } else { 0 },
         width: width as u16,
         height: height as u16,
-        layers: u16::from(level_ok),
+        layers: layers as u16,
         pitch: pitch as u32,
         xa,
         group_valid,
-        address,
+        address: address as u64,
         illegal,
     }
 }
@@ -748,6 +1125,118 @@ common::unit_tests! {
     stimulus_matches_reference: (300, reference),
 }
 
+/// The layouts and ops (§4.5, decisions): every op 0..7 × sw_mode 0..31 × type 0..15 × dfmt of each
+/// element size, 0 and an unmodelled one (8 × 32 × 16 × 8 = 32,768 lanes), R8/R16 unorm with the
+/// row's DMASK for ops 0–3, 256- and 128-bit, _MIP or not, coordinates, slices and levels from a
+/// hash of the index: model and RTL (`sweep` checks they agree) against the reference. Legal
+/// lanes: the linear ones (every bound type for op 4, the 2D table rows for ops 0–3) and the
+/// tiled ones on 2D and 2D array.
+#[test]
+fn layouts_exhaustive_match_reference() {
+    let mut inputs = Vec::new();
+    for op in 0..8u8 {
+        for sw_mode in 0..32 {
+            for ty in 0..16 {
+                for dfmt in [D1, D2, D4, D8, D12, D16, 0, 40] {
+                    let h = common::mix(inputs.len() as u64);
+                    // Ops 0–3 take R8 (BY2, BY4, PCK2, PCK4) or R16 (BY2, PCK2) in unorm.
+                    let dfmt = if op < 4 { [R8, R16][usize::from(dfmt == D2 && op % 2 == 0)] } else { dfmt };
+                    let t = Tsh { dfmt, nfmt: UNORM, ty, sw_mode, depth: 3, max_mip: (h >> 20) as u8 & 0xf, ..MIPS };
+                    let dmask = [0x3, 0xf, 0x1, 0x1, 0, 0, 0, 0][usize::from(op)];
+                    let mut i = lane(t, op, dmask, (h % 42) as u32, ((h >> 8) % 13) as u32);
+                    i.slice = ((h >> 28) % 20) as u32;
+                    i.mip = h >> 36 & 1 != 0;
+                    i.mipid = ((h >> 16) % 7) as u32;
+                    i.r128 = h >> 40 & 1 != 0;
+                    inputs.push(i);
+                }
+            }
+        }
+    }
+    assert_eq!(inputs.len(), 8 * 32 * 16 * 8);
+    common::assert_sweep_matches::<Harness>(&inputs, reference);
+    // Illegal exactly when the executor would refuse it (In::rejection: the reserved op, then
+    // check_sw_mode, then check_multi_texel); a bound lane only.
+    for i in &inputs {
+        let want = reference(i);
+        assert_eq!(want.illegal, i.rejection().is_err(), "{i:?}: {:?}", i.rejection());
+    }
+}
+
+/// The multi-texel group is contiguous on a tiled surface (decisions "image_addr": texel t of the
+/// group at `address + t·bpp`): for every tiled mode, every table combination's format, x 0..40 at
+/// y 0..20 on level 0 and 1 of a 37 × 23 image, texel t of the group (op 0–3) is the element
+/// (op 4) at (xa + t, y), through model and RTL.
+#[test]
+fn multi_texel_group_is_contiguous_on_a_tiled_surface() {
+    let mut groups = Vec::new();
+    for sw_mode in [S256B, S4KB, S64KB] {
+        for (op, dmask, dfmt, nfmt) in table_combinations() {
+            for x in 0..40 {
+                for y in 0..20 {
+                    let t = Tsh { dfmt, nfmt, sw_mode, width: 37, height: 23, pitch: 37, ..IMG };
+                    groups.push(mip(lane(t, op, dmask, x, y), (x + y) % 2));
+                }
+            }
+        }
+    }
+    let group_out = common::sweep::<Harness>(&groups);
+    let mut elements = Vec::new();
+    for (g, o) in groups.iter().zip(&group_out) {
+        for t in 0..group(g.op) {
+            elements.push(In { op: ELEMENT, dmask: 0, x: o.xa + t, ..*g });
+        }
+    }
+    let element_out = common::sweep::<Harness>(&elements);
+    let mut k = 0;
+    let mut valid = 0;
+    for (g, o) in groups.iter().zip(&group_out) {
+        assert!(!o.illegal, "{g:?}");
+        let b = bpp((g.tsharp_lo >> 52) as u8 & 0x3f);
+        for t in 0..group(g.op) {
+            let e = &element_out[k];
+            k += 1;
+            assert_eq!(e.address, o.address + u64::from(t) * b, "texel {t} of {g:?}");
+            if o.group_valid {
+                assert!(e.group_valid, "texel {t} of a valid group outside the level: {g:?}");
+            }
+        }
+        valid += usize::from(o.group_valid);
+    }
+    assert!(valid > groups.len() / 2, "{valid} valid groups of {}", groups.len());
+}
+
+/// check_sw_mode, the executor's gate of §4.5: accepts sw_mode 0 on any type and element and
+/// 1, 5, 9 on 2D or 2D array with 1, 2, 4, 8, 16-byte elements; the error names the mode and the
+/// type or the format.
+#[test]
+fn check_sw_mode_accepts_the_modelled_layouts() {
+    use gcn_vmem_model::tsharp::TSharp;
+    for sw_mode in 0..32u8 {
+        for kind in 8..16u8 {
+            for dfmt in 1..=14u8 {
+                let t = TSharp::decode(Tsh { dfmt, ty: kind, sw_mode, ..IMG }.lo(), 0);
+                let tiled = [1, 5, 9].contains(&sw_mode);
+                let want = sw_mode == 0 || (tiled && [TYPE_2D, TYPE_2D_ARRAY].contains(&kind) && bpp(dfmt) != 12);
+                match gcn_vmem_model::image_addr::check_sw_mode(&t) {
+                    Ok(()) => assert!(want, "accepted sw_mode {sw_mode} type {kind} dfmt {dfmt}"),
+                    Err(e) => {
+                        assert!(!want, "refused sw_mode {sw_mode} type {kind} dfmt {dfmt}: {e}");
+                        assert!(e.contains(&format!("sw_mode {sw_mode}")), "{e}");
+                        if !tiled {
+                            assert!(e.contains("0 linear, 1 256B_S, 5 4KB_S, 9 64KB_S"), "{e}");
+                        } else if ![TYPE_2D, TYPE_2D_ARRAY].contains(&kind) {
+                            assert!(e.contains(&format!("type {kind}")), "{e}");
+                        } else {
+                            assert!(e.contains("dfmt 13") && e.contains("12-byte"), "{e}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Executor helpers: the format table, check_multi_texel and its message, decode_vaddr.
 // ---------------------------------------------------------------------------------------------
@@ -755,7 +1244,7 @@ common::unit_tests! {
 /// The op codes are docs/decisions.md's.
 #[test]
 fn op_codes_match_decisions() {
-    assert_eq!((OP_BY2, OP_BY4, OP_PCK2, OP_PCK4), (BY2, BY4, PCK2, PCK4));
+    assert_eq!((OP_BY2, OP_BY4, OP_PCK2, OP_PCK4, OP_ELEMENT), (BY2, BY4, PCK2, PCK4, ELEMENT));
 }
 
 /// The library's FORMAT_TABLE holds exactly the 29 combinations of this file's transcription.
@@ -1061,32 +1550,58 @@ fn random_cases_agree_in_lockstep() {
 // ---------------------------------------------------------------------------------------------
 
 /// Samples 20,000 stimulus inputs and measures, with this file's own decoding of the inputs
-/// (and [`reference`], never the model), how often each corner happens.
+/// (and [`reference`], never the model), how often each corner happens: the multi-texel ones
+/// among the multi-texel lanes (ops 0–3), the one-element and tiled ones among op 4's.
 #[test]
 fn stimulus_reaches_corners() {
     const SAMPLES: u64 = 20_000;
     let mut c = Counts::default();
+    let mut e = ElementCounts::default();
     let mut combos = std::collections::BTreeMap::new();
+    let mut families = std::collections::BTreeMap::new();
     for i in common::stimulus_samples::<Harness>(SAMPLES as usize) {
         let o = reference(&i);
         let field = |v: u128, at: u32, w: u32| ((v >> at) & ((1u128 << w) - 1)) as u64;
         let dfmt = field(i.tsharp_lo, 52, 6) as u8;
         let nfmt = field(i.tsharp_lo, 58, 4) as u8;
         let ty = field(i.tsharp_lo, 124, 4);
+        let sw_mode = field(i.tsharp_lo, 116, 5) as u8;
         let last_level = field(i.tsharp_lo, 112, 4);
         let max_mip = field(i.tsharp_hi, 60, 4);
         let l = field(i.tsharp_lo, 108, 4) + if i.mip { u64::from(i.mipid) } else { 0 };
-        let n = group(i.op & 3);
         let bound = dfmt != 0 && ty >= 8;
-        c.valid += u64::from(o.group_valid);
-        c.invalid += u64::from(!o.group_valid);
+        let op = i.op & 7;
         c.illegal += u64::from(o.illegal);
         c.unbound += u64::from(!bound);
         c.beyond_last += u64::from(l > last_level);
         c.beyond_max += u64::from(!i.r128 && l <= last_level && l > max_mip);
         c.r128 += u64::from(i.r128);
-        c.r256 += u64::from(!i.r128);
         c.mip += u64::from(i.mip && i.mipid != 0 && o.level_ok);
+        c.reserved += u64::from(op >= 5);
+        if op >= 4 {
+            e.lanes += 1;
+            e.valid += u64::from(o.group_valid);
+            let tiled = [1, 5, 9].contains(&sw_mode);
+            e.tiled_valid += u64::from(o.group_valid && tiled);
+            e.unmodelled += u64::from(![0, 1, 5, 9].contains(&sw_mode));
+            if o.group_valid {
+                *families.entry((sw_mode, bpp(dfmt))).or_insert(0u64) += 1;
+                e.slice_valid += u64::from(i.slice > 0);
+                e.level_above_0 += u64::from(o.level > 0 && tiled);
+            }
+            if o.level_ok && !o.illegal && bound {
+                let (x, y, s) = (u64::from(i.x), u64::from(i.y), u64::from(i.slice));
+                let (w, h, n) = (u64::from(o.width), u64::from(o.height), u64::from(o.layers));
+                e.x_edge += u64::from(x + 1 == w || x == w);
+                e.y_edge += u64::from(y + 1 == h || y == h);
+                e.slice_edge += u64::from(n > 1 && (s + 1 == n || s == n));
+            }
+            continue;
+        }
+        let n = group(op);
+        c.group += 1;
+        c.valid += u64::from(o.group_valid);
+        c.invalid += u64::from(!o.group_valid);
         if o.level_ok {
             let (x, y, w, h) = (u64::from(i.x), u64::from(i.y), u64::from(o.width), u64::from(o.height));
             c.edge += u64::from(x + u64::from(n) == w);
@@ -1098,37 +1613,53 @@ fn stimulus_reaches_corners() {
             c.pitch_beyond_width += u64::from(u64::from(o.pitch) > w);
         }
         if bound && !o.illegal {
-            *combos.entry((i.op & 3, i.dmask & 0xf, dfmt, nfmt)).or_insert(0u64) += 1;
+            *combos.entry((op, i.dmask & 0xf, dfmt, nfmt)).or_insert(0u64) += 1;
         }
         if o.group_valid {
             c.unaligned_valid += u64::from(i.x % n != 0);
+            c.tiled_group_valid += u64::from([1, 5, 9].contains(&sw_mode));
         }
     }
     let missing: Vec<_> = table_combinations().into_iter().filter(|k| !combos.contains_key(k)).collect();
     let rare = combos.values().min().copied().unwrap_or(0);
+    let family_list: Vec<(u8, u64)> = [0, 1, 5, 9].iter().flat_map(|&m| [1, 2, 4, 8, 16].map(|b| (m, b))).collect();
+    let rare_family = family_list.iter().map(|k| families.get(k).copied().unwrap_or(0)).min().unwrap_or(0);
+    let g = c.group;
     let report = format!(
-        "of {SAMPLES}: group_valid {:.1}%, invalid {:.1}%, x+n == width {:.1}% (valid {:.1}%), \
-         fits aligned only {:.1}%, illegal {:.1}%, unbound {:.1}%, L > last_level {:.1}%, \
-         L > max_mip (256-bit, L <= last_level) {:.1}%, 128-bit {:.1}%, 256-bit {:.1}%, \
-         _MIP with mipid > 0 and a level {:.1}%, y = height-1 {:.1}%, y = height {:.1}%, \
-         pitch_L > width_L {:.1}%, valid groups with unaligned x {:.1}%; legal combinations \
-         seen {} of 29 (rarest {rare} samples)",
-        common::pct(c.valid, SAMPLES),
-        common::pct(c.invalid, SAMPLES),
-        common::pct(c.edge, SAMPLES),
-        common::pct(c.edge_valid, SAMPLES),
-        common::pct(c.aligned_only, SAMPLES),
+        "of {SAMPLES}: multi-texel lanes {g}: group_valid {:.1}%, invalid {:.1}%, x+n == width {:.1}% (valid \
+         {:.1}%), fits aligned only {:.1}%, y = height-1 {:.1}%, y = height {:.1}%, pitch_L > width_L {:.1}%, \
+         valid groups with unaligned x {:.1}%, valid groups on tiles {:.1}%; all lanes: illegal {:.1}%, unbound \
+         {:.1}%, L > last_level {:.1}%, L > max_mip (256-bit, L <= last_level) {:.1}%, 128-bit {:.1}%, _MIP \
+         with mipid > 0 and a level {:.1}%, reserved ops {:.1}%; one-element lanes {}: inside {:.1}%, inside \
+         on a tile {:.1}%, unmodelled sw_mode {:.1}%, inside at slice > 0 {:.1}%, inside on a tiled level > 0 \
+         {:.1}%, x at the level's edge {:.1}%, y {:.1}%, slice {:.1}%; legal combinations seen {} of 29 (rarest \
+         {rare} samples); (mode, element size) families inside: rarest {rare_family}",
+        common::pct(c.valid, g),
+        common::pct(c.invalid, g),
+        common::pct(c.edge, g),
+        common::pct(c.edge_valid, g),
+        common::pct(c.aligned_only, g),
+        common::pct(c.last_row, g),
+        common::pct(c.y_is_height, g),
+        common::pct(c.pitch_beyond_width, g),
+        common::pct(c.unaligned_valid, c.valid),
+        common::pct(c.tiled_group_valid, c.valid),
         common::pct(c.illegal, SAMPLES),
         common::pct(c.unbound, SAMPLES),
         common::pct(c.beyond_last, SAMPLES),
         common::pct(c.beyond_max, SAMPLES),
         common::pct(c.r128, SAMPLES),
-        common::pct(c.r256, SAMPLES),
         common::pct(c.mip, SAMPLES),
-        common::pct(c.last_row, SAMPLES),
-        common::pct(c.y_is_height, SAMPLES),
-        common::pct(c.pitch_beyond_width, SAMPLES),
-        common::pct(c.unaligned_valid, c.valid),
+        common::pct(c.reserved, SAMPLES),
+        e.lanes,
+        common::pct(e.valid, e.lanes),
+        common::pct(e.tiled_valid, e.lanes),
+        common::pct(e.unmodelled, e.lanes),
+        common::pct(e.slice_valid, e.valid),
+        common::pct(e.level_above_0, e.valid),
+        common::pct(e.x_edge, e.lanes),
+        common::pct(e.y_edge, e.lanes),
+        common::pct(e.slice_edge, e.lanes),
         29 - missing.len(),
     );
     println!("{report}");
@@ -1138,29 +1669,42 @@ fn stimulus_reaches_corners() {
             short.push(what);
         }
     };
-    need(common::pct(c.valid, SAMPLES) >= 10.0, "group_valid = 1 < 10%");
-    need(common::pct(c.invalid, SAMPLES) >= 20.0, "group_valid = 0 < 20%");
-    need(common::pct(c.edge, SAMPLES) >= 5.0, "x + n == width_L < 5%");
-    need(common::pct(c.edge_valid, SAMPLES) >= 1.0, "x + n == width_L on a valid group < 1%");
-    need(common::pct(c.aligned_only, SAMPLES) >= 2.0, "aligned group fits, unaligned does not < 2%");
+    need(common::pct(g, SAMPLES) >= 20.0, "multi-texel lanes < 20%");
+    need(common::pct(e.lanes, SAMPLES) >= 50.0, "one-element lanes < 50%");
+    need(common::pct(c.valid, g) >= 10.0, "group_valid = 1 < 10%");
+    need(common::pct(c.invalid, g) >= 20.0, "group_valid = 0 < 20%");
+    need(common::pct(c.edge, g) >= 5.0, "x + n == width_L < 5%");
+    need(common::pct(c.edge_valid, g) >= 1.0, "x + n == width_L on a valid group < 1%");
+    need(common::pct(c.aligned_only, g) >= 2.0, "aligned group fits, unaligned does not < 2%");
+    need(common::pct(c.last_row, g) >= 5.0, "y = height_L − 1 < 5%");
+    need(common::pct(c.y_is_height, g) >= 3.0, "y = height_L < 3%");
+    need(common::pct(c.pitch_beyond_width, g) >= 5.0, "pitch_L > width_L < 5%");
+    need(common::pct(c.unaligned_valid, c.valid) >= 20.0, "valid groups with unaligned x < 20% of valid");
+    need(common::pct(c.tiled_group_valid, c.valid) >= 10.0, "valid groups on tiled surfaces < 10% of valid");
     need(common::pct(c.illegal, SAMPLES) >= 5.0, "illegal < 5%");
     need(common::pct(c.unbound, SAMPLES) >= 2.0, "unbound < 2%");
     need(common::pct(c.beyond_last, SAMPLES) >= 5.0, "L > last_level < 5%");
     need(common::pct(c.beyond_max, SAMPLES) >= 1.0, "L > max_mip on a 256-bit T# < 1%");
-    need(common::pct(c.r128, SAMPLES) >= 30.0, "128-bit T# < 30%");
-    need(common::pct(c.r256, SAMPLES) >= 30.0, "256-bit T# < 30%");
+    need(common::pct(c.r128, SAMPLES) >= 30.0 && common::pct(c.r128, SAMPLES) <= 70.0, "128-bit T# not 30–70%");
     need(common::pct(c.mip, SAMPLES) >= 5.0, "_MIP lanes on an existing level > 0 < 5%");
-    need(common::pct(c.last_row, SAMPLES) >= 5.0, "y = height_L − 1 < 5%");
-    need(common::pct(c.y_is_height, SAMPLES) >= 3.0, "y = height_L < 3%");
-    need(common::pct(c.pitch_beyond_width, SAMPLES) >= 5.0, "pitch_L > width_L < 5%");
-    need(common::pct(c.unaligned_valid, c.valid) >= 20.0, "valid groups with unaligned x < 20% of valid");
+    need(c.reserved > 0, "no reserved op");
+    need(common::pct(e.valid, e.lanes) >= 10.0, "one element inside its level < 10%");
+    need(common::pct(e.tiled_valid, e.lanes) >= 5.0, "one element inside a tiled level < 5%");
+    need(common::pct(e.unmodelled, e.lanes) >= 1.0, "unmodelled sw_mode < 1% of one-element lanes");
+    need(common::pct(e.slice_valid, e.valid) >= 5.0, "inside at slice > 0 < 5% of inside");
+    need(common::pct(e.level_above_0, e.valid) >= 5.0, "inside a tiled level > 0 < 5% of inside");
+    need(common::pct(e.x_edge, e.lanes) >= 3.0, "x at width − 1 or width < 3%");
+    need(common::pct(e.y_edge, e.lanes) >= 3.0, "y at height − 1 or height < 3%");
+    need(common::pct(e.slice_edge, e.lanes) >= 2.0, "slice at layers − 1 or layers < 2%");
     need(missing.is_empty(), "a legal table combination never sampled");
-    need(rare >= 20, "a legal table combination sampled fewer than 20 times");
+    need(rare >= 10, "a legal table combination sampled fewer than 10 times");
+    need(rare_family >= 10, "a (sw_mode, element size) family inside its level fewer than 10 times");
     assert!(short.is_empty(), "under-reached corners: {short:?}\n{report}\nmissing combinations: {missing:?}");
 }
 
 #[derive(Default)]
 struct Counts {
+    group: u64,
     valid: u64,
     invalid: u64,
     illegal: u64,
@@ -1168,8 +1712,8 @@ struct Counts {
     beyond_last: u64,
     beyond_max: u64,
     r128: u64,
-    r256: u64,
     mip: u64,
+    reserved: u64,
     edge: u64,
     edge_valid: u64,
     aligned_only: u64,
@@ -1177,6 +1721,20 @@ struct Counts {
     y_is_height: u64,
     pitch_beyond_width: u64,
     unaligned_valid: u64,
+    tiled_group_valid: u64,
+}
+
+#[derive(Default)]
+struct ElementCounts {
+    lanes: u64,
+    valid: u64,
+    tiled_valid: u64,
+    unmodelled: u64,
+    slice_valid: u64,
+    level_above_0: u64,
+    x_edge: u64,
+    y_edge: u64,
+    slice_edge: u64,
 }
 
 /// Every assertion of rtl/image_addr.sv is compiled into the lockstep builds and can fire: on the
@@ -1218,7 +1776,7 @@ fn directed_inputs_hit_their_bins() {
             "x alignment: n=2: x odd",
             "width_L: not a power of two >= 5",
             "pitch_L: 256-bit: pitch > width",
-            "y: y < height - 1",
+            "y (§4.3): y < height - 1",
         ],
     );
     // BY4 at x = 10: xa = 8 and the aligned group 8..11 fits (8 + 4 <= 13), but x + 4 = 14 > 13:
@@ -1231,12 +1789,12 @@ fn directed_inputs_hit_their_bins() {
             "x (§4.3, unaligned x): x < width < x + n (group overhangs)",
             "x alignment: n=4: x%4=2",
             "op x outcome: by4 group out of bounds",
-            "y: y = height - 1",
+            "y (§4.3): y = height - 1",
             "x fits x y fits: x out y fits",
         ],
     );
     // y = 7 = height: out of bounds on y only.
-    assert_bins("y at height", &pck2(IMG, 0, 7), &["y: y = height", "x fits x y fits: x fits y out"]);
+    assert_bins("y at height", &pck2(IMG, 0, 7), &["y (§4.3): y = height", "x fits x y fits: x fits y out"]);
     // x near 2^32: x + n is computed exactly and does not wrap (§4.3).
     assert_bins("x past 2^32", &pck4(IMG, u32::MAX - 1, 0), &["x (§4.3, unaligned x): x + n >= 2^32 (exact, no wrap)"]);
     // Type 1D (8) is bound but not 2D: illegal (§4.3), whatever the rest.
@@ -1289,7 +1847,7 @@ fn directed_inputs_hit_their_bins() {
         ],
     );
     // Level 3 of a 13-wide image: 13 >> 3 = 1; of 7 rows: 7 >> 3 = 0, clamped to 1.
-    assert_bins("clamped height", &mip(by2(IMG, 0, 0), 3), &["height_L: 1 clamped ((field + 1) >> L = 0)"]);
+    assert_bins("clamped height", &mip(by2(IMG, 0, 0), 3), &["height_L (not 1D): 1 clamped ((field + 1) >> L = 0)"]);
     // mipid 0xffff_ffff with base_level 1: L = 2^32, exact (§4.2).
     assert_bins(
         "L past 2^32",
@@ -1302,7 +1860,81 @@ fn directed_inputs_hit_their_bins() {
     assert_bins(
         "largest",
         &by2(BIG, 0, 0),
-        &["width_L: 16384 (largest)", "height_L: 16384 (largest)", "pitch_L: 256-bit: pitch 65536 (largest)"],
+        &["width_L: 16384 (largest)", "height_L (not 1D): 16384 (largest)", "pitch_L: 256-bit: pitch 65536 (largest)"],
+    );
+    // One element (op 4) on a 4KB_S 4-byte surface (32 × 32 blocks), level 0: the layout's cross,
+    // the block's last column (x = 31 = bw − 1) inside the level.
+    assert_bins(
+        "4KB_S element at bw - 1",
+        &elem(fam(D4, S4KB), 31, 0, 0),
+        &[
+            "element on 2D/2D array: sw_mode x element bytes (§4.5): 4KB_S (5) 4 bytes",
+            "tiled: edge of a block inside the level (§4.5): 4KB_S x = bw - 1",
+            "tiled: level (§4.5): 4KB_S L = 0",
+            "element: type (§4.2 layers): 2D (9)",
+            "op x outcome: element group valid",
+        ],
+    );
+    // y = 32 = bh: the next block row.
+    assert_bins(
+        "4KB_S element at bh",
+        &elem(fam(D4, S4KB), 0, 32, 0),
+        &["tiled: edge of a block inside the level (§4.5): 4KB_S y = bh"],
+    );
+    // A tiled 12-byte element is illegal (§4.5): the cross's bin is reached by illegal lanes.
+    assert_bins(
+        "64KB_S 12 bytes",
+        &elem(fam(D12, S64KB), 0, 0, 0),
+        &[
+            "element on 2D/2D array: sw_mode x element bytes (§4.5): 64KB_S (9) 12 bytes (tiled: illegal)",
+            "illegal reason (§4.5, op): tiled 12-byte element (dfmt 13)",
+            "op x outcome: element illegal",
+        ],
+    );
+    assert_bins(
+        "sw_mode 3",
+        &elem(fam(D4, 3), 0, 0, 0),
+        &[
+            "element on 2D/2D array: sw_mode x element bytes (§4.5): unmodelled (illegal) 4 bytes",
+            "illegal reason (§4.5, op): sw_mode not modelled",
+        ],
+    );
+    let tvol = Tsh { ty: TYPE_3D, depth: 4, ..fam(D4, S4KB) };
+    assert_bins("tiled 3D", &elem(tvol, 0, 0, 0), &["illegal reason (§4.5, op): tiled on 3D"]);
+    // Level 1 of a tiled 2D array, slice 1 of 2: the tiled mip_offset, a slice above 0.
+    let tarr = Tsh { ty: TYPE_2D_ARRAY, depth: 2, ..fam(D4, S64KB) };
+    assert_bins(
+        "64KB_S array L1 slice 1",
+        &mip(elem(tarr, 0, 0, 1), 1),
+        &[
+            "tiled: level (§4.5): 64KB_S L > 0 (mip_offset of whole blocks)",
+            "tiled: level (§4.5): 64KB_S slice > 0 (2D array)",
+            "element: edge of the level (§4.4): tiled slice = layers - 1",
+            "element: type (§4.2 layers): 2D array (13)",
+        ],
+    );
+    // The level's edges on a linear cube: x = width, slice = layers (6).
+    let cube = Tsh { ty: TYPE_CUBE, width: 8, height: 8, pitch: 8, depth: 1, ..fam(D4, LINEAR) };
+    assert_bins(
+        "cube slice 6",
+        &elem(cube, 8, 0, 6),
+        &[
+            "element: edge of the level (§4.4): linear x = width",
+            "element: edge of the level (§4.4): linear slice = layers",
+            "element: type (§4.2 layers): cube (11, layers = 6 x depth)",
+            "op x outcome: element group out of bounds",
+        ],
+    );
+    // A multi-texel group on a tiled surface; a reserved op.
+    assert_bins(
+        "BY4 on 64KB_S",
+        &by4(Tsh { nfmt: UNORM, ..fam(D1, S64KB) }, 4, 0),
+        &["multi-texel group valid on a tiled surface: by4 64KB_S"],
+    );
+    assert_bins(
+        "reserved op",
+        &In { op: 6, ..elem(fam(D4, LINEAR), 0, 0, 0) },
+        &["illegal reason (§4.5, op): reserved op (5..7)"],
     );
 }
 
