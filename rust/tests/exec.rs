@@ -626,3 +626,80 @@ fn s_waitcnt_between_a_store_and_a_load_changes_nothing() {
     gcn_vmem_model::exec::run(&mut w, &wait_dword, &mut Models::default()).unwrap();
     assert_eq!(w, start);
 }
+
+/// A backend that runs the models and records each image_addr batch's ops (one entry per call).
+#[derive(Default)]
+struct RecordingImageAddr {
+    models: Models,
+    image_addr_batches: Vec<Vec<u8>>,
+}
+
+impl gcn_vmem_model::exec::Backend for RecordingImageAddr {
+    fn buffer_addr(&mut self, i: &[gcn_vmem_model::buffer_addr::In]) -> Vec<gcn_vmem_model::buffer_addr::Out> {
+        self.models.buffer_addr(i)
+    }
+    fn format_unpack(&mut self, i: &[gcn_vmem_model::format_unpack::In]) -> Vec<gcn_vmem_model::format_unpack::Out> {
+        self.models.format_unpack(i)
+    }
+    fn format_pack(&mut self, i: &[gcn_vmem_model::format_pack::In]) -> Vec<gcn_vmem_model::format_pack::Out> {
+        self.models.format_pack(i)
+    }
+    fn swizzle(&mut self, i: &[gcn_vmem_model::swizzle::In]) -> Vec<gcn_vmem_model::swizzle::Out> {
+        self.models.swizzle(i)
+    }
+    fn d16(&mut self, i: &[gcn_vmem_model::d16::In]) -> Vec<gcn_vmem_model::d16::Out> {
+        self.models.d16(i)
+    }
+    fn image_addr(&mut self, i: &[gcn_vmem_model::image_addr::In]) -> Vec<gcn_vmem_model::image_addr::Out> {
+        self.image_addr_batches.push(i.iter().map(|x| x.op).collect());
+        self.models.image_addr(i)
+    }
+    fn multi_texel(&mut self, i: &[gcn_vmem_model::multi_texel::In]) -> Vec<gcn_vmem_model::multi_texel::Out> {
+        self.models.multi_texel(i)
+    }
+}
+
+#[test]
+fn plain_image_accesses_ask_image_addr_op_4_once_per_instruction_for_every_active_lane() {
+    // docs/decisions.md "Outside the units": IMAGE_LOAD (and PCK), STORE, ATOMIC and GET_RESINFO
+    // take their addresses and dimensions from image_addr, op 4, all active lanes in one batch;
+    // the multi-texel loads their op (BY2 = 0). Three active lanes (exec 0b1011).
+    let mut w = image_wave();
+    w.exec = 0b1011;
+    for kind in [
+        ImageKind::Load { pck: false, sgn: false },
+        ImageKind::Load { pck: true, sgn: false },
+        ImageKind::Store,
+        ImageKind::Atomic(AtomicOp::Add),
+        ImageKind::GetResinfo,
+    ] {
+        let mut backend = RecordingImageAddr::default();
+        run_image(&mut w, &image(kind, 1), &mut backend).unwrap();
+        assert_eq!(backend.image_addr_batches, [vec![4u8; 3]], "{kind:?}");
+    }
+    // An R8 2D surface for BY2 (SPEC §4.3's table).
+    w.sgprs[8..16].copy_from_slice(&tsharp(0x20, 1, 0, (8, 2), 9, (0, 0, 0), 8, 1));
+    let mut backend = RecordingImageAddr::default();
+    run_image(&mut w, &image(ImageKind::MultiTexel { op: 0 }, 0x3), &mut backend).unwrap();
+    assert_eq!(backend.image_addr_batches, [vec![0u8; 3]]);
+}
+
+#[test]
+fn a_tiled_store_and_load_on_the_models() {
+    // 4KB_S (sw_mode 5 at T# bits 120:116 = SGPR 11 bits 24:20), RGBA8 (dfmt 10, 4 bytes), 4 × 4,
+    // pitch 8, at 0x1000 (image_wave's surface). §4.5, 4-byte elements: bits 2..7 = x0 x1 y0 y1
+    // y2 x2, so texel (1, 2) is at within = 4 (x0) + 32 (y1) = 0x24: 0x1024 (linear: 0x1044).
+    // DMASK 0001 stores R = 1.0 → 0xff, G = B = A = 0.
+    let mut w = image_wave();
+    w.sgprs[11] |= 5 << 20;
+    (w.vgprs[1][0], w.vgprs[2][0]) = (1, 2);
+    w.vgprs[5][0] = 1.0f32.to_bits();
+    run_i(&mut w, &image(ImageKind::Store, 1)).unwrap();
+    assert_eq!((w.memory.read(0x1024, 4), w.memory.read(0x1044, 4)), (0xff, 0));
+    // A tiled mode on a 1D image (type 8, SGPR 11 bits 31:28) is refused before anything runs.
+    w.sgprs[11] = w.sgprs[11] & !(0xf << 28) | 8 << 28;
+    let before = w.clone();
+    let e = run_i(&mut w, &image(ImageKind::Store, 1)).unwrap_err();
+    assert!(e.0.contains("sw_mode 5 (4KB_S) on a 1D T# (type 8)"), "{e}");
+    assert_eq!(w, before);
+}
