@@ -329,7 +329,7 @@ const fn block(k: u32, e: usize) -> Block {
     let mut b = Block { k, bw_log2: 0, bh_log2: 0, x_bits: [0; 16], y_bits: [0; 16] };
     let mut i = e as u32;
     while i < k {
-        let is_y = if i < 8 { MICRO_BLOCK[e][(i as usize) - e] } else { i % 2 == 0 };
+        let is_y = if i < 8 { MICRO_BLOCK[e][(i as usize) - e] } else { i.is_multiple_of(2) };
         if is_y {
             b.y_bits[b.bh_log2 as usize] = i as u8;
             b.bh_log2 += 1;

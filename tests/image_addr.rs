@@ -1041,7 +1041,7 @@ fn reference(i: &In) -> Out {
         let mut within = 0u128;
         for (bit, &(axis, j)) in pattern.iter().enumerate() {
             let c = if axis == 'x' { xb } else { yb };
-            within |= (c >> j & 1) << (u32::from(b.trailing_zeros()) + bit as u32);
+            within |= (c >> j & 1) << (b.trailing_zeros() + bit as u32);
         }
         let block = (s * r + y128 / bh) * p + xa128 / bw;
         (u128::from(base) * 256 + mip_offset + (block << k) + within) % (1u128 << 48)
