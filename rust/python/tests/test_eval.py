@@ -156,10 +156,13 @@ def random_input(unit, rng):
         return {"op": rng.choice(ops), "hi": rng.random() < .5, "nfmt": b(3), "count": b(3), "data": hex(b(128)),
                 "old": hex(b(32))}
     if unit == "image_addr":
-        return {"tsharp_lo": hex(b(128)), "tsharp_hi": hex(b(128)), "r128": rng.random() < .5,
-                "op": rng.choice(["by2", "by4", "pck2", "pck4"]), "mip": rng.random() < .5, "dmask": b(4),
-                "d16": rng.random() < .2, "tfe": rng.random() < .2, "da": rng.random() < .2, "x": b(rng.choice([4, 16, 32])),
-                "y": b(rng.choice([4, 16, 32])), "mipid": b(rng.choice([2, 4, 32]))}
+        # T# bits 120:116 (sw_mode) drawn among linear, the tiled modes and an unmodelled one.
+        lo = b(128) & ~(0x1f << 116) | rng.choice([0, 1, 5, 9, 3, b(5)]) << 116
+        return {"tsharp_lo": hex(lo), "tsharp_hi": hex(b(128)), "r128": rng.random() < .5,
+                "op": rng.choice(["by2", "by4", "pck2", "pck4", "element", "element", "element", "reserved6"]),
+                "mip": rng.random() < .5, "dmask": b(4), "d16": rng.random() < .2, "tfe": rng.random() < .2,
+                "da": rng.random() < .2, "x": b(rng.choice([4, 16, 32])), "y": b(rng.choice([4, 16, 32])),
+                "slice": b(rng.choice([2, 4, 32])), "mipid": b(rng.choice([2, 4, 32]))}
     if unit == "multi_texel":
         return {"op": rng.choice(["by2", "by4", "pck2", "pck4"]), "dmask": b(4), "dfmt": b(6), "nfmt": b(4),
                 "group_valid": rng.random() < .8, "texels": hex(b(64))}
