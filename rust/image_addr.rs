@@ -418,24 +418,45 @@ pub fn check_sw_mode(t: &TSharp) -> Result<(), String> {
     Ok(())
 }
 
-/// Dimensions of level `l` (SPEC §4.2, docs/decisions.md "image_addr"): (width, height, layers,
-/// pitch). width, pitch = max(1, (field + 1) >> l), a 128-bit T#'s pitch its width; height the
-/// same but 1 for 1D and 1D array; layers max(1, d >> l) for 3D, d for arrays, 6·d for a cube,
-/// else 1, with d = depth field + 1 (a 128-bit T# is decoded with depth field 0). `l` <= 15.
-#[inline]
-fn level_dims(t: &TSharp, r128: bool, l: u32) -> (u32, u32, u32, u32) {
-    let width = (t.width() >> l).max(1);
-    let one_d = matches!(t.kind, tsharp::TYPE_1D | tsharp::TYPE_1D_ARRAY);
-    let height = if one_d { 1 } else { (t.height() >> l).max(1) };
-    let d = t.depth();
-    let layers = match t.kind {
-        tsharp::TYPE_3D => (d >> l).max(1),
-        tsharp::TYPE_1D_ARRAY | tsharp::TYPE_2D_ARRAY | tsharp::TYPE_2D_MSAA_ARRAY => d,
-        tsharp::TYPE_CUBE => 6 * d,
-        _ => 1,
-    };
-    let pitch = pick(r128, width, (t.pitch() >> l).max(1));
-    (width, height, layers, pitch)
+/// SPEC §4.2's mip chain (docs/decisions.md "image_addr"): level 0's width, height, layers and
+/// pitch, each level l's being max(1, size >> l), except a height of 1 for 1D and 1D array at
+/// every level and layers that shrink with the level only for 3D. Layers: d for 3D and the arrays,
+/// 6·d for a cube, else 1, with d = depth field + 1 (a 128-bit T# is decoded with depth field 0);
+/// a 128-bit T#'s pitch is its width.
+struct MipChain {
+    width: u32,
+    height: u32,
+    layers: u32,
+    /// 3D: layers_l = max(1, d >> l).
+    layers_shrink: bool,
+    pitch: u32,
+}
+
+impl MipChain {
+    fn new(t: &TSharp, r128: bool) -> MipChain {
+        let one_d = matches!(t.kind, tsharp::TYPE_1D | tsharp::TYPE_1D_ARRAY);
+        let d = t.depth();
+        let layers = match t.kind {
+            tsharp::TYPE_3D | tsharp::TYPE_1D_ARRAY | tsharp::TYPE_2D_ARRAY | tsharp::TYPE_2D_MSAA_ARRAY => d,
+            tsharp::TYPE_CUBE => 6 * d,
+            _ => 1,
+        };
+        MipChain {
+            width: t.width(),
+            height: if one_d { 1 } else { t.height() },
+            layers,
+            layers_shrink: t.kind == tsharp::TYPE_3D,
+            pitch: pick(r128, t.width(), t.pitch()),
+        }
+    }
+
+    /// Level `l`'s (width, height, layers, pitch); `l` <= 15.
+    #[inline]
+    fn level(&self, l: u32) -> (u32, u32, u32, u32) {
+        let at = |size: u32| (size >> l).max(1);
+        let layers = (self.layers >> if self.layers_shrink { l } else { 0 }).max(1);
+        (at(self.width), at(self.height), layers, at(self.pitch))
+    }
 }
 
 /// The combinational function of SPEC §4.2–§4.5 (docs/decisions.md "image_addr") for one lane;
@@ -471,7 +492,8 @@ pub fn compute(input: &In) -> Out {
     // Step 4, §4.2: the dimensions of level L; L reads 0 when the level does not exist (level_ok
     // implies L <= last_level <= 15).
     let level = if level_ok { level as u32 } else { 0 };
-    let (width, height, layers, pitch) = level_dims(&t, input.r128, level);
+    let chain = MipChain::new(&t, input.r128);
+    let (width, height, layers, pitch) = chain.level(level);
 
     // Step 5, §4.3, §4.4: the first texel (a multi-texel group aligned down to n) and whether the
     // access is inside the level: a group must fit with the unaligned x (exact, 33 bits); one
@@ -495,7 +517,7 @@ pub fn compute(input: &In) -> Out {
             let bpp = u64::from(bpp);
             let mip_offset: u64 = (0..level)
                 .map(|l| {
-                    let (_, height_l, layers_l, pitch_l) = level_dims(&t, input.r128, l);
+                    let (_, height_l, layers_l, pitch_l) = chain.level(l);
                     u64::from(pitch_l) * u64::from(height_l) * u64::from(layers_l) * bpp
                 })
                 .sum();
@@ -508,12 +530,12 @@ pub fn compute(input: &In) -> Out {
         // ((s·R_L + y / bh)·P_L + xa / bw)·2^K and its place in the block, within(xa mod bw,
         // y mod bh).
         Some(b) => {
-            let blocks = |pitch_l: u32, height_l: u32| {
-                (u64::from(pitch_l.div_ceil(1 << b.bw_log2)), u64::from(height_l.div_ceil(1 << b.bh_log2)))
-            };
+            // (⌈n / 2^k⌉ as a shift: n < 2^17, no overflow.)
+            let ceil = |n: u32, k: u32| u64::from((n + (1 << k) - 1) >> k);
+            let blocks = |pitch_l: u32, height_l: u32| (ceil(pitch_l, b.bw_log2), ceil(height_l, b.bh_log2));
             let mip_offset: u64 = (0..level)
                 .map(|l| {
-                    let (_, height_l, layers_l, pitch_l) = level_dims(&t, input.r128, l);
+                    let (_, height_l, layers_l, pitch_l) = chain.level(l);
                     let (p, r) = blocks(pitch_l, height_l);
                     (p * r * u64::from(layers_l)) << b.k
                 })
