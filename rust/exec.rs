@@ -20,8 +20,10 @@
 //! `error.rs` ([`ExecError`]), `backend.rs` ([`Backend`], [`pipeline`], [`Models`]), `buffer.rs`
 //! (MUBUF/MTBUF: [`run_buffer`]), `image.rs` (MIMG: [`run_image`]), `atomics.rs` (§10.1's
 //! operations), `lower.rs` (decoded instructions to these terms), and `image_vaddr.rs` (SPEC §4.1's address
-//! VGPRs, [`decode_vaddr`]); SPEC §4.3's instruction-level check of multi-texel loads is the
-//! unit's (`crate::image_addr::check_multi_texel`). Every public item is re-exported here, so its
+//! VGPRs, [`decode_vaddr`]); SPEC §4.3's instruction-level check of multi-texel loads and §4.5's
+//! sw_mode check are the unit's (`crate::image_addr::check_multi_texel`, `check_sw_mode`), and
+//! every image address (linear or tiled) and level size is the `image_addr` unit's, through the
+//! backend. Every public item is re-exported here, so its
 //! path is `gcn_vmem_model::exec::<item>`; [`run`] is the entry point for a decoded instruction. With the crate's `json`
 //! feature, `document.rs` is `exec::document`: SPEC §13.1's exec documents as JSON, parsed, run
 //! and answered.
