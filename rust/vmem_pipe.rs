@@ -106,6 +106,33 @@ struct Done {
     mshr_wait: u64,
 }
 
+/// Where a done instruction's cycles went: the first and last cycle behind each of its `done`
+/// counters (docs/decisions.md "vmem_pipe"; each span's length, last − first + 1, is the counter)
+/// and the cycles of its TCP events, in the model's cycles ([`VmemPipe::cycle`]). Not a port: the
+/// harness reads it from the model ([`VmemPipe::done_stages`]) to draw where the cycles went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stages {
+    /// The accepting edges of its first and last beats (`done_issue_o`).
+    pub issue: (u64, u64),
+    /// The step stage's first and last cycle on it (`done_ta_o`).
+    pub ta: (u64, u64),
+    /// The first and last cycle one of its accesses was at a lookup-queue head (`done_tcp_o`);
+    /// `None` with no access.
+    pub tcp: Option<(u64, u64)>,
+    /// The first cycle one of its L2 requests was accepted, the last a response to one arrived
+    /// (`done_l2_o`); `None` with none.
+    pub l2: Option<(u64, u64)>,
+    /// s and e of `done_td_o` (conversion start, last write accepted); `None` when not writing.
+    pub td: Option<(u64, u64)>,
+    /// The cycle its `done_valid_o` shows.
+    pub done: u64,
+    /// The cycles in which lookups of it missed, with the requests that missed (`done_misses_o`).
+    pub misses: Vec<(u64, u64)>,
+    /// The cycles in which its bundles with a bank conflict were accepted, with their conflict
+    /// cycles (`done_conflicts_o`).
+    pub conflicts: Vec<(u64, u64)>,
+}
+
 /// The cycle-accurate model of `vmem_pipe` (see the module documentation).
 ///
 /// `LATENCY` is 1 in the sense of rust/unit.rs: every output is a register, so an input of the
@@ -140,8 +167,9 @@ pub struct VmemPipe {
     cursor: Option<Cursor>,
     tcp: Tcp,
     td: Td,
-    /// The instruction done in the cycle of the outputs.
+    /// The instruction done in the cycle of the outputs, and where its cycles went.
     done: Option<Done>,
+    done_stages: Option<Stages>,
     /// TCP and TD events of the last cycle (cover.rs `event`).
     events: u64,
 }
@@ -185,6 +213,7 @@ impl VmemPipe {
             tcp: Tcp::new(&config),
             td: Td::default(),
             done: None,
+            done_stages: None,
             events: 0,
         }
     }
@@ -214,6 +243,12 @@ impl VmemPipe {
     /// coverage.
     pub fn events(&self) -> u64 {
         self.events
+    }
+
+    /// Where the cycles went of the instruction whose `done` the outputs show now (`None` when
+    /// they show none).
+    pub fn done_stages(&self) -> Option<&Stages> {
+        self.done_stages.as_ref()
     }
 
     fn id(&self, n: u64) -> usize {
@@ -246,6 +281,16 @@ impl VmemPipe {
             conflicts: c.conflicts,
             mshr_wait: c.mshr_wait,
         });
+        self.done_stages = Some(Stages {
+            issue: (s.first_beat, s.last_beat),
+            ta: (c.ta_first, c.ta_last),
+            tcp: c.tcp_first.map(|f| (f, c.tcp_last)),
+            l2: c.l2_first.map(|f| (f, c.l2_last)),
+            td: s.writing.then_some((c.td_first, c.td_last)),
+            done: t + 1,
+            misses: c.miss_cycles.clone(),
+            conflicts: c.conflict_cycles.clone(),
+        });
         self.in_flight -= 1;
         self.finished += 1;
     }
@@ -276,6 +321,10 @@ impl VmemPipe {
             true
         } else if self.tcp.offer(slot, c.id, range.clone(), free) {
             c.bundle += 1;
+            let conflicts = slot.c.conflicts - slot.c.conflict_cycles.iter().map(|&(_, n)| n).sum::<u64>();
+            if conflicts > 0 {
+                slot.c.conflict_cycles.push((t, conflicts));
+            }
             range.end == usize::from(step.end)
         } else {
             // Stall: the bundle is presented again in t + 1.
@@ -386,6 +435,7 @@ impl Unit for VmemPipe {
         let (in_flight, held) = (self.in_flight, self.held);
         let lookup_free = self.tcp.lookup_free();
         self.done = None;
+        self.done_stages = None;
         self.tcp.events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.
         self.td.convert(&self.slots, t);

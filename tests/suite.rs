@@ -29,4 +29,5 @@ mod svg;
 mod swizzle;
 mod synth;
 mod vmem_pipe;
+mod vmem_pipe_timeline;
 mod wave;

@@ -173,7 +173,7 @@ fn atomics_run_at_the_tcc_rates() {
             config: Config { latency: (1, 1), ..Config::default() },
         };
         let t = check(&case, Variant::AsWritten).unwrap_or_else(|e| panic!("{inst}: {e}")).timings;
-        let measured = t[0];
+        let measured = &t[0];
         assert_eq!(u32::from(measured.issue), cost.issue_cycles, "{inst}");
         // 64 atomics, one per lane and line, at most `rate` taken a cycle: the L2 takes the
         // last at least ⌈64 / rate⌉ − 1 cycles after the first and answers it a cycle later, so

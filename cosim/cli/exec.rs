@@ -1,6 +1,7 @@
 //! `gcn-vmem exec` (SPEC §13.1): runs a wave's program and prints the state it changed; with
 //! `--pipeline` (SPEC §14.1) on the VMEM pipeline, with each instruction's timing.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
@@ -8,6 +9,7 @@ use anyhow::Context as _;
 use gcn_vmem::bindings::vmem_pipe::testbench::Config;
 use gcn_vmem::engine::{Gls, RtlOptions, Variant};
 use gcn_vmem::exec::program;
+use gcn_vmem::report::{svg, timeline};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -57,6 +59,32 @@ pub struct Args {
     /// RTL built with cosim/units.txt's `small=` parameters) instead of the defaults.
     #[arg(long, requires = "pipeline", conflicts_with_all = ["mutant", "break_asserts", "gls"])]
     small: bool,
+    /// With --pipeline (and --model or --both): also draw each VMEM instruction's stages over
+    /// cycles (issue, TA, TCP with misses and bank conflicts, L2, TD) as an SVG into FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    timeline: Option<PathBuf>,
+}
+
+/// How a pipeline run ran, for the timeline's header: the backend and the testbench's options.
+fn how(args: &Args, mode: program::Mode) -> String {
+    let mut how = match mode {
+        program::Mode::Both => "model and RTL in lockstep (--both)".to_string(),
+        _ => "cycle model (--model)".to_string(),
+    };
+    write!(how, ", L2 latency {}, L2 seed {}", args.l2_latency, args.l2_seed).unwrap();
+    if args.l2_stall > 0.0 {
+        write!(how, ", L2 stall {}", args.l2_stall).unwrap();
+    }
+    if args.vgpr_stall > 0.0 {
+        write!(how, ", VGPR stall {}", args.vgpr_stall).unwrap();
+    }
+    if let Some(r) = &args.reset_at {
+        write!(how, ", reset at {r}").unwrap();
+    }
+    if args.small {
+        how.push_str(", small configuration");
+    }
+    how
 }
 
 /// `CYCLE` or `CYCLE:HOLD`.
@@ -101,6 +129,18 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
     } else {
         std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?
     };
+    if args.timeline.is_some() && !args.pipeline {
+        anyhow::bail!(
+            "--timeline draws the stages of a run on the VMEM pipeline, and this is a run on the executor: \
+             add --pipeline"
+        );
+    }
+    if args.timeline.is_some() && args.rtl {
+        anyhow::bail!(
+            "--timeline needs the stage boundaries the cycle model records, and --rtl reports only the RTL's \
+             counters: use --both (model and RTL in lockstep, their counters equal) or --model"
+        );
+    }
     let mode = if args.both {
         program::Mode::Both
     } else if args.rtl {
@@ -128,7 +168,17 @@ pub fn run(args: Args) -> anyhow::Result<bool> {
             small: args.small,
             ..Config::default()
         };
-        program::execute_pipeline(&text, mode, config, &build)
+        match program::run_pipeline(&text, mode, config, &build) {
+            Ok(run) => {
+                if let Some(path) = &args.timeline {
+                    let title = timeline::Title { file: args.file.display().to_string(), how: how(&args, mode) };
+                    let svg = timeline::render(&title, &run.timings, &run.texts).map_err(anyhow::Error::msg)?;
+                    svg::write_for(path, &svg, "--timeline")?;
+                }
+                Ok(run.value)
+            }
+            Err(e) => Err(e),
+        }
     } else {
         program::execute(&text, mode)
     };

@@ -71,6 +71,28 @@ pub fn execute_pipeline(
     config: PipelineConfig,
     build: &crate::engine::RtlOptions,
 ) -> Result<Value, Value> {
+    run_pipeline(text, mode, config, build).map(|r| r.value)
+}
+
+/// An exec document's run on the VMEM pipeline: the output object of [`execute_pipeline`] and
+/// what it came from, for the timeline ([`crate::report::timeline`]).
+#[derive(Clone, Debug)]
+pub struct PipelineRun {
+    /// The output object (`"timing"` included).
+    pub value: Value,
+    /// Per VMEM instruction, in program order, its counters (and, with the model, its stages).
+    pub timings: Vec<crate::bindings::vmem_pipe::testbench::Timing>,
+    /// Every instruction's text, by program index.
+    pub texts: Vec<String>,
+}
+
+/// [`execute_pipeline`], keeping the run's timings and the instructions' texts.
+pub fn run_pipeline(
+    text: &str,
+    mode: Mode,
+    config: PipelineConfig,
+    build: &crate::engine::RtlOptions,
+) -> Result<PipelineRun, Value> {
     use crate::bindings::vmem_pipe::programs::reference;
     use crate::bindings::vmem_pipe::testbench::{first_difference, run, run_both};
     let error = |m: String| json!({ "error": m });
@@ -113,5 +135,6 @@ pub fn execute_pipeline(
     let timing: Vec<Value> = result.timings.iter().map(|t| t.json(&decoded[t.index].1)).collect();
     value["timing"] = Value::Array(timing);
     value["cycles"] = json!(result.cycles);
-    Ok(value)
+    let texts = decoded.into_iter().map(|(_, text)| text).collect();
+    Ok(PipelineRun { value, timings: result.timings, texts })
 }

@@ -1,4 +1,5 @@
 //! Reports of finished runs for people and CI: the timing diagram around a mismatch ([`svg`]),
+//! where a pipeline run's cycles went ([`timeline`]),
 //! JUnit XML ([`junit`]), the functional-coverage verdict ([`bins`]) and Verilator's
 //! line/toggle coverage ([`coverage`]), and a run's results as a file and the merge of a run's
 //! shards ([`results`]). (The waveforms a failing run writes are the engine's:
@@ -9,6 +10,7 @@ pub mod coverage;
 pub mod junit;
 pub mod results;
 pub mod svg;
+pub mod timeline;
 
 /// `text` escaped for XML content and attribute values: the five markup characters become
 /// entities, and the control characters XML 1.0 cannot hold even escaped (those below U+0020 but

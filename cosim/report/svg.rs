@@ -41,22 +41,22 @@ pub const BEFORE: u64 = 8;
 pub const AFTER: u64 = 4;
 
 /// Approximate advance of one character of the monospace font at [`FONT`] px.
-const CHAR_W: u32 = 7;
-const FONT: u32 = 11;
+pub(crate) const CHAR_W: u32 = 7;
+pub(crate) const FONT: u32 = 11;
 const ROW: u32 = 24;
 /// Height of a waveform or bus shape inside its row.
 const AMP: u32 = 14;
-const MARGIN: u32 = 10;
+pub(crate) const MARGIN: u32 = 10;
 /// Plot width the column width aims at.
 const PLOT: u32 = 1040;
 /// Narrowest picture: room for the header.
-const MIN_WIDTH: u32 = 1000;
+pub(crate) const MIN_WIDTH: u32 = 1000;
 
 const RED: &str = "#d62728";
 const RED_FILL: &str = "#fbd5d5";
 const ORANGE: &str = "#ff7f0e";
-const INK: &str = "#222222";
-const GRID: &str = "#dddddd";
+pub(crate) const INK: &str = "#222222";
+pub(crate) const GRID: &str = "#dddddd";
 const BUS_FILL: &str = "#eef3fb";
 
 /// What the header says about the run.
@@ -105,13 +105,35 @@ pub fn replay_svg<B: Binding>(
 
 /// Writes `svg` to `path`, creating its folder when missing.
 pub fn write(path: &Path, svg: &str) -> anyhow::Result<()> {
+    write_for(path, svg, "--svg")
+}
+
+/// Writes `svg` to `path` for the command-line option `option` (named in the error with its fix),
+/// creating its folder when missing.
+pub fn write_for(path: &Path, svg: &str, option: &str) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| {
-            anyhow::anyhow!("cannot create the folder {} for the SVG: {e}; choose another --svg path", dir.display())
+            anyhow::anyhow!("cannot create the folder {} for the SVG: {e}; choose another {option} path", dir.display())
         })?;
     }
     std::fs::write(path, svg)
-        .map_err(|e| anyhow::anyhow!("cannot write the SVG {}: {e}; choose another --svg path", path.display()))
+        .map_err(|e| anyhow::anyhow!("cannot write the SVG {}: {e}; choose another {option} path", path.display()))
+}
+
+/// The opening `<svg>` tag (monospace text at [`FONT`] px) and a white background.
+pub(crate) fn open(out: &mut String, width: u32, height: u32) {
+    writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="{FONT}">"#
+    )
+    .unwrap();
+    writeln!(out, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##).unwrap();
+}
+
+/// A `<text>` element at (`x`, `y`) with its anchor and extra attributes (`style`, each with a
+/// leading space), the text escaped.
+pub(crate) fn text(out: &mut String, x: u32, y: u32, anchor: &str, style: &str, text: &str) {
+    writeln!(out, r#"<text x="{x}" y="{y}" text-anchor="{anchor}"{style}>{}</text>"#, escape(text)).unwrap();
 }
 
 /// The cycles `[first, end)` of a run of `len` cycles drawn around `focus` (see the module doc).
@@ -305,8 +327,8 @@ impl Canvas {
         self.x(self.ncols, 0)
     }
 
-    fn text(&mut self, x: u32, y: u32, anchor: &str, style: &str, text: &str) {
-        writeln!(self.out, r#"<text x="{x}" y="{y}" text-anchor="{anchor}"{style}>{}</text>"#, escape(text),).unwrap();
+    fn text(&mut self, x: u32, y: u32, anchor: &str, style: &str, content: &str) {
+        text(&mut self.out, x, y, anchor, style, content);
     }
 
     fn label(&mut self, y: u32, text: &str, color: &str) {
@@ -411,12 +433,7 @@ pub fn render<I: Ports, O: Ports>(
     // Wide enough for the header's lines even when few columns are drawn.
     let width = (cv.right() + MARGIN).max(MIN_WIDTH);
 
-    writeln!(
-        cv.out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="{FONT}">"#
-    )
-    .unwrap();
-    writeln!(cv.out, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##).unwrap();
+    open(&mut cv.out, width, height);
 
     let shown = Shown { first, end, len };
     draw_header(&mut cv, title, shown, width, (mismatches, assertions));

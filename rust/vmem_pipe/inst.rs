@@ -150,8 +150,9 @@ pub(super) struct Step {
     pub end: u8,
 }
 
-/// The per-instruction counters of the `done` outputs (cycles are the model's cycle count).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The per-instruction counters of the `done` outputs (cycles are the model's cycle count), and
+/// the cycles behind them that [`super::Stages`] reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Counters {
     /// The step stage's first and last cycle on the instruction.
     pub ta_first: u64,
@@ -172,6 +173,25 @@ pub(super) struct Counters {
     pub mshr_wait: u64,
     /// `done_td_o`: e − s + 1 for a writing instruction.
     pub td: u64,
+    /// s and e of `done_td_o` (its conversion's first cycle, the cycle its last write was
+    /// accepted).
+    pub td_first: u64,
+    pub td_last: u64,
+    /// The cycles in which lookups of it missed, with the requests that missed then (`misses`).
+    pub miss_cycles: Vec<(u64, u64)>,
+    /// The cycles in which a bundle of it with a bank conflict was accepted, with its conflict
+    /// cycles (`conflicts`).
+    pub conflict_cycles: Vec<(u64, u64)>,
+}
+
+impl Counters {
+    /// `n` of its requests missed in a lookup of cycle `t` (two banks in one cycle: one entry).
+    pub fn miss_at(&mut self, t: u64, n: u64) {
+        match self.miss_cycles.last_mut() {
+            Some((c, m)) if *c == t => *m += n,
+            _ => self.miss_cycles.push((t, n)),
+        }
+    }
 }
 
 /// One instruction from the address stage taking it to its done: what the TA computed, the

@@ -421,7 +421,7 @@ impl Tcp {
         if let Some((e, data)) = bank.fill.take() {
             bank.ram[usize::from(e)] = data;
         }
-        self.apply_lookup(b, lookup, slots);
+        self.apply_lookup(b, lookup, slots, t);
         let bank = &mut self.banks[b];
         if accepted {
             let req = bank.l2.pop_front().expect("a presented request");
@@ -565,8 +565,8 @@ impl Tcp {
         decision
     }
 
-    /// Applies bank `b`'s lookup at the edge: the access leaves the queue when done.
-    fn apply_lookup(&mut self, b: usize, lookup: Lookup, slots: &mut [Slot]) {
+    /// Applies bank `b`'s lookup at the edge of `t`: the access leaves the queue when done.
+    fn apply_lookup(&mut self, b: usize, lookup: Lookup, slots: &mut [Slot], t: u64) {
         let bank = &mut self.banks[b];
         let Some(&access) = bank.lookup.front() else {
             return;
@@ -610,6 +610,7 @@ impl Tcp {
                     Mshr { busy: true, entry: Some(victim as u8), open: true, targets: 1, arrived: false, id };
                 bank.l2.push_back(L2Request { kind: L2_READ, tag: m, addr: line_addr, id, ..L2Request::default() });
                 slot.c.misses += n;
+                slot.c.miss_at(t, n);
                 ret = Some(Source::Mshr(m));
             }
             Lookup::GlcRead(m) => {
@@ -618,6 +619,7 @@ impl Tcp {
                     Mshr { busy: true, entry: None, open: false, targets: 1, arrived: false, id };
                 bank.l2.push_back(L2Request { kind: L2_READ, tag: m, addr: line_addr, id, ..L2Request::default() });
                 slot.c.misses += n;
+                slot.c.miss_at(t, n);
                 ret = Some(Source::Mshr(m));
             }
             Lookup::Store(found) => {

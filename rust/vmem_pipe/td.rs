@@ -71,6 +71,7 @@ impl Td {
             let slot = &mut slots[job.id];
             slot.written = true;
             slot.c.td = t - job.start + 1;
+            (slot.c.td_first, slot.c.td_last) = (job.start, t);
             self.res_busy[job.buf] = false;
             self.writes.pop_front();
         }

@@ -18,7 +18,7 @@ pub fn check_case<M, R>(
     observe: impl FnMut(&M, &In, &Out),
 ) -> Result<PipeRun, String>
 where
-    M: gcn_vmem_model::unit::Unit<In = In, Out = Out>,
+    M: gcn_vmem_model::unit::Unit<In = In, Out = Out> + super::testbench::StageSource,
     R: crate::engine::RtlUnit<In = In, Out = Out>,
 {
     let program = with_text(&case.program);

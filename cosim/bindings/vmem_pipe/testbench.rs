@@ -16,6 +16,7 @@ use gcn_vmem_model::exec::{
 use gcn_vmem_model::isa::Instruction;
 use gcn_vmem_model::unit::Unit;
 use gcn_vmem_model::vmem_pipe::ports::{In, Out, BANKS, GROUP_LANES, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
+use gcn_vmem_model::vmem_pipe::{Stages, VmemPipe};
 
 use crate::engine::lockstep::{Reset, Step};
 use crate::engine::stimulus::Rng;
@@ -88,7 +89,7 @@ impl Stage {
 }
 
 /// One VMEM instruction's counters as the pipeline reported them with its `done`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Timing {
     /// The instruction's index in the program.
     pub index: usize,
@@ -107,6 +108,44 @@ pub struct Timing {
     pub merged: u16,
     pub conflicts: u16,
     pub mshr_wait: u16,
+    /// Where its cycles went, in this run's cycles (those of `issued` and `done`): the cycle
+    /// model's [`Stages`] when the run has the model (alone or in lockstep with the RTL, whose
+    /// counters then equal the model's); `None` on the RTL alone, which reports only counters.
+    pub stages: Option<Stages>,
+}
+
+/// A pipeline as the testbench drives it, with what it tells of a done instruction's stages
+/// besides its counters: the cycle model its [`Stages`], the RTL nothing.
+pub trait StageSource {
+    /// The stages of the instruction whose `done` the outputs show now.
+    fn done_stages(&self) -> Option<&Stages> {
+        None
+    }
+}
+
+impl StageSource for VmemPipe {
+    fn done_stages(&self) -> Option<&Stages> {
+        VmemPipe::done_stages(self)
+    }
+}
+
+impl StageSource for super::Rtl {}
+
+/// `stages` moved from the model's cycles to the testbench's, whose first beat is `issued` (the
+/// model counts from its last reset; the testbench from the run's start).
+fn in_run_cycles(stages: &Stages, issued: u64) -> Stages {
+    let d = issued - stages.issue.0;
+    let span = |(a, b): (u64, u64)| (a + d, b + d);
+    Stages {
+        issue: span(stages.issue),
+        ta: span(stages.ta),
+        tcp: stages.tcp.map(span),
+        l2: stages.l2.map(span),
+        td: stages.td.map(span),
+        done: stages.done + d,
+        misses: stages.misses.iter().map(|&(c, n)| (c + d, n)).collect(),
+        conflicts: stages.conflicts.iter().map(|&(c, n)| (c + d, n)).collect(),
+    }
 }
 
 impl Timing {
@@ -205,6 +244,9 @@ pub struct Testbench {
     seq: u64,
     cycle: u64,
     timings: Vec<Timing>,
+    /// The stages the pipeline tells of the `done` in the outputs the next step reads
+    /// ([`Testbench::see_stages`]).
+    stages: Option<Stages>,
 }
 
 /// What the SQ sends for one instruction (docs/decisions.md "vmem_pipe", ports).
@@ -292,12 +334,19 @@ impl Testbench {
             seq: 0,
             cycle: 0,
             timings: Vec::new(),
+            stages: None,
         })
     }
 
     /// Cycles driven so far.
     pub fn cycle(&self) -> u64 {
         self.cycle
+    }
+
+    /// What `pipe` tells of the stages of the `done` in its outputs, for the next
+    /// [`Testbench::step`] to record with that instruction's counters.
+    pub fn see_stages(&mut self, pipe: &impl StageSource) {
+        self.stages = pipe.done_stages().cloned();
     }
 
     /// Whether every instruction was sent and is done.
@@ -383,6 +432,7 @@ impl Testbench {
                     merged: out.done_merged,
                     conflicts: out.done_conflicts,
                     mshr_wait: out.done_mshr_wait,
+                    stages: self.stages.take().map(|s| in_run_cycles(&s, o.issued)),
                 });
             }
         }
@@ -567,7 +617,7 @@ pub struct PipeRun {
 }
 
 /// Runs `program` on one pipeline (`unit`, from reset) to the end.
-pub fn run<U: Unit<In = In, Out = Out>>(
+pub fn run<U: Unit<In = In, Out = Out> + StageSource>(
     unit: &mut U,
     program: &[(Instruction, String)],
     wave: &Wave,
@@ -582,6 +632,7 @@ pub fn run<U: Unit<In = In, Out = Out>>(
         if tb.cycle() >= config.max_cycles {
             return Err(hang_message(&tb));
         }
+        tb.see_stages(unit);
         let step = tb.step(&out);
         out = crate::engine::lockstep::drive_unit(unit, &mut held, &step);
     }
@@ -612,7 +663,7 @@ pub fn run_both<M, R>(
     mut observe: impl FnMut(&M, &In, &Out),
 ) -> Result<PipeRun, String>
 where
-    M: Unit<In = In, Out = Out>,
+    M: Unit<In = In, Out = Out> + StageSource,
     R: crate::engine::RtlUnit<In = In, Out = Out>,
 {
     use gcn_vmem_model::unit::Ports as _;
@@ -650,6 +701,7 @@ where
         if tb.cycle() >= config.max_cycles {
             return Err(hang_message(&tb));
         }
+        tb.see_stages(&ls.model);
         let step = tb.step(&out);
         out = ls.drive(&step).1;
         observe(&ls.model, &step.input, &out);
