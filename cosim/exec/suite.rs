@@ -80,12 +80,15 @@ pub fn draw(rng: &mut Rng, units: &mut crate::engine::stimulus::Rng, len: usize)
     }
     if rng.bit() {
         // A bound 2D T# (type 9) of a modelled format, near the V#'s memory; half of them in the
-        // multi-texel table's formats (R8, R16, RG8).
+        // multi-texel table's formats (R8, R16, RG8); linear or one of SPEC §4.5's tiled modes
+        // (linear for the 12-byte format, which no tiled mode takes).
         let dfmt = if rng.bit() { 1 + rng.below(3) as u128 } else { 1 + rng.below(14) as u128 };
+        let sw_mode: u128 = if dfmt == 13 { 0 } else { [0, 0, 1, 5, 9][rng.below(5) as usize] };
         tlo = (tlo & !((1u128 << 40) - 1)) | u128::from(rng.below(1 << 12));
-        tlo = (tlo & !(0x3fu128 << 52) & !(0xfu128 << 58) & !(0xfu128 << 124))
+        tlo = (tlo & !(0x3fu128 << 52) & !(0xfu128 << 58) & !(0x1fu128 << 116) & !(0xfu128 << 124))
             | dfmt << 52
             | u128::from(rng.below(8)) << 58
+            | sw_mode << 116
             | 9u128 << 124;
     }
     for i in 0..4 {
