@@ -60,13 +60,15 @@
 //
 // mip_offset in hardware: every level's operands are the level-0 ones shifted by a constant l,
 //   so the products shrink with l. area_l = cols_l * rows_l is a (17 - l) x (15 - l) bit product,
-//   exact in 31 - 2l bits. Only 3D surfaces have a layer count that changes with the level (and
-//   they are linear only): vol_l = area_l * e_l with e_l = max(1, d >> l) for 3D, 1 otherwise, a
-//   (31 - 2l) x (14 - l) bit product (levels 13 and 14 have e_l = 1). Stage 1 sums vol_l over
-//   l < L (the level mask is on the operand e_l): exact in 44 bits, and below 2^31 when not 3D.
-//   For the other types every level has layers_L layers, so stage 2 multiplies the 31-bit sum by
-//   layers_L (16 bits) once, instead of once per level.
-//
+//   exact in 31 - 2l bits (15 of them, levels 0..14; the mask l < L is applied to each).
+//   Not 3D, every level has layers_L layers: stage 1 sums area_l (below 2^31) and stage 2
+//   multiplies by layers_L (16 bits) once. 3D (linear only) has max(1, d >> l) layers at level l:
+//   sum of area_l * (d >> l) = sum over k of d[k] * G_k with G_k = 2 G_(k-1) + area_k, a Horner
+//   chain over the levels in carry-save form (one full adder deep a level, 13 levels) whose 14
+//   values the depth's bits select (28 operands), plus area_l once for the levels where
+//   d >> l = 0. This replaces 13 per-level (31 - 2l) x (14 - l) products (about 2,300 partial
+//   product bits) by about 500 full adders and 500 selected bits in the same adder tree as the
+//   2D sum. The whole mip sum is exact in 44 bits.
 // Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
 //   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
 //   decode, level, dimensions, xa, group_valid, illegal, the mip sum, the row index s*rows_L +
@@ -469,26 +471,22 @@ module image_addr
   // Stage 1: mip_offset in elements/blocks (§4.4) //
   /////////////////////////////////////////////////
 
-  // vol_l = cols_l * rows_l * e_l for l < L, else 0 (e_l is 0 then); levels 0..14 can lie below
-  // an existing L (<= 15).
-  logic [NumLevels-2:0][MipSumW-1:0] mip_term;
-  logic [MipSumW-1:0]                mip_sum;
+  // area_l = cols_l * rows_l, masked to 0 at and above L (levels 0..14 can lie below an
+  // existing L <= 15).
+  logic [NumLevels-2:0][MipSum2dW-1:0] area_term;
+  logic [NumLevels-2:0]                area_once;   // counts once: not 3D, or d >> l == 0
 
-  for (genvar l = 0; l < NumLevels - 1; l++) begin : g_mip_term
-    localparam int unsigned PW = PitchW - l;                   // bits of cols_l
-    localparam int unsigned HW = DimW - l;                     // bits of rows_l
-    localparam int unsigned AW = PW + HW - 1;                  // area <= 2^(PW-1) * 2^(HW-1)
+  for (genvar l = 0; l < NumLevels - 1; l++) begin : g_area
+    localparam int unsigned PW = PitchW - l;                     // bits of cols_l
+    localparam int unsigned HW = DimW - l;                       // bits of rows_l
+    localparam int unsigned AW = PW + HW - 1;                    // area <= 2^(PW-1) * 2^(HW-1)
     localparam int unsigned EW = (l < DepthW) ? DepthW - l : 1;  // d >> l < 2^(14-l)
-    localparam int unsigned VW = AW + EW - 1;                  // vol <= 2^(AW-1) * 2^(EW-1)
 
     logic [PW-1:0] cols_quot_l;
     logic [HW-1:0] rows_quot_l;
     logic [PW-1:0] cols_l;
     logic [HW-1:0] rows_l;
-    logic [EW-1:0] depth_l;
-    logic [EW-1:0] layers_l;        // e_l, 0 at and above L
     logic [AW-1:0] area;
-    logic [VW-1:0] vol;
 
     always_comb begin
       cols_quot_l = pitch_blk[PitchW-1:l];
@@ -497,24 +495,58 @@ module image_addr
                PW'(((pitch0_ext[l +: RoundW] & round_w) != '0) || (cols_quot_l == '0));
       rows_l = rows_quot_l +
                HW'(((height0_ext[l +: RoundW] & round_h) != '0) || (rows_quot_l == '0));
-      depth_l  = (depth0_ext[l +: EW] == '0) ? EW'(1) : depth0_ext[l +: EW];  // d >> l, all of it
-      layers_l = '0;
-      if (LevelW'(l) < level) begin
-        layers_l = is3d ? depth_l : EW'(1);
-      end
-      area = AW'(cols_l) * AW'(rows_l);
-      vol  = VW'(area) * VW'(layers_l);
+      area   = AW'(cols_l) * AW'(rows_l);
     end
 
-    assign mip_term[l] = MipSumW'(vol);
+    assign area_term[l] = (LevelW'(l) < level) ? MipSum2dW'(area) : '0;
+    assign area_once[l] = !is3d || (depth0_ext[l +: EW] == '0);
+  end
+
+  // 3D: sum over l < L of area_l * max(1, d >> l) = sum over k of d[k] * G_k, plus area_l for
+  // the levels where d >> l = 0 (max(1, 0) = 1), with G_k = sum over l <= k of area_l * 2^(k-l)
+  // (d >> l = sum over k >= l of d[k] * 2^(k-l)). G_k = 2 * G_(k-1) + area_k: a Horner chain over
+  // the levels instead of one (31 - 2l) x (14 - l) product per level, kept in carry-save form
+  // (hs + hc = G_k), one full adder deep a level. G_k < 2^(30+k) * 8/7 < 2^(31+k): exact in
+  // 31 + k bits (elaboration check below), so the carry out of the top bit is always 0.
+  logic [DepthW-1:0][MipSumW-1:0] g_sum;      // d[k] * G_k in carry-save form, 0 when not 3D
+  logic [DepthW-1:0][MipSumW-1:0] g_carry;
+
+  for (genvar k = 0; k < DepthW; k++) begin : g_horner
+    localparam int unsigned GW = MipSum2dW + k;  // bits of G_k
+
+    logic [GW-1:0] hs, hc;                       // hs + hc = G_k
+
+    if (k == 0) begin : g_first
+      assign hs = area_term[0];
+      assign hc = '0;
+    end else begin : g_next
+      logic [GW-1:0] hx, hy, hz;                 // 2 * G_(k-1) (two parts) and area_k
+      always_comb begin
+        hx = {g_horner[k-1].hs, 1'b0};
+        hy = {g_horner[k-1].hc, 1'b0};
+        hz = GW'(area_term[k]);
+      end
+      // One full adder a bit; the carry out of bit GW-1 would make G_k >= 2^GW, so it is 0.
+      assign hs = hx ^ hy ^ hz;
+      assign hc = {((hx[GW-2:0] & hy[GW-2:0]) | (hx[GW-2:0] & hz[GW-2:0]) |
+                    (hy[GW-2:0] & hz[GW-2:0])), 1'b0};
+    end
+
+    assign g_sum[k]   = (is3d && depth0[k]) ? MipSumW'(hs) : '0;
+    assign g_carry[k] = (is3d && depth0[k]) ? MipSumW'(hc) : '0;
   end
 
   // The sum is largest for pitch 65536, height 16384, 3D depth 8192, L = 15: below 2^44; not 3D,
   // below (2^32 - 4) / 3 < 2^31 (elaboration checks below).
+  logic [MipSumW-1:0] mip_sum;
+
   always_comb begin
     mip_sum = '0;
     for (int l = 0; l < NumLevels - 1; l++) begin
-      mip_sum = mip_sum + mip_term[l];
+      mip_sum = mip_sum + (area_once[l] ? MipSumW'(area_term[l]) : '0);
+    end
+    for (int k = 0; k < DepthW; k++) begin
+      mip_sum = mip_sum + g_sum[k] + g_carry[k];
     end
   end
 
@@ -601,6 +633,21 @@ module image_addr
   if (mip_sum_max(1'b1) >= (longint'(1) << MipSumW)) begin : g_mip_sum_w_check
     $error("image_addr: MipSumW = %0d cannot hold the mip sum bound %0d", MipSumW,
            mip_sum_max(1'b1));
+  end
+  // G_k <= sum over l <= k of 2^(30-2l) * 2^(k-l) < 2^(31+k): the chain's widths.
+  function automatic bit horner_fits();
+    for (int k = 0; k < DepthW; k++) begin
+      longint unsigned g = 0;
+      for (int l = 0; l <= k; l++) begin
+        g += ((longint'(1) << (PitchW - 1 - l)) * (longint'(1) << (DimW - 1 - l))) << (k - l);
+      end
+      if (g >= (longint'(1) << (MipSum2dW + k))) return 1'b0;
+    end
+    return 1'b1;
+  endfunction
+
+  if (!horner_fits()) begin : g_horner_w_check
+    $error("image_addr: the Horner chain's G_k does not fit 31 + k bits");
   end
   if (mip_sum_max(1'b0) >= (longint'(1) << MipSum2dW)) begin : g_mip_sum_2d_w_check
     $error("image_addr: MipSum2dW = %0d cannot hold the 2D mip sum bound %0d", MipSum2dW,
