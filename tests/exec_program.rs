@@ -164,9 +164,9 @@ fn whole_program_trace_snapshot() {
 
     let mut backend = LockstepBackend::open().unwrap();
     let mut trace = String::new();
-    // Seed 28: programs that write memory and VGPRs and stop on executor errors, one of them a
-    // §2.3-illegal swizzled access (§13.1).
-    for (p, case) in draw_cases(6, 4, 28).iter().enumerate() {
+    // Seed 184: programs that write memory and VGPRs and stop on executor errors, one of them a
+    // §2.3-illegal swizzled access (§13.1), and image instructions on a tiled (64KB_S) T#.
+    for (p, case) in draw_cases(6, 4, 184).iter().enumerate() {
         let mut wave = case.wave.clone();
         wave.exec &= 0xf; // four lanes keep the trace readable
         trace.push_str(&format!("program {p}: exec {:#x}\n", wave.exec));
