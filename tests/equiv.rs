@@ -258,7 +258,7 @@ fn the_pipeline_is_checked_module_by_module() {
     assert_eq!(bank, ["vmem_pipe_rf", "vmem_pipe_tcp_ram"]);
     let mut td = boxes_of("vmem_pipe_td");
     td.sort();
-    assert_eq!(td, ["d16", "format_unpack", "swizzle"]);
+    assert_eq!(td, ["d16", "format_unpack", "swizzle", "vmem_pipe_rf"]);
     for leaf in ["vmem_pipe_tcp_ram", "vmem_pipe_rf", "buffer_addr", "format_pack", "format_unpack", "swizzle", "d16"] {
         assert!(boxes_of(leaf).is_empty(), "{leaf} boxes something");
     }
