@@ -1869,7 +1869,7 @@ fn directed_inputs_hit_their_bins() {
         &elem(fam(D4, S4KB), 31, 0, 0),
         &[
             "element on 2D/2D array: sw_mode x element bytes (§4.5): 4KB_S (5) 4 bytes",
-            "tiled: edge of a block inside the level (§4.5): 4KB_S x = bw - 1",
+            "tiled: sw_mode x element bytes x edge of a block inside the level (§4.5): 4KB_S 4 bytes x = bw - 1",
             "tiled: level (§4.5): 4KB_S L = 0",
             "element: type (§4.2 layers): 2D (9)",
             "op x outcome: element group valid",
@@ -1879,7 +1879,7 @@ fn directed_inputs_hit_their_bins() {
     assert_bins(
         "4KB_S element at bh",
         &elem(fam(D4, S4KB), 0, 32, 0),
-        &["tiled: edge of a block inside the level (§4.5): 4KB_S y = bh"],
+        &["tiled: sw_mode x element bytes x edge of a block inside the level (§4.5): 4KB_S 4 bytes y = bh"],
     );
     // A tiled 12-byte element is illegal (§4.5): the cross's bin is reached by illegal lanes.
     assert_bins(
@@ -1909,7 +1909,7 @@ fn directed_inputs_hit_their_bins() {
         &[
             "tiled: level (§4.5): 64KB_S L > 0 (mip_offset of whole blocks)",
             "tiled: level (§4.5): 64KB_S slice > 0 (2D array)",
-            "element: edge of the level (§4.4): tiled slice = layers - 1",
+            "element, tiled: sw_mode x element bytes x edge of the level (§4.4, §4.5): 64KB_S 4 bytes slice = layers - 1",
             "element: type (§4.2 layers): 2D array (13)",
         ],
     );
@@ -1919,8 +1919,8 @@ fn directed_inputs_hit_their_bins() {
         "cube slice 6",
         &elem(cube, 8, 0, 6),
         &[
-            "element: edge of the level (§4.4): linear x = width",
-            "element: edge of the level (§4.4): linear slice = layers",
+            "element, linear: element bytes x edge of the level (§4.4): 4 bytes x = width",
+            "element, linear: element bytes x edge of the level (§4.4): 4 bytes slice = layers",
             "element: type (§4.2 layers): cube (11, layers = 6 x depth)",
             "op x outcome: element group out of bounds",
         ],

@@ -36,6 +36,7 @@ enum Point {
     ModeSize,
     ElementType,
     ElementEdge,
+    TiledEdge,
     BlockEdge,
     TiledLevel,
     TiledGroup,
@@ -56,8 +57,12 @@ const OPS: &[&str] = OP_NAMES.split_at(5).0;
 /// The layouts: linear, the three tiled modes, and one bin for every unmodelled mode.
 const MODES: &[&str] = &["linear (0)", "256B_S (1)", "4KB_S (5)", "64KB_S (9)", "unmodelled (illegal)"];
 const TILED: &[&str] = &["256B_S", "4KB_S", "64KB_S"];
+const LEVEL_EDGES: &[&str] =
+    &["x = width - 1", "x = width", "y = height - 1", "y = height", "slice = layers - 1", "slice = layers"];
 /// The element sizes of §1.4.
 const SIZES: &[&str] = &["1 byte", "2 bytes", "4 bytes", "8 bytes", "12 bytes (tiled: illegal)", "16 bytes"];
+/// The element sizes a tiled mode takes (§4.5), index log2(bytes).
+const TILED_SIZES: &[&str] = &["1 byte", "2 bytes", "4 bytes", "8 bytes", "16 bytes"];
 
 pub fn covergroup() -> Covergroup {
     Covergroup::new()
@@ -193,16 +198,18 @@ pub fn covergroup() -> Covergroup {
         )
         .cross(
             Point::ElementEdge as usize,
-            "element: edge of the level (§4.4)",
-            &[
-                &["linear", "tiled"],
-                &["x = width - 1", "x = width", "y = height - 1", "y = height", "slice = layers - 1", "slice = layers"],
-            ],
+            "element, linear: element bytes x edge of the level (§4.4)",
+            &[SIZES, LEVEL_EDGES],
+        )
+        .cross(
+            Point::TiledEdge as usize,
+            "element, tiled: sw_mode x element bytes x edge of the level (§4.4, §4.5)",
+            &[TILED, TILED_SIZES, LEVEL_EDGES],
         )
         .cross(
             Point::BlockEdge as usize,
-            "tiled: edge of a block inside the level (§4.5)",
-            &[TILED, &["x = bw - 1", "x = bw", "y = bh - 1", "y = bh"]],
+            "tiled: sw_mode x element bytes x edge of a block inside the level (§4.5)",
+            &[TILED, TILED_SIZES, &["x = bw - 1", "x = bw", "y = bh - 1", "y = bh"]],
         )
         .cross(
             Point::TiledLevel as usize,
@@ -331,8 +338,9 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
         tiled_level(hits, (op == OP_ELEMENT) & (input.slice > 0) & out.group_valid, 4);
         // A block's last and next column and row, the lane inside the level.
         let (x, y) = (input.x, input.y);
+        let at = (mode * 5 + bpp.trailing_zeros() as usize) * 4;
         let edge = |hits: &mut Hits, cond: bool, bin: usize| {
-            hits.hit_when(cond & out.group_valid, Point::BlockEdge as usize, mode * 4 + bin);
+            hits.hit_when(cond & out.group_valid, Point::BlockEdge as usize, at + bin);
         };
         edge(hits, x == bw - 1, 0);
         edge(hits, x == bw, 1);
@@ -341,7 +349,17 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
     }
 
     if op == OP_ELEMENT {
-        sample_element(input, out, t.kind, block.is_some(), hits);
+        // The level-edge cross: linear by element size, tiled by mode and element size.
+        // (A dfmt without an element, bpp 0, has no size bin.)
+        let edges = match block {
+            Some(_) => {
+                let mode = usize::from(MODE_INDEX[usize::from(t.sw_mode & 0x1f)]) - 1;
+                Some((Point::TiledEdge, (mode * 5 + bpp.trailing_zeros() as usize) * 6))
+            }
+            None if bpp != 0 => Some((Point::ElementEdge, usize::from(SIZE_INDEX[bpp as usize]) * 6)),
+            None => None,
+        };
+        sample_element(input, out, t.kind, edges, hits);
     } else {
         if block.is_some() {
             let mode = usize::from(MODE_INDEX[usize::from(t.sw_mode & 0x1f)]) - 1;
@@ -352,17 +370,19 @@ pub fn sample(input: &In, out: &Out, hits: &mut Hits) {
 }
 
 /// A legal one-element lane whose level exists (§4.4): its type and the edges of its level.
-fn sample_element(input: &In, out: &Out, kind: u8, tiled: bool, hits: &mut Hits) {
+/// `edges`: the level-edge coverpoint of the lane's layout and the first of its six bins.
+fn sample_element(input: &In, out: &Out, kind: u8, edges: Option<(Point, usize)>, hits: &mut Hits) {
     hits.hit(Point::ElementType as usize, usize::from(kind - tsharp::TYPE_1D));
+    let Some((point, at)) = edges else { return };
+    let point = point as usize;
     let (width, height, layers) = (u32::from(out.width), u32::from(out.height), u32::from(out.layers));
-    let at = usize::from(tiled) * 6;
     let (x, y, s) = (input.x, input.y, input.slice);
-    hits.hit_when(x.wrapping_add(1) == width, Point::ElementEdge as usize, at);
-    hits.hit_when(x == width, Point::ElementEdge as usize, at + 1);
-    hits.hit_when(y.wrapping_add(1) == height, Point::ElementEdge as usize, at + 2);
-    hits.hit_when(y == height, Point::ElementEdge as usize, at + 3);
-    hits.hit_when(s.wrapping_add(1) == layers, Point::ElementEdge as usize, at + 4);
-    hits.hit_when(s == layers, Point::ElementEdge as usize, at + 5);
+    hits.hit_when(x.wrapping_add(1) == width, point, at);
+    hits.hit_when(x == width, point, at + 1);
+    hits.hit_when(y.wrapping_add(1) == height, point, at + 2);
+    hits.hit_when(y == height, point, at + 3);
+    hits.hit_when(s.wrapping_add(1) == layers, point, at + 4);
+    hits.hit_when(s == layers, point, at + 5);
 }
 
 /// A legal multi-texel lane whose level exists (§4.3): the group against the level, with the
