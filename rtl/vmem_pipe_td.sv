@@ -167,6 +167,14 @@ module vmem_pipe_td
     return IdxW'(id);
   endfunction
 
+  // Whether the converter starts the oldest gathered instruction not converted, from the queue
+  // positions (converted, gathered, written) and whether it is busy: the same rule for this
+  // cycle's feed and for the next cycle's u_old read.
+  function automatic logic conv_start(logic [CntW-1:0] ccnt, logic [CntW-1:0] gcnt,
+                                      logic [CntW-1:0] wcnt, logic act);
+    return (ccnt != gcnt) & ~act & ((ccnt - wcnt) < CntW'(2));
+  endfunction
+
   // A conversion tag: the group of an instruction in a unit stage.
   typedef struct packed {
     logic               valid;
@@ -349,7 +357,7 @@ module vmem_pipe_td
   // Conversion //
   ////////////////
 
-  logic               x_valid, start, f_valid, f_par;
+  logic               start, f_valid, f_par;
   logic [PipeIdW-1:0] x_id, f_id;
   logic [1:0]         f_group;
   cinfo_t             fi, si, ci4;
@@ -380,9 +388,8 @@ module vmem_pipe_td
     fl      = '0;
     sl      = '0;
     raw     = '0;
-    x_valid = ccnt_q != gcnt_q;
     x_id    = wq_q[ccnt_q[3:0]];
-    start   = x_valid & ~cv_act_q & ((ccnt_q - wcnt_q) < CntW'(2));
+    start   = conv_start(ccnt_q, gcnt_q, wcnt_q, cv_act_q);
     f_valid = start | cv_act_q;
     f_id    = start ? x_id : cv_id_q;
     f_par   = start ? ccnt_q[0] : cv_par_q;
@@ -710,7 +717,7 @@ module vmem_pipe_td
       end
     end
     // The group the converter feeds in the next cycle: its row of u_old is read at this edge.
-    n_start  = (ccnt_d != gcnt_d) & ~cv_act_d & ((ccnt_d - wcnt_d) < CntW'(2));
+    n_start  = conv_start(ccnt_d, gcnt_d, wcnt_d, cv_act_d);
     n_fid    = n_start ? wq_d[ccnt_d[3:0]] : cv_id_d;
     n_fgroup = n_start ? 2'd0 : cv_k_d;
     old_re   = n_start | cv_act_d;
