@@ -47,6 +47,7 @@ use crate::engine::lockstep::{Reset, Step};
 use crate::engine::rtl_sources;
 use crate::engine::vectors;
 use crate::engine::Binding;
+use crate::tools::scratch;
 use crate::tools::yosys::tail;
 use gcn_vmem_model::unit::{Ports, Unit};
 
@@ -310,9 +311,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
     let work = config.work.clone().unwrap_or_else(|| root.join("target").join("equiv").join(unit));
     let start = Instant::now();
 
-    if work.exists() {
-        std::fs::remove_dir_all(&work).with_context(|| format!("cannot clear {}", work.display()))?;
-    }
+    scratch::fresh(&work)?;
     for side in ["gold", "gate"] {
         std::fs::create_dir_all(work.join(side)).with_context(|| format!("cannot create {}", work.display()))?;
     }

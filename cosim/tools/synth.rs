@@ -90,7 +90,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::engine::rtl_sources;
-use crate::tools::yosys;
+use crate::tools::{scratch, yosys};
 
 /// Modules left as black boxes by synthesis: storage arrays that a GPU builds from SRAM macros
 /// (rtl/<name>.sv says what each holds). Their instances are counted in [`Stats::macros`].
@@ -357,16 +357,8 @@ pub fn synthesize(job: &Job) -> Report {
 
 fn run_job(job: &Job) -> anyhow::Result<Stats> {
     let work = &job.work;
-    if work.exists() {
-        std::fs::remove_dir_all(work).with_context(|| format!("cannot clear {}", work.display()))?;
-    }
-    std::fs::create_dir_all(work).with_context(|| format!("cannot create {}", work.display()))?;
-    let mut files = Vec::new();
-    for source in &job.sources {
-        let name = source.file_name().with_context(|| format!("{} is not a file", source.display()))?;
-        std::fs::copy(source, work.join(name)).with_context(|| format!("cannot copy {}", source.display()))?;
-        files.push(name.to_string_lossy().into_owned());
-    }
+    scratch::fresh(work)?;
+    let files = scratch::copy_sources(&job.sources, work)?;
     let log = work.join("synth.log");
     let read = |name: &str| {
         let path = work.join(name);

