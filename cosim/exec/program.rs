@@ -58,24 +58,8 @@ fn run_all(program: &Program, backend: &mut impl crate::exec::backends::CheckedB
 /// The testbench options of `gcn-vmem exec --pipeline` (SPEC §14.1).
 pub use crate::bindings::vmem_pipe::testbench::Config as PipelineConfig;
 
-/// Runs an exec document on the VMEM pipeline (SPEC §14.1): the executor's output object plus
-/// `"timing"`, one object per VMEM instruction. The executor runs the program first (its errors
-/// are this command's errors, SPEC §13.1), and the pipeline's final state must equal the
-/// executor's (a difference is an error naming the VGPR lane or memory byte). `build` picks the
-/// pipeline's RTL build for `Mode::Rtl` and `Mode::Both`: its variant (the test-only builds replay
-/// the failures `gcn-vmem cosim --unit vmem_pipe --mutant` or `--break-asserts` saved) or its
-/// gate-level netlist (`--gls`, in the binary `make gls` builds); its wave and X seed are not used.
-pub fn execute_pipeline(
-    text: &str,
-    mode: Mode,
-    config: PipelineConfig,
-    build: &crate::engine::RtlOptions,
-) -> Result<Value, Value> {
-    run_pipeline(text, mode, config, build).map(|r| r.value)
-}
-
-/// An exec document's run on the VMEM pipeline: the output object of [`execute_pipeline`] and
-/// what it came from, for the timeline ([`crate::report::timeline`]).
+/// An exec document's run on the VMEM pipeline ([`run_pipeline`]): its output object and what it
+/// came from, for the timeline ([`crate::report::timeline`]).
 #[derive(Clone, Debug)]
 pub struct PipelineRun {
     /// The output object (`"timing"` included).
@@ -86,7 +70,14 @@ pub struct PipelineRun {
     pub texts: Vec<String>,
 }
 
-/// [`execute_pipeline`], keeping the run's timings and the instructions' texts.
+/// Runs an exec document on the VMEM pipeline (SPEC §14.1): the executor's output object plus
+/// `"timing"`, one object per VMEM instruction (in [`PipelineRun::value`], with the run's timings
+/// and the instructions' texts). The executor runs the program first (its errors
+/// are this command's errors, SPEC §13.1), and the pipeline's final state must equal the
+/// executor's (a difference is an error naming the VGPR lane or memory byte). `build` picks the
+/// pipeline's RTL build for `Mode::Rtl` and `Mode::Both`: its variant (the test-only builds replay
+/// the failures `gcn-vmem cosim --unit vmem_pipe --mutant` or `--break-asserts` saved) or its
+/// gate-level netlist (`--gls`, in the binary `make gls` builds); its wave and X seed are not used.
 pub fn run_pipeline(
     text: &str,
     mode: Mode,

@@ -176,16 +176,7 @@ pub fn render(
 /// Checks before a run that the report can be written at `path` (its folder is created), so a
 /// bad `--junit` fails at once rather than after hours of simulation.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {} for --junit: {e}; choose another path", dir.display()))?;
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("cannot write the JUnit report {}: {e}; choose another path", path.display()))
+    super::check_writable(path, "--junit", "the JUnit report")
 }
 
 /// Writes [`render`]'s report to `path` (its folder is created).

@@ -12,6 +12,24 @@ pub mod results;
 pub mod svg;
 pub mod timeline;
 
+use std::path::Path;
+
+/// Checks before a run that the report the option `option` names can be written at `path` (its
+/// folder is created), so a bad path fails at once rather than after the run; `what` names the
+/// report in the error.
+fn check_writable(path: &Path, option: &str, what: &str) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {} for {option}: {e}; choose another path", dir.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| anyhow::anyhow!("cannot write {what} {}: {e}; choose another path", path.display()))
+}
+
 /// `text` escaped for XML content and attribute values: the five markup characters become
 /// entities, and the control characters XML 1.0 cannot hold even escaped (those below U+0020 but
 /// tab, newline and carriage return) become `invalid`.

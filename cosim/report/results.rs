@@ -192,16 +192,7 @@ pub fn to_json(r: &Results, file: &Path) -> Value {
 /// Checks before a run that a results file can be written at `path` (its folder is created), so
 /// a bad `--results` fails at once rather than after the run.
 pub fn check_writable(path: &Path) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {} for --results: {e}; choose another path", dir.display()))?;
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("cannot write the results file {}: {e}; choose another path", path.display()))
+    super::check_writable(path, "--results", "the results file")
 }
 
 /// Writes the results to `path` (its folder is created).

@@ -731,21 +731,30 @@ fn slot_x(cv: &Canvas, s: usize) -> u32 {
 mod tests {
     use super::*;
 
+    /// Checks `shorten` (named `name`) on each `(text, max, expected)` row.
+    fn assert_shortened(name: &str, shorten: fn(&str, usize) -> String, rows: &[(&str, usize, &str)]) {
+        for &(text, max, want) in rows {
+            assert_eq!(shorten(text, max), want, "{name}({text:?}, {max})");
+        }
+    }
+
     #[test]
     fn elide_keeps_both_ends() {
-        assert_eq!(elide("0x0123456789", 20), "0x0123456789");
-        assert_eq!(elide("0x0123456789", 7), "0x0…789");
-        assert_eq!(elide("0x0123456789", 1), "");
-        assert_eq!(elide("abc", 3), "abc");
+        let hex = "0x0123456789";
+        assert_shortened("elide", elide, &[(hex, 20, hex), (hex, 7, "0x0…789"), (hex, 1, ""), ("abc", 3, "abc")]);
     }
 
     #[test]
     fn fit_drops_leading_zeros_of_hex_before_eliding() {
-        assert_eq!(fit("0x0000000000000000800000000000000f", 40), "0x0000000000000000800000000000000f");
-        assert_eq!(fit("0x0000000000000000800000000000000f", 18), "0x800000000000000f");
-        assert_eq!(fit("0x0000000000000000800000000000000f", 9), "0x80…000f");
-        assert_eq!(fit("0x00000000", 5), "0x0");
-        assert_eq!(fit("non_format", 6), "non…at");
+        let wide = "0x0000000000000000800000000000000f";
+        let rows = [
+            (wide, 40, wide),
+            (wide, 18, "0x800000000000000f"),
+            (wide, 9, "0x80…000f"),
+            ("0x00000000", 5, "0x0"),
+            ("non_format", 6, "non…at"),
+        ];
+        assert_shortened("fit", fit, &rows);
     }
 
     #[test]
@@ -756,10 +765,15 @@ mod tests {
 
     #[test]
     fn window_centres_the_focus_and_clips_to_the_run() {
-        assert_eq!(window(5, Some(3)), (0, 5));
-        assert_eq!(window(100, Some(50)), (42, 55));
-        assert_eq!(window(100, Some(2)), (0, 7));
-        assert_eq!(window(100, Some(98)), (90, 100));
-        assert_eq!(window(100, None), (0, 13));
+        let rows = [
+            (5, Some(3), (0, 5)),
+            (100, Some(50), (42, 55)),
+            (100, Some(2), (0, 7)),
+            (100, Some(98), (90, 100)),
+            (100, None, (0, 13)),
+        ];
+        for (len, focus, want) in rows {
+            assert_eq!(window(len, focus), want, "window({len}, {focus:?})");
+        }
     }
 }

@@ -395,9 +395,8 @@ mod tests {
 
     #[test]
     fn ticks_are_at_least_48_px_apart() {
-        assert_eq!(tick_step(16), 5);
-        assert_eq!(tick_step(10), 5);
-        assert_eq!(tick_step(4), 20);
-        assert_eq!(tick_step(1), 50);
+        for (cycle_w, want) in [(16, 5), (10, 5), (4, 20), (1, 50)] {
+            assert_eq!(tick_step(cycle_w), want, "tick_step({cycle_w})");
+        }
     }
 }
