@@ -14,8 +14,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn fifo(name: &str) -> Config {
+/// The fixture's proof in the scratch folder `name`, with the macros `defines` (its planted bugs).
+fn fifo(name: &str, defines: &[&str]) -> Config {
     let mut config = Config::new("fifo", &root());
+    config.defines = defines.iter().map(|d| d.to_string()).collect();
     config.files = vec![root().join("tests/data/formal/fifo.sv")];
     config.params = vec![("Depth".to_string(), "2".to_string())];
     config.work = Some(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("formal").join(name));
@@ -40,7 +42,7 @@ fn fifo_assertions_are_proven() {
     if !tools_or_skip("fifo_assertions_are_proven") {
         return;
     }
-    let report = formal::check(&fifo("proven")).unwrap();
+    let report = formal::check(&fifo("proven", &[])).unwrap();
     let lines = report.lines(&shown).join("\n");
     assert!(report.all_proven(), "{lines}");
     assert_eq!(report.assertions.len(), 5, "{lines}");
@@ -56,8 +58,7 @@ fn planted_bug_is_refuted() {
     if !tools_or_skip("planted_bug_is_refuted") {
         return;
     }
-    let mut config = fifo("bug");
-    config.defines = vec!["FIFO_BUG".to_string()];
+    let config = fifo("bug", &["FIFO_BUG"]);
     let report = formal::check(&config).unwrap();
     let lines = report.lines(&shown).join("\n");
     assert!(!report.all_proven(), "{lines}");
@@ -78,8 +79,7 @@ fn a_non_inductive_property_is_unknown_until_deep_enough() {
     if !tools_or_skip("a_non_inductive_property_is_unknown_until_deep_enough") {
         return;
     }
-    let mut config = fifo("unknown");
-    config.defines = vec!["FIFO_UNKNOWN".to_string()];
+    let mut config = fifo("unknown", &["FIFO_UNKNOWN"]);
     config.depth = 4;
     let report = formal::check(&config).unwrap();
     let lines = report.lines(&shown).join("\n");
@@ -119,7 +119,7 @@ fn bad_input_is_an_error_not_a_panic() {
     config.top = "no_such_module".to_string();
     let err = format!("{:#}", formal::check(&config).unwrap_err());
     assert!(err.contains("there is no rtl/no_such_module.sv"), "{err}");
-    let mut config = fifo("bad");
+    let mut config = fifo("bad", &[]);
     config.params = vec![("Depth".to_string(), "2\";x".to_string())];
     assert!(formal::check(&config).is_err());
     config.params.clear();

