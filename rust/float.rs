@@ -224,6 +224,16 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Checks `convert` on each `(input, expected, what)` row; a failing row names itself.
+    fn assert_cases<A: Copy + std::fmt::LowerHex, B: PartialEq + std::fmt::Debug>(
+        convert: impl Fn(A) -> B,
+        cases: &[(A, B, &str)],
+    ) {
+        for (input, want, what) in cases {
+            assert_eq!(convert(*input), *want, "{what}: {input:#x}");
+        }
+    }
+
     /// Widening, hand-derived.
     #[test]
     fn f16_widening() {
@@ -254,9 +264,7 @@ mod tests {
             // −NaN payload 0101010101 → 0x155 << 13 = 0x2a_a000.
             (0xfd55, 0xffaa_a000, "negative NaN payload"),
         ];
-        for &(h, f, what) in cases {
-            assert_eq!(f16_to_f32(h), f, "{what}: {h:#06x}");
-        }
+        assert_cases(f16_to_f32, cases);
     }
 
     /// f11 (5e6m) and f10 (5e5m), hand-derived.
@@ -333,9 +341,7 @@ mod tests {
             (0xff80_0001, 0xfc01, "NaN payload forced to 1"),
             (0xffff_ffff, 0xffff, "all-ones NaN"),
         ];
-        for &(f, h, what) in cases {
-            assert_eq!(f32_to_f16(f), h, "{what}: {f:#010x}");
-        }
+        assert_cases(f32_to_f16, cases);
     }
 
     /// f32 → f11/f10, hand-derived.

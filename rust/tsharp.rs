@@ -25,14 +25,9 @@ use crate::bits::{descriptor, Field};
 /// The raw descriptor: bit k of the array is descriptor bit k.
 pub type TSharpBits = BitArray<[u64; 4], Lsb0>;
 
-/// 98:96, dst_sel x.
-pub const DST_SEL_X: Field = Field::new(96..99);
-/// 101:99, dst_sel y.
-pub const DST_SEL_Y: Field = Field::new(99..102);
-/// 104:102, dst_sel z.
-pub const DST_SEL_Z: Field = Field::new(102..105);
-/// 107:105, dst_sel w.
-pub const DST_SEL_W: Field = Field::new(105..108);
+/// 98:96, 101:99, 104:102, 107:105: dst_sel x, y, z, w, at the same bits as the V#'s (SPEC §1.1,
+/// §1.2).
+pub use crate::vsharp::{DST_SEL_W, DST_SEL_X, DST_SEL_Y, DST_SEL_Z};
 
 // SPEC §1.2's table, in its order (`hi:lo` there is `lo..hi + 1` here).
 descriptor! {

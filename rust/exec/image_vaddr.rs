@@ -141,42 +141,42 @@ mod tests {
     use super::*;
     use crate::tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_2D_MSAA, TYPE_3D, TYPE_CUBE};
 
-    /// SPEC §4.1 / seed 000 table 36, one row at a time. VGPR values are distinct so the test
-    /// sees which one went where.
+    /// SPEC §4.1 / seed 000 table 36, one row at a time, with DA as the type wants it and not:
+    /// `(type, DA, MIP, [x, y, slice, mipid, dwords])`. VGPR values are distinct so the test sees
+    /// which one went where; a failing row names its type and flags.
     #[test]
     fn decode_vaddr_layouts() {
         let v = [10, 20, 30, 40, 50];
-        let c = |x, y, slice, mipid, dwords| Coords { x, y, slice, mipid, dwords };
-        // load: 1D (x), 1D array (x, slice), 2D (x, y), 2D array (x, y, slice), 3D (x, y, z),
-        // cube (x, y, face_id); DA = 1 where the type is an array (and cube, which ignores DA
-        // for reading face_id).
-        assert_eq!(decode_vaddr(TYPE_1D, false, false, false, &v), Ok(c(10, 0, 0, 0, 1)));
-        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, true, false, false, &v), Ok(c(10, 0, 20, 0, 2)));
-        assert_eq!(decode_vaddr(TYPE_2D, false, false, false, &v), Ok(c(10, 20, 0, 0, 2)));
-        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
-        assert_eq!(decode_vaddr(TYPE_3D, false, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
-        assert_eq!(decode_vaddr(TYPE_CUBE, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
-        // load_mip appends mipid after the last coordinate.
-        assert_eq!(decode_vaddr(TYPE_1D, false, true, false, &v), Ok(c(10, 0, 0, 20, 2)));
-        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, true, true, false, &v), Ok(c(10, 0, 20, 30, 3)));
-        assert_eq!(decode_vaddr(TYPE_2D, false, true, false, &v), Ok(c(10, 20, 0, 30, 3)));
-        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, true, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
-        assert_eq!(decode_vaddr(TYPE_3D, false, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
-        assert_eq!(decode_vaddr(TYPE_CUBE, true, true, false, &v), Ok(c(10, 20, 30, 40, 4)));
-    }
-
-    /// DA = 0 on an array type: no slice is read (slice 0) and mipid moves up. DA = 1 on a
-    /// non-array type: the slice is read (it takes a VGPR) and ignored.
-    #[test]
-    fn decode_vaddr_da() {
-        let v = [10, 20, 30, 40];
-        let c = |x, y, slice, mipid, dwords| Coords { x, y, slice, mipid, dwords };
-        assert_eq!(decode_vaddr(TYPE_2D_ARRAY, false, true, false, &v), Ok(c(10, 20, 0, 30, 3)));
-        assert_eq!(decode_vaddr(TYPE_1D_ARRAY, false, false, false, &v), Ok(c(10, 0, 0, 0, 1)));
-        assert_eq!(decode_vaddr(TYPE_2D, true, true, false, &v), Ok(c(10, 20, 0, 40, 4)));
-        assert_eq!(decode_vaddr(TYPE_1D, true, true, false, &v), Ok(c(10, 0, 0, 30, 3)));
-        // 3D: z is a coordinate, read whatever DA.
-        assert_eq!(decode_vaddr(TYPE_3D, true, false, false, &v), Ok(c(10, 20, 30, 0, 3)));
+        let rows: &[(u8, bool, bool, [u32; 5])] = &[
+            // load: 1D (x), 1D array (x, slice), 2D (x, y), 2D array (x, y, slice), 3D (x, y,
+            // z), cube (x, y, face_id); DA = 1 where the type is an array (and cube, which
+            // ignores DA for reading face_id).
+            (TYPE_1D, false, false, [10, 0, 0, 0, 1]),
+            (TYPE_1D_ARRAY, true, false, [10, 0, 20, 0, 2]),
+            (TYPE_2D, false, false, [10, 20, 0, 0, 2]),
+            (TYPE_2D_ARRAY, true, false, [10, 20, 30, 0, 3]),
+            (TYPE_3D, false, false, [10, 20, 30, 0, 3]),
+            (TYPE_CUBE, true, false, [10, 20, 30, 0, 3]),
+            // load_mip appends mipid after the last coordinate.
+            (TYPE_1D, false, true, [10, 0, 0, 20, 2]),
+            (TYPE_1D_ARRAY, true, true, [10, 0, 20, 30, 3]),
+            (TYPE_2D, false, true, [10, 20, 0, 30, 3]),
+            (TYPE_2D_ARRAY, true, true, [10, 20, 30, 40, 4]),
+            (TYPE_3D, false, true, [10, 20, 30, 40, 4]),
+            (TYPE_CUBE, true, true, [10, 20, 30, 40, 4]),
+            // DA = 0 on an array type: no slice is read (slice 0) and mipid moves up. DA = 1
+            // on a non-array type: the slice is read (it takes a VGPR) and ignored.
+            (TYPE_2D_ARRAY, false, true, [10, 20, 0, 30, 3]),
+            (TYPE_1D_ARRAY, false, false, [10, 0, 0, 0, 1]),
+            (TYPE_2D, true, true, [10, 20, 0, 40, 4]),
+            (TYPE_1D, true, true, [10, 0, 0, 30, 3]),
+            // 3D: z is a coordinate, read whatever DA.
+            (TYPE_3D, true, false, [10, 20, 30, 0, 3]),
+        ];
+        for &(kind, da, mip, [x, y, slice, mipid, dwords]) in rows {
+            let want = Coords { x, y, slice, mipid, dwords: dwords as usize };
+            assert_eq!(decode_vaddr(kind, da, mip, false, &v), Ok(want), "type {kind} da {da} mip {mip}");
+        }
     }
 
     /// Cube: face_id = slice·6 + face. face_id 15 = cube 2, face 3: DA = 1 keeps 15; DA = 0 uses

@@ -27,6 +27,16 @@ fn wave(v: [u32; 4]) -> Wave {
     w
 }
 
+/// [`wave`] with the lanes of `exec` active and v1 (the address VGPR) of lane `l` `v1[l]`.
+fn wave_at(v: [u32; 4], exec: u64, v1: &[u32]) -> Wave {
+    let mut w = wave(v);
+    w.exec = exec;
+    for (l, &a) in v1.iter().enumerate() {
+        w.vgprs[1][l] = a;
+    }
+    w
+}
+
 fn inst(kind: BufferKind, access: Access) -> BufferInst {
     BufferInst {
         kind,
@@ -100,9 +110,7 @@ fn structured_index_and_offset_come_from_consecutive_vgprs() {
 
 #[test]
 fn byte_loads_extend_and_d16_hi_keeps_the_low_half() {
-    let mut w = wave(vsharp(0x100, 0, 256, XYZW, 4, 4));
-    w.exec = 1;
-    w.vgprs[1][0] = 3;
+    let mut w = wave_at(vsharp(0x100, 0, 256, XYZW, 4, 4), 1, &[3]);
     w.memory.write(0x103, 1, 0x9c);
     run(&mut w, &inst(BufferKind::Load, Access::Sized { bytes: 1, signed: false })).unwrap();
     assert_eq!(w.vgprs[5][0], 0x0000_009c); // ubyte: zero-extended
@@ -122,11 +130,9 @@ fn byte_loads_extend_and_d16_hi_keeps_the_low_half() {
 #[test]
 fn format_load_applies_the_vsharp_format_and_dst_sel() {
     // 8_8_8_8 unorm (dfmt 10, nfmt 0), dst_sel x = B, y = G, z = R, w = SEL_1 (float 1.0).
-    let mut w = wave(vsharp(0x400, 0, 8, [6, 5, 4, 1], 0, 10));
-    w.exec = 0b11;
-    w.vgprs[1][0] = 0;
-    w.vgprs[1][1] = 4; // bytes 4..7 < 8: in range
-                       // Element bytes R = 0x00, G = 0x80, B = 0xff, A = 0x33.
+    // Lane 1 at offset 4: bytes 4..7 < 8, in range. Element bytes R = 0x00, G = 0x80, B = 0xff,
+    // A = 0x33.
+    let mut w = wave_at(vsharp(0x400, 0, 8, [6, 5, 4, 1], 0, 10), 0b11, &[0, 4]);
     w.memory.write(0x400, 4, 0x33ff_8000);
     w.memory.write(0x404, 4, 0x0000_0033);
     run(&mut w, &inst(BufferKind::Load, Access::Format { count: 4, format: None })).unwrap();
@@ -151,9 +157,7 @@ fn format_load_applies_the_vsharp_format_and_dst_sel() {
 #[test]
 fn unbound_vsharp_reads_zero_even_for_sel_1() {
     // dfmt 0: unbound (SPEC §1.1), whatever the instruction's own format.
-    let mut w = wave(vsharp(0x400, 0, 64, [1, 1, 1, 1], 0, 0));
-    w.exec = 1;
-    w.vgprs[1][0] = 0;
+    let mut w = wave_at(vsharp(0x400, 0, 64, [1, 1, 1, 1], 0, 0), 1, &[0]);
     w.memory.write(0x400, 4, 0xffff_ffff);
     let t = inst(BufferKind::Load, Access::Format { count: 2, format: Some((4, 4)) });
     run(&mut w, &t).unwrap();
@@ -166,9 +170,7 @@ fn unbound_vsharp_reads_zero_even_for_sel_1() {
 
 #[test]
 fn tbuffer_store_packs_with_the_instruction_format_and_d16_stores_use_halves() {
-    let mut w = wave(vsharp(0x800, 0, 64, XYZW, 4, 4));
-    w.exec = 1;
-    w.vgprs[1][0] = 0;
+    let mut w = wave_at(vsharp(0x800, 0, 64, XYZW, 4, 4), 1, &[0]);
     // TBUFFER_STORE_FORMAT_XY, 16_16 float: 1.0 -> 0x3c00, -2.0 -> 0xc000.
     w.vgprs[5][0] = 1.0f32.to_bits();
     w.vgprs[6][0] = (-2.0f32).to_bits();
@@ -326,9 +328,7 @@ fn lds_loads_write_the_wave_allocation_only() {
 
 #[test]
 fn soffset_reads_sgprs_m0_and_inline_constants() {
-    let mut w = wave(vsharp(0x1000, 0, 64, XYZW, 4, 4));
-    w.exec = 1;
-    w.vgprs[1][0] = 0;
+    let mut w = wave_at(vsharp(0x1000, 0, 64, XYZW, 4, 4), 1, &[0]);
     w.memory.write(0x1000 + 16, 4, 0x1616);
     w.memory.write(0x1000 + 40, 4, 0x4040);
     // soffset = inline constant 16 (code 128 + 16); sgpr_offset is not range-checked.
@@ -522,18 +522,14 @@ fn multi_texel_by2_loads_an_aligned_group_and_zeros_an_invalid_one() {
 fn format_stores_ignore_dst_sel_and_addresses_wrap_at_2_pow_48() {
     // BUFFER_STORE_FORMAT_XY on a 16_16 uint V# whose dst_sel is (G, R, 0, 0): stores ignore
     // dst_sel, VGPR i is component i (SPEC §10): v5 -> X (bits 15:0), v6 -> Y (bits 31:16).
-    let mut w = wave(vsharp(0x1000, 0, 64, [5, 4, 0, 0], 4, 5));
-    w.exec = 1;
-    w.vgprs[1][0] = 0;
+    let mut w = wave_at(vsharp(0x1000, 0, 64, [5, 4, 0, 0], 4, 5), 1, &[0]);
     w.vgprs[5][0] = 0x1111;
     w.vgprs[6][0] = 0x2222;
     run(&mut w, &inst(BufferKind::Store, Access::Format { count: 2, format: None })).unwrap();
     assert_eq!(w.memory.read(0x1000, 4), 0x2222_1111);
     // Base 2^48 − 4, offset 4, a dword: the address wraps to 0 (SPEC conventions), and bytes
     // written across the top of the address space wrap too.
-    let mut w = wave(vsharp((1 << 48) - 4, 0, 64, XYZW, 4, 4));
-    w.exec = 1;
-    w.vgprs[1][0] = 4;
+    let mut w = wave_at(vsharp((1 << 48) - 4, 0, 64, XYZW, 4, 4), 1, &[4]);
     w.vgprs[5][0] = 0xfeed_f00d;
     run(&mut w, &inst(BufferKind::Store, DWORD)).unwrap();
     assert_eq!(w.memory.read(0, 4), 0xfeed_f00d);
