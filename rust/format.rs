@@ -149,6 +149,24 @@ pub const fn sign_extend(raw: u32, width: u32) -> i32 {
     ((raw << unused) as i32) >> unused
 }
 
+/// f32 bit patterns the models' tests name (format_unpack, format_pack, multi_texel), each
+/// written out from its definition, not computed by the code under test.
+#[cfg(test)]
+pub(crate) mod f32_patterns {
+    pub const ONE: u32 = 0x3f80_0000;
+    pub const MINUS_ONE: u32 = 0xbf80_0000;
+    pub const INF: u32 = 0x7f80_0000;
+    pub const NEG_INF: u32 = 0xff80_0000;
+    /// The default quiet NaN.
+    pub const NAN: u32 = 0x7fc0_0000;
+    /// A negative quiet NaN with a payload.
+    pub const NEG_NAN: u32 = 0xffc0_0001;
+    /// unorm8 3 → 3/255 (SPEC §5's example; rust/float.rs gives the binary expansion).
+    pub const UNORM8_3: u32 = 0x3c40_c0c1;
+    /// snorm8 1 → 1/127.
+    pub const SNORM8_1: u32 = 0x3c01_0204;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

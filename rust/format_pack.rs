@@ -147,6 +147,7 @@ eval_object!(FormatPack, |input, out| {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::f32_patterns::{INF, MINUS_ONE, NAN, NEG_INF, NEG_NAN, ONE};
     use crate::format::{element_bytes, sign_extend, NFMT_RESERVED};
     use crate::format_unpack;
     use crate::unit::testing;
@@ -160,11 +161,6 @@ mod tests {
     fn pack1(dfmt: u8, nfmt: u8, x: f32) -> u128 {
         pack(dfmt, nfmt, [x.to_bits(), 0, 0, 0]).data
     }
-
-    const NAN: u32 = 0x7fc0_0000;
-    const NEG_NAN: u32 = 0xffc0_0001;
-    const INF: u32 = 0x7f80_0000;
-    const NEG_INF: u32 = 0xff80_0000;
 
     #[test]
     fn port_tables_match_the_rtl() {
@@ -187,7 +183,7 @@ mod tests {
         assert_eq!(pack1(1, NFMT_UNORM, 0.501), 128);
         assert_eq!(pack1(1, NFMT_UNORM, 0.499), 127);
         // 8_8_8_8: X = 0 → 0x00, Y = 1 → 0xff, Z = 0.5 → 0x80, W = 0.25 × 255 = 63.75 → 0x40.
-        let o = pack(10, NFMT_UNORM, [0, 0x3f80_0000, 0x3f00_0000, 0x3e80_0000]);
+        let o = pack(10, NFMT_UNORM, [0, ONE, 0x3f00_0000, 0x3e80_0000]);
         assert_eq!((o.data, o.fmt_valid), (0x4080_ff00, true));
         // unorm2 (dfmt 8's X) and unorm10 (its Y): 0.5 × 3 = 1.5 → 2; 0.5 × 1023 = 511.5 → 512.
         let o = pack(8, NFMT_UNORM, [0x3f00_0000, 0x3f00_0000, 0, 0]);
@@ -220,7 +216,7 @@ mod tests {
         // −0.0 → 0 (not a field of ones).
         assert_eq!(pack1(2, NFMT_SNORM, -0.0), 0);
         // snorm2 (dfmt 9's W, bits 31:30): −1.0 → −1 = 0b11.
-        assert_eq!(pack(9, NFMT_SNORM, [0, 0, 0, 0xbf80_0000]).data, 0b11 << 30);
+        assert_eq!(pack(9, NFMT_SNORM, [0, 0, 0, MINUS_ONE]).data, 0b11 << 30);
     }
 
     /// Scaled: truncation toward zero, then saturation; NaN → 0; ±inf saturate.
@@ -254,12 +250,12 @@ mod tests {
     #[test]
     fn float() {
         // 1.0 → 0x3c00; 65520 ties to infinity 0x7c00.
-        assert_eq!(pack(5, NFMT_FLOAT, [0x3f80_0000, 0x477f_f000, 0, 0]).data, 0x7c00_3c00);
+        assert_eq!(pack(5, NFMT_FLOAT, [ONE, 0x477f_f000, 0, 0]).data, 0x7c00_3c00);
         // dfmt 6: X f11(1.0) = 0x3c0, Y f11(−1.0) = 0, Z f10(−NaN 0xffc0_0001) = 0x3f0.
-        let o = pack(6, NFMT_FLOAT, [0x3f80_0000, 0xbf80_0000, NEG_NAN, 0]);
+        let o = pack(6, NFMT_FLOAT, [ONE, MINUS_ONE, NEG_NAN, 0]);
         assert_eq!(o.data, 0x3c0 | 0x3f0 << 22);
         // dfmt 7: X f10(inf) = 0x3e0, Y f11(1.0) = 0x3c0, Z f11(NaN payload 0x40_0000) = 0x7e0.
-        let o = pack(7, NFMT_FLOAT, [INF, 0x3f80_0000, NAN, 0]);
+        let o = pack(7, NFMT_FLOAT, [INF, ONE, NAN, 0]);
         assert_eq!(o.data, 0x3e0 | 0x3c0 << 10 | 0x7e0 << 21);
     }
 

@@ -128,6 +128,7 @@ eval_object!(FormatUnpack, |_input, out| {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::f32_patterns::{INF, MINUS_ONE, NEG_INF, ONE, SNORM8_1, UNORM8_3};
     use crate::format::{element_bytes, NFMT_RESERVED};
     use crate::unit::testing;
     use proptest::prelude::*;
@@ -154,7 +155,7 @@ mod tests {
     #[test]
     fn unorm8() {
         let o = unpack(10, NFMT_UNORM, 0x0080_ff03);
-        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (0x3c40_c0c1, 0x3f80_0000, 0x3f00_8081, 0));
+        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (UNORM8_3, ONE, 0x3f00_8081, 0));
         assert_eq!((o.count, o.fmt_valid), (4, true));
     }
 
@@ -165,7 +166,7 @@ mod tests {
     #[test]
     fn unorm2_and_10() {
         let o = unpack(8, NFMT_UNORM, 0x1 | 0x3ff << 2);
-        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (0x3eaa_aaab, 0x3f80_0000, 0, 0));
+        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (0x3eaa_aaab, ONE, 0, 0));
         let o = unpack(8, NFMT_UNORM, 0x2);
         assert_eq!(c(&o, 0), 0x3f2a_aaab);
         assert_eq!(o.count, 4);
@@ -176,11 +177,11 @@ mod tests {
     #[test]
     fn snorm() {
         let o = unpack(10, NFMT_SNORM, 0x7f_81_80_01);
-        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (0x3c01_0204, 0xbf80_0000, 0xbf80_0000, 0x3f80_0000));
+        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2), c(&o, 3)), (SNORM8_1, MINUS_ONE, MINUS_ONE, ONE));
         let o = unpack(3, NFMT_SNORM, 0x00ff);
         assert_eq!((c(&o, 0), c(&o, 1), o.count), (0xbc01_0204, 0, 2));
-        assert_eq!(c(&unpack(9, NFMT_SNORM, 0b10 << 30), 3), 0xbf80_0000);
-        assert_eq!(c(&unpack(9, NFMT_SNORM, 0b01 << 30), 3), 0x3f80_0000);
+        assert_eq!(c(&unpack(9, NFMT_SNORM, 0b10 << 30), 3), MINUS_ONE);
+        assert_eq!(c(&unpack(9, NFMT_SNORM, 0b01 << 30), 3), ONE);
     }
 
     /// Scaled and integer: 16-bit 0xfffe is 65534.0 = 1.1111111111111110 × 2^15 = 0x477f_fe00
@@ -200,12 +201,12 @@ mod tests {
     #[test]
     fn float() {
         let o = unpack(5, NFMT_FLOAT, 0xfc00_3c00);
-        assert_eq!((c(&o, 0), c(&o, 1), o.count), (0x3f80_0000, 0xff80_0000, 2));
+        assert_eq!((c(&o, 0), c(&o, 1), o.count), (ONE, NEG_INF, 2));
         let o = unpack(6, NFMT_FLOAT, 0x3c0 | 0x7c1 << 11 | 0x1e0 << 22);
-        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2)), (0x3f80_0000, 0x7f82_0000, 0x3f80_0000));
+        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2)), (ONE, 0x7f82_0000, ONE));
         // dfmt 7: X f10, Y f11, Z f11.
         let o = unpack(7, NFMT_FLOAT, 0x1e0 | 0x3c0 << 10 | 0x7c0 << 21);
-        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2)), (0x3f80_0000, 0x3f80_0000, 0x7f80_0000));
+        assert_eq!((c(&o, 0), c(&o, 1), c(&o, 2)), (ONE, ONE, INF));
     }
 
     /// 32-bit fields are raw whatever the nfmt; dfmt 14 carries all four dwords.

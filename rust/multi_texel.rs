@@ -127,6 +127,7 @@ eval_object!(MultiTexel, |_input, out| {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::f32_patterns::{MINUS_ONE, ONE, SNORM8_1, UNORM8_3};
     use crate::format::{NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM, NFMT_USCALED};
     use crate::format_pack::pack_field;
     use crate::format_unpack::unpack_field;
@@ -153,14 +154,6 @@ mod tests {
     fn dwords(o: &Out) -> [u32; 4] {
         [0, 1, 2, 3].map(|i| (o.result >> (32 * i)) as u32)
     }
-
-    // f32 patterns used below (unorm/snorm from SPEC §5, see format_unpack's tests).
-    const ONE: u32 = 0x3f80_0000;
-    const MINUS_ONE: u32 = 0xbf80_0000;
-    /// unorm8 3 → 3/255 (SPEC §5's example).
-    const UNORM8_3: u32 = 0x3c40_c0c1;
-    /// snorm8 1 → 1/127.
-    const SNORM8_1: u32 = 0x3c01_0204;
 
     #[test]
     fn port_tables_match_the_rtl() {
@@ -197,26 +190,24 @@ mod tests {
         assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_FLOAT, 0xc000_3c00)), [ONE, 0xc000_0000, 0, 0]);
     }
 
-    /// BY2 DMASK 0xF, RG8: t0.R, t0.G, t1.R, t1.G. Bytes 0x11 (t0.R), 0x22 (t0.G), 0x33 (t1.R),
-    /// 0x44 (t1.G) → uint dwords 0x11, 0x22, 0x33, 0x44; sint 0x80 → −128; unorm/snorm per
-    /// channel (0xff → 1.0, 0x03 → 3/255; snorm 0x7f → 1.0, 0x80 → −1.0).
+    /// The two rows of four one-byte components, DMASK 0xF: BY2 RG8 (t0.R, t0.G, t1.R, t1.G) and
+    /// BY4 R8 (t0 .. t3) both give byte j of the group as dword j, byte 0 from bits 7:0; the bytes
+    /// above the group are ignored. Bytes 0x11, 0x22, 0x33, 0x44 → uint dwords 0x11, 0x22, 0x33,
+    /// 0x44; 0x01, 0xff, 0x03, 0x80 → uint 1, 0xff, 3, 0x80 and sint 1, −1, 3, −128; 0x01, 0x7f,
+    /// 0x80 → sint 1, 0x7f, −128; unorm/snorm per byte (0xff → 1.0, 0x03 → 3/255; snorm 0x7f →
+    /// 1.0, 0x80 → −1.0, 0x01 → 1/127).
     #[test]
-    fn by2_rg8_channel_order() {
-        let o = run(OP_BY2, 0xf, DFMT_RG8, NFMT_UINT, 0x4433_2211);
-        assert_eq!((dwords(&o), o.result_count), ([0x11, 0x22, 0x33, 0x44], 4));
-        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_SINT, 0x0080_7f01)), [1, 0x7f, 0xffff_ff80, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_UNORM, 0x0003_ff00)), [0, ONE, UNORM8_3, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0xf, DFMT_RG8, NFMT_SNORM, 0x0180_7f00)), [0, ONE, MINUS_ONE, SNORM8_1]);
-    }
-
-    /// BY4 DMASK 0xF, R8: four texels, one dword each, texel 0 from bits 7:0.
-    #[test]
-    fn by4_r8() {
-        let o = run(OP_BY4, 0xf, DFMT_R8, NFMT_UINT, 0xffff_ffff_8003_ff01);
-        assert_eq!((dwords(&o), o.result_count), ([0x01, 0xff, 0x03, 0x80], 4));
-        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_SINT, 0x8003_ff01)), [1, 0xffff_ffff, 3, 0xffff_ff80]);
-        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_UNORM, 0x0003_ff00)), [0, ONE, UNORM8_3, 0]);
-        assert_eq!(dwords(&run(OP_BY4, 0xf, DFMT_R8, NFMT_SNORM, 0x0180_7f00)), [0, ONE, MINUS_ONE, SNORM8_1]);
+    fn four_byte_groups_in_byte_order() {
+        for (op, dfmt) in [(OP_BY2, DFMT_RG8), (OP_BY4, DFMT_R8)] {
+            let by = |nfmt, texels| dwords(&run(op, 0xf, dfmt, nfmt, texels));
+            let o = run(op, 0xf, dfmt, NFMT_UINT, 0x4433_2211);
+            assert_eq!((dwords(&o), o.result_count), ([0x11, 0x22, 0x33, 0x44], 4), "op {op}");
+            assert_eq!(by(NFMT_UINT, 0xffff_ffff_8003_ff01), [0x01, 0xff, 0x03, 0x80], "op {op}");
+            assert_eq!(by(NFMT_SINT, 0x8003_ff01), [1, 0xffff_ffff, 3, 0xffff_ff80], "op {op}");
+            assert_eq!(by(NFMT_SINT, 0x0080_7f01), [1, 0x7f, 0xffff_ff80, 0], "op {op}");
+            assert_eq!(by(NFMT_UNORM, 0x0003_ff00), [0, ONE, UNORM8_3, 0], "op {op}");
+            assert_eq!(by(NFMT_SNORM, 0x0180_7f00), [0, ONE, MINUS_ONE, SNORM8_1], "op {op}");
+        }
     }
 
     /// PCK: the stored bits, texel 0 lowest, one dword, zero above the group. R8 PCK2 reads 2
