@@ -20,20 +20,21 @@
 //   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
 //
 // Address stage ("TA: address stage"):
-//   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight instructions
-//   are in flight (inflight_full_i = 0) and fewer than 2 are held by the step stage (the lane
-//   table to be written next is free). Id = instructions taken since reset, mod InFlight. Cycles a .. a+3 feed
-//   group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g + j, soffset 0: the V#'s base
-//   field carries base + soffset, added once per instruction at its first beat) and, for format stores,
-//   16 format_pack instances (components: the data dwords below `count`, or the four d16
-//   components); the results (both units: two edges) are written into the instruction's lane
-//   table and the TD's lane information at the edge that ends a+g+2, so group g is available
-//   to the step stage from a+g+3. Sized store data and atomic operands go through a two-stage
-//   register alongside. The lane tables' lanes are a 1R1W register file (vmem_pipe_rf), a row a
-//   table's group, read one cycle ahead by the step stage (a row written at the edge it is read
-//   is taken from the write data). Per lane: takes part (loads: EXEC, bound, in range; stores: the same,
-//   fmt_valid for format stores, and a non-empty byte mask; atomics: EXEC, bound, in_range[0]);
-//   the element's byte mask (`bytes` bytes; stores above 4 bytes: only dwords in range).
+//   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight
+//   instructions are in flight (inflight_full_i = 0) and fewer than 2 are held by the step
+//   stage (the lane table to be written next is free). Id = instructions taken since reset, mod
+//   InFlight. Cycles a .. a+3 feed group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g
+//   + j, soffset 0: the V#'s base field carries base + soffset, added once per instruction over
+//   its second and third beats) and, for format stores, 16 format_pack instances (components:
+//   the data dwords below `count`, or the four d16 components); the results (both units: two
+//   edges) are written into the instruction's lane table and the TD's lane information at the
+//   edge that ends a+g+2, so group g is available to the step stage from a+g+3. Sized store
+//   data and atomic operands go through a two-stage register alongside. The lane tables' lanes
+//   are a 1R1W register file (vmem_pipe_rf), a row a table's group, read one cycle ahead by the
+//   step stage (a row written at the edge it is read is taken from the write data). Per lane:
+//   takes part (loads: EXEC, bound, in range; stores: the same, fmt_valid for format stores,
+//   and a non-empty byte mask; atomics: EXEC, bound, in_range[0]); the element's byte mask
+//   (`bytes` bytes; stores above 4 bytes: only dwords in range).
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -185,9 +186,13 @@ module vmem_pipe_ta
   pipe_hdr_t [1:0]  ib_hdr_q, ib_hdr_d;
   logic [1:0][15:0] ib_tfirst_q, ib_tfirst_d;
   logic [1:0][15:0] ib_tlast_q, ib_tlast_d;
-  // base + soffset, once per instruction (its first beat): the lanes' buffer_addr instances add
-  // the rest (SPEC §2: soffset is in the address, not in the range check).
+  // base + soffset, once per instruction: the lanes' buffer_addr instances add the rest (SPEC §2:
+  // soffset is in the address, not in the range check). From the stored header, in two halves:
+  // bits 23:0 and their carry at the instruction's second beat, bits 47:24 at its third (every
+  // instruction has at least four beats).
+  localparam int unsigned BaseLoW = VsBaseW / 2;
   logic [1:0][VsBaseW-1:0] ib_base_q, ib_base_d;
+  logic [1:0]              ib_base_cy_q, ib_base_cy_d;
 
   // Operand storage (no reset: a dword is read only after the beat that wrote it). Registers
   // written by constant index: each beat writes one (buffer, dword, group) row of 16 lanes, so
@@ -244,7 +249,8 @@ module vmem_pipe_ta
     ib_hdr_d    = ib_hdr_q;
     ib_tfirst_d = ib_tfirst_q;
     ib_tlast_d  = ib_tlast_q;
-    ib_base_d   = ib_base_q;
+    ib_base_d    = ib_base_q;
+    ib_base_cy_d = ib_base_cy_q;
     if (adr_free) begin
       ib_full_d[adr_buf_q]  = 1'b0;
       ib_beats_d[adr_buf_q] = '0;
@@ -254,8 +260,17 @@ module vmem_pipe_ta
       if (bk == 5'd0) begin
         ib_hdr_d[ib_w_q]    = iss_i.hdr;
         ib_tfirst_d[ib_w_q] = now_i;
-        ib_base_d[ib_w_q]   = iss_i.hdr.vsharp[VsBaseLsb +: VsBaseW] +
-                              VsBaseW'(iss_i.hdr.soffset);
+      end
+      if (bk == 5'd1) begin
+        {ib_base_cy_d[ib_w_q], ib_base_d[ib_w_q][BaseLoW-1:0]} =
+            (BaseLoW + 1)'(ib_hdr_q[ib_w_q].vsharp[VsBaseLsb +: BaseLoW]) +
+            (BaseLoW + 1)'(ib_hdr_q[ib_w_q].soffset[BaseLoW-1:0]);
+      end
+      if (bk == 5'd2) begin
+        ib_base_d[ib_w_q][VsBaseW-1:BaseLoW] =
+            ib_hdr_q[ib_w_q].vsharp[VsBaseLsb + BaseLoW +: VsBaseW - BaseLoW] +
+            (VsBaseW - BaseLoW)'(ib_hdr_q[ib_w_q].soffset[31:BaseLoW]) +
+            (VsBaseW - BaseLoW)'(ib_base_cy_q[ib_w_q]);
       end
       if (iss_i.last) begin
         ib_full_d[ib_w_q]  = 1'b1;
@@ -294,6 +309,7 @@ module vmem_pipe_ta
   `VMEM_FF(ib_tfirst_q, ib_tfirst_d, '0)
   `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
   `VMEM_FF(ib_base_q, ib_base_d, '0)
+  `VMEM_FF(ib_base_cy_q, ib_base_cy_d, '0)
   `VMEM_FF(cv_p1_q, cv_p1_d, '0)
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
 
