@@ -54,7 +54,8 @@
 // Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_ta*), nothing in the design (rtl/vmem_prim_pkg.sv):
 // the break-asserts build puts rtl/test/vmem_pipe_brk_ta.svh at the end of the step stage's
 // next-state always_comb, and vmem_pipe_brk_ta_ib.svh, _ta_adr.svh, _ta_bnd.svh, _ta_lt.svh at
-// the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb.
+// the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb,
+// and vmem_pipe_brk_ta_ia.svh at the end of the address rows' read-ahead.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -194,11 +195,20 @@ module vmem_pipe_ta
   logic [1:0][VsBaseW-1:0] ib_base_q, ib_base_d;
   logic [1:0]              ib_base_cy_q, ib_base_cy_d;
 
-  // Operand storage (no reset: a dword is read only after the beat that wrote it). Registers
-  // written by constant index: each beat writes one (buffer, dword, group) row of 16 lanes, so
-  // no row has more than two writers (the beat, and for data the d16 result).
-  logic [1:0][1:0][3:0][GroupLanes-1:0][31:0] ib_addr_q;   // [buffer][address dword][group][lane]
+  // Operand storage (no reset: a dword is read only after the beat that wrote it).
+  // Address dwords: a 1R1W register file per dword (vmem_pipe_rf, rows {buffer, group} of 16
+  // lanes), written by the beats and read one cycle ahead by the address stage. No bypass: the
+  // address stage reads group g at least 3 - g cycles after its last address beat, and the
+  // last beat, the only one in the cycle before a take, is of group 3.
+  // Data dwords: registers written by constant index: each beat writes one (buffer, dword, group)
+  // row of 16 lanes, and the d16 result rewrites a group's rows, in the same cycles as beats of
+  // other groups (two writers, so not a one-port register file).
   logic [1:0][3:0][3:0][GroupLanes-1:0][31:0] ib_data_q;   // [buffer][data dword][group][lane]
+  logic [1:0]                       ia_we;                 // address dword j of the beat
+  logic [2:0]                       ia_waddr;
+  logic                             ia_re;                 // read row ia_raddr at this edge
+  logic [2:0]                       ia_raddr;
+  logic [1:0][GroupLanes-1:0][31:0] ia_rdata;              // [address dword][lane]
 
   logic       beat;
   logic [4:0] bk;          // beat index within the instruction
@@ -313,16 +323,26 @@ module vmem_pipe_ta
   `VMEM_FF(cv_p1_q, cv_p1_d, '0)
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
 
+  assign ia_waddr = {ib_w_q, bg};
+  for (genvar j = 0; j < 2; j++) begin : g_ia
+    // The beat's address dword bj of group bg, into buffer ib_w_q.
+    assign ia_we[j] = beat && (bj[0] == 1'(j)) && ({1'b0, bj} < b_a);
+    vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * 32)) u_addr (
+      .clk_i,
+      .we_i    (ia_we[j]),
+      .waddr_i (ia_waddr),
+      .wdata_i (iss_i.addr),
+      .re_i    (ia_re),
+      .raddr_i (ia_raddr),
+      .rdata_o (ia_rdata[j])
+    );
+  end
+
   always_ff @(posedge clk_i) begin
     for (int s = 0; s < 2; s++) begin
       for (int g = 0; g < 4; g++) begin
-        // The beat's dword bj of group bg, into buffer ib_w_q.
+        // The beat's data dword bj of group bg, into buffer ib_w_q.
         if (beat && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
-          for (int j = 0; j < 2; j++) begin
-            if ((bj[0] == 1'(j)) && ({1'b0, bj} < b_a)) begin
-              ib_addr_q[s][j][g] <= iss_i.addr;
-            end
-          end
           for (int i = 0; i < 4; i++) begin
             if ((bj == 2'(i)) && ({1'b0, bj} < b_d)) begin
               ib_data_q[s][i][g] <= iss_i.data;
@@ -414,8 +434,8 @@ module vmem_pipe_ta
                            fd_hdr.count, fd_hdr.d16);
 
     for (int l = 0; l < GroupLanes; l++) begin
-      ba_index[l]  = fd_hdr.idxen ? ib_addr_q[fd_buf][0][fd_group][l] : 32'd0;
-      ba_offset[l] = !fd_hdr.offen ? 32'd0 : ib_addr_q[fd_buf][fd_hdr.idxen][fd_group][l];
+      ba_index[l]  = fd_hdr.idxen ? ia_rdata[0][l] : 32'd0;
+      ba_offset[l] = !fd_hdr.offen ? 32'd0 : ia_rdata[fd_hdr.idxen][l];
       for (int i = 0; i < 4; i++) begin
         fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
                                ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
@@ -447,6 +467,14 @@ module vmem_pipe_ta
     end
     rp1_d = '{valid: fd_valid, sel: fd_tab, group: fd_group};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
+  end
+
+  // The address row the address stage feeds next cycle: its next group, or group 0 of the
+  // oldest buffer, complete, when it is idle then (a take may come).
+  always_comb begin
+    ia_re    = adr_busy_d | ib_full_d[ib_r_d];
+    ia_raddr = adr_busy_d ? {adr_buf_d, adr_g_d} : {ib_r_d, 2'd0};
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ia)  // test builds only (see the contract above)
   end
 
   // The header of the instruction taken (the oldest complete buffer).
@@ -811,8 +839,9 @@ module vmem_pipe_ta
   pipe_bundle_t bnd_prev_q;
   `VMEM_FF(bnd_prev_stall_q, bnd_valid_o & ~bnd_ready_i, 1'b0)
   `VMEM_FF(bnd_prev_q, bnd_o, '0)
-  logic [3:0]   lt_rd_q;     // {read, row} at the last edge
+  logic [3:0]   lt_rd_q, ia_rd_q;     // {read, row} at the last edge
   `VMEM_FF(lt_rd_q, {lt_re, lt_raddr}, '0)
+  `VMEM_FF(ia_rd_q, {ia_re, ia_raddr}, '0)
   logic a_hdr_ok, a_bnd_ok;
   assign a_hdr_ok = !(beat && (bk != 5'd0)) || (iss_i.hdr == ib_hdr_q[ib_w_q]);
   assign a_bnd_ok = !bnd_prev_stall_q || (bnd_valid_o && (bnd_o == bnd_prev_q));
@@ -832,6 +861,9 @@ module vmem_pipe_ta
 `VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
 // A working step's group is available (docs/decisions.md: always after the first step).
 `VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
+// The address row a feeding address stage uses was read at the edge before, and is the row of
+// its buffer and group.
+`VMEM_ASSERT(AddrRowRead_A, fd_valid |-> (ia_rd_q == {1'b1, fd_buf, fd_group}))
 // The lane row a working step stage uses was read at the edge before, and is the row of its
 // table and group.
 `VMEM_ASSERT(LaneRowRead_A, st_work |-> (lt_rd_q == {1'b1, st_tab_q, wg}))
