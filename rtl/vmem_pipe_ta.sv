@@ -20,17 +20,21 @@
 //   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
 //
 // Address stage ("TA: address stage"):
-//   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight instructions
-//   are in flight (inflight_full_i = 0) and fewer than 2 are held by the step stage (the lane
-//   table to be written next is free). Id = instructions taken since reset, mod InFlight. Cycles a .. a+3 feed
-//   group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g + j) and, for format stores,
-//   16 format_pack instances (components: the data dwords below `count`, or the four d16
-//   components); the results (both units: two edges) are written into the instruction's lane
-//   table and the TD's lane information at the edge that ends a+g+2, so group g is available
-//   to the step stage from a+g+3. Sized store data and atomic operands go through a two-stage
-//   register alongside. Per lane: takes part (loads: EXEC, bound, in range; stores: the same,
-//   fmt_valid for format stores, and a non-empty byte mask; atomics: EXEC, bound, in_range[0]);
-//   the element's byte mask (`bytes` bytes; stores above 4 bytes: only dwords in range).
+//   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight
+//   instructions are in flight (inflight_full_i = 0) and fewer than 2 are held by the step
+//   stage (the lane table to be written next is free). Id = instructions taken since reset, mod
+//   InFlight. Cycles a .. a+3 feed group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g
+//   + j, soffset 0: the V#'s base field carries base + soffset, added once per instruction over
+//   its second and third beats) and, for format stores, 16 format_pack instances (components:
+//   the data dwords below `count`, or the four d16 components); the results (both units: two
+//   edges) are written into the instruction's lane table and the TD's lane information at the
+//   edge that ends a+g+2, so group g is available to the step stage from a+g+3. Sized store
+//   data and atomic operands go through a two-stage register alongside. The lane tables' lanes
+//   are a 1R1W register file (vmem_pipe_rf), a row a table's group, read one cycle ahead by the
+//   step stage (a row written at the edge it is read is taken from the write data). Per lane:
+//   takes part (loads: EXEC, bound, in range; stores: the same, fmt_valid for format stores,
+//   and a non-empty byte mask; atomics: EXEC, bound, in_range[0]); the element's byte mask
+//   (`bytes` bytes; stores above 4 bytes: only dwords in range).
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -50,7 +54,8 @@
 // Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_ta*), nothing in the design (rtl/vmem_prim_pkg.sv):
 // the break-asserts build puts rtl/test/vmem_pipe_brk_ta.svh at the end of the step stage's
 // next-state always_comb, and vmem_pipe_brk_ta_ib.svh, _ta_adr.svh, _ta_bnd.svh, _ta_lt.svh at
-// the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb.
+// the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb,
+// and vmem_pipe_brk_ta_ia.svh at the end of the address rows' read-ahead.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
 
@@ -61,6 +66,7 @@
 `include "rtl/d16.sv"
 `include "rtl/buffer_addr.sv"
 `include "rtl/format_pack.sv"
+`include "rtl/vmem_pipe_rf.sv"
 `endif
 
 module vmem_pipe_ta
@@ -181,12 +187,28 @@ module vmem_pipe_ta
   pipe_hdr_t [1:0]  ib_hdr_q, ib_hdr_d;
   logic [1:0][15:0] ib_tfirst_q, ib_tfirst_d;
   logic [1:0][15:0] ib_tlast_q, ib_tlast_d;
+  // base + soffset, once per instruction: the lanes' buffer_addr instances add the rest (SPEC §2:
+  // soffset is in the address, not in the range check). From the stored header, in two halves:
+  // bits 23:0 and their carry at the instruction's second beat, bits 47:24 at its third (every
+  // instruction has at least four beats).
+  localparam int unsigned BaseLoW = VsBaseW / 2;
+  logic [1:0][VsBaseW-1:0] ib_base_q, ib_base_d;
+  logic [1:0]              ib_base_cy_q, ib_base_cy_d;
 
-  // Operand storage (no reset: a dword is read only after the beat that wrote it). Registers
-  // written by constant index: each beat writes one (buffer, dword, group) row of 16 lanes, so
-  // no row has more than two writers (the beat, and for data the d16 result).
-  logic [1:0][1:0][3:0][GroupLanes-1:0][31:0] ib_addr_q;   // [buffer][address dword][group][lane]
+  // Operand storage (no reset: a dword is read only after the beat that wrote it).
+  // Address dwords: a 1R1W register file per dword (vmem_pipe_rf, rows {buffer, group} of 16
+  // lanes), written by the beats and read one cycle ahead by the address stage. No bypass: the
+  // address stage reads group g at least 3 - g cycles after its last address beat, and the
+  // last beat, the only one in the cycle before a take, is of group 3.
+  // Data dwords: registers written by constant index: each beat writes one (buffer, dword, group)
+  // row of 16 lanes, and the d16 result rewrites a group's rows, in the same cycles as beats of
+  // other groups (two writers, so not a one-port register file).
   logic [1:0][3:0][3:0][GroupLanes-1:0][31:0] ib_data_q;   // [buffer][data dword][group][lane]
+  logic [1:0]                       ia_we;                 // address dword j of the beat
+  logic [2:0]                       ia_waddr;
+  logic                             ia_re;                 // read row ia_raddr at this edge
+  logic [2:0]                       ia_raddr;
+  logic [1:0][GroupLanes-1:0][31:0] ia_rdata;              // [address dword][lane]
 
   logic       beat;
   logic [4:0] bk;          // beat index within the instruction
@@ -237,6 +259,8 @@ module vmem_pipe_ta
     ib_hdr_d    = ib_hdr_q;
     ib_tfirst_d = ib_tfirst_q;
     ib_tlast_d  = ib_tlast_q;
+    ib_base_d    = ib_base_q;
+    ib_base_cy_d = ib_base_cy_q;
     if (adr_free) begin
       ib_full_d[adr_buf_q]  = 1'b0;
       ib_beats_d[adr_buf_q] = '0;
@@ -246,6 +270,17 @@ module vmem_pipe_ta
       if (bk == 5'd0) begin
         ib_hdr_d[ib_w_q]    = iss_i.hdr;
         ib_tfirst_d[ib_w_q] = now_i;
+      end
+      if (bk == 5'd1) begin
+        {ib_base_cy_d[ib_w_q], ib_base_d[ib_w_q][BaseLoW-1:0]} =
+            (BaseLoW + 1)'(ib_hdr_q[ib_w_q].vsharp[VsBaseLsb +: BaseLoW]) +
+            (BaseLoW + 1)'(ib_hdr_q[ib_w_q].soffset[BaseLoW-1:0]);
+      end
+      if (bk == 5'd2) begin
+        ib_base_d[ib_w_q][VsBaseW-1:BaseLoW] =
+            ib_hdr_q[ib_w_q].vsharp[VsBaseLsb + BaseLoW +: VsBaseW - BaseLoW] +
+            (VsBaseW - BaseLoW)'(ib_hdr_q[ib_w_q].soffset[31:BaseLoW]) +
+            (VsBaseW - BaseLoW)'(ib_base_cy_q[ib_w_q]);
       end
       if (iss_i.last) begin
         ib_full_d[ib_w_q]  = 1'b1;
@@ -283,19 +318,31 @@ module vmem_pipe_ta
   `VMEM_FF(ib_hdr_q, ib_hdr_d, '0)
   `VMEM_FF(ib_tfirst_q, ib_tfirst_d, '0)
   `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
+  `VMEM_FF(ib_base_q, ib_base_d, '0)
+  `VMEM_FF(ib_base_cy_q, ib_base_cy_d, '0)
   `VMEM_FF(cv_p1_q, cv_p1_d, '0)
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
+
+  assign ia_waddr = {ib_w_q, bg};
+  for (genvar j = 0; j < 2; j++) begin : g_ia
+    // The beat's address dword bj of group bg, into buffer ib_w_q.
+    assign ia_we[j] = beat && (bj[0] == 1'(j)) && ({1'b0, bj} < b_a);
+    vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * 32)) u_addr (
+      .clk_i,
+      .we_i    (ia_we[j]),
+      .waddr_i (ia_waddr),
+      .wdata_i (iss_i.addr),
+      .re_i    (ia_re),
+      .raddr_i (ia_raddr),
+      .rdata_o (ia_rdata[j])
+    );
+  end
 
   always_ff @(posedge clk_i) begin
     for (int s = 0; s < 2; s++) begin
       for (int g = 0; g < 4; g++) begin
-        // The beat's dword bj of group bg, into buffer ib_w_q.
+        // The beat's data dword bj of group bg, into buffer ib_w_q.
         if (beat && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
-          for (int j = 0; j < 2; j++) begin
-            if ((bj[0] == 1'(j)) && ({1'b0, bj} < b_a)) begin
-              ib_addr_q[s][j][g] <= iss_i.addr;
-            end
-          end
           for (int i = 0; i < 4; i++) begin
             if ((bj == 2'(i)) && ({1'b0, bj} < b_d)) begin
               ib_data_q[s][i][g] <= iss_i.data;
@@ -324,7 +371,20 @@ module vmem_pipe_ta
   logic [1:0]       lt_held_q, lt_held_d;     // taken and not yet stepped to the end
   logic [1:0][3:0]  lt_avail_q, lt_avail_d;   // group g's results are in the table
   lt_hdr_t [1:0]    lt_hdr_q, lt_hdr_d;
-  lt_lane_t [1:0][3:0][GroupLanes-1:0] lt_q;  // [table][group][lane]; no reset: read only once available
+
+  // The lanes of the two lane tables: a 1R1W register file (vmem_pipe_rf) of 2 x 4 rows, row
+  // {table, group} holding the group's 16 lanes, written by the results a row a cycle and read
+  // by the step stage one cycle ahead (the row its next cycle works on). A row read at the edge
+  // that writes it comes from the write data instead (lt_byp_q): the step stage may work on a
+  // group in the cycle after its results are written.
+  localparam int unsigned LtRowW = GroupLanes * $bits(lt_lane_t);
+  logic                       lt_we;
+  logic [2:0]                 lt_waddr;
+  logic                       lt_re;
+  logic [2:0]                 lt_raddr;
+  logic [LtRowW-1:0]          lt_rdata;
+  logic                       lt_byp_q, lt_byp_d;
+  lt_lane_t [GroupLanes-1:0]  lt_byp_row_q;
 
   logic             fd_valid;                 // a group is fed to the units this cycle
   logic             fd_buf;
@@ -337,6 +397,7 @@ module vmem_pipe_ta
   logic [15:0][127:0] fd_raw;                 // the lane's data dwords (below D, else 0)
   logic [15:0][127:0] fd_comp;                // format_pack's components
   logic [15:0][127:0] dp1_q, dp1_d, dp2_q, dp2_d;
+  logic [127:0]       fd_vsharp;              // the V#, base + soffset in its base field
   logic               fd_pack;                // feed format_pack
   logic [2:0]         fd_d;                   // data dwords of the instruction fed
 
@@ -366,13 +427,15 @@ module vmem_pipe_ta
     fd_tab   = take ? lt_w_q : adr_tab_q;
     fd_group = take ? 2'd0 : adr_g_q;
     fd_hdr   = ib_hdr_q[fd_buf];
+    fd_vsharp                          = fd_hdr.vsharp;
+    fd_vsharp[VsBaseLsb +: VsBaseW]    = ib_base_q[fd_buf];
     fd_pack  = fd_valid && (fd_hdr.kind == PipeStore) && !fd_hdr.sized;
     fd_d     = data_dwords(fd_hdr.kind, fd_hdr.op, fd_hdr.wide, fd_hdr.sized, fd_hdr.bytes,
                            fd_hdr.count, fd_hdr.d16);
 
     for (int l = 0; l < GroupLanes; l++) begin
-      ba_index[l]  = fd_hdr.idxen ? ib_addr_q[fd_buf][0][fd_group][l] : 32'd0;
-      ba_offset[l] = !fd_hdr.offen ? 32'd0 : ib_addr_q[fd_buf][fd_hdr.idxen][fd_group][l];
+      ba_index[l]  = fd_hdr.idxen ? ia_rdata[0][l] : 32'd0;
+      ba_offset[l] = !fd_hdr.offen ? 32'd0 : ia_rdata[fd_hdr.idxen][l];
       for (int i = 0; i < 4; i++) begin
         fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
                                ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
@@ -406,6 +469,14 @@ module vmem_pipe_ta
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
   end
 
+  // The address row the address stage feeds next cycle: its next group, or group 0 of the
+  // oldest buffer, complete, when it is idle then (a take may come).
+  always_comb begin
+    ia_re    = adr_busy_d | ib_full_d[ib_r_d];
+    ia_raddr = adr_busy_d ? {adr_buf_d, adr_g_d} : {ib_r_d, 2'd0};
+    `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ia)  // test builds only (see the contract above)
+  end
+
   // The header of the instruction taken (the oldest complete buffer).
   pipe_hdr_t th;
   assign th = ib_hdr_q[ib_r_q];
@@ -422,14 +493,14 @@ module vmem_pipe_ta
       .clk_i,
       .rst_ni,
       .valid_i        (fd_valid),
-      .vsharp_i       (fd_hdr.vsharp),
+      .vsharp_i       (fd_vsharp),
       .inst_offset_i  (fd_hdr.offset),
       .offen_i        (fd_hdr.offen),
       .idxen_i        (fd_hdr.idxen),
       .access_i       (fd_hdr.access),
       .bytes_i        (fd_hdr.bytes),
       .lds_i          (1'b0),
-      .sgpr_offset_i  (fd_hdr.soffset),
+      .sgpr_offset_i  (32'd0),
       .vgpr_index_i   (ba_index[l]),
       .vgpr_offset_i  (ba_offset[l]),
       .tid_i          ({fd_group, 4'(l)}),
@@ -516,13 +587,23 @@ module vmem_pipe_ta
 
   assign res_o = '{valid: rp2_q.valid, id: rh.id, group: rp2_q.group, lanes: rt};
 
+  assign lt_we    = rp2_q.valid;
+  assign lt_waddr = {rp2_q.sel, rp2_q.group};
+
+  vmem_pipe_rf #(.Depth(8), .Width(LtRowW)) u_lanes (
+    .clk_i,
+    .we_i    (lt_we),
+    .waddr_i (lt_waddr),
+    .wdata_i (rl),
+    .re_i    (lt_re),
+    .raddr_i (lt_raddr),
+    .rdata_o (lt_rdata)
+  );
+
+  // The bypassed row: no reset, used only when lt_byp_q says it was written.
   always_ff @(posedge clk_i) begin
-    for (int t = 0; t < 2; t++) begin
-      for (int g = 0; g < 4; g++) begin
-        if (rp2_q.valid && (rp2_q.sel == 1'(t)) && (rp2_q.group == 2'(g))) begin
-          lt_q[t][g] <= rl;
-        end
-      end
+    if (lt_re && lt_byp_d) begin
+      lt_byp_row_q <= rl;
     end
   end
 
@@ -570,7 +651,7 @@ module vmem_pipe_ta
     w_atomic = wh.kind == PipeAtomic;
 
     for (int l = 0; l < GroupLanes; l++) begin
-      wl[l]      = lt_q[st_tab_q][wg][l];
+      wl[l]      = lt_byp_q ? lt_byp_row_q[l] : lt_rdata[$bits(lt_lane_t)*l +: $bits(lt_lane_t)];
       w_part[l]  = st_work & wl[l].part;
       w_blk[l]   = wl[l].addr[47:4];
       w_strad[l] = blk_straddles(wl[l].addr[3:0], 4'(wh.bytes - 5'd1));
@@ -720,6 +801,10 @@ module vmem_pipe_ta
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
                                      exec: th.exec};
     end
+    // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
+    lt_re    = st_act_d | lt_held_d[st_tab_d];
+    lt_raddr = {st_tab_d, st_act_d ? st_g_d : 2'd0};
+    lt_byp_d = lt_we && (lt_waddr == lt_raddr);
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_lt)  // test builds only (see the contract above)
   end
 
@@ -733,6 +818,7 @@ module vmem_pipe_ta
   `VMEM_FF(lt_held_q, lt_held_d, '0)
   `VMEM_FF(lt_avail_q, lt_avail_d, '0)
   `VMEM_FF(lt_hdr_q, lt_hdr_d, '0)
+  `VMEM_FF_EN(lt_byp_q, lt_byp_d, lt_re, 1'b0)
   `VMEM_FF(rp1_q, rp1_d, '0)
   `VMEM_FF(rp2_q, rp1_q, '0)
   `VMEM_FF(dp1_q, dp1_d, '0)
@@ -753,6 +839,9 @@ module vmem_pipe_ta
   pipe_bundle_t bnd_prev_q;
   `VMEM_FF(bnd_prev_stall_q, bnd_valid_o & ~bnd_ready_i, 1'b0)
   `VMEM_FF(bnd_prev_q, bnd_o, '0)
+  logic [3:0]   lt_rd_q, ia_rd_q;     // {read, row} at the last edge
+  `VMEM_FF(lt_rd_q, {lt_re, lt_raddr}, '0)
+  `VMEM_FF(ia_rd_q, {ia_re, ia_raddr}, '0)
   logic a_hdr_ok, a_bnd_ok;
   assign a_hdr_ok = !(beat && (bk != 5'd0)) || (iss_i.hdr == ib_hdr_q[ib_w_q]);
   assign a_bnd_ok = !bnd_prev_stall_q || (bnd_valid_o && (bnd_o == bnd_prev_q));
@@ -772,6 +861,12 @@ module vmem_pipe_ta
 `VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
 // A working step's group is available (docs/decisions.md: always after the first step).
 `VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
+// The address row a feeding address stage uses was read at the edge before, and is the row of
+// its buffer and group.
+`VMEM_ASSERT(AddrRowRead_A, fd_valid |-> (ia_rd_q == {1'b1, fd_buf, fd_group}))
+// The lane row a working step stage uses was read at the edge before, and is the row of its
+// table and group.
+`VMEM_ASSERT(LaneRowRead_A, st_work |-> (lt_rd_q == {1'b1, st_tab_q, wg}))
 // A per-quad step has at most 8 requests (four lanes, two blocks each), a merged step at most 4
 // (one per quad); each bound its own assertion.
 `VMEM_ASSERT(StepRequests_A, !w_merged |-> (w_n <= 4'd8))

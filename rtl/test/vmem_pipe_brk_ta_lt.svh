@@ -5,6 +5,8 @@
 //  19: a take while the other table is free keeps writing the table it took
 //                                                               -> HeldTables_A (next cycle: one
 //      table held, and it is the one to write next)
+//  37: the step stage's next lane row, when it stays on a group past 0, is read from the
+//      group before                                             -> LaneRowRead_A (next cycle)
 // Key 23 (StepEndInFlight_A, rtl/test/vmem_pipe_brk_ta.svh) keeps the table of the load whose
 // step stage it repeats held here.
 if (vmem_pipe.test_break_asserts) begin
@@ -14,6 +16,7 @@ if (vmem_pipe.test_break_asserts) begin
                !vmem_pipe.u_td.stepped_q[wh.id]) begin
       lt_held_d[st_tab_q] = 1'b1;
     end
+    6'd37: if (st_act_d && (lt_raddr[1:0] != 2'd0)) lt_raddr[1:0] = lt_raddr[1:0] - 2'd1;
     default: ;
   endcase
 end
