@@ -6,8 +6,9 @@
 // docs/decisions.md "vmem_pipe", which this block and the model (rust/vmem_pipe.rs) implement
 // independently and the harness compares every cycle.
 //
-// Parameters (docs/decisions.md "vmem_pipe", "Parameters"; defaults vmem_pkg::PipeCfgDefault;
-// elaboration stops with $fatal on an illegal set; the TCP takes them as one vmem_pkg::pipe_cfg_t):
+// Parameters (docs/decisions.md "vmem_pipe", "Parameters"; elaboration stops with $fatal on an
+// illegal set; the TCP takes them as one vmem_pkg::pipe_cfg_t, the sub-blocks' defaults are
+// vmem_pkg::PipeCfgDefault, equal to these):
 //   Banks        TCP banks, 2 or 4 (bank = address bits 7:6, or bit 6); channels 2 and 3 present
 //                nothing with 2.
 //   Lines        lines per bank (fully associative, 64 bytes); more than Mshrs + ReturnDepth.
@@ -62,14 +63,14 @@
 module vmem_pipe
   import vmem_pkg::*;
 #(
-  parameter int unsigned Banks       = PipeCfgDefault.banks,
-  parameter int unsigned Lines       = PipeCfgDefault.lines,
-  parameter int unsigned Mshrs       = PipeCfgDefault.mshrs,
-  parameter int unsigned Targets     = PipeCfgDefault.targets,
-  parameter int unsigned InFlight    = PipeCfgDefault.inflight,
-  parameter int unsigned LookupDepth = PipeCfgDefault.lookup_depth,
-  parameter int unsigned ReturnDepth = PipeCfgDefault.return_depth,
-  parameter int unsigned L2Depth     = PipeCfgDefault.l2_depth
+  parameter int unsigned Banks       = 4,
+  parameter int unsigned Lines       = 64,
+  parameter int unsigned Mshrs       = 16,
+  parameter int unsigned Targets     = 8,
+  parameter int unsigned InFlight    = 16,
+  parameter int unsigned LookupDepth = 4,
+  parameter int unsigned ReturnDepth = 32,
+  parameter int unsigned L2Depth     = 2
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

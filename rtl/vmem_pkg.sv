@@ -231,7 +231,8 @@ package vmem_pkg;
     return c;
   endfunction
 
-  // The defaults of vmem_pipe's parameters (and so of its sub-blocks').
+  // vmem_pipe's defaults (its declaration's, docs/decisions.md "vmem_pipe"), which its sub-blocks
+  // and formal properties take as theirs.
   localparam pipe_cfg_t PipeCfgDefault = pipe_cfg(4, 64, 16, 8, 16, 4, 32, 2);
 
   // A TCP bank's index and count widths (rtl/vmem_pipe_tcp_bank.sv; its formal properties declare
