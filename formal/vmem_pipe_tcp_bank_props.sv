@@ -22,24 +22,9 @@
 module vmem_pipe_tcp_bank_props
   import vmem_pkg::*;
 #(
-  parameter int unsigned Lines       = 64,
-  parameter int unsigned Mshrs       = 16,
-  parameter int unsigned Targets     = 8,
-  parameter int unsigned InFlight    = 16,
-  parameter int unsigned LookupDepth = 4,
-  parameter int unsigned ReturnDepth = 8,
-  parameter int unsigned L2Depth     = 2,
-  // The bank's own widths (rtl/vmem_pipe_tcp_bank.sv), passed by the bind.
-  parameter int unsigned EntW = 6,
-  parameter int unsigned MW   = 4,
-  parameter int unsigned TgtW = 4,
-  parameter int unsigned PinW = 4,
-  parameter int unsigned LkW  = 3,
-  parameter int unsigned LkPW = 2,
-  parameter int unsigned RqW  = 4,
-  parameter int unsigned RqPW = 3,
-  parameter int unsigned L2W  = 2,
-  parameter int unsigned L2PW = 1
+  // The bank's parameters as one value (the bind's); the bank's state has the widths of
+  // vmem_pkg::pipe_idx_w and pipe_cnt_w, as the bank declares it.
+  parameter pipe_cfg_t Cfg = PipeCfgDefault
 ) (
   input logic                  clk_i,
   input logic                  rst_ni,
@@ -51,32 +36,32 @@ module vmem_pipe_tcp_bank_props
   input logic                  l2_req_ready_i,
   input pipe_l2_rsp_t          l2_rsp_i,
   input pipe_l2_req_t          l2_req_o,
-  input logic                  rr_valid_o,
+  input pipe_rr_t              rr_o,
   input logic                  rr_take_i,
   // The bank's state, for the helper invariants (same names: bound with .*).
-  input logic [Lines-1:0]                ent_valid_q,
-  input logic [Lines-1:0]                ent_pend_q,
-  input logic [Lines-1:0][PipeLineW-1:0] ent_line_q,
-  input logic [Lines-1:0][PinW-1:0]      ent_pins_q,
-  input logic [Lines-1:0][MW-1:0]        ent_mshr_q,
-  input logic [Mshrs-1:0]                m_busy_q,
-  input logic [Mshrs-1:0]                m_lined_q,
-  input logic [Mshrs-1:0]                m_arr_q,
-  input logic [Mshrs-1:0][TgtW-1:0]      m_tgt_q,
-  input logic [Mshrs-1:0][EntW-1:0]      m_ent_q,
-  input logic [Mshrs-1:0]                m_sent_q,
-  input pipe_acc_t [LookupDepth-1:0]     lq_q,
-  input logic [LkPW-1:0]                 lq_head_q,
-  input logic [LkW-1:0]                  lq_cnt_q,
-  input logic [LookupDepth-1:0]          lq_sv_q,
-  input pipe_ret_t [ReturnDepth-1:0]     rq_q,
-  input logic [RqPW-1:0]                 rq_head_q,
-  input logic [RqW-1:0]                  rq_cnt_q,
-  input logic [ReturnDepth-1:0]          rq_sv_q,
-  input pipe_l2e_t [L2Depth-1:0]         l2q_q,
-  input logic [L2PW-1:0]                 l2q_head_q,
-  input logic [L2W-1:0]                  l2q_cnt_q,
-  input logic [L2Depth-1:0]              l2q_sv_q
+  input logic [Cfg.lines-1:0]                                   ent_valid_q,
+  input logic [Cfg.lines-1:0]                                   ent_pend_q,
+  input logic [Cfg.lines-1:0][PipeLineW-1:0]                    ent_line_q,
+  input logic [Cfg.lines-1:0][pipe_cnt_w(Cfg.return_depth)-1:0] ent_pins_q,
+  input logic [Cfg.lines-1:0][pipe_idx_w(Cfg.mshrs)-1:0]        ent_mshr_q,
+  input logic [Cfg.mshrs-1:0]                                   m_busy_q,
+  input logic [Cfg.mshrs-1:0]                                   m_lined_q,
+  input logic [Cfg.mshrs-1:0]                                   m_arr_q,
+  input logic [Cfg.mshrs-1:0][pipe_cnt_w(Cfg.targets)-1:0]      m_tgt_q,
+  input logic [Cfg.mshrs-1:0][pipe_idx_w(Cfg.lines)-1:0]        m_ent_q,
+  input logic [Cfg.mshrs-1:0]                                   m_sent_q,
+  input pipe_acc_t [Cfg.lookup_depth-1:0]                       lq_q,
+  input logic [pipe_idx_w(Cfg.lookup_depth)-1:0]                lq_head_q,
+  input logic [pipe_cnt_w(Cfg.lookup_depth)-1:0]                lq_cnt_q,
+  input logic [Cfg.lookup_depth-1:0]                            lq_sv_q,
+  input pipe_ret_t [Cfg.return_depth-1:0]                       rq_q,
+  input logic [pipe_idx_w(Cfg.return_depth)-1:0]                rq_head_q,
+  input logic [pipe_cnt_w(Cfg.return_depth)-1:0]                rq_cnt_q,
+  input logic [Cfg.return_depth-1:0]                            rq_sv_q,
+  input pipe_l2e_t [Cfg.l2_depth-1:0]                           l2q_q,
+  input logic [pipe_idx_w(Cfg.l2_depth)-1:0]                    l2q_head_q,
+  input logic [pipe_cnt_w(Cfg.l2_depth)-1:0]                    l2q_cnt_q,
+  input logic [Cfg.l2_depth-1:0]                                l2q_sv_q
 );
   localparam int unsigned PostW = 4;
 
@@ -104,14 +89,14 @@ module vmem_pipe_tcp_bank_props
     acc_ok  = 1'b1;
     for (int r = 0; r < 4; r++) begin
       if (push_i[r]) begin
-        if (acc_i[r].nreq == '0 || acc_i[r].nreq > 3'd4 || 32'(acc_i[r].id) >= InFlight) acc_ok = 1'b0;
+        if (acc_i[r].nreq == '0 || acc_i[r].nreq > 3'd4 || 32'(acc_i[r].id) >= Cfg.inflight) acc_ok = 1'b0;
         // req[k]: request k of the bundle when it is one of this access (not packed).
         if (32'($countones({acc_i[r].req[3].valid, acc_i[r].req[2].valid, acc_i[r].req[1].valid,
                             acc_i[r].req[0].valid})) != 32'(acc_i[r].nreq)) acc_ok = 1'b0;
       end
     end
     rsp_ok = !answer || (l2_rsp_i.tag[4] ? (post_q[l2_rsp_i.tag[3:0]] != '0)
-                                         : (32'(l2_rsp_i.tag[3:0]) < Mshrs && m_out_q[l2_rsp_i.tag[3:0]]));
+                                         : (32'(l2_rsp_i.tag[3:0]) < Cfg.mshrs && m_out_q[l2_rsp_i.tag[3:0]]));
     posted_ok = 1'b1;
     for (int i = 0; i < PipeMaxIds; i++) begin
       if (post_q[i] != '0 && posted_zero_i[i]) posted_ok = 1'b0;
@@ -133,7 +118,7 @@ module vmem_pipe_tcp_bank_props
   Quiet_M: assume property (@(posedge clk_i) disable iff (!rst_ni)
                             !($past(rst_ni) && $past(quiet_i)) || quiet_i);
   RspTag_M: assume property (@(posedge clk_i) disable iff (!rst_ni) rsp_ok);
-  Take_M: assume property (@(posedge clk_i) disable iff (!rst_ni) !rr_take_i || rr_valid_o);
+  Take_M: assume property (@(posedge clk_i) disable iff (!rst_ni) !rr_take_i || rr_o.valid);
 
   `VMEM_ASSERT(L2ReqStable_A, !($past(rst_ni) && $past(quiet_i) && $past(l2_req_o.valid) &&
                                 !$past(l2_req_ready_i)) || (l2_req_o == $past(l2_req_o)))
@@ -146,7 +131,7 @@ module vmem_pipe_tcp_bank_props
   //                 not yet arrived MSHR, not also waiting in the L2 queue;
   //   L2qMshr_H     an L2-queue entry tagged {0, m} is a read or an atomic of a busy MSHR that
   //                 has not arrived and has no request at the L2;
-  //   Targets_H     an MSHR's targets are its return-queue entries, at most Targets; free MSHRs
+  //   Targets_H     an MSHR's targets are its return-queue entries, at most Cfg.targets; free MSHRs
   //                 are clear;
   //   Pins_H        an entry's pins are its hit entries in the return queue;
   //   Pending_H     a pending entry belongs to a busy, lined, not arrived MSHR that names it, and
@@ -159,19 +144,19 @@ module vmem_pipe_tcp_bank_props
   logic h_counts, h_shadow, h_sent, h_l2q, h_tgt, h_pins, h_pend, h_line;
   always_comb begin
     int unsigned c;
-    h_counts = 32'(lq_cnt_q) <= LookupDepth && 32'(lq_head_q) < LookupDepth &&
-               32'(rq_cnt_q) <= ReturnDepth && 32'(rq_head_q) < ReturnDepth &&
-               32'(l2q_cnt_q) <= L2Depth && 32'(l2q_head_q) < L2Depth;
+    h_counts = 32'(lq_cnt_q) <= Cfg.lookup_depth && 32'(lq_head_q) < Cfg.lookup_depth &&
+               32'(rq_cnt_q) <= Cfg.return_depth && 32'(rq_head_q) < Cfg.return_depth &&
+               32'(l2q_cnt_q) <= Cfg.l2_depth && 32'(l2q_head_q) < Cfg.l2_depth;
     h_shadow = 1'b1;
-    for (int s = 0; s < LookupDepth; s++)
-      if (lq_sv_q[s] != in_win(s, lq_head_q, lq_cnt_q, LookupDepth)) h_shadow = 1'b0;
-    for (int s = 0; s < ReturnDepth; s++)
-      if (rq_sv_q[s] != in_win(s, rq_head_q, rq_cnt_q, ReturnDepth)) h_shadow = 1'b0;
-    for (int s = 0; s < L2Depth; s++)
-      if (l2q_sv_q[s] != in_win(s, l2q_head_q, l2q_cnt_q, L2Depth)) h_shadow = 1'b0;
+    for (int s = 0; s < Cfg.lookup_depth; s++)
+      if (lq_sv_q[s] != in_win(s, lq_head_q, lq_cnt_q, Cfg.lookup_depth)) h_shadow = 1'b0;
+    for (int s = 0; s < Cfg.return_depth; s++)
+      if (rq_sv_q[s] != in_win(s, rq_head_q, rq_cnt_q, Cfg.return_depth)) h_shadow = 1'b0;
+    for (int s = 0; s < Cfg.l2_depth; s++)
+      if (l2q_sv_q[s] != in_win(s, l2q_head_q, l2q_cnt_q, Cfg.l2_depth)) h_shadow = 1'b0;
     h_sent = 1'b1;
     for (int m = 0; m < 16; m++) begin
-      if (m < Mshrs) begin
+      if (m < Cfg.mshrs) begin
         if (m_out_q[m] != m_sent_q[m]) h_sent = 1'b0;
         if (m_sent_q[m] && (!m_busy_q[m] || m_arr_q[m])) h_sent = 1'b0;
       end else if (m_out_q[m]) begin
@@ -179,50 +164,50 @@ module vmem_pipe_tcp_bank_props
       end
     end
     h_l2q = 1'b1;
-    for (int s = 0; s < L2Depth; s++) begin
-      if (in_win(s, l2q_head_q, l2q_cnt_q, L2Depth) && !l2q_q[s].tag[4]) begin
-        if (32'(l2q_q[s].tag[3:0]) >= Mshrs || l2q_q[s].kind == L2Write) h_l2q = 1'b0;
+    for (int s = 0; s < Cfg.l2_depth; s++) begin
+      if (in_win(s, l2q_head_q, l2q_cnt_q, Cfg.l2_depth) && !l2q_q[s].tag[4]) begin
+        if (32'(l2q_q[s].tag[3:0]) >= Cfg.mshrs || l2q_q[s].kind == L2Write) h_l2q = 1'b0;
         else if (!m_busy_q[l2q_q[s].tag[3:0]] || m_arr_q[l2q_q[s].tag[3:0]] ||
                  m_sent_q[l2q_q[s].tag[3:0]]) h_l2q = 1'b0;
       end
     end
     h_tgt = 1'b1;
-    for (int m = 0; m < Mshrs; m++) begin
+    for (int m = 0; m < Cfg.mshrs; m++) begin
       c = 0;
-      for (int s = 0; s < ReturnDepth; s++)
-        if (in_win(s, rq_head_q, rq_cnt_q, ReturnDepth) && !rq_q[s].hit && 32'(rq_q[s].idx) == m) c++;
-      if (32'(m_tgt_q[m]) != c || 32'(m_tgt_q[m]) > Targets) h_tgt = 1'b0;
+      for (int s = 0; s < Cfg.return_depth; s++)
+        if (in_win(s, rq_head_q, rq_cnt_q, Cfg.return_depth) && !rq_q[s].hit && 32'(rq_q[s].idx) == m) c++;
+      if (32'(m_tgt_q[m]) != c || 32'(m_tgt_q[m]) > Cfg.targets) h_tgt = 1'b0;
       if (m_busy_q[m] && m_tgt_q[m] == '0) h_tgt = 1'b0;
       if (!m_busy_q[m] && (m_arr_q[m] || m_lined_q[m] || m_tgt_q[m] != '0)) h_tgt = 1'b0;
     end
-    for (int s = 0; s < ReturnDepth; s++)
-      if (in_win(s, rq_head_q, rq_cnt_q, ReturnDepth) &&
-          (rq_q[s].hit ? 32'(rq_q[s].idx) >= Lines : 32'(rq_q[s].idx) >= Mshrs)) h_tgt = 1'b0;
+    for (int s = 0; s < Cfg.return_depth; s++)
+      if (in_win(s, rq_head_q, rq_cnt_q, Cfg.return_depth) &&
+          (rq_q[s].hit ? 32'(rq_q[s].idx) >= Cfg.lines : 32'(rq_q[s].idx) >= Cfg.mshrs)) h_tgt = 1'b0;
     h_pins = 1'b1;
-    for (int e = 0; e < Lines; e++) begin
+    for (int e = 0; e < Cfg.lines; e++) begin
       c = 0;
-      for (int s = 0; s < ReturnDepth; s++)
-        if (in_win(s, rq_head_q, rq_cnt_q, ReturnDepth) && rq_q[s].hit && 32'(rq_q[s].idx) == e) c++;
+      for (int s = 0; s < Cfg.return_depth; s++)
+        if (in_win(s, rq_head_q, rq_cnt_q, Cfg.return_depth) && rq_q[s].hit && 32'(rq_q[s].idx) == e) c++;
       if (32'(ent_pins_q[e]) != c) h_pins = 1'b0;
     end
     h_pend = 1'b1;
-    for (int e = 0; e < Lines; e++) begin
+    for (int e = 0; e < Cfg.lines; e++) begin
       if (ent_valid_q[e] && ent_pend_q[e]) h_pend = 1'b0;
       if (ent_pend_q[e]) begin
-        if (32'(ent_mshr_q[e]) >= Mshrs) h_pend = 1'b0;
+        if (32'(ent_mshr_q[e]) >= Cfg.mshrs) h_pend = 1'b0;
         else if (!m_busy_q[ent_mshr_q[e]] || !m_lined_q[ent_mshr_q[e]] || m_arr_q[ent_mshr_q[e]] ||
                  32'(m_ent_q[ent_mshr_q[e]]) != e) h_pend = 1'b0;
       end
     end
-    for (int m = 0; m < Mshrs; m++) begin
+    for (int m = 0; m < Cfg.mshrs; m++) begin
       if (m_busy_q[m] && m_lined_q[m] && !m_arr_q[m]) begin
-        if (32'(m_ent_q[m]) >= Lines) h_pend = 1'b0;
+        if (32'(m_ent_q[m]) >= Cfg.lines) h_pend = 1'b0;
         else if (!ent_pend_q[m_ent_q[m]] || 32'(ent_mshr_q[m_ent_q[m]]) != m) h_pend = 1'b0;
       end
     end
     h_line = 1'b1;
-    for (int e = 0; e < Lines; e++)
-      for (int f = e + 1; f < Lines; f++)
+    for (int e = 0; e < Cfg.lines; e++)
+      for (int f = e + 1; f < Cfg.lines; f++)
         if ((ent_valid_q[e] || ent_pend_q[e]) && (ent_valid_q[f] || ent_pend_q[f]) &&
             ent_line_q[e] == ent_line_q[f]) h_line = 1'b0;
   end
@@ -237,8 +222,7 @@ module vmem_pipe_tcp_bank_props
   `VMEM_ASSERT(LineOnce_H, h_line)
 endmodule
 
+// The bank's parameters as one value (banks: 1, the bank itself).
 bind vmem_pipe_tcp_bank vmem_pipe_tcp_bank_props #(
-  .Lines(Lines), .Mshrs(Mshrs), .Targets(Targets), .InFlight(InFlight), .LookupDepth(LookupDepth),
-  .ReturnDepth(ReturnDepth), .L2Depth(L2Depth), .EntW(EntW), .MW(MW), .TgtW(TgtW), .PinW(PinW),
-  .LkW(LkW), .LkPW(LkPW), .RqW(RqW), .RqPW(RqPW), .L2W(L2W), .L2PW(L2PW)
+  .Cfg(vmem_pkg::pipe_cfg(1, Lines, Mshrs, Targets, InFlight, LookupDepth, ReturnDepth, L2Depth))
 ) u_props (.*);

@@ -12,21 +12,21 @@
 module vmem_pipe_tcp_props
   import vmem_pkg::*;
 #(
-  parameter int unsigned InFlight = 16,
-  parameter int unsigned PostW    = 8
+  parameter pipe_cfg_t   Cfg   = PipeCfgDefault,
+  parameter int unsigned PostW = 8
 ) (
-  input logic                           clk_i,
-  input logic                           rst_ni,
-  input logic                           bnd_valid_i,
-  input pipe_bundle_t                   bnd_i,
-  input logic                           bnd_ready_o,
-  input logic                           take_i,
-  input logic [PipeIdW-1:0]             take_id_i,
-  input logic [InFlight-1:0][PostW-1:0] post_q
+  input logic                               clk_i,
+  input logic                               rst_ni,
+  input logic                               bnd_valid_i,
+  input pipe_bundle_t                       bnd_i,
+  input logic                               bnd_ready_o,
+  input logic                               take_i,
+  input logic [PipeIdW-1:0]                 take_id_i,
+  input logic [Cfg.inflight-1:0][PostW-1:0] post_q
 );
   logic wf;
   always_comb begin
-    wf = 32'(bnd_i.id) < InFlight && bnd_i.req[0].valid;
+    wf = 32'(bnd_i.id) < Cfg.inflight && bnd_i.req[0].valid;
     for (int r = 1; r < 4; r++) begin
       if (bnd_i.req[r].valid && !bnd_i.req[r - 1].valid) wf = 1'b0;
     end
@@ -37,7 +37,7 @@ module vmem_pipe_tcp_props
                               !($past(rst_ni) && $past(bnd_valid_i) && !$past(bnd_ready_o)) ||
                               (bnd_valid_i && bnd_i == $past(bnd_i)));
   Take_M: assume property (@(posedge clk_i) disable iff (!rst_ni)
-                           !take_i || (32'(take_id_i) < InFlight && post_q[take_id_i] == '0));
+                           !take_i || (32'(take_id_i) < Cfg.inflight && post_q[take_id_i] == '0));
 endmodule
 
-bind vmem_pipe_tcp vmem_pipe_tcp_props #(.InFlight(InFlight), .PostW(PostW)) u_tcp_props (.*);
+bind vmem_pipe_tcp vmem_pipe_tcp_props #(.Cfg(Cfg), .PostW(PostW)) u_tcp_props (.*);

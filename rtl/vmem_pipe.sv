@@ -7,7 +7,8 @@
 // independently and the harness compares every cycle.
 //
 // Parameters (docs/decisions.md "vmem_pipe", "Parameters"; elaboration stops with $fatal on an
-// illegal set):
+// illegal set; the TCP takes them as one vmem_pkg::pipe_cfg_t, the sub-blocks' defaults are
+// vmem_pkg::PipeCfgDefault, equal to these):
 //   Banks        TCP banks, 2 or 4 (bank = address bits 7:6, or bit 6); channels 2 and 3 present
 //                nothing with 2.
 //   Lines        lines per bank (fully associative, 64 bytes); more than Mshrs + ReturnDepth.
@@ -160,6 +161,10 @@ module vmem_pipe
            Mshrs + ReturnDepth);
   end
 
+  // The parameters as one value, for the TCP.
+  localparam pipe_cfg_t Cfg = pipe_cfg(Banks, Lines, Mshrs, Targets, InFlight, LookupDepth,
+                                       ReturnDepth, L2Depth);
+
   // The cycle stamp: cycle t after reset reads t (mod 2^16).
   logic [15:0] now_q;
   `VMEM_FF(now_q, now_q + 16'd1, '0)
@@ -204,9 +209,7 @@ module vmem_pipe
   logic                    bnd_ready;
   pipe_step_end_t          step_end;
   pipe_acc_ev_t            acc;
-  logic [3:0]              rr_valid;
-  pipe_ret_t [3:0]         rr;
-  logic [3:0][511:0]       rr_data;
+  pipe_rr_t [3:0]          rr;
   logic [3:0]              rr_take;
   logic [PipeIdW-1:0]      done_id;
   pipe_ctr_t               ctr;
@@ -227,16 +230,7 @@ module vmem_pipe
     .step_end_o      (step_end)
   );
 
-  vmem_pipe_tcp #(
-    .Banks       (Banks),
-    .Lines       (Lines),
-    .Mshrs       (Mshrs),
-    .Targets     (Targets),
-    .InFlight    (InFlight),
-    .LookupDepth (LookupDepth),
-    .ReturnDepth (ReturnDepth),
-    .L2Depth     (L2Depth)
-  ) u_tcp (
+  vmem_pipe_tcp #(.Cfg(Cfg)) u_tcp (
     .clk_i,
     .rst_ni,
     .now_i          (now_q),
@@ -250,9 +244,7 @@ module vmem_pipe
     .l2_req_ready_i,
     .l2_rsp_i       (l2_rsp),
     .l2_req_o       (l2_req),
-    .rr_valid_o     (rr_valid),
     .rr_o           (rr),
-    .rr_data_o      (rr_data),
     .rr_take_i      (rr_take),
     .done_id_i      (done_id),
     .ctr_o          (ctr),
@@ -267,9 +259,7 @@ module vmem_pipe
     .res_i           (res),
     .step_end_i      (step_end),
     .acc_i           (acc),
-    .rr_valid_i      (rr_valid),
     .rr_i            (rr),
-    .rr_data_i       (rr_data),
     .rr_take_o       (rr_take),
     .done_id_o       (done_id),
     .ctr_i           (ctr),

@@ -7,8 +7,8 @@
 // its acceptance, the banks (vmem_pipe_tcp_bank, one per L2 channel) and the per-instruction TCP
 // counters. Sub-block of rtl/vmem_pipe.sv.
 //
-// Parameters: as vmem_pipe's (checked there). Banks = 2: channels 2 and 3 present nothing and
-// their inputs are ignored.
+// Parameters: Cfg, vmem_pipe's parameters as one value (vmem_pkg::pipe_cfg_t, checked there).
+// Banks = 2: channels 2 and 3 present nothing and their inputs are ignored.
 //
 // Bundle: the requests to one bank and one line form one access (atomics one each), in the order
 // of their first request; the bank of a request is address bits 7:6 (Banks = 4) or bit 6. A
@@ -34,14 +34,7 @@
 module vmem_pipe_tcp
   import vmem_pkg::*;
 #(
-  parameter int unsigned Banks       = 4,
-  parameter int unsigned Lines       = 64,
-  parameter int unsigned Mshrs       = 16,
-  parameter int unsigned Targets     = 8,
-  parameter int unsigned InFlight    = 16,
-  parameter int unsigned LookupDepth = 4,
-  parameter int unsigned ReturnDepth = 32,
-  parameter int unsigned L2Depth     = 2
+  parameter pipe_cfg_t Cfg = PipeCfgDefault
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,           // async, active low
@@ -60,9 +53,7 @@ module vmem_pipe_tcp
   input  pipe_l2_rsp_t [3:0]        l2_rsp_i,
   output pipe_l2_req_t [3:0]        l2_req_o,
   // Return registers, for the TD
-  output logic [3:0]                rr_valid_o,
-  output pipe_ret_t [3:0]           rr_o,
-  output logic [3:0][511:0]         rr_data_o,
+  output pipe_rr_t [3:0]            rr_o,
   input  logic [3:0]                rr_take_i,
   // Counters, for the TD's done
   input  logic [PipeIdW-1:0]        done_id_i,
@@ -71,6 +62,48 @@ module vmem_pipe_tcp
 );
 
   localparam int unsigned PostW = 8;   // posted accesses of one instruction: at most 128
+
+  // A store request's bytes (mask, data) written over its access's line at block blk.
+  function automatic pipe_acc_t put_bytes(pipe_acc_t a, logic [1:0] blk, logic [15:0] mask,
+                                          logic [127:0] data);
+    for (int y = 0; y < 16; y++) begin
+      if (mask[y]) begin
+        a.mask[16*blk + y]          = 1'b1;
+        a.data[8*(16*blk + y) +: 8] = data[8*y +: 8];
+      end
+    end
+    return a;
+  endfunction
+
+  // The banks' events of one cycle that name instruction `id`, summed over the banks.
+  typedef struct packed {
+    logic       at_head;   // one of its accesses is at a lookup-queue head
+    logic [4:0] hits;
+    logic [4:0] merged;
+    logic [4:0] misses;
+    logic [2:0] mwait;
+    logic       l2a;       // the L2 accepted one of its requests
+    logic       rsp;       // a response to one of its requests arrived
+    logic [2:0] acks;      // acknowledgements of its posted requests
+  } ev_sum_t;
+
+  function automatic ev_sum_t ev_sum(pipe_bank_ev_t [3:0] ev, logic [PipeIdW-1:0] id);
+    ev_sum_t s;
+    s = '0;
+    for (int b = 0; b < 4; b++) begin
+      if (ev[b].head_valid && (ev[b].head_id == id)) begin
+        s.at_head = 1'b1;
+        s.hits    = s.hits + {2'b00, ev[b].hit};
+        s.merged  = s.merged + {2'b00, ev[b].merge};
+        s.misses  = s.misses + {2'b00, ev[b].miss};
+        s.mwait   = s.mwait + {2'b00, ev[b].mwait};
+      end
+      s.l2a  = s.l2a | (ev[b].l2_acc && (ev[b].l2_acc_id == id));
+      s.rsp  = s.rsp | (ev[b].rsp_ok && (ev[b].rsp_id == id));
+      s.acks = s.acks + {2'b00, ev[b].ack && (ev[b].rsp_id == id)};
+    end
+    return s;
+  endfunction
 
   ////////////////////////////
   // The bundle's accesses  //
@@ -92,7 +125,7 @@ module vmem_pipe_tcp
     b_atomic = bnd_i.kind == PipeAtomic;
     for (int r = 0; r < 4; r++) begin
       rv[r]    = bnd_valid_i & bnd_i.req[r].valid;
-      rbank[r] = (Banks == 4) ? bnd_i.req[r].addr[7:6] : {1'b0, bnd_i.req[r].addr[6]};
+      rbank[r] = (Cfg.banks == 4) ? bnd_i.req[r].addr[7:6] : {1'b0, bnd_i.req[r].addr[6]};
       lead_of[r] = 2'(r);
       if (!b_atomic) begin
         for (int q = r - 1; q >= 0; q--) begin
@@ -122,12 +155,8 @@ module vmem_pipe_tcp
                             second: bnd_i.req[m].second,
                             blk: b_atomic ? 2'd0 : bnd_i.req[m].addr[5:4]};
           if (!b_atomic) begin
-            for (int y = 0; y < 16; y++) begin
-              if (bnd_i.req[m].mask[y]) begin
-                acc[r].mask[16*bnd_i.req[m].addr[5:4] + y]          = 1'b1;
-                acc[r].data[8*(16*bnd_i.req[m].addr[5:4] + y) +: 8] = bnd_i.req[m].data[8*y +: 8];
-              end
-            end
+            acc[r] = put_bytes(acc[r], bnd_i.req[m].addr[5:4], bnd_i.req[m].mask,
+                               bnd_i.req[m].data);
           end
         end
       end
@@ -138,7 +167,7 @@ module vmem_pipe_tcp
     for (int b = 0; b < 4; b++) begin
       nacc[b] = '0;
       for (int r = 0; r < 4; r++) begin
-        push[b][r] = lead[r] && (rbank[r] == 2'(b)) && (b < Banks);
+        push[b][r] = lead[r] && (rbank[r] == 2'(b)) && (b < Cfg.banks);
         nacc[b]    = nacc[b] + {2'b00, push[b][r]};
       end
       if (nacc[b] > lk_free[b]) begin
@@ -173,27 +202,14 @@ module vmem_pipe_tcp
   // Banks //
   ///////////
 
-  logic [3:0]                 head_valid;
-  logic [3:0][PipeIdW-1:0]    head_id;
-  logic [3:0][2:0]            ev_hit, ev_merge, ev_miss;
-  logic [3:0]                 ev_mwait;
-  logic [3:0]                 l2_acc;
-  logic [3:0][PipeIdW-1:0]    l2_acc_id;
-  logic [3:0]                 rsp_ok;
-  logic [3:0][PipeIdW-1:0]    rsp_id;
-  logic [3:0]                 ack;
+  pipe_bank_ev_t [3:0]        ev;
   logic [PipeMaxIds-1:0]      posted_zero_q;
 
   for (genvar b = 0; b < 4; b++) begin : g_bank
-    if (b < Banks) begin : g_on
+    if (b < Cfg.banks) begin : g_on
       vmem_pipe_tcp_bank #(
-        .Lines       (Lines),
-        .Mshrs       (Mshrs),
-        .Targets     (Targets),
-        .InFlight    (InFlight),
-        .LookupDepth (LookupDepth),
-        .ReturnDepth (ReturnDepth),
-        .L2Depth     (L2Depth)
+        .Lines(Cfg.lines), .Mshrs(Cfg.mshrs), .Targets(Cfg.targets), .InFlight(Cfg.inflight),
+        .LookupDepth(Cfg.lookup_depth), .ReturnDepth(Cfg.return_depth), .L2Depth(Cfg.l2_depth)
       ) u_bank (
         .clk_i,
         .rst_ni,
@@ -201,44 +217,20 @@ module vmem_pipe_tcp
         .push_i         (push[b] & {4{accept}}),
         .acc_i          (acc),
         .lk_free_o      (lk_free[b]),
-        .head_valid_o   (head_valid[b]),
-        .head_id_o      (head_id[b]),
-        .ev_hit_o       (ev_hit[b]),
-        .ev_merge_o     (ev_merge[b]),
-        .ev_miss_o      (ev_miss[b]),
-        .ev_mwait_o     (ev_mwait[b]),
-        .l2_acc_o       (l2_acc[b]),
-        .l2_acc_id_o    (l2_acc_id[b]),
-        .rsp_ok_o       (rsp_ok[b]),
-        .rsp_id_o       (rsp_id[b]),
-        .ack_o          (ack[b]),
+        .ev_o           (ev[b]),
         .posted_zero_i  (posted_zero_q),
         .l2_req_ready_i (l2_req_ready_i[b]),
         .l2_rsp_i       (l2_rsp_i[b]),
         .l2_req_o       (l2_req_o[b]),
-        .rr_valid_o     (rr_valid_o[b]),
         .rr_o           (rr_o[b]),
-        .rr_data_o      (rr_data_o[b]),
         .rr_take_i      (rr_take_i[b])
       );
     end else begin : g_off
       // Banks = 2: channel b presents nothing; its inputs are not used.
-      assign lk_free[b]    = 3'd4;
-      assign head_valid[b] = 1'b0;
-      assign head_id[b]    = '0;
-      assign ev_hit[b]     = '0;
-      assign ev_merge[b]   = '0;
-      assign ev_miss[b]    = '0;
-      assign ev_mwait[b]   = 1'b0;
-      assign l2_acc[b]     = 1'b0;
-      assign l2_acc_id[b]  = '0;
-      assign rsp_ok[b]     = 1'b0;
-      assign rsp_id[b]     = '0;
-      assign ack[b]        = 1'b0;
-      assign l2_req_o[b]   = '0;
-      assign rr_valid_o[b] = 1'b0;
-      assign rr_o[b]       = '0;
-      assign rr_data_o[b]  = '0;
+      assign lk_free[b]  = 3'd4;
+      assign ev[b]       = '0;
+      assign l2_req_o[b] = '0;
+      assign rr_o[b]     = '0;
       logic unused_channel;
       assign unused_channel = ^{l2_req_ready_i[b], l2_rsp_i[b], rr_take_i[b]};
     end
@@ -248,70 +240,50 @@ module vmem_pipe_tcp
   // Counters //
   //////////////
 
-  pipe_ctr_t [InFlight-1:0]         ctr_q, ctr_d;
-  logic [InFlight-1:0][PostW-1:0]   post_q, post_d;
+  pipe_ctr_t [Cfg.inflight-1:0]        ctr_q, ctr_d;
+  logic [Cfg.inflight-1:0][PostW-1:0]  post_q, post_d;
+  ev_sum_t [Cfg.inflight-1:0]          evs;   // this cycle's bank events, per instruction
+
+  always_comb begin
+    for (int i = 0; i < Cfg.inflight; i++) begin
+      evs[i] = ev_sum(ev, PipeIdW'(i));
+    end
+  end
 
   always_comb begin
     ctr_d  = ctr_q;
     post_d = post_q;
-    for (int i = 0; i < InFlight; i++) begin
-      logic [4:0] hits, merged, misses;
-      logic [2:0] mwait, acks;
-      logic       at_head, l2a, rsp;
+    for (int i = 0; i < Cfg.inflight; i++) begin
+      ev_sum_t e;
+      e = evs[i];
       if (take_i && (take_id_i == PipeIdW'(i))) begin
         ctr_d[i]  = '0;
         post_d[i] = '0;
-      end
-      hits    = '0;
-      merged  = '0;
-      misses  = '0;
-      mwait   = '0;
-      acks    = '0;
-      at_head = 1'b0;
-      l2a     = 1'b0;
-      rsp     = 1'b0;
-      for (int b = 0; b < 4; b++) begin
-        if (head_valid[b] && (head_id[b] == PipeIdW'(i))) begin
-          at_head = 1'b1;
-          hits    = hits + {2'b00, ev_hit[b]};
-          merged  = merged + {2'b00, ev_merge[b]};
-          misses  = misses + {2'b00, ev_miss[b]};
-          mwait   = mwait + {2'b00, ev_mwait[b]};
-        end
-        if (l2_acc[b] && (l2_acc_id[b] == PipeIdW'(i))) begin
-          l2a = 1'b1;
-        end
-        if (rsp_ok[b] && (rsp_id[b] == PipeIdW'(i))) begin
-          rsp = 1'b1;
-        end
-        if (ack[b] && (rsp_id[b] == PipeIdW'(i))) begin
-          acks = acks + 3'd1;
-        end
       end
       if (accept && (bnd_i.id == PipeIdW'(i))) begin
         ctr_d[i].n.requests  = ctr_d[i].n.requests + 16'(n_req);
         ctr_d[i].n.conflicts = ctr_d[i].n.conflicts + 16'(n_max) - 16'd1;
         post_d[i]            = post_d[i] + PostW'(n_post);
       end
-      post_d[i]            = post_d[i] - PostW'(acks);
-      ctr_d[i].n.hits      = ctr_d[i].n.hits + 16'(hits);
-      ctr_d[i].n.merged    = ctr_d[i].n.merged + 16'(merged);
-      ctr_d[i].n.misses    = ctr_d[i].n.misses + 16'(misses);
-      ctr_d[i].n.mshr_wait = ctr_d[i].n.mshr_wait + 16'(mwait);
-      if (at_head) begin
+      post_d[i]            = post_d[i] - PostW'(e.acks);
+      ctr_d[i].n.hits      = ctr_d[i].n.hits + 16'(e.hits);
+      ctr_d[i].n.merged    = ctr_d[i].n.merged + 16'(e.merged);
+      ctr_d[i].n.misses    = ctr_d[i].n.misses + 16'(e.misses);
+      ctr_d[i].n.mshr_wait = ctr_d[i].n.mshr_wait + 16'(e.mwait);
+      if (e.at_head) begin
         if (!ctr_d[i].tcp_any) begin
           ctr_d[i].tcp_first = now_i;
         end
         ctr_d[i].tcp_any  = 1'b1;
         ctr_d[i].tcp_last = now_i;
       end
-      if (l2a) begin
+      if (e.l2a) begin
         if (!ctr_d[i].l2_any) begin
           ctr_d[i].l2_first = now_i;
         end
         ctr_d[i].l2_any = 1'b1;
       end
-      if (rsp) begin
+      if (e.rsp) begin
         ctr_d[i].l2_last = now_i;
       end
     end
@@ -320,7 +292,7 @@ module vmem_pipe_tcp
   always_comb begin
     posted_zero_q = '1;
     posted_zero_o = '1;
-    for (int i = 0; i < InFlight; i++) begin
+    for (int i = 0; i < Cfg.inflight; i++) begin
       posted_zero_q[i] = post_q[i] == '0;
       posted_zero_o[i] = post_d[i] == '0;
     end
@@ -341,12 +313,9 @@ module vmem_pipe_tcp
     // An acknowledgement never takes an instruction's posted count below 0 (checked per id:
     // its count before the edge covers this cycle's acknowledgements).
     a_post_ok = 1'b1;
-    for (int i = 0; i < InFlight; i++) begin
+    for (int i = 0; i < Cfg.inflight; i++) begin
       logic [2:0] acks;
-      acks = '0;
-      for (int b = 0; b < 4; b++) begin
-        acks = acks + {2'b00, ack[b] && (rsp_id[b] == PipeIdW'(i))};
-      end
+      acks = evs[i].acks;
       `VMEM_TEST_HOOK(vmem_pipe_brk_tcp)  // test builds only (rtl/vmem_prim_pkg.sv)
       if ({1'b0, PostW'(acks)} > {1'b0, post_q[i]} + ((accept && (bnd_i.id == PipeIdW'(i)))
                                                       ? (PostW + 1)'(n_post) : '0)) begin

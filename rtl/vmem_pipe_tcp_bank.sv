@@ -6,7 +6,8 @@
 // channel. Sub-block of rtl/vmem_pipe_tcp.sv.
 //
 // Parameters: Lines, Mshrs, Targets, InFlight, LookupDepth, ReturnDepth, L2Depth as vmem_pipe's
-// (checked there).
+// (checked there), one by one: the bank is the top of its formal proof, which sets them by name
+// (make formal-tcp); its formal properties take them as one vmem_pkg::pipe_cfg_t.
 //
 // State:
 //   line entries (Lines): valid, pending, line, pins, the MSHR filling a pending entry, and an LRU
@@ -50,13 +51,13 @@
 module vmem_pipe_tcp_bank
   import vmem_pkg::*;
 #(
-  parameter int unsigned Lines       = 64,
-  parameter int unsigned Mshrs       = 16,
-  parameter int unsigned Targets     = 8,
-  parameter int unsigned InFlight    = 16,
-  parameter int unsigned LookupDepth = 4,
-  parameter int unsigned ReturnDepth = 32,
-  parameter int unsigned L2Depth     = 2
+  parameter int unsigned Lines       = PipeCfgDefault.lines,
+  parameter int unsigned Mshrs       = PipeCfgDefault.mshrs,
+  parameter int unsigned Targets     = PipeCfgDefault.targets,
+  parameter int unsigned InFlight    = PipeCfgDefault.inflight,
+  parameter int unsigned LookupDepth = PipeCfgDefault.lookup_depth,
+  parameter int unsigned ReturnDepth = PipeCfgDefault.return_depth,
+  parameter int unsigned L2Depth     = PipeCfgDefault.l2_depth
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,           // async, active low
@@ -65,40 +66,27 @@ module vmem_pipe_tcp_bank
   input  logic [3:0]               push_i,
   input  pipe_acc_t [3:0]          acc_i,
   output logic [2:0]               lk_free_o,        // free entries, at most 4
-  // Per-cycle events for the instruction counters
-  output logic                     head_valid_o,     // an access is at the lookup-queue head
-  output logic [PipeIdW-1:0]       head_id_o,        // its instruction
-  output logic [2:0]               ev_hit_o,         // requests of an access that hit
-  output logic [2:0]               ev_merge_o,       // ... that merged
-  output logic [2:0]               ev_miss_o,        // ... that sent a line read
-  output logic                     ev_mwait_o,       // the head had an MSHR wait
-  output logic                     l2_acc_o,         // the L2 accepted a request
-  output logic [PipeIdW-1:0]       l2_acc_id_o,
-  output logic                     rsp_ok_o,         // a response that is not ignored arrived
-  output logic [PipeIdW-1:0]       rsp_id_o,         // the instruction it answers
-  output logic                     ack_o,            // ... and it acknowledges a posted request
+  output pipe_bank_ev_t            ev_o,             // this cycle's events, for the counters
   input  logic [PipeMaxIds-1:0]    posted_zero_i,    // id has no posted request outstanding
   // L2 channel
   input  logic                     l2_req_ready_i,
   input  pipe_l2_rsp_t             l2_rsp_i,
   output pipe_l2_req_t             l2_req_o,
   // Return register, for the TD
-  output logic                     rr_valid_o,
-  output pipe_ret_t                rr_o,
-  output logic [511:0]             rr_data_o,
+  output pipe_rr_t                 rr_o,
   input  logic                     rr_take_i
 );
 
-  localparam int unsigned EntW  = (Lines > 1) ? $clog2(Lines) : 1;
-  localparam int unsigned MW    = (Mshrs > 1) ? $clog2(Mshrs) : 1;
-  localparam int unsigned TgtW  = $clog2(Targets + 1);
-  localparam int unsigned PinW  = $clog2(ReturnDepth + 1);
-  localparam int unsigned LkW   = $clog2(LookupDepth + 1);
-  localparam int unsigned LkPW  = (LookupDepth > 1) ? $clog2(LookupDepth) : 1;
-  localparam int unsigned RqW   = $clog2(ReturnDepth + 1);
-  localparam int unsigned RqPW  = (ReturnDepth > 1) ? $clog2(ReturnDepth) : 1;
-  localparam int unsigned L2W   = $clog2(L2Depth + 1);
-  localparam int unsigned L2PW  = (L2Depth > 1) ? $clog2(L2Depth) : 1;
+  localparam int unsigned EntW  = pipe_idx_w(Lines);
+  localparam int unsigned MW    = pipe_idx_w(Mshrs);
+  localparam int unsigned TgtW  = pipe_cnt_w(Targets);
+  localparam int unsigned PinW  = pipe_cnt_w(ReturnDepth);
+  localparam int unsigned LkW   = pipe_cnt_w(LookupDepth);
+  localparam int unsigned LkPW  = pipe_idx_w(LookupDepth);
+  localparam int unsigned RqW   = pipe_cnt_w(ReturnDepth);
+  localparam int unsigned RqPW  = pipe_idx_w(ReturnDepth);
+  localparam int unsigned L2W   = pipe_cnt_w(L2Depth);
+  localparam int unsigned L2PW  = pipe_idx_w(L2Depth);
 
   // (p + k) mod n for a queue of n >= 1 entries (p < n, k < 2n + 4).
   function automatic int unsigned wrap(int unsigned p, int unsigned k, int unsigned n);
@@ -340,13 +328,7 @@ module vmem_pipe_tcp_bank
     lk_rqe.req  = h.req;
   end
 
-  assign lk_free_o    = ((LookupDepth - 32'(lq_cnt_q)) >= 4) ? 3'd4 : 3'(LookupDepth - 32'(lq_cnt_q));
-  assign head_valid_o = hv;
-  assign head_id_o    = hv ? h.id : '0;
-  assign ev_hit_o     = lk_hit ? h.nreq : 3'd0;
-  assign ev_merge_o   = lk_merge ? h.nreq : 3'd0;
-  assign ev_miss_o    = (lk_miss | lk_glcrd) ? h.nreq : 3'd0;
-  assign ev_mwait_o   = lk_mwait;
+  assign lk_free_o = ((LookupDepth - 32'(lq_cnt_q)) >= 4) ? 3'd4 : 3'(LookupDepth - 32'(lq_cnt_q));
 
   //////////////////////////
   // L2 port, responses   //
@@ -378,11 +360,12 @@ module vmem_pipe_tcp_bank
     `VMEM_TEST_HOOK(vmem_pipe_brk_bank_l2)  // test builds only (see the contract above)
   end
 
-  assign l2_acc_o    = l2_pop;
-  assign l2_acc_id_o = l2_pop ? l2h.id : '0;
-  assign rsp_ok_o    = rsp_m | rsp_ack;
-  assign rsp_id_o    = rsp_m ? m_id_q[rm] : (rsp_ack ? rid : '0);
-  assign ack_o       = rsp_ack;
+  assign ev_o = '{head_valid: hv, head_id: hv ? h.id : '0,
+                  hit: lk_hit ? h.nreq : 3'd0, merge: lk_merge ? h.nreq : 3'd0,
+                  miss: (lk_miss | lk_glcrd) ? h.nreq : 3'd0, mwait: lk_mwait,
+                  l2_acc: l2_pop, l2_acc_id: l2_pop ? l2h.id : '0,
+                  rsp_ok: rsp_m | rsp_ack, rsp_id: rsp_m ? m_id_q[rm] : (rsp_ack ? rid : '0),
+                  ack: rsp_ack};
 
   //////////////////////////////
   // Return stage, RAM port   //
@@ -399,6 +382,7 @@ module vmem_pipe_tcp_bank
   logic [511:0]    ram_wdata;
   logic [511:0]    ram_rdata, rf_rdata;
   logic            rr_src_hit_q;   // the return register's data is the RAM's (else the RF's)
+  pipe_ret_t       rr_ret;         // the return register as rr_o shows it (0 while empty)
 
   always_comb begin
     rh       = rq_q[rq_head_q];
@@ -412,7 +396,7 @@ module vmem_pipe_tcp_bank
     ram_addr  = fill_v_q ? fill_e_q : (lk_wr ? e_idx : rs_e);
     ram_wmask = fill_v_q ? '1 : h.mask;
     ram_wdata = fill_v_q ? fill_data_q : h.data;
-    rr_o      = rr_v_q ? rr_q : '0;
+    rr_ret    = rr_v_q ? rr_q : '0;
     `VMEM_TEST_HOOK(vmem_pipe_brk_bank_ret)  // test builds only (see the contract above)
   end
 
@@ -436,8 +420,7 @@ module vmem_pipe_tcp_bank
     .rdata_o (rf_rdata)
   );
 
-  assign rr_valid_o = rr_v_q;
-  assign rr_data_o  = rr_src_hit_q ? ram_rdata : rf_rdata;
+  assign rr_o = '{valid: rr_v_q, ret: rr_ret, data: rr_src_hit_q ? ram_rdata : rf_rdata};
 
   //////////////////////
   // Next state       //
@@ -709,7 +692,7 @@ module vmem_pipe_tcp_bank
     a_rsp_ok = !(quiet_i && l2_rsp_i.valid && !l2_rsp_i.tag[4]) || rsp_m;
     // Idle zero of the channel.
     a_idle_ok = l2_req_o.valid || (l2_req_o == '0);
-    a_rr_ok   = rr_v_q || (rr_o == '0);
+    a_rr_ok   = rr_v_q || (rr_ret == '0);
     `VMEM_TEST_HOOK(vmem_pipe_brk_bank_chk)  // test builds only (see the contract above)
   end
 `endif

@@ -71,9 +71,7 @@ module vmem_pipe_td
   input  pipe_step_end_t            step_end_i,
   // From the TCP
   input  pipe_acc_ev_t              acc_i,
-  input  logic [3:0]                rr_valid_i,
-  input  pipe_ret_t [3:0]           rr_i,
-  input  logic [3:0][511:0]         rr_data_i,
+  input  pipe_rr_t [3:0]            rr_i,
   output logic [3:0]                rr_take_o,
   output logic [PipeIdW-1:0]        done_id_o,        // the oldest instruction in flight
   input  pipe_ctr_t                 ctr_i,            // its TCP counters after this cycle
@@ -275,10 +273,10 @@ module vmem_pipe_td
     g_ntaken  = '0;
     rr_take_o = '0;
     for (int b = 0; b < 4; b++) begin
-      if (!stop && g_take && rr_valid_i[b] && (rr_i[b].id == g_id)) begin
-        if ((g_blocks + {1'b0, rr_i[b].nreq}) <= 4'd4) begin
+      if (!stop && g_take && rr_i[b].valid && (rr_i[b].ret.id == g_id)) begin
+        if ((g_blocks + {1'b0, rr_i[b].ret.nreq}) <= 4'd4) begin
           rr_take_o[b] = 1'b1;
-          g_blocks     = g_blocks + {1'b0, rr_i[b].nreq};
+          g_blocks     = g_blocks + {1'b0, rr_i[b].ret.nreq};
           g_ntaken     = g_ntaken + 3'd1;
         end else begin
           stop = 1'b1;
@@ -295,12 +293,12 @@ module vmem_pipe_td
     sl_blk    = '0;
     for (int b = 0; b < 4; b++) begin
       for (int r = 0; r < 4; r++) begin
-        if (rr_take_o[b] && rr_i[b].req[r].valid && (k < 3'd4)) begin
+        if (rr_take_o[b] && rr_i[b].ret.req[r].valid && (k < 3'd4)) begin
           sl_v[k[1:0]]      = 1'b1;
-          sl_quad[k[1:0]]   = rr_i[b].req[r].quad;
-          sl_lanes[k[1:0]]  = rr_i[b].req[r].lanes;
-          sl_second[k[1:0]] = rr_i[b].req[r].second;
-          sl_blk[k[1:0]]    = rr_data_i[b][128*rr_i[b].req[r].blk +: 128];
+          sl_quad[k[1:0]]   = rr_i[b].ret.req[r].quad;
+          sl_lanes[k[1:0]]  = rr_i[b].ret.req[r].lanes;
+          sl_second[k[1:0]] = rr_i[b].ret.req[r].second;
+          sl_blk[k[1:0]]    = rr_i[b].data[128*rr_i[b].ret.req[r].blk +: 128];
           k = k + 3'd1;
         end
       end
@@ -838,7 +836,7 @@ module vmem_pipe_td
     // A taken return register holds an access of an instruction in flight.
     a_rr_ok = 1'b1;
     for (int b = 0; b < 4; b++) begin
-      if (rr_take_o[b] && !inf_q[ix(rr_i[b].id)]) begin
+      if (rr_take_o[b] && !inf_q[ix(rr_i[b].ret.id)]) begin
         a_rr_ok = 1'b0;
       end
     end

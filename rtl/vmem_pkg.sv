@@ -201,6 +201,50 @@ package vmem_pkg;
   // 16) name the instructions in flight; cycle stamps and counters are 16 bits and wrap.
   // ---------------------------------------------------------------------------------------------
 
+  // The pipeline's parameters (rtl/vmem_pipe.sv gives each, docs/decisions.md "vmem_pipe",
+  // "Parameters") as one value: the top builds it once from its own with pipe_cfg and passes it
+  // whole to the sub-blocks and formal properties that take several of them.
+  typedef struct packed {
+    int unsigned banks;
+    int unsigned lines;
+    int unsigned mshrs;
+    int unsigned targets;
+    int unsigned inflight;
+    int unsigned lookup_depth;
+    int unsigned return_depth;
+    int unsigned l2_depth;
+  } pipe_cfg_t;
+
+  function automatic pipe_cfg_t pipe_cfg(int unsigned banks, int unsigned lines, int unsigned mshrs,
+                                         int unsigned targets, int unsigned inflight,
+                                         int unsigned lookup_depth, int unsigned return_depth,
+                                         int unsigned l2_depth);
+    pipe_cfg_t c;
+    c.banks        = banks;
+    c.lines        = lines;
+    c.mshrs        = mshrs;
+    c.targets      = targets;
+    c.inflight     = inflight;
+    c.lookup_depth = lookup_depth;
+    c.return_depth = return_depth;
+    c.l2_depth     = l2_depth;
+    return c;
+  endfunction
+
+  // vmem_pipe's defaults (its declaration's, docs/decisions.md "vmem_pipe"), which its sub-blocks
+  // and formal properties take as theirs.
+  localparam pipe_cfg_t PipeCfgDefault = pipe_cfg(4, 64, 16, 8, 16, 4, 32, 2);
+
+  // A TCP bank's index and count widths (rtl/vmem_pipe_tcp_bank.sv; its formal properties declare
+  // the bank's state with them too): an index of one of n >= 1 entries, a count 0 .. n.
+  function automatic int unsigned pipe_idx_w(int unsigned n);
+    return (n > 1) ? $clog2(n) : 1;
+  endfunction
+
+  function automatic int unsigned pipe_cnt_w(int unsigned n);
+    return $clog2(n + 1);
+  endfunction
+
   localparam logic [1:0] PipeLoad   = 2'd0;   // iss_kind 0 (and 3, treated as a load)
   localparam logic [1:0] PipeStore  = 2'd1;
   localparam logic [1:0] PipeAtomic = 2'd2;
@@ -331,6 +375,29 @@ package vmem_pkg;
     logic               ret;
     logic [PipeIdW-1:0] id;     // the instruction (for its L2 cycles)
   } pipe_l2e_t;
+
+  // A bank's return register as the TD reads it (the bank's rr_o, the TD's rr_i[b]).
+  typedef struct packed {
+    logic         valid;
+    pipe_ret_t    ret;      // 0 while not valid
+    logic [511:0] data;     // the line's bytes: the line RAM's read (hits) or the MSHR's row
+  } pipe_rr_t;
+
+  // A bank's events of one cycle, for the TCP's counters of the instruction each names (0 where
+  // there is no event).
+  typedef struct packed {
+    logic               head_valid;   // an access is at the lookup-queue head
+    logic [PipeIdW-1:0] head_id;      // its instruction
+    logic [2:0]         hit;          // requests of the head access that hit
+    logic [2:0]         merge;        // ... that merged
+    logic [2:0]         miss;         // ... that sent a line read
+    logic               mwait;        // the head had an MSHR wait
+    logic               l2_acc;       // the L2 accepted a request
+    logic [PipeIdW-1:0] l2_acc_id;    // its instruction
+    logic               rsp_ok;       // a response that is not ignored arrived
+    logic [PipeIdW-1:0] rsp_id;       // the instruction it answers
+    logic               ack;          // ... and it acknowledges a posted request
+  } pipe_bank_ev_t;
 
   // The request counts of one instruction, counted by the TCP and reported with its done.
   typedef struct packed {

@@ -89,23 +89,6 @@ use td::Td;
 
 use crate::unit::Unit;
 
-/// The counters of a done instruction, shown for one cycle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Done {
-    issue: u64,
-    ta: u64,
-    tcp: u64,
-    l2: u64,
-    td: u64,
-    total: u64,
-    requests: u64,
-    hits: u64,
-    misses: u64,
-    merged: u64,
-    conflicts: u64,
-    mshr_wait: u64,
-}
-
 /// Where a done instruction's cycles went: the first and last cycle behind each of its `done`
 /// counters (docs/decisions.md "vmem_pipe"; each span's length, last − first + 1, is the counter)
 /// and the cycles of its TCP events, in the model's cycles ([`VmemPipe::cycle`]). Not a port: the
@@ -167,8 +150,9 @@ pub struct VmemPipe {
     cursor: Option<Cursor>,
     tcp: Tcp,
     td: Td,
-    /// The instruction done in the cycle of the outputs, and where its cycles went.
-    done: Option<Done>,
+    /// The `done` ports of the cycle of the outputs (its other ports 0; `done_valid` 0: none),
+    /// and where the done instruction's cycles went.
+    done: Out,
     done_stages: Option<Stages>,
     /// TCP and TD events of the last cycle (cover.rs `event`).
     events: u64,
@@ -212,7 +196,7 @@ impl VmemPipe {
             cursor: None,
             tcp: Tcp::new(&config),
             td: Td::default(),
-            done: None,
+            done: Out::default(),
             done_stages: None,
             events: 0,
         }
@@ -267,20 +251,23 @@ impl VmemPipe {
         }
         let c = &s.c;
         let span = |first: Option<u64>, last: u64| first.map_or(0, |f| last + 1 - f);
-        self.done = Some(Done {
-            issue: s.last_beat + 1 - s.first_beat,
-            ta: c.ta_last + 1 - c.ta_first,
-            tcp: span(c.tcp_first, c.tcp_last),
-            l2: span(c.l2_first, c.l2_last),
-            td: if s.writing { c.td } else { 0 },
-            total: t + 1 - s.first_beat,
-            requests: s.n_reqs as u64,
-            hits: c.hits,
-            misses: c.misses,
-            merged: c.merged,
-            conflicts: c.conflicts,
-            mshr_wait: c.mshr_wait,
-        });
+        // Counters wrap at 2^16.
+        self.done = Out {
+            done_valid: true,
+            done_issue: (s.last_beat + 1 - s.first_beat) as u16,
+            done_ta: (c.ta_last + 1 - c.ta_first) as u16,
+            done_tcp: span(c.tcp_first, c.tcp_last) as u16,
+            done_l2: span(c.l2_first, c.l2_last) as u16,
+            done_td: if s.writing { c.td as u16 } else { 0 },
+            done_total: (t + 1 - s.first_beat) as u16,
+            done_requests: s.n_reqs as u16,
+            done_hits: c.hits as u16,
+            done_misses: c.misses as u16,
+            done_merged: c.merged as u16,
+            done_conflicts: c.conflicts as u16,
+            done_mshr_wait: c.mshr_wait as u16,
+            ..Out::default()
+        };
         self.done_stages = Some(Stages {
             issue: (s.first_beat, s.last_beat),
             ta: (c.ta_first, c.ta_last),
@@ -379,7 +366,7 @@ impl VmemPipe {
 
     /// The outputs of cycle `self.cycle`, from the state.
     fn outputs(&self) -> Out {
-        let mut out = Out { iss_ready: self.rx.ready(), ..Out::default() };
+        let mut out = Out { iss_ready: self.rx.ready(), ..self.done };
         self.tcp.outputs(&mut out);
         if let Some(w) = self.td.presented(self.cycle) {
             out.vgpr_valid = true;
@@ -387,22 +374,6 @@ impl VmemPipe {
             out.vgpr_group = w.group;
             out.vgpr_mask = w.mask;
             out.vgpr_data = w.data;
-        }
-        if let Some(d) = self.done {
-            // Counters wrap at 2^16.
-            out.done_valid = true;
-            out.done_issue = d.issue as u16;
-            out.done_ta = d.ta as u16;
-            out.done_tcp = d.tcp as u16;
-            out.done_l2 = d.l2 as u16;
-            out.done_td = d.td as u16;
-            out.done_total = d.total as u16;
-            out.done_requests = d.requests as u16;
-            out.done_hits = d.hits as u16;
-            out.done_misses = d.misses as u16;
-            out.done_merged = d.merged as u16;
-            out.done_conflicts = d.conflicts as u16;
-            out.done_mshr_wait = d.mshr_wait as u16;
         }
         out
     }
@@ -434,7 +405,7 @@ impl Unit for VmemPipe {
         // What later parts of the cycle change but earlier ones must see as at the start of t.
         let (in_flight, held) = (self.in_flight, self.held);
         let lookup_free = self.tcp.lookup_free();
-        self.done = None;
+        self.done = Out::default();
         self.done_stages = None;
         self.tcp.events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.

@@ -65,45 +65,22 @@ struct Row {
     fetch: Fetch,
 }
 
+/// A row whose fetch is a buffer load (`data_dwords` 0) or store of `data_dwords` dwords, one
+/// address dword, single-component (`single`) or not.
+fn row(name: &'static str, inst: &'static str, stride: u32, data_dwords: u32, single: bool) -> Row {
+    let op = if data_dwords == 0 { Op::BufferLoad } else { Op::BufferStore };
+    Row { name, inst, stride, fetch: Fetch { op, address_dwords: 1, data_dwords, single, ..Fetch::default() } }
+}
+
 #[test]
 fn seed003_buffer_rows_meet_the_cost_model_on_the_rtl() {
     let rows = [
-        Row {
-            name: "single-channel load, coalesced",
-            inst: "buffer_load_dword v20, v1, s[4:7], 0 offen",
-            stride: 4,
-            fetch: Fetch { op: Op::BufferLoad, address_dwords: 1, single: true, ..Fetch::default() },
-        },
-        Row {
-            name: "single-channel ushort load, coalesced",
-            inst: "buffer_load_ushort v20, v1, s[4:7], 0 offen",
-            stride: 2,
-            fetch: Fetch { op: Op::BufferLoad, address_dwords: 1, single: true, ..Fetch::default() },
-        },
-        Row {
-            name: "multi-channel load (dwordx4)",
-            inst: "buffer_load_dwordx4 v[20:23], v1, s[4:7], 0 offen",
-            stride: 16,
-            fetch: Fetch { op: Op::BufferLoad, address_dwords: 1, single: false, ..Fetch::default() },
-        },
-        Row {
-            name: "multi-channel load (dwordx2)",
-            inst: "buffer_load_dwordx2 v[20:21], v1, s[4:7], 0 offen",
-            stride: 8,
-            fetch: Fetch { op: Op::BufferLoad, address_dwords: 1, single: false, ..Fetch::default() },
-        },
-        Row {
-            name: "single-channel store, coalesced",
-            inst: "buffer_store_dword v8, v1, s[4:7], 0 offen",
-            stride: 4,
-            fetch: Fetch { op: Op::BufferStore, address_dwords: 1, data_dwords: 1, single: true, ..Fetch::default() },
-        },
-        Row {
-            name: "multi-channel store (dwordx4)",
-            inst: "buffer_store_dwordx4 v[8:11], v1, s[4:7], 0 offen",
-            stride: 16,
-            fetch: Fetch { op: Op::BufferStore, address_dwords: 1, data_dwords: 4, single: false, ..Fetch::default() },
-        },
+        row("single-channel load, coalesced", "buffer_load_dword v20, v1, s[4:7], 0 offen", 4, 0, true),
+        row("single-channel ushort load, coalesced", "buffer_load_ushort v20, v1, s[4:7], 0 offen", 2, 0, true),
+        row("multi-channel load (dwordx4)", "buffer_load_dwordx4 v[20:23], v1, s[4:7], 0 offen", 16, 0, false),
+        row("multi-channel load (dwordx2)", "buffer_load_dwordx2 v[20:21], v1, s[4:7], 0 offen", 8, 0, false),
+        row("single-channel store, coalesced", "buffer_store_dword v8, v1, s[4:7], 0 offen", 4, 1, true),
+        row("multi-channel store (dwordx4)", "buffer_store_dwordx4 v[8:11], v1, s[4:7], 0 offen", 16, 4, false),
     ];
     let mut report = String::new();
     for row in &rows {
@@ -562,12 +539,10 @@ fn exec_break_asserts_needs_the_rtl() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("empty.json");
     std::fs::write(&file, "{\"program\": []}\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .arg("exec")
-        .arg(&file)
-        .args(["--pipeline", "--break-asserts"])
-        .output()
-        .unwrap();
+    let exec = |flags: [&str; 2]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gcn-vmem")).arg("exec").arg(&file).args(flags).output().unwrap()
+    };
+    let out = exec(["--pipeline", "--break-asserts"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("add --rtl or --both"),
@@ -575,13 +550,7 @@ fn exec_break_asserts_needs_the_rtl() {
         String::from_utf8_lossy(&out.stderr)
     );
     // Without --pipeline the flag is refused by the parser.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcn-vmem"))
-        .arg("exec")
-        .arg(&file)
-        .args(["--both", "--break-asserts"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(exec(["--both", "--break-asserts"]).status.code(), Some(2));
 }
 
 /// The pipeline's random programs spread their chunks over threads, and what the

@@ -95,6 +95,13 @@ impl Config {
                 Ok(())
             }
         };
+        let at_most = |parameter: &'static str, value: usize, max: usize, why: &str| {
+            if value > max {
+                err(parameter, value, format!("must be at most {max} ({why}); set {parameter} to {max} or less"))
+            } else {
+                Ok(())
+            }
+        };
         if self.banks != 2 && self.banks != 4 {
             return err("Banks", self.banks, "must be 2 or 4 (bank = the address bits just above bit 5)".into());
         }
@@ -114,22 +121,10 @@ impl Config {
             );
         }
         at_least("Mshrs", self.mshrs, 1, "a miss needs an MSHR")?;
-        if self.mshrs > 16 {
-            return err(
-                "Mshrs",
-                self.mshrs,
-                "must be at most 16 (a tag {0, m} has 4 bits for m); set Mshrs to 16 or less".into(),
-            );
-        }
+        at_most("Mshrs", self.mshrs, 16, "a tag {0, m} has 4 bits for m")?;
         at_least("Targets", self.targets, 1, "an MSHR serves the miss that opened it")?;
         at_least("InFlight", self.in_flight, 1, "an instruction must be able to be in flight")?;
-        if self.in_flight > 16 {
-            return err(
-                "InFlight",
-                self.in_flight,
-                "must be at most 16 (a tag {1, id} has 4 bits for id); set InFlight to 16 or less".into(),
-            );
-        }
+        at_most("InFlight", self.in_flight, 16, "a tag {1, id} has 4 bits for id")?;
         at_least("LookupDepth", self.lookup_depth, 4, "a bundle's four requests may all be one bank's")?;
         at_least("ReturnDepth", self.return_depth, 1, "every load access needs a return-queue entry")?;
         at_least("L2Depth", self.l2_depth, 1, "every L2 request passes through the queue")?;
