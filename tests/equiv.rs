@@ -251,7 +251,7 @@ fn the_pipeline_is_checked_module_by_module() {
     assert_eq!(boxes_of("vmem_pipe"), ["vmem_pipe_ta", "vmem_pipe_tcp", "vmem_pipe_td"]);
     let mut ta = boxes_of("vmem_pipe_ta");
     ta.sort();
-    assert_eq!(ta, ["buffer_addr", "d16", "format_pack"]);
+    assert_eq!(ta, ["buffer_addr", "d16", "format_pack", "vmem_pipe_rf"]);
     assert_eq!(boxes_of("vmem_pipe_tcp"), ["vmem_pipe_tcp_bank"]);
     let mut bank = boxes_of("vmem_pipe_tcp_bank");
     bank.sort();
