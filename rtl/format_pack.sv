@@ -235,7 +235,7 @@ module format_pack
     for (int k = 0; k < 4; k++) begin
       rounded[k]  = s1_q.fv[k].pre + {31'd0, s1_q.fv[k].inc};
       signed_v[k] = s1_q.fv[k].neg ? -rounded[k] : rounded[k];
-      field_v[k]  = signed_v[k] & field_mask(fields_s2[k].width);
+      field_v[k]  = signed_v[k] & 32'((33'd1 << fields_s2[k].width) - 33'd1);
       data        = data | ({96'd0, field_v[k]} << fields_s2[k].lsb);
     end
 

@@ -20,9 +20,8 @@
 //   Components the format lacks are 0. count_o = the format's component count.
 //   fmt_valid_o = format_valid(dfmt, nfmt) (§1.4); when 0: four 0 components and count_o = 0.
 //
-//   Each field is converted by vmem_fp_pkg's unpack_field (shared with multi_texel); unorm and
-//   snorm there without a divider (unorm_to_f32, snorm_to_f32: the repeated-bit-pattern method
-//   described there).
+//   unorm and snorm are computed without a divider by vmem_fp_pkg's unorm_to_f32 and
+//   snorm_to_f32 (the repeated-bit-pattern method described there), shared with multi_texel.
 //
 // Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
 //   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
@@ -49,6 +48,72 @@ module format_unpack
   output logic         fmt_valid_o
 );
 
+  ///////////////////////////////////
+  // Conversions local to unpack   //
+  ///////////////////////////////////
+
+  // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
+  function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
+    logic [4:0]  lead;
+    logic [22:0] man;
+    logic [31:0] f;
+    lead = '0;
+    man  = '0;
+    f    = '0;
+    if (mag != '0) begin
+      for (int i = 0; i < 17; i++) begin
+        if (mag[i]) begin
+          lead = 5'(i);
+        end
+      end
+      // Shifting the leading one to bit 23 drops it from the 23-bit mantissa.
+      man = {6'd0, mag} << (5'd23 - lead);
+      f   = {sign, 8'd127 + {3'd0, lead}, man};
+    end
+    return f;
+  endfunction
+
+  // Stage 1 of one field: `f` holds the field's w bits, zero above; w = 0 is an absent component.
+  // The result is the component before its last rounding step (f32_round, stage 2): raw, integer
+  // and float components are already final (`up` = 0).
+  function automatic f32_pre_t unpack_field(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
+    logic [31:0] mask;     // w low ones (w < 32)
+    logic        sign;     // the field's top bit
+    logic [31:0] sext;     // the field sign-extended
+    logic [16:0] mag;      // |sext| for w <= 16 (at most 2^15)
+    f32_pre_t    r;
+    mask = (32'd1 << w) - 32'd1;
+    sign = |(f & ((32'd1 << w) >> 1));
+    sext = sign ? (f | ~mask) : f;
+    mag  = 17'(sign ? -sext : sext);
+    r    = '0;
+    if (w == 6'd0) begin
+      r = '0;
+    end else if (w == 6'd32) begin
+      r.trunc = f;
+    end else begin
+      // w <= 16 from here on: f[31:16] are 0.
+      unique case (nfmt)
+        NfmtUnorm:   r = unorm_to_f32(f[15:0], w[4:0]);
+        NfmtSnorm:   r = snorm_to_f32(f[15:0], w[4:0]);
+        NfmtUscaled: r.trunc = int_to_f32(1'b0, f[16:0]);
+        NfmtSscaled: r.trunc = int_to_f32(sign, mag);
+        NfmtUint:    r.trunc = f;
+        NfmtSint:    r.trunc = sext;
+        NfmtFloat: begin
+          unique case (w)
+            6'd16:   r.trunc = f16_to_f32(f[15:0]);
+            6'd11:   r.trunc = f11_to_f32(f[10:0]);
+            6'd10:   r.trunc = f10_to_f32(f[9:0]);
+            default: r.trunc = '0;  // not format_valid
+          endcase
+        end
+        default:     r = '0;      // NfmtReserved: not format_valid
+      endcase
+    end
+    return r;
+  endfunction
+
   // Stage 1 register.
   typedef struct packed {
     f32_pre_t [3:0] comp;
@@ -73,6 +138,7 @@ module format_unpack
 
   fields_t        fields;
   logic           valid_fmt;
+  logic [31:0]    field_mask [4];
   logic [31:0]    field_bits [4];
   f32_pre_t [3:0] comp;
 
@@ -80,7 +146,8 @@ module format_unpack
     fields    = fmt_fields(dfmt_i);
     valid_fmt = fmt_valid(dfmt_i, nfmt_i);
     for (int k = 0; k < 4; k++) begin
-      field_bits[k] = 32'(data_i >> fields[k].lsb) & field_mask(fields[k].width);
+      field_mask[k] = 32'((33'd1 << fields[k].width) - 33'd1);
+      field_bits[k] = 32'(data_i >> fields[k].lsb) & field_mask[k];
       comp[k]       = valid_fmt ? unpack_field(field_bits[k], fields[k].width, nfmt_e'(nfmt_i))
                                 : '0;
     end
@@ -94,8 +161,14 @@ module format_unpack
   // Stage 2: rounding //
   ///////////////////////
 
+  logic [127:0] components;
+
   always_comb begin
-    s2_d.components = f32_round4(s1_q.comp);
+    for (int k = 0; k < 4; k++) begin
+      components[32*k +: 32] = f32_round(s1_q.comp[k]);
+    end
+
+    s2_d.components = components;
     s2_d.count      = s1_q.count;
     s2_d.fmt_valid  = s1_q.fmt_valid;
     `VMEM_TEST_HOOK(format_unpack_brk)  // test builds only (see the contract above)

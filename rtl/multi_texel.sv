@@ -23,9 +23,9 @@
 //   row's group lies in texels_i[31:0] (2 or 4 bytes); the bits above the group are ignored.
 //   BY: the group's components in texel order, channels R, G within a texel (RG8 BY2: t0.R,
 //     t0.G, t1.R, t1.G), go to result dwords 0 .. result_count - 1, each converted as
-//     format_unpack converts a field of w = 8 or 16 bits (§5), by the same function
-//     (vmem_fp_pkg's unpack_field): unorm v / (2^w - 1) and snorm max(s / (2^(w-1) - 1), -1.0)
-//     correctly rounded, uint zero-extended, sint sign-extended, float (R16) f16 widened exactly.
+//     format_unpack converts a field of w = 8 or 16 bits (§5): unorm v / (2^w - 1) and snorm
+//     max(s / (2^(w-1) - 1), -1.0) correctly rounded (vmem_fp_pkg's unorm_to_f32 and
+//     snorm_to_f32), uint zero-extended, sint sign-extended, float (R16) f16 widened exactly.
 //   PCK: dword 0 = the group's raw bits, texel 0 in the least significant bits, zero above
 //     (PCK2 R8: bits 31:16). §4.3 defines sint as truncated to its storage width and unorm as
 //     round_half_even(v * (2^w - 1)) of its f32 v; for w = 8 and 16 both give back the stored
@@ -64,10 +64,29 @@ module multi_texel
 
   // Widths local to this unit.
   localparam int unsigned GroupW = 32;   // bits of the largest group, n * bpp * 8 (§4.3 rows)
+  localparam int unsigned CompW  = 16;   // widest component (R16)
 
   // Codes of §1.2, §4.3 and docs/decisions.md this unit decides on.
   localparam logic [TsDfmtW-1:0] DfmtR8  = 6'd1;
   localparam logic [TsDfmtW-1:0] DfmtR16 = 6'd2;
+
+  // One BY component: `f` holds the field's w bits (w = 16 when `wide`, else 8), zero above.
+  // The result is the dword before its last rounding step (f32_round, stage 2).
+  function automatic f32_pre_t by_component(logic [CompW-1:0] f, logic wide, nfmt_e nfmt);
+    logic [4:0] w;
+    f32_pre_t   r;
+    w = wide ? 5'd16 : 5'd8;
+    r = '0;
+    unique case (nfmt)
+      NfmtUnorm: r = unorm_to_f32(f, w);
+      NfmtSnorm: r = snorm_to_f32(f, w);
+      NfmtUint:  r.trunc = {16'd0, f};
+      NfmtSint:  r.trunc = wide ? {{16{f[15]}}, f} : {{24{f[7]}}, f[7:0]};
+      NfmtFloat: r.trunc = f16_to_f32(f);  // R16 only (§4.3)
+      default:   r = '0;                   // no BY row has this nfmt
+    endcase
+    return r;
+  endfunction
 
   // Stage 1 register.
   typedef struct packed {
@@ -124,25 +143,22 @@ module multi_texel
   //////////////////////////////////////////////
 
   logic [GroupW-1:0] group;       // the group's bits
-  logic [5:0]        comp_w;      // BY component width w: 16 (R16) or 8
-  logic [31:0]       comp [4];    // BY component j, its w bits, zero above
+  logic [CompW-1:0]  comp [4];    // BY component j, zero-extended
   f32_pre_t [3:0]    dword;
 
   always_comb begin
-    group  = texels_i[GroupW-1:0];
-    comp_w = is_r16 ? 6'd16 : 6'd8;
+    group = texels_i[GroupW-1:0];
     for (int j = 0; j < 4; j++) begin
       // The formats of the table have equal-width, adjacent fields, so component j of the
       // group (texel order, channel order within a texel) is bits w*j upward.
-      comp[j] = is_r16 ? {16'd0, 16'(group >> (16 * j))} : {24'd0, 8'(group >> (8 * j))};
+      comp[j] = is_r16 ? CompW'(group >> (16 * j)) : {8'd0, 8'(group >> (8 * j))};
 
       dword[j] = '0;
       if (row_ok && group_valid_i && (j < int'(count))) begin
         if (pck) begin
           dword[j].trunc = pck_half ? {16'd0, group[15:0]} : group;   // j = 0 only
         end else begin
-          // As format_unpack converts a field of w bits (every row's pair is format_valid).
-          dword[j] = unpack_field(comp[j], comp_w, nfmt);
+          dword[j] = by_component(comp[j], is_r16, nfmt);
         end
       end
     end
@@ -156,8 +172,14 @@ module multi_texel
   // Stage 2: rounding //
   ///////////////////////
 
+  logic [127:0] result;
+
   always_comb begin
-    s2_d.dwords.result = f32_round4(s1_q.dword);
+    for (int i = 0; i < 4; i++) begin
+      result[32*i +: 32] = f32_round(s1_q.dword[i]);
+    end
+
+    s2_d.dwords.result = result;
     s2_d.dwords.count  = s1_q.count;
     s2_d.illegal       = s1_q.illegal;
     `VMEM_TEST_HOOK(multi_texel_brk)  // test builds only (see the contract above)

@@ -18,7 +18,7 @@
 //                  forced to 1 when 0, sign dropped); then any negative value (-0, negative
 //                  denormals, -infinity included) gives 0; then round to nearest even with
 //                  overflow to infinity.
-//   Normalized integers (docs/spec.md §5, used by unpack_field below), correctly rounded
+//   Normalized integers (docs/spec.md §5, used by format_unpack and multi_texel), correctly rounded
 //   without a divider, as an f32_pre_t (truncated f32 and round-up bit) that f32_round finishes,
 //   so that a unit may round in a later pipeline stage:
 //     unorm_to_f32  v / (2^w - 1);   snorm_to_f32  max(s / (2^(w-1) - 1), -1.0).
@@ -27,11 +27,6 @@
 //     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
 //     fmt_fields    the component fields (width, least significant bit) of a dfmt, X first.
 //     fmt_count     the number of components of a dfmt (0 for dfmt 0 and 15).
-//     field_mask    the value bits of a field of w bits.
-//   Unpacking a field (docs/spec.md §5, used by format_unpack and multi_texel, whose BY dwords
-//   are converted as format_unpack converts a field):
-//     unpack_field  one field of a format_valid pair as its component, an f32_pre_t;
-//     f32_round4    four of them finished, component k at bits 32k+31:32k.
 //
 // Spec: docs/spec.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
 //   "multi_texel"
@@ -374,84 +369,6 @@ package vmem_fp_pkg;
       ok = 1'b0;
     end
     return ok;
-  endfunction
-
-  // The w low ones of a field of w bits (w <= 32): the field's value bits.
-  function automatic logic [31:0] field_mask(logic [5:0] w);
-    return 32'((33'd1 << w) - 33'd1);
-  endfunction
-
-  // ---------------------------------------------------------------------------------------------
-  // Unpacking a field (docs/spec.md §5), in two pipeline steps
-  // ---------------------------------------------------------------------------------------------
-
-  // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
-  function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
-    logic [4:0]  lead;
-    logic [22:0] man;
-    logic [31:0] f;
-    lead = '0;
-    man  = '0;
-    f    = '0;
-    if (mag != '0) begin
-      for (int i = 0; i < 17; i++) begin
-        if (mag[i]) begin
-          lead = 5'(i);
-        end
-      end
-      // Shifting the leading one to bit 23 drops it from the 23-bit mantissa.
-      man = {6'd0, mag} << (5'd23 - lead);
-      f   = {sign, 8'd127 + {3'd0, lead}, man};
-    end
-    return f;
-  endfunction
-
-  // One field of a format_valid pair as its 32-bit component, before the last rounding step
-  // (f32_round): `f` holds the field's w bits, zero above. Raw, integer and float components are
-  // final here (`up` = 0). An absent component (w = 0, f = 0) gives 0 in every branch.
-  function automatic f32_pre_t unpack_field(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
-    logic [31:0] mask;     // w low ones (w < 32)
-    logic        sign;     // the field's top bit
-    logic [31:0] sext;     // the field sign-extended
-    logic [16:0] mag;      // |sext| for w <= 16 (at most 2^15)
-    f32_pre_t    r;
-    mask = (32'd1 << w) - 32'd1;
-    sign = |(f & ((32'd1 << w) >> 1));
-    sext = sign ? (f | ~mask) : f;
-    mag  = 17'(sign ? -sext : sext);
-    r    = '0;
-    // w <= 16 (w = 32 is taken below): f[31:16] are 0.
-    unique case (nfmt)
-      NfmtUnorm:   r = unorm_to_f32(f[15:0], w[4:0]);
-      NfmtSnorm:   r = snorm_to_f32(f[15:0], w[4:0]);
-      NfmtUscaled: r.trunc = int_to_f32(1'b0, f[16:0]);
-      NfmtSscaled: r.trunc = int_to_f32(sign, mag);
-      NfmtUint:    r.trunc = f;
-      NfmtSint:    r.trunc = sext;
-      NfmtFloat: begin
-        unique case (w)
-          6'd16:   r.trunc = f16_to_f32(f[15:0]);
-          6'd11:   r.trunc = f11_to_f32(f[10:0]);
-          6'd10:   r.trunc = f10_to_f32(f[9:0]);
-          default: r.trunc = '0;  // w = 32 below; other widths are not format_valid
-        endcase
-      end
-      default:     r = '0;      // NfmtReserved: not format_valid
-    endcase
-    // w = 32: the raw bits, whatever the nfmt.
-    if (w == 6'd32) begin
-      r = '{trunc: f, up: 1'b0};
-    end
-    return r;
-  endfunction
-
-  // The last step: four components finished by f32_round, component k at bits 32k+31:32k.
-  function automatic logic [127:0] f32_round4(f32_pre_t [3:0] p);
-    logic [127:0] c;
-    for (int k = 0; k < 4; k++) begin
-      c[32*k +: 32] = f32_round(p[k]);
-    end
-    return c;
   endfunction
 
 endpackage : vmem_fp_pkg
