@@ -1,3 +1,5 @@
+`ifndef VMEM_BUFFER_ADDR_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_BUFFER_ADDR_SV
 // Copyright gcn-vmem contributors.
 //
 // buffer_addr: per-lane MUBUF/MTBUF buffer address calculator with range check and LDS address.
@@ -378,3 +380,5 @@ module buffer_addr
 `VMEM_ASSERT(LdsAddressBound_A, lds_address_o <= LdsAddrW'(511 * 128 + 65535 + 4095 + 63 * 4))
 
 endmodule : buffer_addr
+
+`endif  // VMEM_BUFFER_ADDR_SV

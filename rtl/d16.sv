@@ -1,3 +1,5 @@
+`ifndef VMEM_D16_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_D16_SV
 // Copyright gcn-vmem contributors.
 //
 // d16: 16-bit packing of D16 loads and stores (VGPR halves <-> components).
@@ -218,3 +220,5 @@ module d16
 `VMEM_ASSERT(ResultBeyondCount3_A, (result_count_o <= 3'd3) |-> (result_o[127:96] == '0))
 
 endmodule : d16
+
+`endif  // VMEM_D16_SV

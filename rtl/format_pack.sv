@@ -1,3 +1,5 @@
+`ifndef VMEM_FORMAT_PACK_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_FORMAT_PACK_SV
 // Copyright gcn-vmem contributors.
 //
 // format_pack: four 32-bit components -> element (format conversion for stores).
@@ -264,3 +266,5 @@ module format_pack
     valid_q |-> ((s1_q.dfmt inside {4'd11, 4'd12, 4'd13, 4'd14}) || (data[127:32] == '0)))
 
 endmodule : format_pack
+
+`endif  // VMEM_FORMAT_PACK_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_FORMAT_UNPACK_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_FORMAT_UNPACK_SV
 // Copyright gcn-vmem contributors.
 //
 // format_unpack: element -> four 32-bit canonical components (format conversion for loads).
@@ -194,3 +196,5 @@ module format_unpack
 `VMEM_ASSERT(ValidCount_A, (valid_o && fmt_valid_o) |-> (count_o != 3'd0))
 
 endmodule : format_unpack
+
+`endif  // VMEM_FORMAT_UNPACK_SV

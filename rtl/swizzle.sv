@@ -1,3 +1,5 @@
+`ifndef VMEM_SWIZZLE_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_SWIZZLE_SV
 // Copyright gcn-vmem contributors.
 //
 // swizzle: component selection of a load: expansion, dst_sel, out-of-range and unbound zeroing,
@@ -177,3 +179,5 @@ module swizzle
 `VMEM_ASSERT(ZeroAboveCount3_A, (result_count_o <= CountW'(3)) |-> (result_o[127:96] == 32'd0))
 
 endmodule : swizzle
+
+`endif  // VMEM_SWIZZLE_SV

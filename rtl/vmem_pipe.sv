@@ -51,6 +51,15 @@
 //
 // Model: rust/vmem_pipe.rs  Spec: docs/spec.md §14  Contract: docs/decisions.md "vmem_pipe"
 
+
+// The modules instantiated here, for a Verilator run given this file alone (lint without
+// -y rtl, from the repository root); each file includes once (its guard).
+`ifdef VERILATOR
+`include "rtl/vmem_pipe_ta.sv"
+`include "rtl/vmem_pipe_tcp.sv"
+`include "rtl/vmem_pipe_td.sv"
+`endif
+
 module vmem_pipe
   import vmem_pkg::*;
 #(

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_RF_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_RF_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_rf: a model of a 1R1W register-file macro (docs/decisions.md "vmem_pipe": the MSHRs'
@@ -46,3 +48,5 @@ module vmem_pipe_rf #(
   assign rdata_o = rdata_q;
 
 endmodule : vmem_pipe_rf
+
+`endif  // VMEM_VMEM_PIPE_RF_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TA_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TA_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_ta: the TA of vmem_pipe (docs/decisions.md "vmem_pipe"): the issue receiver, the
@@ -56,6 +58,16 @@
 // and vmem_pipe_brk_ta_ia.svh at the end of the address rows' read-ahead.
 //
 // Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
+
+
+// The modules instantiated here, for a Verilator run given this file alone (lint without
+// -y rtl, from the repository root); each file includes once (its guard).
+`ifdef VERILATOR
+`include "rtl/d16.sv"
+`include "rtl/buffer_addr.sv"
+`include "rtl/format_pack.sv"
+`include "rtl/vmem_pipe_rf.sv"
+`endif
 
 module vmem_pipe_ta
   import vmem_pkg::*;
@@ -863,3 +875,5 @@ module vmem_pipe_ta
 `VMEM_ASSERT(BundleStable_A, a_bnd_ok)
 
 endmodule : vmem_pipe_ta
+
+`endif  // VMEM_VMEM_PIPE_TA_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TCP_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TCP_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_tcp: the TCP (L1) of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP (L1): banks that
@@ -24,6 +26,10 @@
 // done at the edge, for the next cycle).
 //
 // Spec: docs/spec.md §14 "TCP (L1)"  Contract: docs/decisions.md "vmem_pipe"
+
+`ifdef VERILATOR
+`include "rtl/vmem_pipe_tcp_bank.sv"
+`endif
 
 module vmem_pipe_tcp
   import vmem_pkg::*;
@@ -322,3 +328,5 @@ module vmem_pipe_tcp
 `VMEM_ASSERT(PostedAcks_A, a_post_ok)
 
 endmodule : vmem_pipe_tcp
+
+`endif  // VMEM_VMEM_PIPE_TCP_SV

@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TCP_BANK_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TCP_BANK_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_tcp_bank: one bank of the TCP (docs/decisions.md "vmem_pipe", "TCP (L1)"), with its L2
@@ -40,6 +42,11 @@
 //   port's, the return stage's and the assertions' always_comb.
 //
 // Spec: docs/spec.md §14 "TCP (L1)"  Contract: docs/decisions.md "vmem_pipe"
+
+`ifdef VERILATOR
+`include "rtl/vmem_pipe_tcp_ram.sv"
+`include "rtl/vmem_pipe_rf.sv"
+`endif
 
 module vmem_pipe_tcp_bank
   import vmem_pkg::*;
@@ -702,3 +709,5 @@ module vmem_pipe_tcp_bank
 `VMEM_ASSERT_KNOWN_IF(L2ReqKnown_A, l2_req_o, l2_req_o.valid)
 
 endmodule : vmem_pipe_tcp_bank
+
+`endif  // VMEM_VMEM_PIPE_TCP_BANK_SV

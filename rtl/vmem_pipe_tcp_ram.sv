@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TCP_RAM_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TCP_RAM_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_tcp_ram: one TCP bank's line data (docs/decisions.md "vmem_pipe", "TCP"), a model of
@@ -52,3 +54,5 @@ module vmem_pipe_tcp_ram #(
   assign rdata_o = rdata_q;
 
 endmodule : vmem_pipe_tcp_ram
+
+`endif  // VMEM_VMEM_PIPE_TCP_RAM_SV

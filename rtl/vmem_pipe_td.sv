@@ -1,3 +1,5 @@
+`ifndef VMEM_VMEM_PIPE_TD_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_VMEM_PIPE_TD_SV
 // Copyright gcn-vmem contributors.
 //
 // vmem_pipe_td: the TD and completion of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP -> TD",
@@ -44,6 +46,13 @@
 // conversion's and the writes' always_comb.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
+
+`ifdef VERILATOR
+`include "rtl/format_unpack.sv"
+`include "rtl/swizzle.sv"
+`include "rtl/d16.sv"
+`include "rtl/vmem_pipe_rf.sv"
+`endif
 
 module vmem_pipe_td
   import vmem_pkg::*;
@@ -863,3 +872,5 @@ module vmem_pipe_td
 `VMEM_ASSERT_KNOWN_IF(DoneKnown_A, done_o, done_o.valid)
 
 endmodule : vmem_pipe_td
+
+`endif  // VMEM_VMEM_PIPE_TD_SV
