@@ -19,10 +19,9 @@
 //   ReturnDepth  accesses a bank's return queue holds, at least 1.
 //   L2Depth      requests a bank's L2 request queue holds, at least 1.
 //
-// Test hooks: vmem_pipe_brk_top (the RspChannel_A check), the switches vmem_pipe_brk_mode and
-// vmem_pipe_mut_mode; the sub-blocks hold empty `VMEM_TEST_HOOK points (rtl/vmem_prim_pkg.sv)
+// Test hooks: none here. The sub-blocks hold empty `VMEM_TEST_HOOK points (rtl/vmem_prim_pkg.sv)
 // whose text (rtl/test/vmem_pipe_brk_*.svh, vmem_pipe_mut_lru.svh) only the unit's test build
-// compiles; that text reads the plusargs +TestBreakAsserts and +TestBreakLru.
+// compiles; its switches are modules of their own that the test build binds into this one.
 //
 // Contract summary (docs/decisions.md "vmem_pipe" is the full text):
 //   - Moore outputs: every output is a register or a function of registers; an input in cycle t
@@ -274,25 +273,10 @@ module vmem_pipe
   // Assertions //
   ////////////////
 
-  // Environment (the testbench's SQ and L2): with quiet, a response on channel c comes only for
-  // a channel of a bank; the issue port's properties are asserted in vmem_pipe_ta (IssueBeats_A,
-  // IssueHeaderHeld_A, IssueIntoFull_A), the L2's responses in vmem_pipe_tcp_bank
-  // (RspMshrBusy_A) and vmem_pipe_tcp (PostedAcks_A).
-`ifndef SYNTHESIS
-  logic a_rsp_channel_ok;
-  always_comb begin
-    a_rsp_channel_ok = !quiet_q || (Banks == 4) || (l2_rsp_valid_i[3:2] == 2'b00);
-    `VMEM_TEST_HOOK(vmem_pipe_brk_top)  // test builds only (rtl/vmem_prim_pkg.sv)
-  end
-`endif
-`VMEM_ASSERT(RspChannel_A, a_rsp_channel_ok)
+  // Environment (the testbench's SQ and L2): the issue port's properties are asserted in
+  // vmem_pipe_ta (IssueBeats_A, IssueHeaderHeld_A, IssueIntoFull_A), the L2's responses in
+  // vmem_pipe_tcp_bank (RspMshrBusy_A) and vmem_pipe_tcp (RspChannel_A, PostedAcks_A).
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).
 `VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
-
-  // Test builds only: the switches of the break-asserts corruptions and of the mutant, read from
-  // their plusargs once (rtl/test/vmem_pipe_brk_mode.svh, vmem_pipe_mut_mode.svh); the
-  // sub-blocks' hooks read them by hierarchical name.
-  `VMEM_TEST_HOOK(vmem_pipe_brk_mode)
-  `VMEM_TEST_HOOK(vmem_pipe_mut_mode)
 
 endmodule : vmem_pipe

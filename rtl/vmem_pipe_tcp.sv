@@ -327,6 +327,17 @@ module vmem_pipe_tcp
 
 `VMEM_ASSERT(PostedAcks_A, a_post_ok)
 
+// Environment (the testbench's L2): with quiet, a response on channel c comes only for a channel
+// of a bank.
+`ifndef SYNTHESIS
+  logic a_rsp_channel_ok;
+  always_comb begin
+    a_rsp_channel_ok = !quiet_i || (Cfg.banks == 4) || !(l2_rsp_i[2].valid || l2_rsp_i[3].valid);
+    `VMEM_TEST_HOOK(vmem_pipe_brk_tcp_rsp)  // test builds only (rtl/vmem_prim_pkg.sv)
+  end
+`endif
+`VMEM_ASSERT(RspChannel_A, a_rsp_channel_ok)
+
 endmodule : vmem_pipe_tcp
 
 `endif  // VMEM_VMEM_PIPE_TCP_SV

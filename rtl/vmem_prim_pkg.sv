@@ -135,3 +135,9 @@ package vmem_prim_pkg;
 `endif
 
 endpackage : vmem_prim_pkg
+
+// Test builds only (`VMEM_TEST_HOOK above): the pipeline's test switches, modules of their own
+// that the test build binds into vmem_pipe (rtl/test/vmem_pipe_brk_mode.svh,
+// vmem_pipe_mut_mode.svh); nothing in any other build.
+`VMEM_TEST_HOOK(vmem_pipe_brk_mode)
+`VMEM_TEST_HOOK(vmem_pipe_mut_mode)

@@ -12,7 +12,7 @@
 //   3: the same for an L2 request queue                        -> L2Queue_A
 //   4: a merge that fills an MSHR to Targets counts Targets+1  -> MshrTargets_A
 // Keys 5 and 6 are in rtl/test/vmem_pipe_brk_bank_lk.svh and vmem_pipe_brk_bank_chk.svh.
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd1: if (lq_cnt_d == LkW'(LookupDepth)) lq_cnt_d = lq_cnt_d - LkW'(1);
     6'd2: if (lk_rq && (rq_cnt_d == RqW'(2)) && (lq_cnt_d != '0) &&

@@ -8,7 +8,7 @@
 //   6: the check's copy of an MSHR response's tag names the next MSHR
 //                                                               -> RspMshrBusy_A (a response
 //      whose next MSHR is not waiting)
-if (vmem_pipe.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd6) &&
+if (vmem_pipe.u_brk_switch.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd6) &&
     quiet_i && l2_rsp_i.valid && !l2_rsp_i.tag[4]) begin
   a_rsp_ok = m_busy_q[rm + MW'(1)] && !m_arr_q[rm + MW'(1)];
 end

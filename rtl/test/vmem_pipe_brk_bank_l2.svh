@@ -6,7 +6,7 @@
 // corruption shows at the port in the cycle the assertion fails (reported first):
 //  11: an idle channel presents its queue head's (stale) payload, valid 0
 //                                                               -> L2IdleZero_A
-if (vmem_pipe.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd11) &&
+if (vmem_pipe.u_brk_switch.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd11) &&
     !l2_req_o.valid) begin
   l2_req_o = '{valid: 1'b0, kind: l2h.kind, tag: l2h.tag, addr: l2h.addr, mask: l2h.mask,
                data: l2h.data, op: l2h.op, wide: l2h.wide, ret: l2h.ret};

@@ -12,7 +12,7 @@
 //      request reaches the L2: the L2 tag at the port differs first)
 //   7: while an entry of the bank is pending, the victim is the lowest pending entry
 //                                                               -> VictimFree_A (the next miss)
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd5: for (int m = Mshrs - 1; m >= 0; m--) begin
       if (m_sent_q[m]) begin

@@ -5,7 +5,7 @@
 // construction while rr_v_q is 0 (ReturnIdleZero_A restates the code), so its gating is
 // corrupted; the TD reads rr_o.ret only where rr_o.valid is 1, so nothing else sees it:
 //  12: an empty return register shows its last (taken) access  -> ReturnIdleZero_A
-if (vmem_pipe.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd12) &&
+if (vmem_pipe.u_brk_switch.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd12) &&
     !rr_v_q) begin
   rr_ret = rr_q;
 end

@@ -12,7 +12,7 @@
 //      second time                                              -> StepEndInFlight_A (the TD
 //      has seen that instruction's step end). A non-GLC load, so the repeated accesses hit or
 //      merge and nothing reaches the L2 port before.
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd13: if (st_start && st_step_done && !st_inst_done) st_g_d = 2'd2;
     6'd22: if (bnd_valid_o && !bnd_ready_i) st_b_d = ~wb;

@@ -9,7 +9,7 @@
 //      then differs at the port)
 //  18: a group fed to buffer_addr loses its result tag          -> AddrResultTag_A (two edges on:
 //      buffer_addr's valid is 1, the tag's 0)
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd10: if (iss_i.valid && iss_ready_o && iss_i.last && !take &&
                vmem_pipe.u_td.inf_q[take_cnt_q - PipeIdW'(1)]) begin

@@ -7,7 +7,7 @@
 // to another non-zero count reaches nothing but the assertion:
 //  20: a per-quad step with requests counts 9 of them           -> StepRequests_A
 //  21: a merged step with requests counts 5 of them             -> MergedRequests_A
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd20: if (!w_merged && (w_n != 4'd0)) w_n = 4'd9;
     6'd21: if (w_merged && (w_n != 4'd0)) w_n = 4'd5;

@@ -16,7 +16,7 @@
 //      alive & !ib_full_q[ib_w_q]: no register alone can break it, so `beat` itself is forced
 //  17: a beat that feeds no d16 conversion tags a d16 result    -> StoreCvtTag_A (two edges on:
 //      the tag is valid, the d16 units' valid is not)
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd14: if (beat && (bk == 5'd1)) ib_beats_d[ib_w_q] = 5'd16;
     6'd15: if (beat && (bk == 5'd1)) ib_hdr_d[ib_w_q].soffset[0] = ~ib_hdr_q[ib_w_q].soffset[0];

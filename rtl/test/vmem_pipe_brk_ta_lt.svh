@@ -9,7 +9,7 @@
 //      group before                                             -> LaneRowRead_A (next cycle)
 // Key 23 (StepEndInFlight_A, rtl/test/vmem_pipe_brk_ta.svh) keeps the table of the load whose
 // step stage it repeats held here.
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd19: if (take && !lt_held_q[~lt_w_q]) lt_w_d = lt_w_q;
     6'd23: if (st_inst_done && (wh.kind == PipeLoad) && !wh.glc && !lt_held_q[~st_tab_q] &&

@@ -8,7 +8,7 @@
 // TD's posted_zero, which shows the instruction's done before its last acknowledgement.)
 //  24: the acknowledgement that empties an instruction's posted count is counted twice
 //                                                               -> PostedAcks_A (one past it)
-if (vmem_pipe.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd24) &&
+if (vmem_pipe.u_brk_switch.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd24) &&
     (acks != 3'd0) &&
     ({1'b0, PostW'(acks)} == {1'b0, post_q[i]} + ((accept && (bnd_i.id == PipeIdW'(i)))
                                                    ? (PostW + 1)'(n_post) : '0))) begin

@@ -14,7 +14,7 @@
 //      information                                               -> VgprMask_A (the write shows
 //      mask 0; at the port in that cycle, reported after the assertion)
 //  36: u_old reads the row the address stage writes in this cycle -> OldRowNotWritten_A
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
     6'd9:  if (!done_d.valid) done_d.n.conflicts[0] = 1'b1;

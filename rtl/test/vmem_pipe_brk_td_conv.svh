@@ -8,7 +8,7 @@
 //  34: the fields a converted load's last group carries through the converter turn into a
 //      store's as it leaves the unpacker's second stage        -> SwizzleTag_A (the next
 //      cycle: swizzle shows that group, its tag no longer converts)
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd32: if (f_valid && fi.conv) tp1_d.valid = 1'b0;
     6'd33: if (f_valid && fi.d16bs) tp1_d.valid = 1'b0;

@@ -11,7 +11,7 @@
 //  27: a cycle that takes return registers counts 5 blocks       -> TakeBlocks_A
 //  28: the take that takes G's last returning accesses counts one more
 //                                                               -> ReturnPending_A
-if (vmem_pipe.test_break_asserts) begin
+if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd26: if (sl_v[0] && !sl_v[3]) begin
       sl_v[3]      = 1'b1;

@@ -6,7 +6,7 @@
 // the port in the cycle the assertion fails (reported first):
 //  35: an idle VGPR port presents the address, group and mask of the write it would present
 //                                                               -> VgprIdleZero_A
-if (vmem_pipe.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd35) &&
+if (vmem_pipe.u_brk_switch.test_break_asserts && (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6] == 6'd35) &&
     !wr_v_q) begin
   vgpr_o.addr  = w_info.vdata + {5'd0, wr_i_q};
   vgpr_o.group = wr_g_q;

@@ -5,6 +5,6 @@
 // recently used (its rank change is undone; misses, merges and store hits still touch). The data
 // stays right; a later victim, and so the hits, misses, L2 traffic and timing, differ from the
 // contract: a bug only a cycle-level comparison catches (tests/vmem_pipe.rs).
-if (vmem_pipe.test_break_lru && lk_hit) begin
+if (vmem_pipe.u_mut_switch.test_break_lru && lk_hit) begin
   ent_rank_d = ent_rank_q;
 end
