@@ -468,7 +468,7 @@ fn every_assertion_fires_and_is_reported() {
 #[test]
 fn assertion_lines_name_the_file_that_declares_the_assertion() {
     use gcn_vmem::engine::rtl_sources::assertion_file;
-    for file in ["rtl/vmem_pipe.sv", "rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp_bank.sv", "rtl/vmem_pipe_td.sv"] {
+    for file in ["rtl/vmem_pipe_ta.sv", "rtl/vmem_pipe_tcp.sv", "rtl/vmem_pipe_tcp_bank.sv", "rtl/vmem_pipe_td.sv"] {
         let names = crate::common::declared_assertions(&[file]);
         assert!(!names.is_empty(), "{file} declares no assertion");
         for name in names {
