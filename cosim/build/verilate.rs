@@ -13,8 +13,14 @@ use crate::generate::cpp_binding;
 use crate::port_list::{self, Elaborated, Port};
 use crate::units::{builds, hook_defines, hook_file, param_flags, unit_hook_files, UnitLine};
 
-/// A model whose generated C++ is larger than this is compiled file by file, not as one unit.
+/// A model whose generated C++ is larger than this is compiled in chunks, not as one unit.
 const LARGE_MODEL_BYTES: u64 = 8 << 20;
+
+/// The most C++ in one chunk of a large model. Every one of Verilator's files includes the
+/// model's headers (about 1 s of a compiler's time each), so a file of the pipeline alone spends
+/// a third of its compile on them; a chunk of several files parses them once, and at this size
+/// one compile stays within half a gigabyte.
+const CHUNK_BYTES: u64 = 6 << 20;
 
 /// The optimisation level of a large model's build that random runs use: -O3 on 55 MB of C++
 /// costs minutes more compile (a 2 MB file of the pipeline: 5 s at -O0, 7 s at -O1, 12 s at
@@ -233,30 +239,34 @@ impl Compilations {
     }
 
     /// Adds one verilated model (`prefix` in `mdir`): as one unity file ([`Compilations::add_unity`]),
-    /// or file by file when its C++ is larger than [`LARGE_MODEL_BYTES`].
+    /// or in chunks of at most [`CHUNK_BYTES`] when its C++ is larger than [`LARGE_MODEL_BYTES`].
     fn add(&mut self, mdir: &Path, prefix: &str, hot: bool) -> Result<(), String> {
         let files = model_files(mdir, prefix)?;
-        let bytes: u64 = files.iter().map(|f| fs::metadata(f).map_or(0, |m| m.len())).sum();
+        let size = |f: &PathBuf| fs::metadata(f).map_or(0, |m| m.len());
+        let bytes: u64 = files.iter().map(size).sum();
         if bytes <= LARGE_MODEL_BYTES {
             return self.add_unity(mdir, prefix, &files, hot);
         }
         self.hot.include(mdir);
-        // One object per file, compiled in parallel: one translation unit of tens of megabytes
-        // takes more memory than the machine has (vmem_pipe: 55 MB of C++). Of the hot build,
-        // only the evaluation runs long: Verilator's `__Slow` files (construction, initial
-        // blocks, first settle) and the trace functions (run only while a waveform is recorded)
-        // are compiled at -O0, as Verilator's own makefiles compile their OPT_SLOW part.
-        for file in files {
-            let cold = file
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.contains("__Slow") || n.contains("__Trace"));
-            if hot && !cold {
-                self.large.include(mdir).file(&file);
-                self.large_files += 1;
-            } else {
-                self.slow.include(mdir).file(&file);
-                self.slow_files += 1;
+        // Chunks compiled in parallel: one translation unit of tens of megabytes takes more
+        // memory than the machine has (vmem_pipe: 90 MB of C++). Of the hot build, only the
+        // evaluation runs long: Verilator's `__Slow` files (construction, initial blocks, first
+        // settle) and the trace functions (run only while a waveform is recorded) are compiled
+        // at -O0, as Verilator's own makefiles compile their OPT_SLOW part.
+        let (cold, eval): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|file| {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            !hot || name.contains("__Slow") || name.contains("__Trace")
+        });
+        for (class, files) in [("eval", eval), ("cold", cold)] {
+            for (n, chunk) in chunks(&files, size, CHUNK_BYTES).into_iter().enumerate() {
+                let file = unity(mdir, &format!("{prefix}__{class}{n}"), chunk)?;
+                if class == "eval" {
+                    self.large.include(mdir).file(file);
+                    self.large_files += 1;
+                } else {
+                    self.slow.include(mdir).file(file);
+                    self.slow_files += 1;
+                }
             }
         }
         Ok(())
@@ -400,7 +410,27 @@ pub fn model_files(mdir: &Path, prefix: &str) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Writes a model's C++ files as one translation unit (one compiler start, headers parsed once).
+/// `files` in order, cut into runs of at most `limit` bytes (`size` of each; a larger file is a
+/// run of its own).
+fn chunks<'a>(files: &'a [PathBuf], size: impl Fn(&PathBuf) -> u64, limit: u64) -> Vec<&'a [PathBuf]> {
+    let mut runs = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, file) in files.iter().enumerate() {
+        let b = size(file);
+        if i > start && bytes + b > limit {
+            runs.push(&files[start..i]);
+            (start, bytes) = (i, 0);
+        }
+        bytes += b;
+    }
+    if start < files.len() {
+        runs.push(&files[start..]);
+    }
+    runs
+}
+
+/// Writes C++ files of a model as one translation unit `<name>__unity.cpp` (one compiler start,
+/// headers parsed once).
 pub fn unity(mdir: &Path, prefix: &str, files: &[PathBuf]) -> Result<PathBuf, String> {
     let mut unity = String::from("// Generated by build.rs: the model's C++ as one translation unit.\n");
     for file in files {
