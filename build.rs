@@ -31,8 +31,9 @@
 //! --x-initial unique`; they read 0 unless a run asks for random ones). Units build in parallel
 //! (cosim/build/verilate.rs); each model's C++ is one unity file, compiled at -O3 for the build
 //! that random runs and the benchmark use and -O0 for the others, whatever the profile; a model
-//! of more than `LARGE_MODEL_BYTES` of C++ is compiled file by file instead (in parallel, and
-//! within the machine's memory), its hot build at `LARGE_OPT`.
+//! of more than `LARGE_MODEL_BYTES` of C++ is compiled in chunks of Verilator's files instead
+//! (each at most `CHUNK_BYTES`: in parallel, within the machine's memory, and the model's headers
+//! parsed once a chunk), its hot build at `LARGE_OPT`.
 //!
 //! With `GCN_VMEM_GLS=1` (`make gls`), each unit with a netlist of `make gls`
 //! (target/gls/netlist/<unit>.v) also gets its gate-level builds, a library of their own beside
