@@ -65,8 +65,12 @@ const SIZES: &[&str] = &["1 byte", "2 bytes", "4 bytes", "8 bytes", "12 bytes (t
 const TILED_SIZES: &[&str] = &["1 byte", "2 bytes", "4 bytes", "8 bytes", "16 bytes"];
 
 pub fn covergroup() -> Covergroup {
-    Covergroup::new()
-        .cross(Point::OpMipDa as usize, "op x mip x da", &[OPS, &["mip=0", "mip=1"], &["da=0", "da=1"]])
+    element_points(group_points(Covergroup::new()))
+}
+
+/// The points of the op, the T#, the level and the multi-texel group (§1.2, §4.2, §4.3).
+fn group_points(cg: Covergroup) -> Covergroup {
+    cg.cross(Point::OpMipDa as usize, "op x mip x da", &[OPS, &["mip=0", "mip=1"], &["da=0", "da=1"]])
         .cross(Point::OpOutcome as usize, "op x outcome", &[OPS, OUTCOMES])
         .cross(Point::R128Outcome as usize, "T# size x outcome", &[&["256-bit", "128-bit (r128)"], OUTCOMES])
         .point(
@@ -181,7 +185,11 @@ pub fn covergroup() -> Covergroup {
             "address (§4.4)",
             ["level 0 (no mip_offset)", "level > 0 (mip_offset)", "wraps past 2^48 (below base)"],
         )
-        .cross(Point::ModeSize as usize, "element on 2D/2D array: sw_mode x element bytes (§4.5)", &[MODES, SIZES])
+}
+
+/// The points of one-element accesses and tiled surfaces (§4.4, §4.5).
+fn element_points(cg: Covergroup) -> Covergroup {
+    cg.cross(Point::ModeSize as usize, "element on 2D/2D array: sw_mode x element bytes (§4.5)", &[MODES, SIZES])
         .point(
             Point::ElementType as usize,
             "element: type (§4.2 layers)",
