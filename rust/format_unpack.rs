@@ -118,7 +118,7 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(FormatUnpack, |_input, out| {
     eval::object([
-        ("components", Value::from(&eval::words(out.components)[..])),
+        ("components", Value::from(&crate::unit::words(out.components)[..])),
         ("count", Value::from(out.count)),
         ("valid", Value::from(out.fmt_valid)),
     ])
