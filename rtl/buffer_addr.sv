@@ -47,9 +47,7 @@
 module buffer_addr
   import vmem_pkg::*;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [127:0] vsharp_i,        // V# per SPEC §1.1 (bit k = field bit k)
   input  logic [11:0]  inst_offset_i,
   input  logic         offen_i,

@@ -69,9 +69,7 @@ module coalescer
   import vmem_pkg::blk_straddles;
   import vmem_pkg::quad_mergeable;
 (
-  input  logic              clk_i,
-  input  logic              rst_ni,    // async, active low
-  input  logic              valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [63:0][47:0] addr_i,    // lane k's byte address at addr_i[k]
   input  logic [63:0]       active_i,  // bit k = lane k
   input  logic [3:0]        size_i,    // access size in bytes minus one

@@ -43,9 +43,7 @@ module d16
   import vmem_pkg::*;
   import vmem_fp_pkg::*;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [2:0]   op_i,            // see the table above
   input  logic         hi_i,            // byte/short ops: the high half / byte 2
   input  logic [2:0]   nfmt_i,          // format ops: numeric format, SPEC §1.4

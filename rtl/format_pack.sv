@@ -43,9 +43,7 @@
 module format_pack
   import vmem_fp_pkg::*;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [3:0]   dfmt_i,          // data format, SPEC §1.4
   input  logic [2:0]   nfmt_i,          // numeric format, SPEC §1.4
   input  logic [127:0] components_i,    // component k (X, Y, Z, W) at 32k+31:32k

@@ -83,9 +83,7 @@
 module image_addr
   import vmem_pkg::*;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [127:0] tsharp_lo_i,     // T# bits 127:0 (SPEC §1.2)
   input  logic [127:0] tsharp_hi_i,     // T# bits 255:128; read only when r128_i = 0
   input  logic         r128_i,          // 1: 128-bit T#

@@ -32,9 +32,7 @@
 // Model: rust/inline_const.rs  Tests: tests/inline_const.rs  Spec: docs/spec.md §9
 
 module inline_const (
-  input  logic        clk_i,
-  input  logic        rst_ni,    // async, active low
-  input  logic        valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [6:0]  code_i,    // e at 6:3 (bias 7), m at 2:0 (SPEC §9)
   output logic        valid_o,
   output logic [31:0] bits_o     // the f32 bit pattern of the constant

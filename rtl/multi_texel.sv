@@ -47,9 +47,7 @@ module multi_texel
   import vmem_pkg::*;
   import vmem_fp_pkg::*;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [1:0]   op_i,            // 0 BY2, 1 BY4, 2 PCK2, 3 PCK4
   input  logic [3:0]   dmask_i,
   input  logic [5:0]   dfmt_i,          // T# dfmt (SPEC §1.2), full width

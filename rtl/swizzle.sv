@@ -37,9 +37,7 @@
 module swizzle
   import vmem_pkg::dwords_t;
 (
-  input  logic         clk_i,
-  input  logic         rst_ni,          // async, active low
-  input  logic         valid_i,
+  `VMEM_UNIT_CLOCKING,  // clk_i, rst_ni, valid_i
   input  logic [127:0] components_i,    // X, Y, Z, W at bits 32k+31:32k (from format_unpack)
   input  logic [2:0]   count_i,         // components present; above 4 = all four
   input  logic [11:0]  dst_sel_i,       // x at 2:0, y at 5:3, z at 8:6, w at 11:9 (SPEC §1.1)

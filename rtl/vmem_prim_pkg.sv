@@ -1,5 +1,5 @@
-// vmem_prim_pkg: the assertion, register and test-hook macros every gcn-vmem unit uses, and the
-// hook through which a failing assertion reaches the co-simulation harness.
+// vmem_prim_pkg: the assertion, register, port and test-hook macros every gcn-vmem unit uses, and
+// the hook through which a failing assertion reaches the co-simulation harness.
 //
 // One place decides what is compiled (as OpenTitan's prim_assert.sv and prim_flop_macros.sv do):
 //
@@ -25,6 +25,12 @@
 //                                   "Clocking of units"): the valid flop valid_q takes valid_d on
 //                                   every edge, the data flop q takes d only when valid_d is 1 and
 //                                   holds otherwise; reset clears both.
+//   `VMEM_UNIT_CLOCKING             the ports every unit's port list opens with (docs/spec.md
+//                                   "Clocking of units"), one bit each, in this order: input
+//                                   clk_i, input rst_ni (asynchronous, active low), input valid_i.
+//                                   The unit's other inputs follow, then valid_o and its other
+//                                   outputs (the harness's port-list check:
+//                                   cosim/build/port_list.rs).
 //   `VMEM_UNIT_STAGES(valid_q, s1_q, s1_d, s2_q, s2_d, Outputs)   the two stages of a unit of
 //                                   latency 2 (its ports valid_i, valid_o): valid_i -> valid_q ->
 //                                   valid_o, s1_d -> s1_q and s2_d -> s2_q (VMEM_STAGE_FF each);
@@ -76,6 +82,11 @@
 `define VMEM_STAGE_FF(valid_q_, valid_d_, q_, d_, clk_ = clk_i, rst_n_ = rst_ni) \
   `VMEM_FF(valid_q_, valid_d_, 1'b0, clk_, rst_n_) \
   `VMEM_FF_EN(q_, d_, valid_d_, '0, clk_, rst_n_)
+
+`define VMEM_UNIT_CLOCKING \
+  input  logic clk_i, \
+  input  logic rst_ni, \
+  input  logic valid_i
 
 `define VMEM_UNIT_STAGES(valid_q_, s1_q_, s1_d_, s2_q_, s2_d_, outputs_) \
   `VMEM_STAGE_FF(valid_q_, valid_i, s1_q_, s1_d_) \

@@ -164,7 +164,7 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(D16, |_input, out| {
     let n = usize::from(out.result_count).min(4);
-    let result: Vec<String> = eval::words(out.result)[..n].iter().map(|w| format!("0x{w:08x}")).collect();
+    let result: Vec<String> = crate::unit::words(out.result)[..n].iter().map(|w| format!("0x{w:08x}")).collect();
     eval::object([
         ("result", Value::from(result)),
         ("result_count", Value::from(out.result_count)),
@@ -176,7 +176,7 @@ eval_object!(D16, |_input, out| {
 mod tests {
     use super::*;
     use crate::format::{NFMT_FLOAT, NFMT_SNORM, NFMT_UINT, NFMT_UNORM};
-    use crate::unit::testing;
+    use crate::unit::{from_words, testing};
     use proptest::prelude::*;
 
     fn d16(op: u8, hi: bool, nfmt: u8, count: u8, data: u128, old: u32) -> Out {
@@ -186,11 +186,6 @@ mod tests {
     /// (result, result_count, illegal).
     fn r(o: Out) -> (u128, u8, bool) {
         (o.result, o.result_count, o.illegal)
-    }
-
-    /// Four dwords, X first.
-    fn dwords(d: [u32; 4]) -> u128 {
-        d.iter().enumerate().fold(0, |acc, (i, &x)| acc | u128::from(x) << (32 * i))
     }
 
     #[test]
@@ -208,7 +203,7 @@ mod tests {
     /// count) is ignored. unorm converts the same way (its components are already f32).
     #[test]
     fn load_format_float() {
-        let data = dwords([0x3f80_0000, 0x3f00_0000, 0xc000_0000, 0xdead_beef]);
+        let data = from_words([0x3f80_0000, 0x3f00_0000, 0xc000_0000, 0xdead_beef]);
         for nfmt in [NFMT_FLOAT, NFMT_UNORM, NFMT_SNORM] {
             assert_eq!(r(d16(OP_LOAD_FORMAT, true, nfmt, 3, data, 0xffff_ffff)), (0xc000_3800_3c00, 2, false));
         }
@@ -221,7 +216,7 @@ mod tests {
     /// load_format, uint/sint: the low 16 bits, no saturation.
     #[test]
     fn load_format_integer() {
-        let data = dwords([0x1234_5678, 0xffff_0001, 0, 0]);
+        let data = from_words([0x1234_5678, 0xffff_0001, 0, 0]);
         assert_eq!(r(d16(OP_LOAD_FORMAT, false, NFMT_UINT, 2, data, 0)), (0x0001_5678, 1, false));
         assert_eq!(r(d16(OP_LOAD_FORMAT, false, NFMT_SINT, 2, data, 0)), (0x0001_5678, 1, false));
     }
@@ -229,7 +224,7 @@ mod tests {
     /// Illegal format ops: count 0 (nothing), count 6 (as 4), nfmt 6 (float-like); reserved op.
     #[test]
     fn illegal_cases() {
-        let data = dwords([0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000]);
+        let data = from_words([0x3f80_0000, 0x4000_0000, 0x4040_0000, 0x4080_0000]);
         assert_eq!(r(d16(OP_LOAD_FORMAT, false, NFMT_FLOAT, 0, data, 0)), (0, 0, true));
         // 1.0, 2.0, 3.0, 4.0 → 0x3c00, 0x4000, 0x4200, 0x4400.
         assert_eq!(r(d16(OP_LOAD_FORMAT, false, NFMT_FLOAT, 6, data, 0)), (0x4400_4200_4000_3c00, 2, true));
@@ -262,8 +257,8 @@ mod tests {
     /// 0xffff_8000, uint 0x8000 → 0x0000_8000. The third half comes from dword 1 bits 15:0.
     #[test]
     fn store_format() {
-        let data = dwords([0xc000_3c00, 0x1234_7e00, 0, 0]);
-        let expect = dwords([0x3f80_0000, 0xc000_0000, 0x7fc0_0000, 0]);
+        let data = from_words([0xc000_3c00, 0x1234_7e00, 0, 0]);
+        let expect = from_words([0x3f80_0000, 0xc000_0000, 0x7fc0_0000, 0]);
         assert_eq!(r(d16(OP_STORE_FORMAT, true, NFMT_FLOAT, 3, data, 0)), (expect, 4, false));
         assert_eq!(r(d16(OP_STORE_FORMAT, false, NFMT_SINT, 1, 0x8000, 0)), (0xffff_8000, 4, false));
         assert_eq!(r(d16(OP_STORE_FORMAT, false, NFMT_UINT, 2, 0x8000_8000, 0)), (0x8000_0000_8000, 4, false));
@@ -325,9 +320,9 @@ mod tests {
                     u32::from(h)
                 }
             });
-            let loaded = d16(OP_LOAD_FORMAT, false, nfmt, count, dwords(components), 0);
+            let loaded = d16(OP_LOAD_FORMAT, false, nfmt, count, from_words(components), 0);
             let stored = d16(OP_STORE_FORMAT, false, nfmt, count, loaded.result, 0);
-            prop_assert_eq!(stored.result, dwords(components));
+            prop_assert_eq!(stored.result, from_words(components));
         }
 
         /// The two-stage model equals "compute, delayed one call, holding on invalid".

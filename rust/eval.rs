@@ -88,8 +88,3 @@ pub fn last<O: Ports>(outs: &[O]) -> O {
 pub fn object<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
     entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }
-
-/// The four 32-bit words of a 128-bit port, least significant first.
-pub fn words(v: u128) -> [u32; 4] {
-    std::array::from_fn(|i| (v >> (32 * i)) as u32)
-}

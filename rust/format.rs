@@ -130,6 +130,14 @@ pub fn format_valid(dfmt: u8, nfmt: u8) -> bool {
     codes_valid && !(nfmt == NFMT_FLOAT && matches!(dfmt, 1 | 3 | 8 | 9 | 10))
 }
 
+/// The pair of a 4-bit dfmt and a 3-bit nfmt port (bits above them ignored) when it is a valid
+/// format ([`format_valid`]); `None` otherwise.
+#[inline]
+pub fn valid_pair(dfmt: u8, nfmt: u8) -> Option<(u8, u8)> {
+    let (dfmt, nfmt) = (dfmt & 0xf, nfmt & 0x7);
+    format_valid(dfmt, nfmt).then_some((dfmt, nfmt))
+}
+
 /// True for the integer nfmts (uint, sint); the others (unorm, snorm, uscaled, sscaled, float and
 /// the reserved 6) are float-like. Bits above 2 are ignored.
 #[inline]

@@ -32,8 +32,7 @@
 
 use crate::float;
 use crate::format::{
-    fields, format_valid, low_mask, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM,
-    NFMT_USCALED,
+    fields, low_mask, valid_pair, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM, NFMT_USCALED,
 };
 use crate::ports;
 use crate::unit::{eval_object, pipelined_unit, Kind};
@@ -60,11 +59,10 @@ ports! {
 
 /// The combinational function of SPEC §5's pack; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
-    let (dfmt, nfmt) = (input.dfmt & 0xf, input.nfmt & 0x7);
     // §1.4: an invalid pair packs to all-zero data.
-    if !format_valid(dfmt, nfmt) {
+    let Some((dfmt, nfmt)) = valid_pair(input.dfmt, input.nfmt) else {
         return Out { valid: input.valid, ..Out::default() };
-    }
+    };
     // §1.4: component k, X first, goes into field k of the format.
     let mut data = 0u128;
     for (k, field) in fields(dfmt).iter().enumerate() {
@@ -148,7 +146,7 @@ eval_object!(FormatPack, |input, out| {
 mod tests {
     use super::*;
     use crate::format::f32_patterns::{INF, MINUS_ONE, NAN, NEG_INF, NEG_NAN, ONE};
-    use crate::format::{element_bytes, sign_extend, NFMT_RESERVED};
+    use crate::format::{element_bytes, format_valid, sign_extend, NFMT_RESERVED};
     use crate::format_unpack;
     use crate::unit::testing;
     use proptest::prelude::*;

@@ -26,8 +26,8 @@
 
 use crate::float;
 use crate::format::{
-    fields, format_valid, low_mask, sign_extend, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT,
-    NFMT_UNORM, NFMT_USCALED,
+    fields, low_mask, sign_extend, valid_pair, NFMT_FLOAT, NFMT_SINT, NFMT_SNORM, NFMT_SSCALED, NFMT_UINT, NFMT_UNORM,
+    NFMT_USCALED,
 };
 use crate::ports;
 use crate::unit::{eval_object, pipelined_unit, Kind};
@@ -56,11 +56,10 @@ ports! {
 
 /// The combinational function of SPEC §5's unpack; `valid` is passed through.
 pub fn compute(input: &In) -> Out {
-    let (dfmt, nfmt) = (input.dfmt & 0xf, input.nfmt & 0x7);
     // §1.4: an invalid pair unpacks to nothing (four 0 components, count 0).
-    if !format_valid(dfmt, nfmt) {
+    let Some((dfmt, nfmt)) = valid_pair(input.dfmt, input.nfmt) else {
         return Out { valid: input.valid, ..Out::default() };
-    }
+    };
     // §1.4: each field of the format, X first, becomes component k at bits 32k+31:32k.
     let mut components = 0u128;
     let layout = fields(dfmt);
@@ -119,7 +118,7 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(FormatUnpack, |_input, out| {
     eval::object([
-        ("components", Value::from(&eval::words(out.components)[..])),
+        ("components", Value::from(&crate::unit::words(out.components)[..])),
         ("count", Value::from(out.count)),
         ("valid", Value::from(out.fmt_valid)),
     ])
@@ -129,7 +128,7 @@ eval_object!(FormatUnpack, |_input, out| {
 mod tests {
     use super::*;
     use crate::format::f32_patterns::{INF, MINUS_ONE, NEG_INF, ONE, SNORM8_1, UNORM8_3};
-    use crate::format::{element_bytes, NFMT_RESERVED};
+    use crate::format::{element_bytes, format_valid, NFMT_RESERVED};
     use crate::unit::testing;
     use proptest::prelude::*;
 

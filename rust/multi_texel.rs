@@ -118,7 +118,7 @@ pub mod cover;
 eval_object!(MultiTexel, |_input, out| {
     let n = usize::from(out.result_count).min(4);
     eval::object([
-        ("result", Value::from(&eval::words(out.result)[..n])),
+        ("result", Value::from(&crate::unit::words(out.result)[..n])),
         ("result_count", Value::from(out.result_count)),
         ("illegal", Value::from(out.illegal)),
     ])
@@ -132,7 +132,7 @@ mod tests {
     use crate::format_pack::pack_field;
     use crate::format_unpack::unpack_field;
     use crate::image_addr::{DFMT_R16, DFMT_R8, DFMT_RG8, FORMAT_TABLE, OP_BY2, OP_BY4, OP_PCK2, OP_PCK4};
-    use crate::unit::testing;
+    use crate::unit::{testing, words};
     use proptest::prelude::*;
 
     /// `compute` converts a row's fields with format_unpack's and format_pack's per-field
@@ -148,11 +148,6 @@ mod tests {
 
     fn run(op: u8, dmask: u8, dfmt: u8, nfmt: u8, texels: u64) -> Out {
         compute(&In { valid: true, op, dmask, dfmt, nfmt, group_valid: true, texels })
-    }
-
-    /// The result as four dwords.
-    fn dwords(o: &Out) -> [u32; 4] {
-        [0, 1, 2, 3].map(|i| (o.result >> (32 * i)) as u32)
     }
 
     #[test]
@@ -171,10 +166,10 @@ mod tests {
     fn by2_r8() {
         let junk = 0xdead_beef_0000_0000 | 0xabcd_0000;
         let o = run(OP_BY2, 0x3, DFMT_R8, NFMT_UNORM, junk | 0xff03);
-        assert_eq!((dwords(&o), o.result_count, o.illegal), ([UNORM8_3, ONE, 0, 0], 2, false));
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_SNORM, junk | 0x0181)), [MINUS_ONE, SNORM8_1, 0, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_UINT, junk | 0x7ffe)), [0xfe, 0x7f, 0, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R8, NFMT_SINT, junk | 0x7ffe)), [0xffff_fffe, 0x7f, 0, 0]);
+        assert_eq!((words(o.result), o.result_count, o.illegal), ([UNORM8_3, ONE, 0, 0], 2, false));
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R8, NFMT_SNORM, junk | 0x0181).result), [MINUS_ONE, SNORM8_1, 0, 0]);
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R8, NFMT_UINT, junk | 0x7ffe).result), [0xfe, 0x7f, 0, 0]);
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R8, NFMT_SINT, junk | 0x7ffe).result), [0xffff_fffe, 0x7f, 0, 0]);
     }
 
     /// BY2 DMASK 0x3, R16: texel 0 = bits 15:0, texel 1 = 31:16. unorm 0xffff → 1.0, 0 → 0;
@@ -183,11 +178,11 @@ mod tests {
     #[test]
     fn by2_r16() {
         let o = run(OP_BY2, 0x3, DFMT_R16, NFMT_UNORM, 0xffff);
-        assert_eq!((dwords(&o), o.result_count), ([ONE, 0, 0, 0], 2));
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_SNORM, 0x7fff_8000)), [MINUS_ONE, ONE, 0, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_UINT, 0x0002_8001)), [0x8001, 2, 0, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_SINT, 0x0002_8001)), [0xffff_8001, 2, 0, 0]);
-        assert_eq!(dwords(&run(OP_BY2, 0x3, DFMT_R16, NFMT_FLOAT, 0xc000_3c00)), [ONE, 0xc000_0000, 0, 0]);
+        assert_eq!((words(o.result), o.result_count), ([ONE, 0, 0, 0], 2));
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R16, NFMT_SNORM, 0x7fff_8000).result), [MINUS_ONE, ONE, 0, 0]);
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R16, NFMT_UINT, 0x0002_8001).result), [0x8001, 2, 0, 0]);
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R16, NFMT_SINT, 0x0002_8001).result), [0xffff_8001, 2, 0, 0]);
+        assert_eq!(words(run(OP_BY2, 0x3, DFMT_R16, NFMT_FLOAT, 0xc000_3c00).result), [ONE, 0xc000_0000, 0, 0]);
     }
 
     /// The two rows of four one-byte components, DMASK 0xF: BY2 RG8 (t0.R, t0.G, t1.R, t1.G) and
@@ -199,9 +194,9 @@ mod tests {
     #[test]
     fn four_byte_groups_in_byte_order() {
         for (op, dfmt) in [(OP_BY2, DFMT_RG8), (OP_BY4, DFMT_R8)] {
-            let by = |nfmt, texels| dwords(&run(op, 0xf, dfmt, nfmt, texels));
+            let by = |nfmt, texels| words(run(op, 0xf, dfmt, nfmt, texels).result);
             let o = run(op, 0xf, dfmt, NFMT_UINT, 0x4433_2211);
-            assert_eq!((dwords(&o), o.result_count), ([0x11, 0x22, 0x33, 0x44], 4), "op {op}");
+            assert_eq!((words(o.result), o.result_count), ([0x11, 0x22, 0x33, 0x44], 4), "op {op}");
             assert_eq!(by(NFMT_UINT, 0xffff_ffff_8003_ff01), [0x01, 0xff, 0x03, 0x80], "op {op}");
             assert_eq!(by(NFMT_SINT, 0x8003_ff01), [1, 0xffff_ffff, 3, 0xffff_ff80], "op {op}");
             assert_eq!(by(NFMT_SINT, 0x0080_7f01), [1, 0x7f, 0xffff_ff80, 0], "op {op}");

@@ -146,7 +146,7 @@ pub mod cover;
 // The unit's `eval` object (SPEC §13): its input ports in, this object out.
 eval_object!(Swizzle, |_input, out| {
     // `result_count` dwords: the reserved counts above 4 read zeros past the fourth.
-    let words = eval::words(out.result);
+    let words = crate::unit::words(out.result);
     let result: Vec<u32> = (0..usize::from(out.result_count)).map(|i| words.get(i).copied().unwrap_or(0)).collect();
     eval::object([("result", Value::from(result)), ("result_count", Value::from(out.result_count))])
 });

@@ -99,6 +99,16 @@ pub fn parse_hex(text: &str, width: u32) -> Result<u128, String> {
     check_width(value, width).map_err(|_| format!("\"{text}\" is wider than the field's {width} bits"))
 }
 
+/// The four 32-bit words of a 128-bit port, word 0 = bits 31:0.
+pub fn words(v: u128) -> [u32; 4] {
+    std::array::from_fn(|i| (v >> (32 * i)) as u32)
+}
+
+/// The inverse of [`words`]: word i at bits 32i+31:32i.
+pub fn from_words(w: [u32; 4]) -> u128 {
+    w.iter().enumerate().fold(0, |acc, (i, &x)| acc | u128::from(x) << (32 * i))
+}
+
 /// `value` if it fits `width` bits; else an error naming it and the field's maximum.
 pub fn check_width(value: u128, width: u32) -> Result<u128, String> {
     if width < 128 && value >> width != 0 {

@@ -41,11 +41,33 @@ fn rtl_as_committed(unit: &str) -> bool {
     Command::new("git").arg("-C").arg(root()).args(&args).status().is_ok_and(|s| s.success())
 }
 
-/// The input ports of rtl/<unit>.sv with their widths (all declared with numeric ranges).
+/// The body of the argument-free macro `name` of rtl/vmem_prim_pkg.sv, one line per line of its
+/// `define continued with `\` (the `\` dropped); `None` when the file defines no such macro.
+fn prim_macro_lines(name: &str) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(root().join("rtl/vmem_prim_pkg.sv")).unwrap();
+    let mut lines = text.lines().skip_while(|l| l.split_whitespace().take(2).ne(["`define", name]));
+    let mut continued = lines.next()?.ends_with('\\');
+    let mut body = Vec::new();
+    for line in lines {
+        if !continued {
+            break;
+        }
+        continued = line.ends_with('\\');
+        body.push(line.trim_end_matches('\\').to_string());
+    }
+    Some(body)
+}
+
+/// The input ports of rtl/<unit>.sv with their widths (all declared with numeric ranges), the
+/// port macros of rtl/vmem_prim_pkg.sv (`VMEM_UNIT_CLOCKING`) expanded.
 fn input_ports(unit: &str) -> Vec<(String, usize)> {
     let text = std::fs::read_to_string(root().join("rtl").join(format!("{unit}.sv"))).unwrap();
+    let lines = text.lines().flat_map(|line| {
+        let code = line.split("//").next().unwrap().trim().trim_end_matches(',');
+        code.strip_prefix('`').and_then(prim_macro_lines).unwrap_or_else(|| vec![line.to_string()])
+    });
     let mut ports = Vec::new();
-    for line in text.lines() {
+    for line in lines {
         let code = line.split("//").next().unwrap().trim();
         let Some(rest) = code.strip_prefix("input") else { continue };
         let rest = rest.trim().trim_start_matches("logic").trim().trim_end_matches(',');

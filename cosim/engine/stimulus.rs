@@ -264,15 +264,8 @@ pub fn scaled(x: u64, bits: u32, n: u64) -> u64 {
     ((x & ((1 << bits) - 1)) * n) >> bits
 }
 
-/// The four 32-bit words of a 128-bit port, word 0 = bits 31:0.
-pub fn words(v: u128) -> [u32; 4] {
-    [v as u32, (v >> 32) as u32, (v >> 64) as u32, (v >> 96) as u32]
-}
-
-/// The inverse of [`words`].
-pub fn from_words(w: [u32; 4]) -> u128 {
-    w.iter().enumerate().fold(0, |acc, (i, &x)| acc | u128::from(x) << (32 * i))
-}
+/// The four 32-bit words of a 128-bit port (word 0 = bits 31:0) and back.
+pub use gcn_vmem_model::unit::{from_words, words};
 
 /// f32 bit patterns every conversion must get right: signed zeros, infinities, quiet and
 /// signalling NaNs (with payloads whose top bits are zero, so narrowing must force a 1), the
