@@ -382,6 +382,7 @@ module vmem_pipe_td
   logic [15:0][2:0]   dh_count;
   logic [15:0]        dh_illegal;
   logic [15:0][127:0] cv_now;      // the results of tp4's group
+  logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
   logic [15:0][31:0]  f_old;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [2:0]         d16_op;
@@ -423,16 +424,15 @@ module vmem_pipe_td
                     : (sl.in_range[0] ? 4'd0 : 4'hf);
       sw_unbound[l] = sl.unbound | ~up_fmt_valid[l];
 
-      // D16 format loads: the components from swizzle's count on are 0; each is narrowed to a
-      // half as its dword is written (below).
-      cv_now[l] = sw_res[l];
-      if (ci4.d16fmt) begin
-        for (int i = 0; i < 4; i++) begin
-          if (3'(i) >= sw_count[l]) begin
-            cv_now[l][32*i +: 32] = 32'd0;
-          end
+      // D16 format loads: the components from swizzle's count on are 0 (cv_cnt); each is
+      // narrowed to a half as its dword is written (below).
+      cv_cnt[l] = sw_res[l];
+      for (int i = 0; i < 4; i++) begin
+        if (3'(i) >= sw_count[l]) begin
+          cv_cnt[l][32*i +: 32] = 32'd0;
         end
       end
+      cv_now[l] = ci4.d16fmt ? cv_cnt[l] : sw_res[l];
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
@@ -564,8 +564,10 @@ module vmem_pipe_td
         end else if (wr_i_q >= wi.rdata) begin
           v = 32'd0;   // the TFE status dword
         end else begin
+          // The group in tp4 is this instruction's (w_live): its results as cv_now has them,
+          // taken from the unit's outputs by this instruction's fields.
           if (w_live) begin
-            row = cv_now[l];
+            row = wi.d16fmt ? cv_cnt[l] : sw_res[l];
           end
           if (wi.d16fmt) begin
             // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
