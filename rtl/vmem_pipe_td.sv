@@ -33,9 +33,10 @@
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
 //     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
-//     buffer, or in the cycle a group's swizzle results show, those results; a D16 format
-//     load's dword i is components 2i and 2i + 1 narrowed to halves there (vmem_fp_pkg::
-//     f32_to_f16; integer formats the low 16 bits): 32 narrowings, the port's rate.
+//     buffer, or in the cycle a group's swizzle results show (w_live_q, registered the cycle
+//     before), those results; a D16 format load's dword i is components 2i and 2i + 1
+//     narrowed to halves there (vmem_fp_pkg::f32_to_f16; integer formats the low 16 bits):
+//     32 narrowings, the port's rate.
 //   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
 //     (writing: its last write accepted; otherwise: step stage ended and no posted access
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
@@ -527,14 +528,18 @@ module vmem_pipe_td
   logic               w_par;
   cinfo_t             wi, wi_next;
   pipe_info_t         w_info;
-  logic               wr_acc, wr_last_i, inst_last, w_live;
+  logic               wr_acc, wr_last_i, inst_last;
   logic [3:0]         wr_later;
   logic [31:0]        v;
-  logic [3:0][31:0]   row;   // a lane's result: its buffer's, or while it shows, the converter's
+  logic [3:0][31:0]   row;          // a lane's result in its buffer
+  logic [3:0][31:0]   row16, row32; // ... or while it shows in tp4, the converter's
+  logic               w_live_q, w_live_d;  // the group written shows in tp4
 
   always_comb begin
     v         = '0;
     row       = '0;
+    row16     = '0;
+    row32     = '0;
     w_id      = wq_q[wcnt_q[3:0]];
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
@@ -545,8 +550,6 @@ module vmem_pipe_td
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
     inst_last = wr_acc & wr_last_i & (wr_later == 4'd0);
-    w_live    = tp4_q.valid && (tp4_q.par == w_par) && (tp4_q.group == wr_g_q) &&
-                (tp4_q.id == w_id);
 
     vgpr_o = '0;
     if (wr_v_q) begin
@@ -563,22 +566,18 @@ module vmem_pipe_td
           v = row[0];
         end else if (wr_i_q >= wi.rdata) begin
           v = 32'd0;   // the TFE status dword
+        end else if (wi.d16fmt) begin
+          // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
+          // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2. While
+          // the group shows in tp4 (w_live_q), its results as cv_now has them.
+          row16 = w_live_q ? cv_cnt[l] : row;
+          for (int h = 0; h < 2; h++) begin
+            v[16*h +: 16] = wi.intf ? row16[{wr_i_q[0], 1'(h)}][15:0]
+                                    : f32_to_f16(row16[{wr_i_q[0], 1'(h)}]);
+          end
         end else begin
-          // The group in tp4 is this instruction's (w_live): its results as cv_now has them,
-          // taken from the unit's outputs by this instruction's fields.
-          if (w_live) begin
-            row = wi.d16fmt ? cv_cnt[l] : sw_res[l];
-          end
-          if (wi.d16fmt) begin
-            // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
-            // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2.
-            for (int h = 0; h < 2; h++) begin
-              v[16*h +: 16] = wi.intf ? row[{wr_i_q[0], 1'(h)}][15:0]
-                                      : f32_to_f16(row[{wr_i_q[0], 1'(h)}]);
-            end
-          end else begin
-            v = row[wr_i_q[1:0]];
-          end
+          row32 = w_live_q ? sw_res[l] : row;
+          v     = row32[wr_i_q[1:0]];
         end
         vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
@@ -599,7 +598,7 @@ module vmem_pipe_td
   // Fields of the derived information and of the lane entries a stage does not use (each stage
   // reads its own).
   logic unused_fields;
-  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl};
+  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl, tp4_q.id};   // (w_live_d compares tp3's id)
 
   always_comb begin
     logic [PipeIdW-1:0] h;
@@ -743,6 +742,12 @@ module vmem_pipe_td
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
+  // Whether the group written in the next cycle shows in tp4 then: the group tp3 holds, of the
+  // instruction, buffer and group the writes are at after this edge (a register, so that the
+  // written data's D16 narrowing starts at registers).
+  assign w_live_d = tp3_q.valid && (tp3_q.par == wcnt_d[0]) && (tp3_q.group == wr_g_d) &&
+                    (tp3_q.id == wq_d[wcnt_d[3:0]]);
+
   assign done_id_o       = dptr_q;
   assign inflight_full_o = 32'(cnt_q) >= InFlight;
   assign done_o          = done_q;
@@ -786,6 +791,7 @@ module vmem_pipe_td
   `VMEM_FF(wr_g_q, wr_g_d, '0)
   `VMEM_FF(wr_i_q, wr_i_d, '0)
   `VMEM_FF(wr_new_q, wr_new_d, 1'b1)
+  `VMEM_FF(w_live_q, w_live_d, 1'b0)
 
   always_ff @(posedge clk_i) begin
     for (int i = 0; i < InFlight; i++) begin
