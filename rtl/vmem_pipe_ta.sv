@@ -635,7 +635,7 @@ module vmem_pipe_ta
   pipe_req_t [3:0]   w_first;          // per-lane step: each lane's first block
   pipe_req_t [3:0]   w_second;         // and its second
   pipe_req_t [7:0]   w_cand;           // the step's candidate requests, in order
-  pipe_req_t [7:0]   w_list;           // the step's requests, in order
+  logic [7:0][2:0]   w_rank;           // each candidate's position among the step's requests
   logic [3:0]        w_n;              // how many
   logic              w_last_bundle;
   logic              st_step_done;     // the step ends at this edge
@@ -715,12 +715,14 @@ module vmem_pipe_ta
         w_cand[2*j + 1] = w_second[j];
       end
     end
-    w_list = '0;
-    w_n    = '0;
+    // Each candidate's rank among the valid ones; the bundle's request i is the candidate of
+    // rank 4 wb + i (0 when there are fewer): only the four requests of the bundle presented
+    // are picked.
+    w_n = '0;
     for (int c = 0; c < 8; c++) begin
+      w_rank[c] = w_n[2:0];
       if (w_cand[c].valid) begin
-        w_list[w_n[2:0]] = w_cand[c];
-        w_n              = w_n + 4'd1;
+        w_n = w_n + 4'd1;
       end
     end
 
@@ -731,7 +733,11 @@ module vmem_pipe_ta
     bnd_o.op   = wh.op;
     bnd_o.wide = wh.wide;
     for (int i = 0; i < 4; i++) begin
-      bnd_o.req[i] = w_list[{wb, 2'(i)}];
+      for (int c = 0; c < 8; c++) begin
+        if (w_cand[c].valid && (w_rank[c] == {wb, 2'(i)})) begin
+          bnd_o.req[i] = w_cand[c];
+        end
+      end
     end
     bnd_valid_o   = st_work && (w_n != 4'd0);
     w_last_bundle = ({1'b0, wb, 2'b00} + 4'd4) >= w_n;

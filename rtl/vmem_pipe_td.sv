@@ -27,14 +27,16 @@
 //     is idle and its result buffer is free; group k is fed in s + k from the element buffer
 //     (each dword 0 where out of range or unbound, bytes above the element 0) to format_unpack
 //     (2 edges) and swizzle (2 edges), whose results show in s + 4 + k and are stored then
-//     (D16 format loads: each component narrowed with vmem_fp_pkg::f32_to_f16 on swizzle's
-//     output, integer formats the low 16 bits, two halves a dword); D16 byte/short loads go
+//     (D16 format loads: the components from swizzle's count on as 0); D16 byte/short loads go
 //     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
 //     not take part). The element buffer is free from s + 4; group k is ready from s + 4 + k.
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
 //     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
-//     buffer, or in the cycle a group's swizzle results show, those results.
+//     buffer, or in the cycle a group's swizzle results show (w_live_q, registered the cycle
+//     before), those results; a D16 format load's dword i is components 2i and 2i + 1
+//     narrowed to halves there (vmem_fp_pkg::f32_to_f16; integer formats the low 16 bits):
+//     32 narrowings, the port's rate.
 //   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
 //     (writing: its last write accepted; otherwise: step stage ended and no posted access
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
@@ -304,30 +306,36 @@ module vmem_pipe_td
       end
     end
 
-    // Each slot's bytes at their element positions, per lane of its quad.
+    // Each slot's bytes at their element positions, per lane of its quad: the block rotated
+    // down by the lane's offset o puts a first block's bytes o..15 at element bytes 0..15-o and
+    // a second block's bytes 0..o-1 at 16-o..15; the byte enables take those.
     for (int s = 0; s < 4; s++) begin
       for (int j = 0; j < 4; j++) begin
         logic [3:0] o;
         o = g_atomic ? 4'd0 : tdl_q[ix(g_id)][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}].offset;
-        if (sl_second[s]) begin
-          sl_data[s][j] = sl_blk[s] << {5'd16 - {1'b0, o}, 3'b000};
-          sl_be[s][j]   = ~(16'hffff >> o);
-        end else begin
-          sl_data[s][j] = sl_blk[s] >> {o, 3'b000};
-          sl_be[s][j]   = 16'hffff >> o;
-        end
+        sl_data[s][j] = 128'({sl_blk[s], sl_blk[s]} >> {o, 3'b000});
+        sl_be[s][j]   = sl_second[s] ? ~(16'hffff >> o) : (16'hffff >> o);
       end
     end
 
-    // Each element-buffer lane from the slots that name it (at most one per byte).
+    // Each element-buffer byte from the slot that names its lane and byte (at most one: a
+    // lane's first and second block write different bytes): a 4:1 multiplexer per bit, its
+    // select the number of that slot (the data of a byte not written is not used).
     for (int l = 0; l < 64; l++) begin
-      eb_be[l] = '0;
-      eb_wd[l] = '0;
+      logic [3:0][15:0] hit;   // [slot] the bytes it writes
+      logic [1:0][15:0] sel;   // per byte the number of the slot that writes it
       for (int s = 0; s < 4; s++) begin
-        if (sl_v[s] && (sl_quad[s] == 4'(l / 4)) && sl_lanes[s][l % 4]) begin
-          eb_be[l] = eb_be[l] | sl_be[s][l % 4];
-          eb_wd[l] = eb_wd[l] | sl_data[s][l % 4];
-        end
+        hit[s] = (sl_v[s] && (sl_quad[s] == 4'(l / 4)) && sl_lanes[s][l % 4])
+               ? sl_be[s][l % 4] : 16'd0;
+      end
+      sel[0]   = hit[1] | hit[3];
+      sel[1]   = hit[2] | hit[3];
+      eb_be[l] = hit[0] | hit[1] | hit[2] | hit[3];
+      for (int y = 0; y < 16; y++) begin
+        eb_wd[l][8*y +: 8] = sel[1][y] ? (sel[0][y] ? sl_data[3][l % 4][8*y +: 8]
+                                                    : sl_data[2][l % 4][8*y +: 8])
+                                       : (sel[0][y] ? sl_data[1][l % 4][8*y +: 8]
+                                                    : sl_data[0][l % 4][8*y +: 8]);
       end
     end
 
@@ -375,6 +383,7 @@ module vmem_pipe_td
   logic [15:0][2:0]   dh_count;
   logic [15:0]        dh_illegal;
   logic [15:0][127:0] cv_now;      // the results of tp4's group
+  logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
   logic [15:0][31:0]  f_old;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [2:0]         d16_op;
@@ -416,17 +425,15 @@ module vmem_pipe_td
                     : (sl.in_range[0] ? 4'd0 : 4'hf);
       sw_unbound[l] = sl.unbound | ~up_fmt_valid[l];
 
-      // D16 format loads: each component narrowed to a half, two per dword (d16 OP_LOAD_FORMAT).
-      cv_now[l] = sw_res[l];
-      if (ci4.d16fmt) begin
-        cv_now[l] = '0;
-        for (int i = 0; i < 4; i++) begin
-          if (3'(i) < sw_count[l]) begin
-            cv_now[l][16*i +: 16] = ci4.intf ? sw_res[l][32*i +: 16]
-                                             : f32_to_f16(sw_res[l][32*i +: 32]);
-          end
+      // D16 format loads: the components from swizzle's count on are 0 (cv_cnt); each is
+      // narrowed to a half as its dword is written (below).
+      cv_cnt[l] = sw_res[l];
+      for (int i = 0; i < 4; i++) begin
+        if (3'(i) >= sw_count[l]) begin
+          cv_cnt[l][32*i +: 32] = 32'd0;
         end
       end
+      cv_now[l] = ci4.d16fmt ? cv_cnt[l] : sw_res[l];
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
@@ -521,12 +528,18 @@ module vmem_pipe_td
   logic               w_par;
   cinfo_t             wi, wi_next;
   pipe_info_t         w_info;
-  logic               wr_acc, wr_last_i, inst_last, w_live;
+  logic               wr_acc, wr_last_i, inst_last;
   logic [3:0]         wr_later;
   logic [31:0]        v;
+  logic [3:0][31:0]   row;          // a lane's result in its buffer
+  logic [3:0][31:0]   row16, row32; // ... or while it shows in tp4, the converter's
+  logic               w_live_q, w_live_d;  // the group written shows in tp4
 
   always_comb begin
     v         = '0;
+    row       = '0;
+    row16     = '0;
+    row32     = '0;
     w_id      = wq_q[wcnt_q[3:0]];
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
@@ -537,8 +550,6 @@ module vmem_pipe_td
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
     inst_last = wr_acc & wr_last_i & (wr_later == 4'd0);
-    w_live    = tp4_q.valid && (tp4_q.par == w_par) && (tp4_q.group == wr_g_q) &&
-                (tp4_q.id == w_id);
 
     vgpr_o = '0;
     if (wr_v_q) begin
@@ -547,17 +558,26 @@ module vmem_pipe_td
       vgpr_o.group = wr_g_q;
       vgpr_o.mask  = w_info.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
-        v = '0;
+        v   = '0;
+        row = rb_q[w_par][wr_g_q][l];
         if (wi.atomic) begin
-          v = rb_q[w_par][wr_g_q][l][{1'b0, wr_i_q[0]}];
+          v = row[{1'b0, wr_i_q[0]}];
         end else if (wi.d16bs) begin
-          v = rb_q[w_par][wr_g_q][l][0];
+          v = row[0];
         end else if (wr_i_q >= wi.rdata) begin
           v = 32'd0;   // the TFE status dword
-        end else if (w_live) begin
-          v = cv_now[l][32*wr_i_q[1:0] +: 32];
+        end else if (wi.d16fmt) begin
+          // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
+          // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2. While
+          // the group shows in tp4 (w_live_q), its results as cv_now has them.
+          row16 = w_live_q ? cv_cnt[l] : row;
+          for (int h = 0; h < 2; h++) begin
+            v[16*h +: 16] = wi.intf ? row16[{wr_i_q[0], 1'(h)}][15:0]
+                                    : f32_to_f16(row16[{wr_i_q[0], 1'(h)}]);
+          end
         end else begin
-          v = rb_q[w_par][wr_g_q][l][wr_i_q[1:0]];
+          row32 = w_live_q ? sw_res[l] : row;
+          v     = row32[wr_i_q[1:0]];
         end
         vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
@@ -578,7 +598,7 @@ module vmem_pipe_td
   // Fields of the derived information and of the lane entries a stage does not use (each stage
   // reads its own).
   logic unused_fields;
-  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl};
+  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl, tp4_q.id};   // (w_live_d compares tp3's id)
 
   always_comb begin
     logic [PipeIdW-1:0] h;
@@ -722,6 +742,12 @@ module vmem_pipe_td
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
+  // Whether the group written in the next cycle shows in tp4 then: the group tp3 holds, of the
+  // instruction, buffer and group the writes are at after this edge (a register, so that the
+  // written data's D16 narrowing starts at registers).
+  assign w_live_d = tp3_q.valid && (tp3_q.par == wcnt_d[0]) && (tp3_q.group == wr_g_d) &&
+                    (tp3_q.id == wq_d[wcnt_d[3:0]]);
+
   assign done_id_o       = dptr_q;
   assign inflight_full_o = 32'(cnt_q) >= InFlight;
   assign done_o          = done_q;
@@ -765,6 +791,7 @@ module vmem_pipe_td
   `VMEM_FF(wr_g_q, wr_g_d, '0)
   `VMEM_FF(wr_i_q, wr_i_d, '0)
   `VMEM_FF(wr_new_q, wr_new_d, 1'b1)
+  `VMEM_FF(w_live_q, w_live_d, 1'b0)
 
   always_ff @(posedge clk_i) begin
     for (int i = 0; i < InFlight; i++) begin
