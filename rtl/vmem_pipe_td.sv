@@ -569,11 +569,16 @@ module vmem_pipe_td
         end else if (wi.d16fmt) begin
           // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
           // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2. While
-          // the group shows in tp4 (w_live_q), its results as cv_now has them.
-          row16 = w_live_q ? cv_cnt[l] : row;
+          // the group shows in tp4 (w_live_q), its results as cv_now has them: swizzle's,
+          // a half past swizzle's count 0 (cv_cnt's zeroing, applied after the narrowing, which
+          // takes 0 to 0, so that the count test runs beside it).
+          row16 = w_live_q ? sw_res[l] : row;
           for (int h = 0; h < 2; h++) begin
             v[16*h +: 16] = wi.intf ? row16[{wr_i_q[0], 1'(h)}][15:0]
                                     : f32_to_f16(row16[{wr_i_q[0], 1'(h)}]);
+            if (w_live_q && ({1'b0, wr_i_q[0], 1'(h)} >= sw_count[l])) begin
+              v[16*h +: 16] = 16'd0;
+            end
           end
         end else begin
           row32 = w_live_q ? sw_res[l] : row;
