@@ -412,7 +412,7 @@ pub fn model_files(mdir: &Path, prefix: &str) -> Result<Vec<PathBuf>, String> {
 
 /// `files` in order, cut into runs of at most `limit` bytes (`size` of each; a larger file is a
 /// run of its own).
-fn chunks<'a>(files: &'a [PathBuf], size: impl Fn(&PathBuf) -> u64, limit: u64) -> Vec<&'a [PathBuf]> {
+fn chunks(files: &[PathBuf], size: impl Fn(&PathBuf) -> u64, limit: u64) -> Vec<&[PathBuf]> {
     let mut runs = Vec::new();
     let (mut start, mut bytes) = (0, 0);
     for (i, file) in files.iter().enumerate() {
