@@ -532,14 +532,13 @@ module vmem_pipe_td
   logic [3:0]         wr_later;
   logic [31:0]        v;
   logic [3:0][31:0]   row;          // a lane's result in its buffer
-  logic [3:0][31:0]   row16, row32; // ... or while it shows in tp4, the converter's
+  logic [3:0][31:0]   live;         // ... or while it shows in tp4, the converter's
   logic               w_live_q, w_live_d;  // the group written shows in tp4
 
   always_comb begin
     v         = '0;
     row       = '0;
-    row16     = '0;
-    row32     = '0;
+    live      = '0;
     w_id      = wq_q[wcnt_q[3:0]];
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
@@ -558,8 +557,9 @@ module vmem_pipe_td
       vgpr_o.group = wr_g_q;
       vgpr_o.mask  = w_info.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
-        v   = '0;
-        row = rb_q[w_par][wr_g_q][l];
+        v    = '0;
+        row  = rb_q[w_par][wr_g_q][l];
+        live = w_live_q ? sw_res[l] : row;
         if (wi.atomic) begin
           v = row[{1'b0, wr_i_q[0]}];
         end else if (wi.d16bs) begin
@@ -572,17 +572,15 @@ module vmem_pipe_td
           // the group shows in tp4 (w_live_q), its results as cv_now has them: swizzle's,
           // a half past swizzle's count 0 (cv_cnt's zeroing, applied after the narrowing, which
           // takes 0 to 0, so that the count test runs beside it).
-          row16 = w_live_q ? sw_res[l] : row;
           for (int h = 0; h < 2; h++) begin
-            v[16*h +: 16] = wi.intf ? row16[{wr_i_q[0], 1'(h)}][15:0]
-                                    : f32_to_f16(row16[{wr_i_q[0], 1'(h)}]);
+            v[16*h +: 16] = wi.intf ? live[{wr_i_q[0], 1'(h)}][15:0]
+                                    : f32_to_f16(live[{wr_i_q[0], 1'(h)}]);
             if (w_live_q && ({1'b0, wr_i_q[0], 1'(h)} >= sw_count[l])) begin
               v[16*h +: 16] = 16'd0;
             end
           end
         end else begin
-          row32 = w_live_q ? sw_res[l] : row;
-          v     = row32[wr_i_q[1:0]];
+          v = live[wr_i_q[1:0]];
         end
         vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
       end
