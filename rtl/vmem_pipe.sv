@@ -93,7 +93,13 @@ module vmem_pipe
   input  logic [11:0]       iss_offset_i,
   input  logic [7:0]        iss_vdata_i,
   input  logic [31:0]       iss_soffset_i,
-  input  logic [127:0]      iss_vsharp_i,
+  input  logic [7:0][31:0]  iss_rsrc_i,
+  input  logic              iss_image_i,
+  input  logic [3:0]        iss_dmask_i,
+  input  logic              iss_da_i,
+  input  logic              iss_a16_i,
+  input  logic              iss_mip_i,
+  input  logic              iss_r128_i,
   input  logic [63:0]       iss_exec_i,
   input  logic [15:0][31:0] iss_addr_i,
   input  logic [15:0][31:0] iss_data_i,
@@ -185,8 +191,9 @@ module vmem_pipe
   assign iss = {iss_valid_i, iss_last_i, iss_kind, iss_op_i,
                 iss_wide_i, iss_sized_i, iss_access_i, iss_bytes_i, iss_count_i, iss_dfmt_i,
                 iss_nfmt_i, iss_dst_sel_i, iss_d16_i, iss_offen_i, iss_idxen_i, iss_glc_i,
-                iss_tfe_i, iss_offset_i, iss_vdata_i, iss_soffset_i, iss_vsharp_i, iss_exec_i,
-                iss_addr_i, iss_data_i};
+                iss_tfe_i, iss_offset_i, iss_vdata_i, iss_soffset_i, iss_rsrc_i[3:0],
+                iss_rsrc_i[7:4], iss_image_i, iss_dmask_i, iss_da_i, iss_a16_i, iss_mip_i,
+                iss_r128_i, iss_exec_i, iss_addr_i, iss_data_i};
 
   for (genvar c = 0; c < 4; c++) begin : g_l2
     assign l2_rsp[c] = {l2_rsp_valid_i[c], l2_rsp_tag_i[c], l2_rsp_data_i[16*c +: 16]};

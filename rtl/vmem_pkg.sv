@@ -278,7 +278,14 @@ package vmem_pkg;
     logic [11:0]  offset;
     logic [7:0]   vdata;
     logic [31:0]  soffset;
-    logic [127:0] vsharp;
+    logic [127:0] vsharp;   // the resource's bits 127:0: the V#, or a T#'s first half
+    logic [127:0] rsrc_hi;  // the resource's bits 255:128 (a 256-bit T#'s second half)
+    logic         image;
+    logic [3:0]   dmask;
+    logic         da;
+    logic         a16;
+    logic         mip;
+    logic         r128;
     logic [63:0]  exec;
   } pipe_hdr_t;
 

@@ -2,7 +2,7 @@
 //! fields), its [`Request`]s and [`Step`]s as the TA builds them, and its in-flight [`Slot`]
 //! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
-use super::ports::{In, D16_HI, D16_LO, KIND_ATOMIC, KIND_STORE};
+use super::ports::{rsrc_halves, In, D16_HI, D16_LO, KIND_ATOMIC, KIND_STORE};
 use crate::coalescer::LANES;
 
 /// Requests an instruction can make: every lane touching two blocks.
@@ -44,7 +44,16 @@ pub(super) struct Header {
     pub offset: u16,
     pub vdata: u8,
     pub soffset: u32,
+    /// The resource's bits 127:0: the V#, or a T#'s first half.
     pub vsharp: u128,
+    /// The resource's bits 255:128 (a 256-bit T#'s second half).
+    pub rsrc_hi: u128,
+    pub image: bool,
+    pub dmask: u8,
+    pub da: bool,
+    pub a16: bool,
+    pub mip: bool,
+    pub r128: bool,
     pub exec: u64,
 }
 
@@ -75,7 +84,14 @@ impl Header {
             offset: i.iss_offset & 0xfff,
             vdata: i.iss_vdata,
             soffset: i.iss_soffset,
-            vsharp: i.iss_vsharp,
+            vsharp: rsrc_halves(&i.iss_rsrc).0,
+            rsrc_hi: rsrc_halves(&i.iss_rsrc).1,
+            image: i.iss_image,
+            dmask: i.iss_dmask & 0xf,
+            da: i.iss_da,
+            a16: i.iss_a16,
+            mip: i.iss_mip,
+            r128: i.iss_r128,
             exec: i.iss_exec,
         }
     }

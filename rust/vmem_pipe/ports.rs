@@ -25,6 +25,9 @@ macro_rules! element_names {
 macro_rules! names4 {
     ($prefix:literal) => { element_names!($prefix; 0 1 2 3) };
 }
+macro_rules! names8 {
+    ($prefix:literal) => { element_names!($prefix; 0 1 2 3 4 5 6 7) };
+}
 macro_rules! names16 {
     ($prefix:literal) => { element_names!($prefix; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15) };
 }
@@ -200,8 +203,21 @@ pipe_ports! {
         iss_vdata: u8 = scalar 8;
         /// The SOFFSET operand's value.
         iss_soffset: u32 = scalar 32;
-        /// The V#.
-        iss_vsharp: u128 = scalar 128;
+        /// The resource's dwords in SGPR order: the V# in 0..4 (4..8 zero), or the T# (128-bit:
+        /// 4..8 zero).
+        iss_rsrc: [u32; 8] = split 32 x 8, names8!("iss_rsrc");
+        /// An image instruction (MIMG).
+        iss_image: bool = scalar 1;
+        /// Images: DMASK.
+        iss_dmask: u8 = scalar 4;
+        /// Images: DA (declare array).
+        iss_da: bool = scalar 1;
+        /// Images: 16-bit address components.
+        iss_a16: bool = scalar 1;
+        /// Images: the _MIP form.
+        iss_mip: bool = scalar 1;
+        /// Images: a 128-bit T#.
+        iss_r128: bool = scalar 1;
         /// EXEC.
         iss_exec: u64 = scalar 64;
         /// This beat's address dwords, lane 16g+j at j.
@@ -282,6 +298,18 @@ pub const L2_ATOMIC: u8 = 2;
 /// Tag bit 4: a posted request (its low bits name the instruction), else an MSHR's.
 pub const TAG_POSTED: u8 = 0x10;
 
+/// `iss_rsrc`'s dwords of a resource whose bits 127:0 are `lo` and 255:128 `hi`.
+pub fn rsrc_dwords(lo: u128, hi: u128) -> [u32; 8] {
+    // Truncation to each dword is the point of the casts.
+    std::array::from_fn(|k| if k < 4 { (lo >> (32 * k)) as u32 } else { (hi >> (32 * (k - 4))) as u32 })
+}
+
+/// The resource's bits 127:0 and 255:128 from `iss_rsrc`'s dwords.
+pub fn rsrc_halves(d: &[u32; 8]) -> (u128, u128) {
+    let half = |h: &[u32]| h.iter().rev().fold(0u128, |acc, &w| acc << 32 | u128::from(w));
+    (half(&d[..4]), half(&d[4..]))
+}
+
 impl In {
     /// The header the SQ sends with every issue beat of `inst` (docs/decisions.md "vmem_pipe",
     /// ports), given the V# it names (`vsharp`), its SOFFSET operand's value and EXEC. The beats'
@@ -317,7 +345,7 @@ impl In {
             iss_offset: inst.offset & 0xfff,
             iss_vdata: inst.vdata,
             iss_soffset: soffset,
-            iss_vsharp: vsharp,
+            iss_rsrc: rsrc_dwords(vsharp, 0),
             iss_exec: exec,
             ..In::default()
         }
@@ -330,10 +358,11 @@ mod tests {
 
     #[test]
     fn tables_have_the_declared_ports() {
-        assert_eq!(In::SIGNALS.len(), 22 + 16 + 16 + 3 + 64 + 2);
+        assert_eq!(In::SIGNALS.len(), 21 + 8 + 6 + 16 + 16 + 3 + 64 + 2);
         assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 13);
         assert_eq!(In::SIGNALS[0].name, "iss_valid");
-        assert_eq!(In::SIGNALS[22].name, "iss_addr0");
+        assert_eq!(In::SIGNALS[20].name, "iss_rsrc0");
+        assert_eq!(In::SIGNALS[35].name, "iss_addr0");
         assert_eq!(Out::SIGNALS[8].name, "l2_req_mask0");
         assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "l2_req_tag").map(|s| s.width), Some(20));
     }

@@ -41,7 +41,7 @@ fn load_dword(exec: u64, vdata: u8) -> In {
         iss_dst_sel: 4,
         iss_offen: true,
         iss_vdata: vdata,
-        iss_vsharp: vsharp(0x1000),
+        iss_rsrc: super::ports::rsrc_dwords(vsharp(0x1000), 0),
         iss_exec: exec,
         ..In::default()
     }
