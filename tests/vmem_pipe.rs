@@ -307,7 +307,8 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
 
     let cases = [
         (r#"["buffer_load_dword v20, v1, s[4:7], 0 offen lds"]"#, "does not take LDS loads"),
-        (r#"["image_load v[20:23], v1, s[8:15] dmask:0xf unorm"]"#, "does not take image instructions"),
+        (r#"["image_load_pck v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_LOAD_PCK"),
+        (r#"["image_atomic_add v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_ATOMIC_ADD"),
     ];
     for (program, expected) in cases {
         let mut doc: serde_json::Value = serde_json::from_str(&example).unwrap();

@@ -171,7 +171,7 @@ impl Wave {
     }
 
     /// The T# at `first`: (bits 127:0, bits 255:128 or 0 for a 128-bit T#).
-    pub(super) fn tsharp(&self, first: u8, r128: bool) -> Result<(u128, u128), String> {
+    pub fn tsharp(&self, first: u8, r128: bool) -> Result<(u128, u128), String> {
         let lo = self.descriptor(first)?;
         let hi = if r128 { 0 } else { self.descriptor(first.wrapping_add(4))? };
         Ok((lo, hi))

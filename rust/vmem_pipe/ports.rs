@@ -6,7 +6,8 @@
 //! named `<field><k>`, e.g. the 64 dwords of the four banks' lines: the harness compares at most
 //! 128 bits per port).
 
-use crate::exec::{Access, BufferInst, BufferKind, D16};
+use crate::exec::{decode_vaddr, Access, BufferInst, BufferKind, ImageInst, ImageKind, D16};
+use crate::tsharp::TSharp;
 use crate::unit::{Kind, Ports, Signal};
 use crate::vsharp::VSharp;
 
@@ -349,6 +350,66 @@ impl In {
             iss_exec: exec,
             ..In::default()
         }
+    }
+}
+
+/// What the SQ sends for an image instruction the pipeline takes (docs/decisions.md "vmem_pipe",
+/// "Images"): the header, and the address and data dwords per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageIssue {
+    pub header: In,
+    /// A: address dwords (SPEC §4.1's layout; 1 for a type without one).
+    pub addr_dwords: u8,
+    /// D: data dwords (stores: k, or ⌈k/2⌉ with D16).
+    pub data_dwords: u8,
+    /// Result dwords a load writes per lane (k, or ⌈k/2⌉ with D16, plus TFE); 0 for stores.
+    pub result_dwords: u8,
+}
+
+impl ImageIssue {
+    /// The issue of `inst` with its T# (`lo`: bits 127:0, `hi`: 255:128, 0 for a 128-bit T#)
+    /// and EXEC; `None` for the image instructions the pipeline does not take yet (PCK loads,
+    /// multi-texel loads, atomics, GET_RESINFO).
+    pub fn of(inst: &ImageInst, (lo, hi): (u128, u128), exec: u64) -> Option<ImageIssue> {
+        let store = match inst.kind {
+            ImageKind::Load { pck: false, .. } => false,
+            ImageKind::Store => true,
+            _ => return None,
+        };
+        let t = TSharp::decode(lo, hi);
+        let dmask = inst.dmask & 0xf;
+        // A load's DMASK 0 reads component 0 (SPEC §3); a store's writes nothing.
+        let k = if store { dmask } else { dmask.max(1) }.count_ones() as u8;
+        let halves = if inst.d16 { k.div_ceil(2) } else { k };
+        let dfmt = t.dfmt & 0xf;
+        let addr_dwords = decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &[0; 4]).map_or(1, |c| c.dwords as u8);
+        let header = In {
+            iss_kind: if store { KIND_STORE } else { KIND_LOAD },
+            iss_bytes: crate::format::element_bytes(dfmt) as u8,
+            iss_count: k,
+            iss_dfmt: dfmt,
+            iss_nfmt: t.nfmt & 0x7,
+            iss_dst_sel: t.dst_sel.iter().enumerate().fold(0, |acc, (c, &s)| acc | u16::from(s & 7) << (3 * c)),
+            iss_d16: if inst.d16 { D16_LO } else { D16_NONE },
+            iss_glc: inst.glc,
+            iss_tfe: inst.tfe,
+            iss_vdata: inst.vdata,
+            iss_rsrc: rsrc_dwords(lo, hi),
+            iss_image: true,
+            iss_dmask: dmask,
+            iss_da: inst.da,
+            iss_a16: inst.a16,
+            iss_mip: inst.mip,
+            iss_r128: inst.r128,
+            iss_exec: exec,
+            ..In::default()
+        };
+        Some(ImageIssue {
+            header,
+            addr_dwords,
+            data_dwords: if store { halves } else { 0 },
+            result_dwords: if store { 0 } else { halves + u8::from(inst.tfe) },
+        })
     }
 }
 

@@ -11,11 +11,11 @@
 use std::collections::VecDeque;
 
 use gcn_vmem_model::exec::{
-    self, atomic_result, Access, AtomicOp, BufferInst, BufferKind, Memory, Wave, D16, LANES, VGPRS,
+    self, atomic_result, Access, AtomicOp, BufferInst, BufferKind, ImageInst, Memory, Wave, D16, LANES, VGPRS,
 };
 use gcn_vmem_model::isa::Instruction;
 use gcn_vmem_model::unit::Unit;
-use gcn_vmem_model::vmem_pipe::ports::{In, Out, BANKS, GROUP_LANES, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
+use gcn_vmem_model::vmem_pipe::ports::{ImageIssue, In, Out, BANKS, GROUP_LANES, L2_ATOMIC, L2_READ, L2_WRITE, LINE_DWORDS};
 use gcn_vmem_model::vmem_pipe::{Stages, VmemPipe};
 
 use crate::engine::lockstep::{Reset, Step};
@@ -188,10 +188,17 @@ impl Timing {
 /// One program entry as the SQ sees it.
 #[derive(Clone, Debug)]
 enum Item {
-    /// A buffer instruction and its program index.
-    Vmem(usize, BufferInst),
+    /// A buffer or image instruction and its program index.
+    Vmem(usize, Mem),
     /// `s_waitcnt vmcnt(N)`.
     Wait(u8),
+}
+
+/// A VMEM instruction the pipeline takes.
+#[derive(Clone, Debug)]
+enum Mem {
+    Buffer(BufferInst),
+    Image(ImageInst),
 }
 
 /// The instruction whose beats are going out.
@@ -259,7 +266,29 @@ struct Plan {
     writes: Vec<u8>,
 }
 
-fn plan(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
+fn plan(inst: &Mem, wave: &Wave) -> Result<Plan, String> {
+    match inst {
+        Mem::Buffer(b) => plan_buffer(b, wave),
+        Mem::Image(i) => plan_image(i, wave),
+    }
+}
+
+/// An image instruction's plan (docs/decisions.md "vmem_pipe", "Images"): A address VGPRs from
+/// VADDR, D data VGPRs from VDATA, the result VGPRs from VDATA.
+fn plan_image(inst: &ImageInst, wave: &Wave) -> Result<Plan, String> {
+    let issue = ImageIssue::of(inst, wave.tsharp(inst.srsrc, inst.r128)?, wave.exec)
+        .ok_or("the pipeline does not take this image instruction")?;
+    let regs = |first: u8, n: u8| -> Vec<u8> { (0..n).map(|i| first.wrapping_add(i)).collect() };
+    let writes = regs(inst.vdata, issue.result_dwords).into_iter().filter(|&v| usize::from(v) < VGPRS).collect();
+    Ok(Plan {
+        header: issue.header,
+        addr: regs(inst.vaddr, issue.addr_dwords),
+        data: regs(inst.vdata, issue.data_dwords),
+        writes,
+    })
+}
+
+fn plan_buffer(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
     let header = In::issue_header(inst, wave.descriptor(inst.srsrc)?, wave.scalar(inst.soffset)?, wave.exec);
     let count = inst.components();
     let addr: Vec<u8> = (0..u8::from(inst.idxen) + u8::from(inst.offen)).map(|i| inst.vaddr.wrapping_add(i)).collect();
@@ -307,14 +336,23 @@ impl Testbench {
             let name = || format!("instruction {index} (`{text}`)");
             match inst {
                 Instruction::Waitcnt(w) => items.push(Item::Wait(w.vmcnt)),
-                Instruction::Mimg(_) => {
-                    return Err(format!("{}: the pipeline does not take image instructions yet (SPEC §14)", name()))
+                Instruction::Mimg(m) => {
+                    let image = exec::lower_image(m).map_err(|e| format!("{}: {e}", name()))?;
+                    // The T# does not matter here: only the instruction's kind decides.
+                    if ImageIssue::of(&image, (0, 0), 0).is_none() {
+                        return Err(format!(
+                            "{}: the pipeline does not take {} yet (it takes IMAGE_LOAD, IMAGE_LOAD_MIP, IMAGE_STORE and IMAGE_STORE_MIP; SPEC §15, docs/decisions.md \"vmem_pipe\", Scope)",
+                            name(),
+                            m.op.mnemonic().to_uppercase()
+                        ));
+                    }
+                    items.push(Item::Vmem(index, Mem::Image(image)));
                 }
                 other => match exec::lower_buffer(other).map_err(|e| format!("{}: {e}", name()))? {
                     Some(b) if b.lds => {
                         return Err(format!("{}: the pipeline does not take LDS loads (lds) yet (SPEC §14)", name()))
                     }
-                    Some(b) => items.push(Item::Vmem(index, b)),
+                    Some(b) => items.push(Item::Vmem(index, Mem::Buffer(b))),
                     None => {}
                 },
             }
