@@ -163,6 +163,119 @@ fn atomics_run_at_the_tcc_rates() {
     }
 }
 
+/// A wave whose T# (s[8:15], 256 bits) is a `size` × `size` 2D surface of 32-bit uint texels
+/// (dfmt 4) at 0x20000 with `sw_mode` and a pitch of `pitch` texels, every texel in memory
+/// (written through the executor's own image path, so the layout is SPEC §4.4's or §4.5's), and
+/// v16/v17 the lanes' (x, y): lane 4q + i at (x0 + 2(q mod 4) + i mod 2, y0 + 2⌊q/4⌋ + ⌊i/2⌋) —
+/// sixteen 2×2 quads, row-major over an 8 × 8 tile, as a pixel shader's quads.
+fn image_wave(size: u32, sw_mode: u8, pitch: u32, (x0, y0): (u32, u32)) -> Wave {
+    let mut w = Wave::default();
+    let lo: u128 = 0x200
+        | 4u128 << 52
+        | 4u128 << 58
+        | u128::from(size - 1) << 64
+        | u128::from(size - 1) << 78
+        | 0xfacu128 << 96
+        | u128::from(sw_mode) << 116
+        | 9u128 << 124;
+    let hi: u128 = u128::from(pitch - 1) << 13 | 15u128 << 60;
+    for k in 0..4 {
+        w.sgprs[8 + k] = (lo >> (32 * k)) as u32;
+        w.sgprs[12 + k] = (hi >> (32 * k)) as u32;
+    }
+    // Every texel (x, y) holds y << 16 | x: stored by image_store from a scratch wave.
+    let mut fill = w.clone();
+    let mut models = gcn_vmem_model::exec::Models::default();
+    for row in 0..size {
+        for l in 0..64u32 {
+            let x = l % size.min(64);
+            fill.vgprs[16][l as usize] = x;
+            fill.vgprs[17][l as usize] = row;
+            fill.vgprs[0][l as usize] = row << 16 | x;
+        }
+        gcn_vmem_model::exec::run(&mut fill, &asm("image_store v0, v[16:17], s[8:15] dmask:0x1 unorm"), &mut models)
+            .expect("the surface is filled");
+    }
+    w.memory = fill.memory;
+    for l in 0..64u32 {
+        let (q, i) = (l / 4, l % 4);
+        w.vgprs[16][l as usize] = x0 + 2 * (q % 4) + i % 2;
+        w.vgprs[17][l as usize] = y0 + 2 * (q / 4) + i / 2;
+        w.vgprs[0][l as usize] = 0xd000_0000 | l;
+    }
+    w
+}
+
+#[test]
+fn seed003_image_point_rows_meet_the_cost_model_on_the_rtl() {
+    // Seed 003: point-sampled image loads and stores, any format, 4 texels a cycle: a wave whose
+    // every request hits takes 16 TA cycles; a 2D access with a 256-bit T# issues in
+    // max(command, 2 address, data) cycles. Each row after a warm-up copy and
+    // `s_waitcnt vmcnt(0)` (stores: every line resident, written through).
+    let rows = [
+        ("image load, one component", "image_load v20, v[16:17], s[8:15] dmask:0x1 unorm", 0),
+        ("image load, DMASK 0xF", "image_load v[20:23], v[16:17], s[8:15] dmask:0xf unorm", 0),
+        ("image store, one component", "image_store v0, v[16:17], s[8:15] dmask:0x1 unorm", 1),
+    ];
+    for (sw_mode, layout) in [(0u8, "linear"), (5, "4KB_S")] {
+        let w = image_wave(64, sw_mode, 64, (8, 8));
+        for (name, inst, data_dwords) in rows {
+            let t = timings(&[inst, "s_waitcnt vmcnt(0)", inst], &w);
+            let measured = t.last().expect("the measured instruction is done");
+            let op = if data_dwords == 0 { Op::ImageLoad } else { Op::ImageStore };
+            let fetch = Fetch { op, tsharp_bits: 256, address_dwords: 2, data_dwords, ..Fetch::default() };
+            let cost = cost::cost(&fetch).expect("the row costs");
+            assert_eq!(u32::from(measured.issue), cost.issue_cycles, "{layout} {name}: issue cycles {measured:?}");
+            assert_eq!(f64::from(measured.ta), cost.cycles_per_wave, "{layout} {name}: TA cycles {measured:?}");
+            if op == Op::ImageLoad {
+                assert_eq!((measured.misses, measured.requests), (0, 64), "{layout} {name}: all hits {measured:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_aligned_quad_of_a_tiled_4_byte_surface_is_looked_up_without_a_bank_conflict() {
+    // SPEC §15: the four texels of a 2×2-aligned quad of a 4-byte 4KB_S or 64KB_S surface lie in
+    // one 64-byte line (§4.5: x0 and y0 are address bits 2 and 4), so the quad's step is one
+    // bundle with one access. Every quad of a 64 × 64 surface: 1,024 quads, sixteen a load, 64
+    // loads, each with no bank-conflict cycle. The linear surface with a pitch of 64 texels
+    // (256 bytes: rows y and y+1 in one bank, different lines) conflicts on every quad.
+    for (sw_mode, pitch, conflicts) in [(5u8, 64, false), (9, 64, false), (0, 64, true)] {
+        let mut w = image_wave(64, sw_mode, pitch, (0, 0));
+        let mut program = Vec::new();
+        for tile in 0..64u32 {
+            let (x0, y0) = (8 * (tile % 8), 8 * (tile / 8));
+            let v = 20 + 2 * (tile % 16) as usize;
+            for l in 0..64u32 {
+                let (q, i) = (l / 4, l % 4);
+                w.vgprs[v][l as usize] = x0 + 2 * (q % 4) + i % 2;
+                w.vgprs[v + 1][l as usize] = y0 + 2 * (q / 4) + i / 2;
+            }
+            if tile % 16 == 15 {
+                // Sixteen tiles' coordinates in v20..v51, then their loads into v60..v75.
+                for t in 0..16 {
+                    program.push(format!(
+                        "image_load v{}, v[{}:{}], s[8:15] dmask:0x1 unorm",
+                        60 + t,
+                        20 + 2 * t,
+                        21 + 2 * t
+                    ));
+                }
+                program.push("s_waitcnt vmcnt(0)".to_string());
+            }
+            if tile % 16 == 15 {
+                let texts: Vec<&str> = program.iter().map(String::as_str).collect();
+                for (n, t) in timings(&texts, &w).iter().enumerate() {
+                    assert_eq!(t.requests, 64, "sw_mode {sw_mode}, load {n}: {t:?}");
+                    assert_eq!(t.conflicts > 0, conflicts, "sw_mode {sw_mode}, load {n}: {t:?}");
+                }
+                program.clear();
+            }
+        }
+    }
+}
+
 #[test]
 fn random_programs_equal_the_executor_cycle_for_cycle() {
     let cases = programs::draw_cases(40, 6, 0x19);

@@ -2,7 +2,8 @@
 //! programs must reach — the TCP's hits, misses, merges, MSHR and target waits, closed MSHRs,
 //! pins, the RAM port, the queues, quiet after reset, stale and out-of-order responses, the TD's
 //! four-block rule — back-pressure from the L2 and from the VGPR port, every `bound` stage
-//! (SPEC §14.1).
+//! (SPEC §14.1), and the image accesses of SPEC §15 as the issue port shows them: every surface
+//! layout × element size, every type, and the instruction's forms.
 //!
 //! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the
 //! events the model reports for the cycle ([`VmemPipe::events`](super::VmemPipe::events)), and
@@ -32,7 +33,55 @@ enum Point {
     Issue,
     Bound,
     Done,
+    Surface,
+    Image,
 }
+
+/// The "image surface" bins: each layout (SPEC §4.5: linear, 256B_S, 4KB_S, 64KB_S) × element
+/// size (1, 2, 4, 8, 12, 16 bytes), the tiled modes without 12 (they cannot take it).
+const SURFACE_BINS: [&str; 21] = [
+    "linear 1 B",
+    "linear 2 B",
+    "linear 4 B",
+    "linear 8 B",
+    "linear 12 B",
+    "linear 16 B",
+    "256B_S 1 B",
+    "256B_S 2 B",
+    "256B_S 4 B",
+    "256B_S 8 B",
+    "256B_S 16 B",
+    "4KB_S 1 B",
+    "4KB_S 2 B",
+    "4KB_S 4 B",
+    "4KB_S 8 B",
+    "4KB_S 16 B",
+    "64KB_S 1 B",
+    "64KB_S 2 B",
+    "64KB_S 4 B",
+    "64KB_S 8 B",
+    "64KB_S 16 B",
+];
+
+/// The "image access" bins: the instruction's forms and the T#'s types.
+const IMAGE_BINS: [&str; 16] = [
+    "load",
+    "load mip",
+    "store",
+    "store mip",
+    "D16 load",
+    "D16 store",
+    "TFE",
+    "A16",
+    "DA",
+    "DMASK 0",
+    "unbound T#",
+    "1D",
+    "2D",
+    "3D",
+    "cube",
+    "array",
+];
 
 /// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
 /// bit k) and its bin of the "tcp event" point in [`EVENTS`].
@@ -129,6 +178,50 @@ pub fn covergroup() -> Covergroup {
             "done",
             ["with hits", "with misses", "with merges", "with bank conflicts", "with MSHR waits", "without requests"],
         )
+        .point(Point::Surface as usize, "image surface", SURFACE_BINS)
+        .point(Point::Image as usize, "image access", IMAGE_BINS)
+}
+
+/// An image instruction's beat on the issue port: its surface and its form.
+fn sample_image(input: &In, hits: &mut Hits) {
+    // T# bits 120:116 (sw_mode) and 127:124 (type) are bits 20..24 and 28..31 of dword 3; the
+    // base 40 bits of dwords 0-1, dfmt bits 57:52.
+    let (sw_mode, kind) = (input.iss_rsrc[3] >> 20 & 0x1f, input.iss_rsrc[3] >> 28);
+    let bound = input.iss_rsrc[1] >> 20 & 0x3f != 0 && kind >= 8;
+    let size = [1, 2, 4, 8, 12, 16].iter().position(|&b| b == input.iss_bytes);
+    let mode = [0, 1, 5, 9].iter().position(|&m| m == sw_mode);
+    if let (true, Some(size), Some(mode)) = (bound, size, mode) {
+        let bin = if mode == 0 { size } else { 6 + 5 * (mode - 1) + size - usize::from(size > 4) };
+        if mode == 0 || size != 4 {
+            hits.hit(Point::Surface as usize, bin);
+        }
+    }
+    let store = input.iss_kind == super::ports::KIND_STORE;
+    let image = Point::Image as usize;
+    hits.hit(image, 2 * usize::from(store) + usize::from(input.iss_mip));
+    if input.iss_d16 != 0 {
+        hits.hit(image, 4 + usize::from(store));
+    }
+    for (bin, on) in
+        [(6, input.iss_tfe), (7, input.iss_a16), (8, input.iss_da), (9, input.iss_dmask == 0), (10, !bound)]
+    {
+        if on {
+            hits.hit(image, bin);
+        }
+    }
+    let kind_bin = match kind {
+        8 | 12 => Some(11),
+        9 | 13 => Some(12),
+        10 => Some(13),
+        11 => Some(14),
+        _ => None,
+    };
+    if let (true, Some(b)) = (bound, kind_bin) {
+        hits.hit(image, b);
+        if matches!(kind, 12 | 13) {
+            hits.hit(image, 15);
+        }
+    }
 }
 
 /// The model's TCP events of one cycle.
@@ -169,6 +262,9 @@ pub fn sample_cycle(before: &Out, input: &In, after: &Out, hits: &mut Hits) {
     }
     if input.iss_valid {
         hits.hit(Point::Issue as usize, usize::from(!before.iss_ready));
+        if input.iss_image && before.iss_ready {
+            sample_image(input, hits);
+        }
     }
     sample(input, after, hits);
 }

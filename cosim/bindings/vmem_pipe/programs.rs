@@ -1,7 +1,10 @@
-//! Random programs for the VMEM pipeline (SPEC §14): buffer loads, stores and
+//! Random programs for the VMEM pipeline (SPEC §14, §15): buffer loads, stores and
 //! atomics on a wave whose addresses are biased to reuse lines (hits after misses), straddle
 //! blocks, conflict on banks, interleave loads after stores to the same bytes, and to wait with
-//! `s_waitcnt vmcnt(N)`; each with its own testbench configuration (L2 latency spread and
+//! `s_waitcnt vmcnt(N)`; in half the cases also image loads and stores on one surface (linear or
+//! tiled, every type and element size, mips and arrays, an unbound T# now and then) whose lanes'
+//! coordinates are biased to 2×2 quads, rows, block and level edges and texels outside the
+//! level; each with its own testbench configuration (L2 latency spread and
 //! back-pressure, VGPR-port back-pressure, a reset in mid-run, the default or the small
 //! pipeline). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
@@ -9,7 +12,8 @@
 //! runs them against the RTL.
 
 use gcn_vmem_model::exec::{self, Models, Wave, LANES};
-use gcn_vmem_model::isa::{self, Instruction, MtbufOp, MubufOp, Waitcnt};
+use gcn_vmem_model::isa::{self, Instruction, MimgOp, MtbufOp, MubufOp, Waitcnt};
+use gcn_vmem_model::tsharp;
 
 use crate::engine::stimulus::Rng;
 use super::testbench::Config;
@@ -27,13 +31,40 @@ const VADDR: u8 = 1;
 const VDATA: u8 = 8;
 /// The V#'s SGPRs.
 const VSHARP_SGPR: usize = 4;
+/// The T#'s SGPRs (s[8:15]).
+const TSHARP_SGPR: usize = 8;
+/// An image's address VGPRs: the layout's components one a dword (v16..v19, mipid last) and,
+/// for A16, two a dword (v20, v21).
+const VCOORD: u8 = 16;
+const VCOORD16: u8 = 20;
+/// Where an image surface starts, and the bytes of it filled with random data (the rest reads 0).
+const SURFACE: u64 = 0x40000;
+const SURFACE_FILL: u64 = 0x2000;
 /// The registers of a program's exec file ([`super::suite::to_exec_file`]), as `(first, count)`:
 /// s1 (SOFFSET), the V#'s, and s[8:15], the executor suite's T# (the two suites' files have one
 /// layout, `crate::exec::suite::FILE_SGPRS`).
-pub const FILE_SGPRS: [(usize, usize); 3] = [(1, 1), (VSHARP_SGPR, 4), (8, 8)];
-/// The VGPRs of a program's exec file: the addresses and the data.
-pub const FILE_VGPRS: [u8; 12] =
-    [VADDR, VADDR + 1, VADDR + 2, VADDR + 3, VDATA, VDATA + 1, VDATA + 2, VDATA + 3, VDATA + 4, VDATA + 5, VDATA + 6, VDATA + 7];
+pub const FILE_SGPRS: [(usize, usize); 3] = [(1, 1), (VSHARP_SGPR, 4), (TSHARP_SGPR, 8)];
+/// The VGPRs of a program's exec file: the addresses, the data and the image coordinates.
+pub const FILE_VGPRS: [u8; 18] = [
+    VADDR,
+    VADDR + 1,
+    VADDR + 2,
+    VADDR + 3,
+    VDATA,
+    VDATA + 1,
+    VDATA + 2,
+    VDATA + 3,
+    VDATA + 4,
+    VDATA + 5,
+    VDATA + 6,
+    VDATA + 7,
+    VCOORD,
+    VCOORD + 1,
+    VCOORD + 2,
+    VCOORD + 3,
+    VCOORD16,
+    VCOORD16 + 1,
+];
 /// The memory the V# points at, filled with random bytes.
 const REGION: u64 = 0x4000;
 
@@ -124,6 +155,8 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
         ..Config::default()
     };
 
+    let surface = rng.bit().then(|| Surface::draw(rng, &mut wave));
+
     let mut program: Vec<Instruction> = Vec::new();
     let mut state = wave.clone();
     let mut models = Models::default();
@@ -136,10 +169,11 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
             w.vmcnt = rng.below(4) as u8;
             program.push(Instruction::Waitcnt(w));
         }
-        let inst = match rng.below(8) {
+        let inst = match (rng.below(8), &surface) {
             // The same instruction again (hits), or a load with a store's addressing (reads
             // what it wrote).
-            0 if !program.is_empty() => repeat(rng, &program),
+            (0, _) if !program.is_empty() => repeat(rng, &program),
+            (1..=4, Some(s)) => s.instruction(rng),
             _ => instruction(rng),
         };
         let mut next = state.clone();
@@ -153,6 +187,143 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
         lru_scenario(&mut wave, &mut program);
     }
     PipeCase { wave, program, config }
+}
+
+/// The image surface of a case: its T# in s[8:15] and its lanes' coordinates in v16..v21.
+#[derive(Clone, Copy, Debug)]
+struct Surface {
+    /// DA for every image instruction of the case (the coordinate VGPRs follow its layout).
+    da: bool,
+}
+
+impl Surface {
+    /// Draws a surface (SPEC §1.2, §4.5) and writes its T#, coordinates and texels into `wave`.
+    fn draw(rng: &mut Rng, wave: &mut Wave) -> Surface {
+        use tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
+        // Half linear; tiled modes only on 2D surfaces of 1-, 2-, 4-, 8- or 16-byte elements.
+        let sw_mode = if rng.bit() { 0 } else { rng.pick(&[1u8, 5, 9]) };
+        let (kind, dfmt) = if sw_mode == 0 {
+            (
+                rng.pick(&[TYPE_1D, TYPE_2D, TYPE_2D, TYPE_3D, TYPE_CUBE, TYPE_1D_ARRAY, TYPE_2D_ARRAY]),
+                1 + rng.below(14) as u8,
+            )
+        } else {
+            (rng.pick(&[TYPE_2D, TYPE_2D, TYPE_2D_ARRAY]), rng.pick(&[1u8, 2, 3, 4, 5, 10, 11, 12, 14]))
+        };
+        // One in sixteen unbound (dfmt 0): loads read 0, stores are dropped.
+        let dfmt = if rng.chance(1.0 / 16.0) { 0 } else { dfmt };
+        let nfmt = rng.pick(&[0u8, 1, 4, 4, 5, 7]);
+        let width = 1 + rng.below(48);
+        let height = 1 + rng.below(40);
+        let pitch = width + rng.pick(&[0, 0, 1, 16]);
+        let depth = 1 + rng.below(3);
+        let last_level = rng.below(4);
+        let base_level = rng.below(last_level + 1).min(1);
+        let max_mip = if rng.chance(0.25) { rng.below(4) } else { 15 };
+        let dst_sel: u128 = if rng.chance(0.75) {
+            0xfac // x, y, z, w
+        } else {
+            (0..4).fold(0, |acc, c| acc | u128::from(rng.pick(&[0u8, 1, 4, 5, 6, 7])) << (3 * c))
+        };
+        let lo = u128::from(SURFACE >> 8)
+            | u128::from(dfmt) << 52
+            | u128::from(nfmt) << 58
+            | u128::from(width - 1) << 64
+            | u128::from(height - 1) << 78
+            | dst_sel << 96
+            | u128::from(base_level) << 108
+            | u128::from(last_level) << 112
+            | u128::from(sw_mode) << 116
+            | u128::from(kind) << 124;
+        let hi = u128::from(depth - 1) | u128::from(pitch - 1) << 13 | u128::from(max_mip) << 60;
+        for k in 0..4 {
+            wave.sgprs[TSHARP_SGPR + k] = (lo >> (32 * k)) as u32;
+            wave.sgprs[TSHARP_SGPR + 4 + k] = (hi >> (32 * k)) as u32;
+        }
+        for k in 0..SURFACE_FILL / 4 {
+            wave.memory.write(SURFACE + 4 * k, 4, u128::from(rng.next_u32()));
+        }
+
+        // The coordinates: x and y by a pattern, the layer and the mip mostly inside.
+        let array = matches!(kind, TYPE_1D_ARRAY | TYPE_2D_ARRAY);
+        let da = if array { rng.chance(0.9) } else { rng.chance(0.1) };
+        let layers = match kind {
+            TYPE_CUBE => 6 * depth,
+            TYPE_3D | TYPE_1D_ARRAY | TYPE_2D_ARRAY => depth,
+            _ => 1,
+        };
+        let (x, y) = coordinates(rng, width as u32, height as u32);
+        let near = |rng: &mut Rng, n: u64| if rng.chance(0.875) { rng.below(n) } else { n + rng.below(2) } as u32;
+        let slice: [u32; LANES] = std::array::from_fn(|_| near(rng, layers));
+        let mip: [u32; LANES] = std::array::from_fn(|_| near(rng, last_level + 1));
+        // SPEC §4.1's layout (rust/exec/image_vaddr.rs): x, then y (not 1D), then the layer
+        // (3D z and cube face_id always, array slice and the ignored one with DA), then mipid.
+        let mut components = vec![x];
+        if !matches!(kind, TYPE_1D | TYPE_1D_ARRAY) {
+            components.push(y);
+        }
+        if matches!(kind, TYPE_3D | TYPE_CUBE) || da {
+            components.push(slice);
+        }
+        components.push(mip);
+        for (i, c) in components.iter().enumerate() {
+            wave.vgprs[usize::from(VCOORD) + i] = *c;
+            let packed = &mut wave.vgprs[usize::from(VCOORD16) + i / 2];
+            for l in 0..LANES {
+                let half = (c[l] & 0xffff) << (16 * (i % 2));
+                packed[l] = if i % 2 == 0 { half } else { packed[l] | half };
+            }
+        }
+        Surface { da }
+    }
+
+    /// A random IMAGE_LOAD, LOAD_MIP, STORE or STORE_MIP on the surface.
+    fn instruction(&self, rng: &mut Rng) -> Instruction {
+        let op = [MimgOp::Load, MimgOp::LoadMip, MimgOp::Store, MimgOp::StoreMip][rng.weighted(&[6, 1, 2, 1])];
+        let mut m = isa::Mimg::new(op);
+        let store = op.info().is_store();
+        m.dmask = match rng.below(4) {
+            0 => 0x1,
+            1 => 0xf,
+            _ if store => 1 + rng.below(15) as u8,
+            _ => rng.below(16) as u8,
+        };
+        m.unorm = true;
+        m.da = self.da;
+        m.a16 = rng.chance(0.2);
+        m.vaddr = if m.a16 { VCOORD16 } else { VCOORD };
+        m.vdata = VDATA + rng.below(4) as u8;
+        m.srsrc = (TSHARP_SGPR / 4) as u8;
+        m.d16 = rng.chance(0.15);
+        m.tfe = !store && rng.chance(0.125);
+        m.glc = rng.chance(0.25);
+        m.slc = rng.chance(0.25);
+        Instruction::Mimg(m)
+    }
+}
+
+/// Per-lane (x, y) of an image access in a `width` × `height` level 0: 2×2 quads (lane 4q + i at
+/// (x0 + 2(q mod 4) + i mod 2, y0 + 2⌊q/4⌋ + ⌊i/2⌋), as a pixel shader's quads), rows of eight,
+/// the texels around a tiled block's edge (16 and 32 texels), or anywhere, a texel or two past
+/// the level now and then.
+fn coordinates(rng: &mut Rng, width: u32, height: u32) -> ([u32; LANES], [u32; LANES]) {
+    let (x0, y0) = (rng.below(u64::from(width)) as u32 & !1, rng.below(u64::from(height)) as u32 & !1);
+    let mut x = [0; LANES];
+    let mut y = [0; LANES];
+    let pattern = rng.below(4);
+    for l in 0..LANES {
+        let (q, i) = (l as u32 / 4, l as u32 % 4);
+        (x[l], y[l]) = match pattern {
+            0 => (x0 + 2 * (q % 4) + i % 2, y0 + 2 * (q / 4) + i / 2),
+            1 => (x0 + l as u32 % 8, y0 + l as u32 / 8),
+            2 => {
+                let edge = rng.pick(&[16u32, 32]);
+                (edge - 2 + l as u32 % 4, edge - 2 + l as u32 / 4 % 4)
+            }
+            _ => (rng.below(u64::from(width) + 2) as u32, rng.below(u64::from(height) + 2) as u32),
+        };
+    }
+    (x, y)
 }
 
 /// One bank's LRU order at work, which random addresses rarely reach: 32 lines of bank 0 from
@@ -274,4 +445,39 @@ pub fn reference(program: &[(Instruction, String)], wave: &Wave) -> Result<Wave,
         exec::run(&mut w, inst, &mut models).map_err(|e| format!("{}: {e}", name()))?;
     }
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drawn_programs_mix_buffer_and_image_instructions_the_executor_runs() {
+        let cases = draw_cases(200, 8, 1);
+        let mut ops = std::collections::BTreeMap::new();
+        let (mut buffers, mut images, mut tiled, mut d16, mut a16) = (0, 0, 0, 0, 0);
+        for case in &cases {
+            reference(&with_text(&case.program), &case.wave).expect("every drawn program runs on the executor");
+            let t = tsharp::TSharp::decode(
+                case.wave.descriptor(TSHARP_SGPR as u8).unwrap(),
+                case.wave.descriptor(TSHARP_SGPR as u8 + 4).unwrap(),
+            );
+            for inst in &case.program {
+                match inst {
+                    Instruction::Mimg(m) => {
+                        images += 1;
+                        *ops.entry(m.op.info().mnemonic).or_insert(0) += 1;
+                        tiled += usize::from(t.sw_mode != 0);
+                        d16 += usize::from(m.d16);
+                        a16 += usize::from(m.a16);
+                    }
+                    Instruction::Mubuf(_) | Instruction::Mtbuf(_) => buffers += 1,
+                    Instruction::Waitcnt(_) => {}
+                }
+            }
+        }
+        assert!(images * 5 > buffers, "{images} image and {buffers} buffer instructions");
+        assert_eq!(ops.len(), 4, "{ops:?}");
+        assert!(tiled * 4 > images && d16 * 20 > images && a16 * 10 > images, "{tiled} {d16} {a16} of {images}");
+    }
 }
