@@ -72,6 +72,11 @@
 //! - `done_conflicts_o` counts a bundle once, when it is accepted (a stalled bundle is not counted
 //!   again); `done_l2_o` counts only the instruction's own requests (a load whose accesses all
 //!   merged into another instruction's MSHRs has 0).
+//! - Images: the coordinates are decoded by the T#'s type bits alone ("a type without a layout:
+//!   all 0" for types below 8 and the MSAA types), also for a T# of a 2D-or-higher type whose
+//!   dfmt is 0 (the executor decodes none for an unbound T#; nothing shows: `group_valid` is 0).
+//!   The D16 store widening's count is `iss_count_i` (k as the SQ sends it). An image with EXEC
+//!   0 still takes its 16 quad steps, one cycle each with no request (`done_ta_o` = 16).
 
 pub mod config;
 pub mod cover;
