@@ -1,5 +1,7 @@
-//! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions,
-//! as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)".
+//! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
+//! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP, IMAGE_STORE and IMAGE_STORE_MIP, as a
+//! cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
+//! "Images (SPEC §15)").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
@@ -8,9 +10,11 @@
 //! the outputs of cycle t + 1. Its sizes are a [`Config`] (the RTL's parameters). Structure (one
 //! file per stage under rust/vmem_pipe/):
 //! - `ta.rs`: the issue receiver's two instruction buffers; the address stage's per-lane work
-//!   (buffer_addr, the store element through d16 and format_pack, participation and byte
-//!   masks) and the instruction's SPEC §7 requests and steps, through the coalescer's grouping
-//!   (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's cursor;
+//!   (buffer_addr, or for images the address dwords decoded as the executor's `decode_vaddr`
+//!   and `image_addr` with op 4; the store element through d16 and format_pack, participation
+//!   and byte masks) and the instruction's SPEC §7 requests and steps, through the coalescer's
+//!   grouping (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's
+//!   cursor;
 //! - `tcp.rs`: bundle acceptance, the banks (line entries with pins and LRU, the single-port line
 //!   RAM, MSHRs and their register file, lookup / return / L2 queues, fill and return registers),
 //!   the TCP → TD taking, `quiet`;
@@ -29,8 +33,9 @@
 //! counts are taken first where a later part changes them).
 //!
 //! The address stage's results are computed in the cycle it takes the instruction, from the
-//! buffer it then holds unchanged for four cycles; the contract fixes when they may be used (group
-//! g from a + g + 3), so nothing of this shows at the ports. Likewise the TD computes an
+//! buffer it then holds unchanged for four cycles (an image's sixteen); the contract fixes when
+//! they may be used (group g from a + g + 3; an image's from a + 4g + 6), so nothing of this
+//! shows at the ports. Likewise the TD computes an
 //! instruction's results in the cycle s it starts it, the first write being presented from s + 4.
 //!
 //! Readings of the contract where its text admits more than one (the most literal chosen):
@@ -67,6 +72,11 @@
 //! - `done_conflicts_o` counts a bundle once, when it is accepted (a stalled bundle is not counted
 //!   again); `done_l2_o` counts only the instruction's own requests (a load whose accesses all
 //!   merged into another instruction's MSHRs has 0).
+//! - Images: the coordinates are decoded by the T#'s type bits alone ("a type without a layout:
+//!   all 0" for types below 8 and the MSAA types), also for a T# of a 2D-or-higher type whose
+//!   dfmt is 0 (the executor decodes none for an unbound T#; nothing shows: `group_valid` is 0).
+//!   The D16 store widening's count is `iss_count_i` (k as the SQ sends it). An image with EXEC
+//!   0 still takes its 16 quad steps, one cycle each with no request (`done_ta_o` = 16).
 
 pub mod config;
 pub mod cover;
@@ -133,7 +143,7 @@ pub struct VmemPipe {
     /// The output registers (the outputs of cycle `cycle`).
     out: Out,
     rx: Box<Receiver>,
-    /// The address stage: the cycle `a` it took its instruction in, while it works (a .. a + 3).
+    /// The address stage: while it works (a .. a + 3; an image a .. a + 15), its last cycle.
     address: Option<u64>,
     /// One per id (`InFlight`).
     slots: Vec<Slot>,
@@ -286,9 +296,10 @@ impl VmemPipe {
     /// of `t`.
     fn step_stage(&mut self, free: &[usize; ports::BANKS], t: u64) {
         if self.cursor.is_none() && self.stepped < self.taken {
-            // The next instruction starts once its group 0 is available (a + 3).
+            // The next instruction starts once its group 0 is available (a + 3; images a + 6).
             let id = self.id(self.stepped);
-            if t >= self.slots[id].taken + 3 {
+            let slot = &self.slots[id];
+            if t >= slot.hdr.group_available(slot.taken, 0) {
                 self.cursor = Some(Cursor { id, step: 0, bundle: 0 });
                 self.slots[id].c.ta_first = t;
             }
@@ -298,7 +309,7 @@ impl VmemPipe {
         };
         let slot = &mut self.slots[c.id];
         let step = slot.steps[c.step];
-        if t < slot.taken + u64::from(step.group) + 3 {
+        if t < slot.hdr.group_available(slot.taken, step.group) {
             // Its group is not available yet (never after the first step).
             return;
         }
@@ -333,11 +344,12 @@ impl VmemPipe {
     }
 
     /// The address stage in cycle `t`, from the counts at the start of `t`: it frees its buffer
-    /// at the edge ending its fourth cycle, and when idle takes the oldest complete buffer.
+    /// at the edge ending its last cycle (the fourth; an image's sixteenth), and when idle takes
+    /// the oldest complete buffer.
     fn address_stage(&mut self, in_flight: usize, held: usize, t: u64) {
         match self.address {
-            Some(a) => {
-                if t == a + 3 {
+            Some(last) => {
+                if t == last {
                     self.rx.free();
                     self.address = None;
                 }
@@ -354,7 +366,7 @@ impl VmemPipe {
                             self.writing += 1;
                             self.td.gather.push_back(id);
                         }
-                        self.address = Some(t);
+                        self.address = Some(t + slot.hdr.address_cycles() - 1);
                         self.taken += 1;
                         self.in_flight += 1;
                         self.held += 1;

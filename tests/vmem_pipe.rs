@@ -435,6 +435,40 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     assert!(err.contains("MIN must be at least 1 and at most MAX"), "{err}");
 }
 
+/// The image examples (docs/examples/pipeline-image-*.json: 2D quads on linear and tiled
+/// surfaces; DMASK, MIP levels, out-of-level lanes, D16, TFE; every type with DA and A16, an
+/// unbound T#; tiled surfaces and 12-byte texels between buffer instructions) on the pipeline's
+/// model leave the executor's VGPRs and memory, and a warm 4-byte 2D load whose requests all hit
+/// without a bank conflict takes 16 TA cycles (docs/decisions.md "Images": four texels a cycle).
+#[test]
+fn exec_pipeline_model_runs_the_image_examples_as_the_executor() {
+    use crate::common::gcn_vmem;
+    let mut files: Vec<_> = std::fs::read_dir("docs/examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("pipeline-image-"))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "{files:?}");
+    for file in &files {
+        let doc = std::fs::read_to_string(file).unwrap();
+        let (code, out, err) = gcn_vmem(&["exec", "-", "--pipeline", "--model"], &doc);
+        assert_eq!(code, 0, "{file:?}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let (code, plain, _) = gcn_vmem(&["exec", "-"], &doc);
+        assert_eq!(code, 0, "{file:?}: {plain}");
+        let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        assert_eq!((&v["vgprs"], &v["memory"]), (&plain["vgprs"], &plain["memory"]), "{file:?}");
+        let name = file.file_name().unwrap().to_str().unwrap();
+        if name.ends_with("4kb-s.json") || name.ends_with("pitch80.json") {
+            // The second load, after s_waitcnt vmcnt(0), hits every line the first brought in.
+            let warm = &v["timing"][1];
+            assert_eq!((warm["hits"].as_u64(), warm["ta_cycles"].as_u64()), (Some(64), Some(16)), "{name}");
+        }
+    }
+}
+
 /// The break-asserts keys of the pipeline's test hooks (rtl/test/vmem_pipe_brk_*.svh), as their
 /// headers list them: a line `//  k: <corruption> -> Name_A`, the arrow possibly on a later
 /// comment line of the same entry. Key k (V# base bits 11:6) breaks Name_A.

@@ -97,9 +97,31 @@ impl Header {
     }
 
     /// SPEC §7's single-component access: sized loads/stores of at most 4 bytes, FORMAT accesses
-    /// with `count` = 1 and an element of at most 4 bytes; never atomics.
+    /// with `count` = 1 and an element of at most 4 bytes; never atomics, never images
+    /// (docs/decisions.md "Images": four quad steps per group).
     pub fn single(&self) -> bool {
-        self.kind != Op::Atomic && self.bytes <= 4 && (self.sized || self.count == 1)
+        !self.image && self.kind != Op::Atomic && self.bytes <= 4 && (self.sized || self.count == 1)
+    }
+
+    /// The cycles the address stage works on the instruction: 4 (one group a cycle), 16 for an
+    /// image (one quad a cycle on four `image_addr` instances).
+    pub fn address_cycles(&self) -> u64 {
+        if self.image {
+            16
+        } else {
+            4
+        }
+    }
+
+    /// The cycle from which group `g`'s address-stage results are available to the step stage,
+    /// for an instruction taken in cycle `a`: a + g + 3; images a + 4g + 6 (their last quad's
+    /// `image_addr` results registered once).
+    pub fn group_available(&self, a: u64, g: u8) -> u64 {
+        if self.image {
+            a + 4 * u64::from(g) + 6
+        } else {
+            a + u64::from(g) + 3
+        }
     }
 
     /// D16 (low half) as the executor's `D16::Lo`.
@@ -218,12 +240,14 @@ pub(super) struct Slot {
     /// Cycles of the accepting edges of its first and last beats.
     pub first_beat: u64,
     pub last_beat: u64,
-    /// The cycle `a` in which the address stage took it (group g available from a + g + 3).
+    /// The cycle `a` in which the address stage took it (group g available from
+    /// [`Header::group_available`]).
     pub taken: u64,
-    /// buffer_addr's results per lane.
+    /// buffer_addr's results per lane (images: `image_addr`'s `address_o`, and `in_range` =
+    /// `group_valid` for every dword).
     pub addr: [u64; LANES],
     pub in_range: [u8; LANES],
-    /// Bit k: lane k's V# is unbound.
+    /// Bit k: lane k's V# (images: the T#) is unbound.
     pub unbound: u64,
     /// Bit k: lane k takes part in the coalescing.
     pub part: u64,

@@ -9,6 +9,9 @@
 use super::inst::{expand, Counters, Header, Op, Request, Slot, Step, ADDRESS_MASK, BUNDLE};
 use super::ports::{In, GROUP_LANES};
 use crate::coalescer::{self, LaneRequest, LANES};
+use crate::exec::decode_vaddr;
+use crate::image_addr::{self, OP_ELEMENT};
+use crate::tsharp::TSharp;
 use crate::{buffer_addr, d16, format_pack};
 
 /// Beats a buffer keeps: B = max(4, 4A, 4D) ≤ 16 (A ≤ 2, D ≤ 4).
@@ -102,9 +105,10 @@ impl Receiver {
 }
 
 /// The address stage's work on an instruction taken in cycle `a` from `buf`, all of it at once
-/// (its timing is fixed: group g's results are available from a + g + 3, which the step stage
-/// checks): per lane buffer_addr, participation, byte mask and store element, then the
-/// instruction's requests and steps, into `slot`.
+/// (its timing is fixed: group g's results are available from a + g + 3, an image's from
+/// a + 4g + 6, which the step stage checks): per lane buffer_addr (images: `image_addr`),
+/// participation, byte mask and store element, then the instruction's requests and steps, into
+/// `slot`.
 pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
     let hdr = buf.hdr;
     slot.hdr = hdr;
@@ -124,13 +128,25 @@ pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
     slot.written = false;
     slot.c = Counters::default();
 
-    let bytes = hdr.bytes;
-    let mut part = 0u64;
-    let mut unbound = 0u64;
     // Per lane: the element's byte mask (element byte j = bit j) and, for stores, its value
     // (byte j at bits 8j+7:8j); atomics: the operand dwords as the L2 request carries them.
     let mut mask = [0u16; LANES];
     let mut value = [0u128; LANES];
+    if hdr.image {
+        image_lanes(slot, buf, &mut mask, &mut value);
+    } else {
+        buffer_lanes(slot, buf, &mut mask, &mut value);
+    }
+    build_requests(slot, &mask, &value);
+}
+
+/// A buffer instruction's per-lane work (docs/decisions.md "TA: address stage"): buffer_addr,
+/// the store element or atomic operands, whether the lane takes part and its byte mask.
+fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], value: &mut [u128; LANES]) {
+    let hdr = buf.hdr;
+    let bytes = hdr.bytes;
+    let mut part = 0u64;
+    let mut unbound = 0u64;
     for lane in 0..LANES {
         let dword = |d: usize| buf.addr[d][lane];
         let (index, offset) = match (hdr.idxen, hdr.offen) {
@@ -196,8 +212,55 @@ pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
     }
     slot.part = part;
     slot.unbound = unbound;
+}
 
-    build_requests(slot, &mask, &value);
+/// An image instruction's per-lane work (docs/decisions.md "Images", *Address stage*): the
+/// lane's coordinates decoded from its address dwords as the executor's `decode_vaddr` decodes
+/// them (by the T#'s type, DA, MIP and A16; a type without a layout: all 0), then `image_addr`
+/// with op 4 (one element); the lane takes part when in EXEC and `group_valid` (stores: and
+/// format_pack's `fmt_valid`), its element is `iss_bytes_i` bytes at `address_o`, all of them
+/// in its byte mask, and its `in_range` is `group_valid` for every dword.
+fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], value: &mut [u128; LANES]) {
+    let hdr = buf.hdr;
+    let t = TSharp::decode(hdr.vsharp, if hdr.r128 { 0 } else { hdr.rsrc_hi });
+    let mut part = 0u64;
+    for lane in 0..LANES {
+        let vaddr: [u32; DWORDS] = std::array::from_fn(|d| buf.addr[d][lane]);
+        let c = decode_vaddr(t.kind, hdr.da, hdr.mip, hdr.a16, &vaddr).unwrap_or_default();
+        let out = image_addr::compute(&image_addr::In {
+            valid: true,
+            tsharp_lo: hdr.vsharp,
+            tsharp_hi: hdr.rsrc_hi,
+            r128: hdr.r128,
+            op: OP_ELEMENT,
+            mip: hdr.mip,
+            dmask: hdr.dmask,
+            d16: hdr.d16_lo(),
+            tfe: hdr.tfe,
+            da: hdr.da,
+            x: c.x,
+            y: c.y,
+            slice: c.slice,
+            mipid: c.mipid,
+        });
+        slot.addr[lane] = out.address & ADDRESS_MASK;
+        slot.in_range[lane] = if out.group_valid { 0xf } else { 0 };
+        slot.old[lane] = buf.data[0][lane];
+        mask[lane] = element_mask(u32::from(hdr.bytes));
+        let exec = hdr.exec >> lane & 1 != 0;
+        let takes_part = match hdr.kind {
+            Op::Store => {
+                let data: [u32; 4] = std::array::from_fn(|d| buf.data[d][lane]);
+                let (v, fmt_valid) = store_element(&hdr, data);
+                value[lane] = v;
+                exec && out.group_valid && fmt_valid
+            }
+            _ => exec && out.group_valid,
+        };
+        part |= u64::from(takes_part) << lane;
+    }
+    slot.part = part;
+    slot.unbound = if t.is_bound() { 0 } else { u64::MAX };
 }
 
 /// Bits 0 .. n − 1 (n ≤ 16) of a 16-bit mask.
@@ -212,7 +275,9 @@ fn element_mask(n: u32) -> u16 {
 /// A store lane's element value exactly as the executor's `store` builds it (sized: the data
 /// dwords, or the d16 unit's OP_STORE_BYTE/SHORT with `hi` for D16_HI byte/short; format: the
 /// d16 unit's OP_STORE_FORMAT widening when D16, then format_pack), and whether it is written
-/// (format_pack's `fmt_valid`; sized: always).
+/// (format_pack's `fmt_valid`; sized: always). Images as the executor's `image_store`: a format
+/// store of `count` = k components, without D16 placed by DMASK (component c is the data dword
+/// of its rank among the DMASK bits, 0 where the bit is clear).
 fn store_element(hdr: &Header, data: [u32; 4]) -> (u128, bool) {
     let dwords = |n: usize| data.iter().take(n).rev().fold(0u128, |acc, &d| acc << 32 | u128::from(d));
     if hdr.sized {
@@ -243,6 +308,13 @@ fn store_element(hdr: &Header, data: [u32; 4]) -> (u128, bool) {
                 old: 0,
             })
             .result
+        } else if hdr.image {
+            // Component c: the data dword of rank r (the DMASK bits below c) when DMASK bit c
+            // is set, else 0.
+            (0..4)
+                .filter(|&c| hdr.dmask >> c & 1 != 0)
+                .enumerate()
+                .fold(0u128, |acc, (r, c)| acc | u128::from(data[r]) << (32 * c))
         } else {
             dwords(usize::from(hdr.count.min(4)))
         };

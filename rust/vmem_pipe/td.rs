@@ -229,7 +229,16 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
     } else {
         0xf
     };
-    let dmask = ((1u16 << hdr.count.min(4)) - 1) as u8;
+    // Buffers: the first `count` components; images: DMASK, 0 read as 1 (SPEC §3).
+    let dmask = if hdr.image {
+        if hdr.dmask == 0 {
+            1
+        } else {
+            hdr.dmask
+        }
+    } else {
+        ((1u16 << hdr.count.min(4)) - 1) as u8
+    };
     let s = swizzle::compute(&swizzle::In {
         valid: true,
         components: u.components,
