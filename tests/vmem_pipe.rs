@@ -217,8 +217,10 @@ fn seed003_image_point_rows_meet_the_cost_model_on_the_rtl() {
         ("image load, DMASK 0xF", "image_load v[20:23], v[16:17], s[8:15] dmask:0xf unorm", 0),
         ("image store, one component", "image_store v0, v[16:17], s[8:15] dmask:0x1 unorm", 1),
     ];
-    for (sw_mode, layout) in [(0u8, "linear"), (5, "4KB_S")] {
-        let w = image_wave(64, sw_mode, 64, (8, 8));
+    // Linear with a pitch of 80 texels (a quad's two rows in neighbouring banks) and 4KB_S (a
+    // quad in one line): no bank conflict either way.
+    for (sw_mode, pitch, layout) in [(0u8, 80, "linear"), (5, 64, "4KB_S")] {
+        let w = image_wave(64, sw_mode, pitch, (8, 8));
         for (name, inst, data_dwords) in rows {
             let t = timings(&[inst, "s_waitcnt vmcnt(0)", inst], &w);
             let measured = t.last().expect("the measured instruction is done");
@@ -227,6 +229,7 @@ fn seed003_image_point_rows_meet_the_cost_model_on_the_rtl() {
             let cost = cost::cost(&fetch).expect("the row costs");
             assert_eq!(u32::from(measured.issue), cost.issue_cycles, "{layout} {name}: issue cycles {measured:?}");
             assert_eq!(f64::from(measured.ta), cost.cycles_per_wave, "{layout} {name}: TA cycles {measured:?}");
+            assert_eq!(measured.conflicts, 0, "{layout} {name}: {measured:?}");
             if op == Op::ImageLoad {
                 assert_eq!((measured.misses, measured.requests), (0, 64), "{layout} {name}: all hits {measured:?}");
             }
