@@ -98,7 +98,7 @@ module vmem_pipe_td
     logic        conv;      // format_unpack -> swizzle
     logic        intf;      // uint / sint
     logic [3:0]  egroups;   // groups with an EXEC lane
-    logic [3:0]  dmask;     // (1 << count) - 1, as the executor gives swizzle
+    logic [3:0]  dmask;     // swizzle's DMASK (the take's: an image's, a buffer's (1 << count) - 1)
     logic [2:0]  rdata;     // data dwords of a lane's result
     logic [2:0]  w;         // dwords written per group: min(R, 256 - VDATA)
     logic [2:0]  ndw;       // dwords of the element
@@ -120,7 +120,7 @@ module vmem_pipe_td
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
     end
-    c.dmask = 4'((8'd1 << ci.count) - 8'd1);
+    c.dmask = ci.dmask;
     pc = '0;
     for (int i = 0; i < 4; i++) begin
       pc = pc + {2'b00, c.dmask[i]};
