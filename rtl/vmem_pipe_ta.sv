@@ -10,11 +10,13 @@
 //   stage in the same order. iss_ready_o = 1 when buffer w does not hold a complete instruction
 //   (and not during reset nor in the first cycle after it). An accepted beat k of buffer w
 //   (k = beats accepted so far) stores address dword k/4 of group k%4 when that dword exists
-//   (A = idxen + offen) and data dword k/4 when it exists (D, see data_dwords); the first beat
+//   (A = idxen + offen; images: SPEC §4.1's layout, img_addr_dwords) and data dword k/4 when it
+//   exists (D, see data_dwords; an image store's k or, D16, ceil(k/2)); the first beat
 //   stores the header and its cycle, the beat with iss_last_i its cycle, completes the buffer
 //   and moves w. A buffer is freed at the edge that ends the address stage's last cycle on it.
 //   Store data needing the d16 unit (D16 format stores: OP_STORE_FORMAT; D16_HI byte/short
-//   stores: OP_STORE_BYTE/SHORT with hi) is converted here, on the beat that carries the last
+//   stores: OP_STORE_BYTE/SHORT with hi; image D16 stores as D16 format stores, count k) is
+//   converted here, on the beat that carries the last
 //   data dword of its group: 16 d16 instances, the result written over the group's data dwords
 //   two edges later. Group g's last data beat is followed by at least 3 - g beats, so the result
 //   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
@@ -35,6 +37,16 @@
 //   takes part (loads: EXEC, bound, in range; stores: the same, fmt_valid for format stores,
 //   and a non-empty byte mask; atomics: EXEC, bound, in_range[0]); the element's byte mask
 //   (`bytes` bytes; stores above 4 bytes: only dwords in range).
+//   Images ("Images"): cycles a .. a+15, quad q of group g in a+4g+q, its four lanes' coordinates
+//   decoded from the group's address row (img_coords: the executor's decode_vaddr) into four
+//   image_addr instances (op 4); the results of quads 0-2 wait in is_*_q for quad 3's, and the
+//   group's row is written with those at the edge that ends a+4g+5 (available from a+4g+6). A
+//   store's data of the whole group goes to format_pack with its quad 3 (a+4g+3): component c
+//   is the data dword of c's rank in DMASK when DMASK bit c is set, else 0; with D16 the d16
+//   widening's components below k. The buffer is freed at the edge that ends a+15. Per lane:
+//   takes part: EXEC and group_valid (stores also fmt_valid); the element's bytes all of
+//   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
+//   single-component in the step stage.
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -57,7 +69,7 @@
 // the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb,
 // and vmem_pipe_brk_ta_ia.svh at the end of the address rows' read-ahead.
 //
-// Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
+// Spec: docs/spec.md §2, §4, §5, §6, §7, §14, §15  Contract: docs/decisions.md "vmem_pipe"
 
 
 // The modules instantiated here, for a Verilator run given this file alone (lint without
