@@ -49,7 +49,8 @@
 // vmem_pipe_brk_td_gather.svh, _td_conv.svh and _td_wr.svh at the end of the gather's, the
 // conversion's and the writes' always_comb.
 //
-// Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion", §15  Contract: docs/decisions.md "vmem_pipe"
+// Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion", §15
+// Contract: docs/decisions.md "vmem_pipe"
 
 `ifdef VERILATOR
 `include "rtl/format_unpack.sv"

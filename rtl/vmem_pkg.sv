@@ -301,7 +301,7 @@ package vmem_pkg;
     logic [3:0]  dfmt;
     logic [2:0]  nfmt;
     logic [11:0] dst_sel;
-    logic [3:0]  dmask;     // swizzle's DMASK: an image's (0 read as 1), a buffer's (1 << count) - 1
+    logic [3:0]  dmask;     // swizzle's DMASK: an image's (0 as 1), a buffer's (1 << count) - 1
     logic [7:0]  vdata;
     logic [63:0] exec;
     logic [15:0] t_first;   // cycle of the first beat
