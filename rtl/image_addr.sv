@@ -1,3 +1,5 @@
+`ifndef VMEM_IMAGE_ADDR_SV  // included by the blocks that instantiate it (see rtl/vmem_pipe.sv)
+`define VMEM_IMAGE_ADDR_SV
 // Copyright gcn-vmem contributors.
 //
 // image_addr: one lane of an image access without a sampler: the multi-texel loads BY2/BY4/PCK2/
@@ -685,3 +687,5 @@ module image_addr
                                    (s1_d.scale == ScaleK16) ? BlockW'(16'hffff) : '0)) == '0))
 
 endmodule : image_addr
+
+`endif  // VMEM_IMAGE_ADDR_SV

@@ -1,7 +1,8 @@
 // Copyright gcn-vmem contributors.
 //
-// vmem_pipe: the VMEM pipeline for buffer instructions (docs/spec.md §14): SQ -> TA -> TCP (L1)
-// -> TD -> SQ, with the L2 (TCC) and memory outside, on four tagged channels. Not a
+// vmem_pipe: the VMEM pipeline for buffer instructions and the image loads and stores (docs/spec.md
+// §14, §15: IMAGE_LOAD, _MIP, IMAGE_STORE, _MIP): SQ -> TA -> TCP (L1) -> TD -> SQ, with the L2
+// (TCC) and memory outside, on four tagged channels. Not a
 // fixed-latency unit: every interface is valid/ready and the cycle of every event is fixed by
 // docs/decisions.md "vmem_pipe", which this block and the model (rust/vmem_pipe.rs) implement
 // independently and the harness compares every cycle.
@@ -33,8 +34,9 @@
 //   - Issue: beats of 16 lanes (address dword k/4 and data dword k/4 of group k%4 on beat k),
 //     the header on the first beat, iss_last_i on the last; two instruction buffers.
 //   - TA: the address stage takes the oldest complete buffer when idle, fewer than InFlight
-//     instructions are in flight and fewer than 2 are held by the step stage; the step stage
-//     sends bundles of up to 4 requests a cycle (rtl/vmem_pipe_ta.sv).
+//     instructions are in flight and fewer than 2 are held by the step stage, and works 4 cycles
+//     on a buffer instruction (16 lanes a cycle), 16 on an image one (a quad a cycle); the step
+//     stage sends bundles of up to 4 requests a cycle (rtl/vmem_pipe_ta.sv).
 //   - TCP: a bundle's accesses enter the banks' lookup queues when they fit; each bank looks up
 //     its head (hit, merge into an MSHR, miss, GLC read, posted store or atomic), queues L2
 //     requests and return entries, and reads hits from its single-port line RAM and MSHR data
@@ -48,7 +50,7 @@
 //   vmem_pipe_rf), vmem_pipe_td; a 16-bit cycle counter here stamps events (differences wrap
 //   like the 16-bit counters).
 //
-// Model: rust/vmem_pipe.rs  Spec: docs/spec.md §14  Contract: docs/decisions.md "vmem_pipe"
+// Model: rust/vmem_pipe.rs  Spec: docs/spec.md §14, §15  Contract: docs/decisions.md "vmem_pipe"
 
 
 // The modules instantiated here, for a Verilator run given this file alone (lint without

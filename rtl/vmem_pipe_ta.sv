@@ -10,11 +10,13 @@
 //   stage in the same order. iss_ready_o = 1 when buffer w does not hold a complete instruction
 //   (and not during reset nor in the first cycle after it). An accepted beat k of buffer w
 //   (k = beats accepted so far) stores address dword k/4 of group k%4 when that dword exists
-//   (A = idxen + offen) and data dword k/4 when it exists (D, see data_dwords); the first beat
+//   (A = idxen + offen; images: SPEC §4.1's layout, img_addr_dwords) and data dword k/4 when it
+//   exists (D, see data_dwords; an image store's k or, D16, ceil(k/2)); the first beat
 //   stores the header and its cycle, the beat with iss_last_i its cycle, completes the buffer
 //   and moves w. A buffer is freed at the edge that ends the address stage's last cycle on it.
 //   Store data needing the d16 unit (D16 format stores: OP_STORE_FORMAT; D16_HI byte/short
-//   stores: OP_STORE_BYTE/SHORT with hi) is converted here, on the beat that carries the last
+//   stores: OP_STORE_BYTE/SHORT with hi; image D16 stores as D16 format stores, count k) is
+//   converted here, on the beat that carries the last
 //   data dword of its group: 16 d16 instances, the result written over the group's data dwords
 //   two edges later. Group g's last data beat is followed by at least 3 - g beats, so the result
 //   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
@@ -35,6 +37,16 @@
 //   takes part (loads: EXEC, bound, in range; stores: the same, fmt_valid for format stores,
 //   and a non-empty byte mask; atomics: EXEC, bound, in_range[0]); the element's byte mask
 //   (`bytes` bytes; stores above 4 bytes: only dwords in range).
+//   Images ("Images"): cycles a .. a+15, quad q of group g in a+4g+q, its four lanes' coordinates
+//   decoded from the group's address row (img_coords: the executor's decode_vaddr) into four
+//   image_addr instances (op 4); the results of quads 0-2 wait in is_*_q for quad 3's, and the
+//   group's row is written with those at the edge that ends a+4g+5 (available from a+4g+6). A
+//   store's data of the whole group goes to format_pack with its quad 3 (a+4g+3): component c
+//   is the data dword of c's rank in DMASK when DMASK bit c is set, else 0; with D16 the d16
+//   widening's components below k. The buffer is freed at the edge that ends a+15. Per lane:
+//   takes part: EXEC and group_valid (stores also fmt_valid); the element's bytes all of
+//   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
+//   single-component in the step stage.
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -57,7 +69,7 @@
 // the end of the receiver's, the address stage's, the bundle's and the lane tables' always_comb,
 // and vmem_pipe_brk_ta_ia.svh at the end of the address rows' read-ahead.
 //
-// Spec: docs/spec.md §2, §5, §6, §7, §14  Contract: docs/decisions.md "vmem_pipe"
+// Spec: docs/spec.md §2, §4, §5, §6, §7, §14, §15  Contract: docs/decisions.md "vmem_pipe"
 
 
 // The modules instantiated here, for a Verilator run given this file alone (lint without
@@ -65,6 +77,7 @@
 `ifdef VERILATOR
 `include "rtl/d16.sv"
 `include "rtl/buffer_addr.sv"
+`include "rtl/image_addr.sv"
 `include "rtl/format_pack.sv"
 `include "rtl/vmem_pipe_rf.sv"
 `endif
@@ -111,6 +124,7 @@ module vmem_pipe_ta
     logic [4:0]  op;
     logic [4:0]  bytes;
     logic [63:0] exec;
+    logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -124,9 +138,32 @@ module vmem_pipe_ta
   // A unit-latency tag: which buffer/table and group a result belongs to.
   typedef struct packed {
     logic       valid;
+    logic       img;      // an image instruction's group (address stage)
     logic       sel;      // buffer (receiver) or lane table (address stage)
     logic [1:0] group;
   } tag_t;
+
+  // An image quad in image_addr: which quad of the group (address stage).
+  typedef struct packed {
+    logic       valid;
+    logic [1:0] quad;
+  } qtag_t;
+
+  // One lane's image coordinates (SPEC §4.1), image_addr's x, y, slice and mipid.
+  typedef struct packed {
+    logic [31:0] x;
+    logic [31:0] y;
+    logic [31:0] slice;
+    logic [31:0] mipid;
+  } img_coord_t;
+
+  // T# types with an address layout (SPEC §1.2, §4.1).
+  localparam logic [TsTypeW-1:0] Ty1d      = 4'd8;
+  localparam logic [TsTypeW-1:0] Ty2d      = 4'd9;
+  localparam logic [TsTypeW-1:0] Ty3d      = 4'd10;
+  localparam logic [TsTypeW-1:0] TyCube    = 4'd11;
+  localparam logic [TsTypeW-1:0] Ty1dArray = 4'd12;
+  localparam logic [TsTypeW-1:0] Ty2dArray = 4'd13;
 
   ///////////////
   // Functions //
@@ -135,6 +172,87 @@ module vmem_pipe_ta
   // Address dwords per lane: idxen + offen.
   function automatic logic [2:0] addr_dwords(logic idxen, logic offen);
     return {2'b00, idxen} + {2'b00, offen};
+  endfunction
+
+  // SPEC §4.1's layout of an image's address components (the executor's decode_vaddr): x; y for
+  // 2D, 3D, cube and 2D array; a third (3D's z and a cube's face_id always, else a slice with DA:
+  // an array's, or on 1D and 2D one read and ignored); mipid for the _MIP forms. Types 8 .. 13
+  // have a layout (below 8 unbound, 14 and 15 MSAA: none).
+  function automatic logic img_layout(logic [TsTypeW-1:0] ty);
+    return (ty >= Ty1d) && (ty <= Ty2dArray);
+  endfunction
+
+  function automatic logic img_has_y(logic [TsTypeW-1:0] ty);
+    return (ty == Ty2d) || (ty == Ty3d) || (ty == TyCube) || (ty == Ty2dArray);
+  endfunction
+
+  function automatic logic img_has_third(logic [TsTypeW-1:0] ty, logic da);
+    return (ty == Ty3d) || (ty == TyCube) || da;
+  endfunction
+
+  // An image's address dwords per lane (A): its components, two per dword with A16; 1 for a type
+  // without a layout.
+  function automatic logic [2:0] img_addr_dwords(logic [TsTypeW-1:0] ty, logic da, logic mip,
+                                                 logic a16);
+    logic [2:0] n;
+    n = 3'd1 + {2'b00, img_has_y(ty)} + {2'b00, img_has_third(ty, da)} + {2'b00, mip};
+    if (!img_layout(ty)) begin
+      n = 3'd1;
+    end else if (a16) begin
+      n = (n + 3'd1) >> 1;
+    end
+    return n;
+  endfunction
+
+  // v mod 6 (a cube's face, face_id with DA = 0) = 2 ((v >> 1) mod 3) + v[0]; w mod 3 adds w's
+  // base-4 digits (4 = 1 mod 3) and folds the sum twice.
+  function automatic logic [2:0] mod6(logic [31:0] v);
+    logic [31:0] w;
+    logic [5:0]  s;
+    logic [3:0]  t;
+    logic [2:0]  u;
+    w = {1'b0, v[31:1]};
+    s = '0;
+    for (int i = 0; i < 16; i++) begin
+      s = s + {4'd0, w[2*i +: 2]};
+    end
+    t = {2'b00, s[1:0]} + {2'b00, s[3:2]} + {2'b00, s[5:4]};   // <= 9
+    u = {1'b0, t[1:0]} + {1'b0, t[3:2]};                     // <= 5
+    u = (u >= 3'd3) ? u - 3'd3 : u;
+    return {u[1:0], v[0]};
+  endfunction
+
+  // One lane's coordinates from its address dwords (the executor's decode_vaddr): component i
+  // is dword i, or with A16 half i mod 2 of dword i / 2 (low half first), zero-extended; a cube's
+  // slice is face_id with DA = 1 and face_id mod 6 with DA = 0; components the layout lacks, and
+  // every one of a type without a layout, 0.
+  function automatic img_coord_t img_coords(logic [TsTypeW-1:0] ty, logic da, logic mip,
+                                            logic a16, logic [3:0][31:0] dw);
+    logic [3:0][31:0] comp;
+    logic             hy, h3;
+    logic [1:0]       i3, im;
+    img_coord_t       c;
+    for (int i = 0; i < 4; i++) begin
+      comp[i] = a16 ? {16'd0, dw[i / 2][16*(i % 2) +: 16]} : dw[i];
+    end
+    hy = img_has_y(ty);
+    h3 = img_has_third(ty, da);
+    i3 = 2'd1 + {1'b0, hy};
+    im = i3 + {1'b0, h3};
+    c       = '0;
+    c.x     = comp[0];
+    c.y     = hy ? comp[1] : 32'd0;
+    c.mipid = mip ? comp[im] : 32'd0;
+    unique case (ty)
+      Ty3d:                 c.slice = comp[2];
+      TyCube:               c.slice = da ? comp[2] : {29'd0, mod6(comp[2])};
+      Ty1dArray, Ty2dArray: c.slice = da ? comp[i3] : 32'd0;
+      default:              c.slice = 32'd0;
+    endcase
+    if (!img_layout(ty)) begin
+      c = '0;
+    end
+    return c;
   endfunction
 
   // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
@@ -197,18 +315,20 @@ module vmem_pipe_ta
 
   // Operand storage (no reset: a dword is read only after the beat that wrote it).
   // Address dwords: a 1R1W register file per dword (vmem_pipe_rf, rows {buffer, group} of 16
-  // lanes), written by the beats and read one cycle ahead by the address stage. No bypass: the
+  // lanes; dwords 2 and 3 only images have), written by the beats and read one cycle ahead by the
+  // address stage, a group's row once for the cycles it works on the group. No bypass: the
   // address stage reads group g at least 3 - g cycles after its last address beat, and the
   // last beat, the only one in the cycle before a take, is of group 3.
   // Data dwords: registers written by constant index: each beat writes one (buffer, dword, group)
   // row of 16 lanes, and the d16 result rewrites a group's rows, in the same cycles as beats of
   // other groups (two writers, so not a one-port register file).
   logic [1:0][3:0][3:0][GroupLanes-1:0][31:0] ib_data_q;   // [buffer][data dword][group][lane]
-  logic [1:0]                       ia_we;                 // address dword j of the beat
+  logic [3:0]                       ia_we;                 // address dword j of the beat
   logic [2:0]                       ia_waddr;
   logic                             ia_re;                 // read row ia_raddr at this edge
+  logic                             ia_re_hi;              // ... of dwords 2 and 3 too (images)
   logic [2:0]                       ia_raddr;
-  logic [1:0][GroupLanes-1:0][31:0] ia_rdata;              // [address dword][lane]
+  logic [3:0][GroupLanes-1:0][31:0] ia_rdata;              // [address dword][lane]
 
   logic       beat;
   logic [4:0] bk;          // beat index within the instruction
@@ -232,6 +352,7 @@ module vmem_pipe_ta
   logic [1:0] adr_g_q, adr_g_d;
   logic       adr_buf_q, adr_buf_d;
   logic       adr_tab_q, adr_tab_d;
+  logic [1:0] adr_q_q, adr_q_d;   // an image's quad of group adr_g_q (0 for buffers)
   logic       adr_free;    // the address stage's last cycle on buffer adr_buf_q
 
   assign iss_ready_o = alive_q & ~ib_full_q[ib_w_q];
@@ -242,7 +363,8 @@ module vmem_pipe_ta
     bj   = bk[3:2];
     bg   = bk[1:0];
     bh   = (bk == 5'd0) ? iss_i.hdr : ib_hdr_q[ib_w_q];
-    b_a  = addr_dwords(bh.idxen, bh.offen);
+    b_a  = bh.image ? img_addr_dwords(bh.vsharp[TsTypeLsb +: TsTypeW], bh.da, bh.mip, bh.a16)
+                    : addr_dwords(bh.idxen, bh.offen);
     b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
 
     cv_fmt  = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
@@ -288,7 +410,7 @@ module vmem_pipe_ta
         ib_w_d             = ~ib_w_q;
       end
     end
-    cv_p1_d = '{valid: cv_feed, sel: ib_w_q, group: bg};
+    cv_p1_d = '{valid: cv_feed, img: 1'b0, sel: ib_w_q, group: bg};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ib)  // test builds only (see the contract above)
   end
 
@@ -324,15 +446,15 @@ module vmem_pipe_ta
   `VMEM_FF(cv_p2_q, cv_p1_q, '0)
 
   assign ia_waddr = {ib_w_q, bg};
-  for (genvar j = 0; j < 2; j++) begin : g_ia
+  for (genvar j = 0; j < 4; j++) begin : g_ia
     // The beat's address dword bj of group bg, into buffer ib_w_q.
-    assign ia_we[j] = beat && (bj[0] == 1'(j)) && ({1'b0, bj} < b_a);
+    assign ia_we[j] = beat && (bj == 2'(j)) && ({1'b0, bj} < b_a);
     vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * 32)) u_addr (
       .clk_i,
       .we_i    (ia_we[j]),
       .waddr_i (ia_waddr),
       .wdata_i (iss_i.addr),
-      .re_i    (ia_re),
+      .re_i    ((j < 2) ? ia_re : ia_re_hi),
       .raddr_i (ia_raddr),
       .rdata_o (ia_rdata[j])
     );
@@ -386,12 +508,16 @@ module vmem_pipe_ta
   logic                       lt_byp_q, lt_byp_d;
   lt_lane_t [GroupLanes-1:0]  lt_byp_row_q;
 
-  logic             fd_valid;                 // a group is fed to the units this cycle
+  logic             fd_valid;                 // a group (a buffer's) or quad (an image's) is fed
   logic             fd_buf;
   logic             fd_tab;
   logic [1:0]       fd_group;
+  logic [1:0]       fd_quad;                  // an image's quad of the group; 0 for buffers
+  logic             fd_img;                   // an image instruction
   pipe_hdr_t        fd_hdr;
-  tag_t             rp1_d, rp1_q, rp2_q;             // results: valid two edges after feeding
+  tag_t             rp1_d, rp1_q, rp2_q;      // results: valid two edges after feeding the
+                                              // group (an image's: its last quad)
+  qtag_t            iq1_d, iq1_q, iq2_q;      // an image quad in image_addr (two edges)
 
   logic [15:0][31:0]  ba_index, ba_offset;
   logic [15:0][127:0] fd_raw;                 // the lane's data dwords (below D, else 0)
@@ -412,11 +538,33 @@ module vmem_pipe_ta
   logic [15:0][127:0] pk_data;
   logic [15:0]        pk_fmt_valid;
 
+  // Images: four image_addr instances, lane j of the quad fed (one per lane of the quad).
+  img_coord_t [3:0]   ix_coord;
+  logic [3:0]         ix_valid;
+  logic [3:0]         ix_level_ok;
+  logic [3:0][3:0]    ix_level;
+  logic [3:0][14:0]   ix_width;
+  logic [3:0][14:0]   ix_height;
+  logic [3:0][15:0]   ix_layers;
+  logic [3:0][16:0]   ix_pitch;
+  logic [3:0][31:0]   ix_xa;
+  logic [3:0]         ix_gv;
+  logic [3:0][47:0]   ix_address;
+  logic [3:0]         ix_illegal;
+  logic [3:0][1:0]    fd_rank;                // an image store's rank of component c in DMASK
+  // Quads 0-2 of the group in image_addr, kept until its quad 3's results show (no reset:
+  // written before they are read), and the group's 16 lanes: those and quad 3's.
+  logic [2:0][3:0][47:0] is_addr_q;
+  logic [2:0][3:0]       is_gv_q;
+  logic [15:0][47:0]     ir_addr;
+  logic [15:0]           ir_gv;
+
   // Single-component (SPEC §7): sized loads/stores of at most 4 bytes, FORMAT accesses with one
   // component of at most 4 bytes; never atomics.
+  // Images never.
   function automatic logic is_single(logic [1:0] kind, logic sized, logic [4:0] bytes,
-                                     logic [2:0] count);
-    return (kind != PipeAtomic) && (bytes <= 5'd4) && (sized || (count == 3'd1));
+                                     logic [2:0] count, logic image);
+    return !image && (kind != PipeAtomic) && (bytes <= 5'd4) && (sized || (count == 3'd1));
   endfunction
 
   always_comb begin
@@ -426,12 +574,22 @@ module vmem_pipe_ta
     fd_buf   = take ? ib_r_q : adr_buf_q;
     fd_tab   = take ? lt_w_q : adr_tab_q;
     fd_group = take ? 2'd0 : adr_g_q;
+    fd_quad  = take ? 2'd0 : adr_q_q;
     fd_hdr   = ib_hdr_q[fd_buf];
+    fd_img   = fd_hdr.image;
     fd_vsharp                          = fd_hdr.vsharp;
     fd_vsharp[VsBaseLsb +: VsBaseW]    = ib_base_q[fd_buf];
-    fd_pack  = fd_valid && (fd_hdr.kind == PipeStore) && !fd_hdr.sized;
+    // Format stores: a buffer's group as it is fed; an image's whole group with its last quad.
+    fd_pack  = fd_valid && (fd_hdr.kind == PipeStore) && !fd_hdr.sized &&
+               (!fd_img || (fd_quad == 2'd3));
     fd_d     = data_dwords(fd_hdr.kind, fd_hdr.op, fd_hdr.wide, fd_hdr.sized, fd_hdr.bytes,
                            fd_hdr.count, fd_hdr.d16);
+    for (int c = 0; c < 4; c++) begin
+      fd_rank[c] = '0;
+      for (int b = 0; b < c; b++) begin
+        fd_rank[c] = fd_rank[c] + {1'b0, fd_hdr.dmask[b]};
+      end
+    end
 
     for (int l = 0; l < GroupLanes; l++) begin
       ba_index[l]  = fd_hdr.idxen ? ia_rdata[0][l] : 32'd0;
@@ -439,13 +597,32 @@ module vmem_pipe_ta
       for (int i = 0; i < 4; i++) begin
         fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
                                ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
-        fd_comp[l][32*i +: 32] = ((3'(i) < fd_hdr.count) || (fd_hdr.d16 == 2'd1))
-                               ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
+        if (!fd_img) begin
+          fd_comp[l][32*i +: 32] = ((3'(i) < fd_hdr.count) || (fd_hdr.d16 == 2'd1))
+                                 ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
+        end else if (fd_hdr.d16 == 2'd1) begin
+          // D16: the d16 unit's widening of the k halves, components 0 .. k-1 (k = count).
+          fd_comp[l][32*i +: 32] = (3'(i) < fd_hdr.count)
+                                 ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
+        end else begin
+          // Component i: the data dword of its rank in DMASK when DMASK bit i is set, else 0.
+          fd_comp[l][32*i +: 32] = fd_hdr.dmask[i]
+                                 ? ib_data_q[fd_buf][fd_rank[i]][fd_group][l] : 32'd0;
+        end
       end
     end
+    // The lanes of the quad fed to image_addr, from the group's address row.
+    for (int j = 0; j < 4; j++) begin
+      logic [3:0][31:0] dw;
+      for (int d = 0; d < 4; d++) begin
+        dw[d] = ia_rdata[d][{fd_quad, 2'(j)}];
+      end
+      ix_coord[j] = img_coords(fd_hdr.vsharp[TsTypeLsb +: TsTypeW], fd_hdr.da, fd_hdr.mip,
+                               fd_hdr.a16, dw);
+    end
 
-    dp1_d = fd_valid ? fd_raw : dp1_q;
-    dp2_d = rp1_q.valid ? dp1_q : dp2_q;
+    dp1_d = (fd_valid && !fd_img) ? fd_raw : dp1_q;
+    dp2_d = (rp1_q.valid && !rp1_q.img) ? dp1_q : dp2_q;
 
     adr_busy_d = adr_busy_q;
     adr_g_d    = adr_g_q;
@@ -453,27 +630,39 @@ module vmem_pipe_ta
     adr_tab_d  = adr_tab_q;
     ib_r_d     = ib_r_q;
     take_cnt_d = take_cnt_q;
-    adr_free   = adr_busy_q && (adr_g_q == 2'd3);
+    adr_q_d    = adr_q_q;
+    // A buffer's last cycle is its group 3's, an image's its group 3's quad 3's.
+    adr_free   = adr_busy_q && (adr_g_q == 2'd3) && (!fd_img || (adr_q_q == 2'd3));
     if (take) begin
       adr_busy_d = 1'b1;
-      adr_g_d    = 2'd1;
+      adr_g_d    = fd_img ? 2'd0 : 2'd1;
+      adr_q_d    = fd_img ? 2'd1 : 2'd0;
       adr_buf_d  = ib_r_q;
       adr_tab_d  = lt_w_q;
       ib_r_d     = ~ib_r_q;
       take_cnt_d = (32'(take_cnt_q) == InFlight - 1) ? '0 : take_cnt_q + PipeIdW'(1);
     end else if (adr_busy_q) begin
-      adr_g_d    = adr_g_q + 2'd1;
+      if (fd_img) begin
+        adr_q_d = adr_q_q + 2'd1;
+        adr_g_d = (adr_q_q == 2'd3) ? adr_g_q + 2'd1 : adr_g_q;
+      end else begin
+        adr_g_d = adr_g_q + 2'd1;
+      end
       adr_busy_d = ~adr_free;
     end
-    rp1_d = '{valid: fd_valid, sel: fd_tab, group: fd_group};
+    rp1_d = '{valid: fd_valid && (!fd_img || (fd_quad == 2'd3)), img: fd_img, sel: fd_tab,
+              group: fd_group};
+    iq1_d = '{valid: fd_valid && fd_img, quad: fd_quad};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
   end
 
-  // The address row the address stage feeds next cycle: its next group, or group 0 of the
-  // oldest buffer, complete, when it is idle then (a take may come).
+  // The address row the address stage feeds next cycle: its next group (an image's in the cycle
+  // of the group's quad 0; the row read holds for quads 1-3), or group 0 of the oldest buffer,
+  // complete, when it is idle then (a take may come). Dwords 2 and 3 for images only.
   always_comb begin
-    ia_re    = adr_busy_d | ib_full_d[ib_r_d];
+    ia_re    = adr_busy_d ? (adr_q_d == 2'd0) : ib_full_d[ib_r_d];
     ia_raddr = adr_busy_d ? {adr_buf_d, adr_g_d} : {ib_r_d, 2'd0};
+    ia_re_hi = ia_re & ib_hdr_d[ia_raddr[2]].image;
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ia)  // test builds only (see the contract above)
   end
 
@@ -483,8 +672,11 @@ module vmem_pipe_ta
 
   assign take_o = '{valid: take, id: take_cnt_q,
                     info: '{kind: th.kind, glc: th.glc, tfe: th.tfe, wide: th.wide,
-                            sized: th.sized, d16: th.d16, bytes: th.bytes, count: th.count,
-                            dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel, vdata: th.vdata,
+                            sized: th.sized, d16: th.d16, bytes: th.bytes,
+                            dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel,
+                            dmask: th.image ? ((th.dmask == 4'd0) ? 4'd1 : th.dmask)
+                                            : 4'((8'd1 << th.count) - 8'd1),
+                            vdata: th.vdata,
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
                             t_last: ib_tlast_q[ib_r_q]}};
 
@@ -492,7 +684,7 @@ module vmem_pipe_ta
     buffer_addr u_buffer_addr (
       .clk_i,
       .rst_ni,
-      .valid_i        (fd_valid),
+      .valid_i        (fd_valid & ~fd_img),
       .vsharp_i       (fd_vsharp),
       .inst_offset_i  (fd_hdr.offset),
       .offen_i        (fd_hdr.offen),
@@ -529,12 +721,70 @@ module vmem_pipe_ta
     );
   end
 
+  // Images: lane j of the quad fed (SPEC §4; op 4, one element; the T# as the SQ sent it).
+  for (genvar j = 0; j < 4; j++) begin : g_img
+    image_addr u_image_addr (
+      .clk_i,
+      .rst_ni,
+      .valid_i       (fd_valid & fd_img),
+      .tsharp_lo_i   (fd_hdr.vsharp),
+      .tsharp_hi_i   (fd_hdr.rsrc_hi),
+      .r128_i        (fd_hdr.r128),
+      .op_i          (3'd4),
+      .mip_i         (fd_hdr.mip),
+      .dmask_i       (fd_hdr.dmask),
+      .d16_i         (fd_hdr.d16[0]),
+      .tfe_i         (fd_hdr.tfe),
+      .da_i          (fd_hdr.da),
+      .x_i           (ix_coord[j].x),
+      .y_i           (ix_coord[j].y),
+      .slice_i       (ix_coord[j].slice),
+      .mipid_i       (ix_coord[j].mipid),
+      .valid_o       (ix_valid[j]),
+      .level_ok_o    (ix_level_ok[j]),
+      .level_o       (ix_level[j]),
+      .width_o       (ix_width[j]),
+      .height_o      (ix_height[j]),
+      .layers_o      (ix_layers[j]),
+      .pitch_o       (ix_pitch[j]),
+      .xa_o          (ix_xa[j]),
+      .group_valid_o (ix_gv[j]),
+      .address_o     (ix_address[j]),
+      .illegal_o     (ix_illegal[j])
+    );
+  end
+
+  // An image group's quads 0-2 wait here for its quad 3.
+  always_ff @(posedge clk_i) begin
+    for (int q = 0; q < 3; q++) begin
+      if (iq2_q.valid && (iq2_q.quad == 2'(q))) begin
+        is_addr_q[q] <= ix_address;
+        is_gv_q[q]   <= ix_gv;
+      end
+    end
+  end
+
+  for (genvar q = 0; q < 4; q++) begin : g_ir
+    if (q < 3) begin : g_kept
+      assign ir_addr[4*q +: 4] = is_addr_q[q];
+      assign ir_gv[4*q +: 4]   = is_gv_q[q];
+    end else begin : g_live
+      assign ir_addr[4*q +: 4] = ix_address;
+      assign ir_gv[4*q +: 4]   = ix_gv;
+    end
+  end
+
   // The outputs of buffer_addr this pipeline does not use (§2.3 illegal accesses never reach the
   // pipe: the testbench validates every program with the executor; lds = 0), and the valid
-  // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below).
+  // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below). Of
+  // image_addr only the verdict and the address are used (its valid is iq2_q.valid): the level
+  // and its dimensions are GET_RESINFO's, xa the multi-texel loads', and illegal (a T# the
+  // executor refuses) never reaches the pipe.
   logic unused_units;
   assign unused_units = ^{ba_illegal, ba_lds_address, ba_lds_in_range, ba_valid[15:1], pk_valid,
-                          cv_valid[15:1], cv_count, cv_illegal};
+                          cv_valid[15:1], cv_count, cv_illegal, ix_valid, ix_level_ok,
+                          ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
+                          cv_p2_q.img};
 
   // Per lane results of the group fed two edges ago (rp2_q).
   lt_hdr_t            rh;
@@ -582,6 +832,20 @@ module vmem_pipe_ta
       rt[l].in_range = ir;
       rt[l].offset   = ba_address[l][3:0];
       rt[l].old      = d0;
+
+      // Images: the element at image_addr's address, all its bytes; it takes part in EXEC
+      // inside the level (group_valid: bound, level present, inside it), stores also with a
+      // valid format; in range (every dword) inside the level.
+      if (rp2_q.img) begin
+        rl[l].addr     = ir_addr[l];
+        rl[l].mask     = full;
+        rl[l].part     = e & ir_gv[l] & ((rh.kind != PipeStore) | pk_fmt_valid[l]);
+        rl[l].data     = (rh.kind == PipeStore) ? pk_data[l] : 128'd0;
+        rt[l].part     = rl[l].part;
+        rt[l].unbound  = rh.tunbound;
+        rt[l].in_range = {4{ir_gv[l]}};
+        rt[l].offset   = ir_addr[l][3:0];
+      end
     end
   end
 
@@ -782,7 +1046,7 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, bh, fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, bh, fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -803,9 +1067,13 @@ module vmem_pipe_ta
       lt_held_d[lt_w_q]          = 1'b1;
       lt_avail_d[lt_w_q]         = '0;
       lt_hdr_d[lt_w_q]           = '{id: take_cnt_q, kind: th.kind, sized: th.sized,
-                                     single: is_single(th.kind, th.sized, th.bytes, th.count),
+                                     single: is_single(th.kind, th.sized, th.bytes, th.count,
+                                                       th.image),
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
-                                     exec: th.exec};
+                                     exec: th.exec,
+                                     tunbound: th.image &&
+                                               ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
+                                                (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d))};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];
@@ -819,6 +1087,7 @@ module vmem_pipe_ta
   `VMEM_FF(adr_g_q, adr_g_d, '0)
   `VMEM_FF(adr_buf_q, adr_buf_d, 1'b0)
   `VMEM_FF(adr_tab_q, adr_tab_d, 1'b0)
+  `VMEM_FF(adr_q_q, adr_q_d, '0)
   `VMEM_FF(take_cnt_q, take_cnt_d, '0)
   `VMEM_FF(lt_w_q, lt_w_d, 1'b0)
   `VMEM_FF(lt_held_q, lt_held_d, '0)
@@ -827,6 +1096,8 @@ module vmem_pipe_ta
   `VMEM_FF_EN(lt_byp_q, lt_byp_d, lt_re, 1'b0)
   `VMEM_FF(rp1_q, rp1_d, '0)
   `VMEM_FF(rp2_q, rp1_q, '0)
+  `VMEM_FF(iq1_q, iq1_d, '0)
+  `VMEM_FF(iq2_q, iq1_q, '0)
   `VMEM_FF(dp1_q, dp1_d, '0)
   `VMEM_FF(dp2_q, dp2_d, '0)
   `VMEM_FF(st_act_q, st_act_d, 1'b0)
@@ -860,16 +1131,17 @@ module vmem_pipe_ta
 // A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
 `VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
 // The units' results arrive with the tags that follow them (two edges).
-`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == rp2_q.valid)
+`VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == (rp2_q.valid && !rp2_q.img))
 `VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == cv_p2_q.valid)
 // The step stage holds at most two instructions, and the table to write next is free when it
 // holds fewer.
 `VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])
 // A working step's group is available (docs/decisions.md: always after the first step).
 `VMEM_ASSERT(StepGroupAvail_A, st_work |-> (lt_held_q[st_tab_q] && lt_avail_q[st_tab_q][wg]))
-// The address row a feeding address stage uses was read at the edge before, and is the row of
-// its buffer and group.
-`VMEM_ASSERT(AddrRowRead_A, fd_valid |-> (ia_rd_q == {1'b1, fd_buf, fd_group}))
+// The address row a feeding address stage uses was read at the edge before (an image's at its
+// group's quad 0, held since), and is the row of its buffer and group.
+`VMEM_ASSERT(AddrRowRead_A,
+             (fd_valid && (fd_quad == 2'd0)) |-> (ia_rd_q == {1'b1, fd_buf, fd_group}))
 // The lane row a working step stage uses was read at the edge before, and is the row of its
 // table and group.
 `VMEM_ASSERT(LaneRowRead_A, st_work |-> (lt_rd_q == {1'b1, st_tab_q, wg}))

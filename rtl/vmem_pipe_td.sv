@@ -26,7 +26,9 @@
 //   Convert: the oldest gathered instruction not converted starts in cycle s when the converter
 //     is idle and its result buffer is free; group k is fed in s + k from the element buffer
 //     (each dword 0 where out of range or unbound, bytes above the element 0) to format_unpack
-//     (2 edges) and swizzle (2 edges), whose results show in s + 4 + k and are stored then
+//     (2 edges) and swizzle (2 edges; its DMASK the take's: an image's, 0 read as 1, a buffer's
+//     (1 << count) - 1; image loads are format loads whose lanes are in range inside the
+//     level), whose results show in s + 4 + k and are stored then
 //     (D16 format loads: the components from swizzle's count on as 0); D16 byte/short loads go
 //     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
 //     not take part). The element buffer is free from s + 4; group k is ready from s + 4 + k.
@@ -47,7 +49,8 @@
 // vmem_pipe_brk_td_gather.svh, _td_conv.svh and _td_wr.svh at the end of the gather's, the
 // conversion's and the writes' always_comb.
 //
-// Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion"  Contract: docs/decisions.md "vmem_pipe"
+// Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion", §15
+// Contract: docs/decisions.md "vmem_pipe"
 
 `ifdef VERILATOR
 `include "rtl/format_unpack.sv"
@@ -98,7 +101,7 @@ module vmem_pipe_td
     logic        conv;      // format_unpack -> swizzle
     logic        intf;      // uint / sint
     logic [3:0]  egroups;   // groups with an EXEC lane
-    logic [3:0]  dmask;     // (1 << count) - 1, as the executor gives swizzle
+    logic [3:0]  dmask;     // swizzle's DMASK (the take's: an image's, a buffer's (1 << count) - 1)
     logic [2:0]  rdata;     // data dwords of a lane's result
     logic [2:0]  w;         // dwords written per group: min(R, 256 - VDATA)
     logic [2:0]  ndw;       // dwords of the element
@@ -120,7 +123,7 @@ module vmem_pipe_td
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
     end
-    c.dmask = 4'((8'd1 << ci.count) - 8'd1);
+    c.dmask = ci.dmask;
     pc = '0;
     for (int i = 0; i < 4; i++) begin
       pc = pc + {2'b00, c.dmask[i]};

@@ -298,10 +298,10 @@ package vmem_pkg;
     logic        sized;
     logic [1:0]  d16;
     logic [4:0]  bytes;
-    logic [2:0]  count;
     logic [3:0]  dfmt;
     logic [2:0]  nfmt;
     logic [11:0] dst_sel;
+    logic [3:0]  dmask;     // swizzle's DMASK: an image's (0 as 1), a buffer's (1 << count) - 1
     logic [7:0]  vdata;
     logic [63:0] exec;
     logic [15:0] t_first;   // cycle of the first beat
@@ -311,8 +311,8 @@ package vmem_pkg;
   // What the TD keeps per lane (from the address stage).
   typedef struct packed {
     logic        part;      // takes part in the coalescing (sent requests)
-    logic        unbound;
-    logic [3:0]  in_range;
+    logic        unbound;   // the V# or T# is unbound
+    logic [3:0]  in_range;  // per dword; an image's lane: 4'hf inside the level, else 0
     logic [3:0]  offset;    // address bits 3:0
     logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value
   } pipe_tdlane_t;
