@@ -289,6 +289,11 @@ pub const KIND_LOAD: u8 = 0;
 pub const KIND_STORE: u8 = 1;
 pub const KIND_ATOMIC: u8 = 2;
 /// `iss_d16` codes.
+/// `iss_op` of an image load: formatted (unpack, swizzle), PCK (raw fields, zero-extended),
+/// PCK_SGN (raw fields, sign-extended); docs/decisions.md "Images".
+pub const IMAGE_OP_FORMAT: u8 = 0;
+pub const IMAGE_OP_PCK: u8 = 1;
+pub const IMAGE_OP_PCK_SGN: u8 = 2;
 pub const D16_NONE: u8 = 0;
 pub const D16_LO: u8 = 1;
 pub const D16_HI: u8 = 2;
@@ -368,25 +373,16 @@ pub struct ImageIssue {
 
 impl ImageIssue {
     /// The issue of `inst` with its T# (`lo`: bits 127:0, `hi`: 255:128, 0 for a 128-bit T#)
-    /// and EXEC; `None` for the image instructions the pipeline does not take yet (PCK loads,
-    /// multi-texel loads, atomics, GET_RESINFO).
+    /// and EXEC (docs/decisions.md "vmem_pipe", "Images"); `None` for the image instructions
+    /// the pipeline does not take yet (multi-texel loads, GET_RESINFO).
     pub fn of(inst: &ImageInst, (lo, hi): (u128, u128), exec: u64) -> Option<ImageIssue> {
-        let store = match inst.kind {
-            ImageKind::Load { pck: false, .. } => false,
-            ImageKind::Store => true,
-            _ => return None,
-        };
         let t = TSharp::decode(lo, hi);
         let dmask = inst.dmask & 0xf;
-        // A load's DMASK 0 reads component 0 (SPEC §3); a store's writes nothing.
-        let k = if store { dmask } else { dmask.max(1) }.count_ones() as u8;
-        let halves = if inst.d16 { k.div_ceil(2) } else { k };
         let dfmt = t.dfmt & 0xf;
         let addr_dwords = decode_vaddr(t.kind, inst.da, inst.mip, inst.a16, &[0; 4]).map_or(1, |c| c.dwords as u8);
         let header = In {
-            iss_kind: if store { KIND_STORE } else { KIND_LOAD },
+            iss_kind: KIND_LOAD,
             iss_bytes: crate::format::element_bytes(dfmt) as u8,
-            iss_count: k,
             iss_dfmt: dfmt,
             iss_nfmt: t.nfmt & 0x7,
             iss_dst_sel: t.dst_sel.iter().enumerate().fold(0, |acc, (c, &s)| acc | u16::from(s & 7) << (3 * c)),
@@ -404,12 +400,56 @@ impl ImageIssue {
             iss_exec: exec,
             ..In::default()
         };
-        Some(ImageIssue {
-            header,
-            addr_dwords,
-            data_dwords: if store { halves } else { 0 },
-            result_dwords: if store { 0 } else { halves + u8::from(inst.tfe) },
-        })
+        let issue = match inst.kind {
+            ImageKind::Load { pck, sgn } => {
+                // A load's DMASK 0 reads component 0 (SPEC §3).
+                let k = dmask.max(1).count_ones() as u8;
+                let halves = if inst.d16 { k.div_ceil(2) } else { k };
+                let op = match (pck, sgn) {
+                    (false, _) => IMAGE_OP_FORMAT,
+                    (true, false) => IMAGE_OP_PCK,
+                    (true, true) => IMAGE_OP_PCK_SGN,
+                };
+                ImageIssue {
+                    header: In { iss_count: k, iss_op: op, ..header },
+                    addr_dwords,
+                    data_dwords: 0,
+                    result_dwords: halves + u8::from(inst.tfe),
+                }
+            }
+            ImageKind::Store => {
+                // A store's DMASK 0 writes nothing: k = 0.
+                let k = dmask.count_ones() as u8;
+                let halves = if inst.d16 { k.div_ceil(2) } else { k };
+                ImageIssue {
+                    header: In { iss_kind: KIND_STORE, iss_count: k, ..header },
+                    addr_dwords,
+                    data_dwords: halves,
+                    result_dwords: 0,
+                }
+            }
+            ImageKind::Atomic(op) => {
+                // SPEC §10.1: 64-bit with DMASK 0xF, or 0x3 on an operation without a compare.
+                let wide = dmask == 0xf || (dmask == 0x3 && !op.compares());
+                let width = 1 + u8::from(wide);
+                ImageIssue {
+                    header: In {
+                        iss_kind: KIND_ATOMIC,
+                        iss_op: op as u8,
+                        iss_wide: wide,
+                        iss_bytes: 4 * width,
+                        iss_d16: D16_NONE,
+                        iss_tfe: false,
+                        ..header
+                    },
+                    addr_dwords,
+                    data_dwords: width * (1 + u8::from(op.compares())),
+                    result_dwords: if inst.glc { width } else { 0 },
+                }
+            }
+            ImageKind::MultiTexel { .. } | ImageKind::GetResinfo => return None,
+        };
+        Some(issue)
     }
 }
 
