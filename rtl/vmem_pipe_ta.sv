@@ -46,7 +46,10 @@
 //   widening's components below k. The buffer is freed at the edge that ends a+15. Per lane:
 //   takes part: EXEC and group_valid (stores also fmt_valid); the element's bytes all of
 //   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
-//   single-component in the step stage.
+//   single-component in the step stage. An image atomic (kind 2) takes part without a format
+//   condition; its element is its 4 or 8 bytes at the lane's address and its operands (the
+//   group's data dwords, taken with its quad 3 into the same two-stage register as a buffer's)
+//   are laid out as a buffer atomic's.
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -55,9 +58,10 @@
 //   (vmem_pkg::quad_mergeable, shared with the coalescer), whose requests are one per quad with
 //   a lane taking part; else four steps, one per quad, with the per-lane requests of its lanes
 //   (first block, then the second when the access straddles; atomics one request at the lane's
-//   byte address). A step's requests go out in bundles of up to four, one per cycle; a bundle
-//   presented in a cycle is presented again until bnd_ready_i; a step without requests takes
-//   one cycle. The edge that ends the last step frees the lane table and reports the
+//   byte address). A step's requests go out in bundles of up to four (two for an image atomic
+//   with GLC or a compare-swap: lt_hdr_t.narrow, SPEC §15's 2 lanes a cycle), one per cycle;
+//   a bundle presented in a cycle is presented again until bnd_ready_i; a step without
+//   requests takes one cycle. The edge that ends the last step frees the lane table and reports the
 //   instruction's TA cycles (first to last cycle of the step stage, stalls included).
 //
 // Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
@@ -125,6 +129,8 @@ module vmem_pipe_ta
     logic [4:0]  bytes;
     logic [63:0] exec;
     logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
+    logic        narrow;     // bundles of at most two requests: an image atomic with GLC or a
+                             // compare-swap (SPEC §15: 2 lanes a cycle); else four
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -139,6 +145,7 @@ module vmem_pipe_ta
   typedef struct packed {
     logic       valid;
     logic       img;      // an image instruction's group (address stage)
+    logic       atom;     // ... an image atomic's (its operands ride in dp1_q/dp2_q)
     logic       sel;      // buffer (receiver) or lane table (address stage)
     logic [1:0] group;
   } tag_t;
@@ -168,6 +175,11 @@ module vmem_pipe_ta
   ///////////////
   // Functions //
   ///////////////
+
+  // A compare-swap: its lanes carry a compare operand after the data operand.
+  function automatic logic is_cmp(logic [4:0] op);
+    return (op == OpCmpswap) || (op == OpFcmpswap);
+  endfunction
 
   // Address dwords per lane: idxen + offen.
   function automatic logic [2:0] addr_dwords(logic idxen, logic offen);
@@ -283,7 +295,7 @@ module vmem_pipe_ta
         end
       end
       PipeAtomic: begin
-        d = (wide ? 3'd2 : 3'd1) << ((op == OpCmpswap) || (op == OpFcmpswap));
+        d = (wide ? 3'd2 : 3'd1) << is_cmp(op);
       end
       default: begin
         // Loads: D16 byte/short loads carry the VDATA VGPR's old value.
@@ -410,7 +422,7 @@ module vmem_pipe_ta
         ib_w_d             = ~ib_w_q;
       end
     end
-    cv_p1_d = '{valid: cv_feed, img: 1'b0, sel: ib_w_q, group: bg};
+    cv_p1_d = '{valid: cv_feed, img: 1'b0, atom: 1'b0, sel: ib_w_q, group: bg};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ib)  // test builds only (see the contract above)
   end
 
@@ -621,8 +633,13 @@ module vmem_pipe_ta
                                fd_hdr.a16, dw);
     end
 
-    dp1_d = (fd_valid && !fd_img) ? fd_raw : dp1_q;
-    dp2_d = (rp1_q.valid && !rp1_q.img) ? dp1_q : dp2_q;
+    // The lanes' data dwords, two edges alongside the units: a buffer's group as it is fed; an
+    // image atomic's whole group (its operands) with its last quad, as format_pack takes an
+    // image store's. Image loads and stores leave the registers (the store's element is
+    // format_pack's).
+    dp1_d = (fd_valid && (!fd_img || ((fd_hdr.kind == PipeAtomic) && (fd_quad == 2'd3))))
+          ? fd_raw : dp1_q;
+    dp2_d = (rp1_q.valid && (!rp1_q.img || rp1_q.atom)) ? dp1_q : dp2_q;
 
     adr_busy_d = adr_busy_q;
     adr_g_d    = adr_g_q;
@@ -650,8 +667,8 @@ module vmem_pipe_ta
       end
       adr_busy_d = ~adr_free;
     end
-    rp1_d = '{valid: fd_valid && (!fd_img || (fd_quad == 2'd3)), img: fd_img, sel: fd_tab,
-              group: fd_group};
+    rp1_d = '{valid: fd_valid && (!fd_img || (fd_quad == 2'd3)), img: fd_img,
+              atom: fd_img && (fd_hdr.kind == PipeAtomic), sel: fd_tab, group: fd_group};
     iq1_d = '{valid: fd_valid && fd_img, quad: fd_quad};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
   end
@@ -676,6 +693,7 @@ module vmem_pipe_ta
                             dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel,
                             dmask: th.image ? ((th.dmask == 4'd0) ? 4'd1 : th.dmask)
                                             : 4'((8'd1 << th.count) - 8'd1),
+                            pck: (th.image && (th.kind == PipeLoad)) ? th.op[1:0] : 2'd0,
                             vdata: th.vdata,
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
                             t_last: ib_tlast_q[ib_r_q]}};
@@ -779,12 +797,13 @@ module vmem_pipe_ta
   // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below). Of
   // image_addr only the verdict and the address are used (its valid is iq2_q.valid): the level
   // and its dimensions are GET_RESINFO's, xa the multi-texel loads', and illegal (a T# the
-  // executor refuses) never reaches the pipe.
+  // executor refuses) never reaches the pipe. The tags' bits a stage does not read: the
+  // receiver's d16 tag is never an image's; rp2_q's atom only steered dp2_q a stage earlier.
   logic unused_units;
   assign unused_units = ^{ba_illegal, ba_lds_address, ba_lds_in_range, ba_valid[15:1], pk_valid,
                           cv_valid[15:1], cv_count, cv_illegal, ix_valid, ix_level_ok,
                           ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
-                          cv_p2_q.img};
+                          cv_p2_q.img, cv_p2_q.atom, rp2_q.atom};
 
   // Per lane results of the group fed two edges ago (rp2_q).
   lt_hdr_t            rh;
@@ -836,11 +855,16 @@ module vmem_pipe_ta
       // Images: the element at image_addr's address, all its bytes; it takes part in EXEC
       // inside the level (group_valid: bound, level present, inside it), stores also with a
       // valid format; in range (every dword) inside the level.
+      // An atomic's element is its 4 or 8 bytes (`bytes`), its operands as a buffer atomic's.
       if (rp2_q.img) begin
         rl[l].addr     = ir_addr[l];
         rl[l].mask     = full;
         rl[l].part     = e & ir_gv[l] & ((rh.kind != PipeStore) | pk_fmt_valid[l]);
-        rl[l].data     = (rh.kind == PipeStore) ? pk_data[l] : 128'd0;
+        unique case (rh.kind)
+          PipeStore:  rl[l].data = pk_data[l];
+          PipeAtomic: rl[l].data = rh.wide ? {d3, d2, d1, d0} : {32'd0, d1, 32'd0, d0};
+          default:    rl[l].data = 128'd0;
+        endcase
         rt[l].part     = rl[l].part;
         rt[l].unbound  = rh.tunbound;
         rt[l].in_range = {4{ir_gv[l]}};
@@ -981,7 +1005,8 @@ module vmem_pipe_ta
     end
     // Each candidate's rank among the valid ones; the bundle's request i is the candidate of
     // rank 4 wb + i (0 when there are fewer): only the four requests of the bundle presented
-    // are picked.
+    // are picked. A narrow instruction's bundle (wh.narrow: an image atomic with GLC or a
+    // compare-swap, at most 4 requests a step) takes ranks 2 wb and 2 wb + 1 in requests 0-1.
     w_n = '0;
     for (int c = 0; c < 8; c++) begin
       w_rank[c] = w_n[2:0];
@@ -998,13 +1023,15 @@ module vmem_pipe_ta
     bnd_o.wide = wh.wide;
     for (int i = 0; i < 4; i++) begin
       for (int c = 0; c < 8; c++) begin
-        if (w_cand[c].valid && (w_rank[c] == {wb, 2'(i)})) begin
+        if (w_cand[c].valid &&
+            (wh.narrow ? ((i < 2) && (w_rank[c] == {1'b0, wb, 1'(i)}))
+                       : (w_rank[c] == {wb, 2'(i)}))) begin
           bnd_o.req[i] = w_cand[c];
         end
       end
     end
     bnd_valid_o   = st_work && (w_n != 4'd0);
-    w_last_bundle = ({1'b0, wb, 2'b00} + 4'd4) >= w_n;
+    w_last_bundle = (wh.narrow ? ({2'b00, wb, 1'b0} + 4'd2) : ({1'b0, wb, 2'b00} + 4'd4)) >= w_n;
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_bnd)  // test builds only (see the contract above)
   end
 
@@ -1046,7 +1073,8 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, bh, fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, wh.sized, wh.exec, wh.tunbound, bh,
+                        fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1073,7 +1101,9 @@ module vmem_pipe_ta
                                      exec: th.exec,
                                      tunbound: th.image &&
                                                ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
-                                                (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d))};
+                                                (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),
+                                     narrow: th.image && (th.kind == PipeAtomic) &&
+                                             (th.glc || is_cmp(th.op))};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];
@@ -1149,6 +1179,14 @@ module vmem_pipe_ta
 // (one per quad); each bound its own assertion.
 `VMEM_ASSERT(StepRequests_A, !w_merged |-> (w_n <= 4'd8))
 `VMEM_ASSERT(MergedRequests_A, w_merged |-> (w_n <= 4'd4))
+// An atomic's step is per lane, never split: at most 4 requests (so a narrow one fits two
+// bundles of two, a buffer's one of four).
+`VMEM_ASSERT(AtomicStepRequests_A, (st_work && w_atomic) |-> (w_n <= 4'd4))
+// Only image atomics are narrow, and a narrow bundle (an image atomic with return or a
+// compare-swap) never carries more than two requests.
+`VMEM_ASSERT(NarrowIsAtomic_A, (st_work && wh.narrow) |-> w_atomic)
+`VMEM_ASSERT(NarrowBundle_A,
+             (bnd_valid_o && wh.narrow) |-> !(bnd_o.req[2].valid || bnd_o.req[3].valid))
 // A bundle presented and not taken is presented again, unchanged.
 `VMEM_ASSERT(BundleStable_A, a_bnd_ok)
 

@@ -31,7 +31,10 @@
 //     level), whose results show in s + 4 + k and are stored then
 //     (D16 format loads: the components from swizzle's count on as 0); D16 byte/short loads go
 //     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
-//     not take part). The element buffer is free from s + 4; group k is ready from s + 4 + k.
+//     not take part), and PCK / PCK_SGN image loads its four raw fields (pck_fields, SPEC §1.4's
+//     table, zero- or sign-extended; 0 outside the level), stored in s + k; a PCK load's write
+//     of dword i reads field dmask_comp(DMASK, i). The element buffer is free from s + 4; group k
+//     is ready from s + 4 + k.
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
 //     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
@@ -99,6 +102,8 @@ module vmem_pipe_td
     logic        d16bs;     // D16 byte/short load: d16 alone
     logic        d16fmt;    // D16 format load: halves after swizzle
     logic        conv;      // format_unpack -> swizzle
+    logic        pck;       // PCK / PCK_SGN image load: the element's raw fields, no conversion
+    logic        sgn;       // ... PCK_SGN: sign-extended
     logic        intf;      // uint / sint
     logic [3:0]  egroups;   // groups with an EXEC lane
     logic [3:0]  dmask;     // swizzle's DMASK (the take's: an image's, a buffer's (1 << count) - 1)
@@ -118,7 +123,9 @@ module vmem_pipe_td
     c.atomic = ci.kind == PipeAtomic;
     c.d16bs  = load && ci.sized && (ci.d16 != 2'd0) && ((ci.bytes == 5'd1) || (ci.bytes == 5'd2));
     c.d16fmt = load && !c.d16bs && (ci.d16 == 2'd1);
-    c.conv   = load && !c.d16bs;
+    c.pck    = load && (ci.pck != 2'd0);
+    c.sgn    = ci.pck == 2'd2;
+    c.conv   = load && !c.d16bs && !c.pck;
     c.intf   = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
@@ -140,12 +147,100 @@ module vmem_pipe_td
     end else begin
       c.rdata = pc;
     end
-    r     = c.rdata + {2'b00, c.conv & ci.tfe};
+    r     = c.rdata + {2'b00, (c.conv | c.pck) & ci.tfe};
     room  = 9'd256 - {1'b0, ci.vdata};
     c.w   = ({6'd0, r} > room) ? room[2:0] : r;
     c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
     c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
     unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc};  // kept for the writes
+    return c;
+  endfunction
+
+  // A field of `w` bits (constant at every call) zero- or sign-extended to a dword.
+  function automatic logic [31:0] fext(logic [31:0] raw, logic [5:0] w, logic sgn);
+    logic [31:0] m;
+    m = (32'd1 << w) - 32'd1;
+    return (sgn && raw[5'(w - 6'd1)]) ? (raw | ~m) : (raw & m);
+  endfunction
+
+  // PCK loads: the raw fields of an element (SPEC §1.4's table: field 0 = X in the lowest bits,
+  // then Y, Z, W), each zero- or sign-extended from its top bit; 0 where the dfmt has no such
+  // field (dfmt 0, 15 and the components past a format's last). Per field a small multiplexer
+  // of constant slices: field c's offsets over the dfmts are few (X always at bit 0).
+  function automatic logic [3:0][31:0] pck_fields(logic [3:0] dfmt, logic [127:0] e, logic sgn);
+    logic [3:0][31:0] f;
+    f = '0;
+    unique case (dfmt)
+      4'd1:  f[0] = fext(32'(e[7:0]),    6'd8, sgn);                     // 8
+      4'd2:  f[0] = fext(32'(e[15:0]),  6'd16, sgn);                     // 16
+      4'd3:  begin                                                 // 8_8
+        f[0] = fext(32'(e[7:0]),     6'd8, sgn);
+        f[1] = fext(32'(e[15:8]),    6'd8, sgn);
+      end
+      4'd4:  f[0] = e[31:0];                                       // 32
+      4'd5:  begin                                                 // 16_16
+        f[0] = fext(32'(e[15:0]),   6'd16, sgn);
+        f[1] = fext(32'(e[31:16]),  6'd16, sgn);
+      end
+      4'd6:  begin                                                 // 10_11_11
+        f[0] = fext(32'(e[10:0]),   6'd11, sgn);
+        f[1] = fext(32'(e[21:11]),  6'd11, sgn);
+        f[2] = fext(32'(e[31:22]),  6'd10, sgn);
+      end
+      4'd7:  begin                                                 // 11_11_10
+        f[0] = fext(32'(e[9:0]),    6'd10, sgn);
+        f[1] = fext(32'(e[20:10]),  6'd11, sgn);
+        f[2] = fext(32'(e[31:21]),  6'd11, sgn);
+      end
+      4'd8:  begin                                                 // 10_10_10_2
+        f[0] = fext(32'(e[1:0]),     6'd2, sgn);
+        f[1] = fext(32'(e[11:2]),   6'd10, sgn);
+        f[2] = fext(32'(e[21:12]),  6'd10, sgn);
+        f[3] = fext(32'(e[31:22]),  6'd10, sgn);
+      end
+      4'd9:  begin                                                 // 2_10_10_10
+        f[0] = fext(32'(e[9:0]),    6'd10, sgn);
+        f[1] = fext(32'(e[19:10]),  6'd10, sgn);
+        f[2] = fext(32'(e[29:20]),  6'd10, sgn);
+        f[3] = fext(32'(e[31:30]),   6'd2, sgn);
+      end
+      4'd10: begin                                                 // 8_8_8_8
+        f[0] = fext(32'(e[7:0]),     6'd8, sgn);
+        f[1] = fext(32'(e[15:8]),    6'd8, sgn);
+        f[2] = fext(32'(e[23:16]),   6'd8, sgn);
+        f[3] = fext(32'(e[31:24]),   6'd8, sgn);
+      end
+      4'd11: begin                                                 // 32_32
+        f[0] = e[31:0];
+        f[1] = e[63:32];
+      end
+      4'd12: begin                                                 // 16_16_16_16
+        f[0] = fext(32'(e[15:0]),   6'd16, sgn);
+        f[1] = fext(32'(e[31:16]),  6'd16, sgn);
+        f[2] = fext(32'(e[47:32]),  6'd16, sgn);
+        f[3] = fext(32'(e[63:48]),  6'd16, sgn);
+      end
+      4'd13: f[2:0] = e[95:0];                                     // 32_32_32
+      4'd14: f      = e;                                           // 32_32_32_32
+      default: f = '0;                                             // INVALID, 15
+    endcase
+    return f;
+  endfunction
+
+  // The component of DMASK whose rank among its set bits is j (a PCK load's result dword j).
+  function automatic logic [1:0] dmask_comp(logic [3:0] dmask, logic [1:0] j);
+    logic [1:0] c;
+    logic [2:0] r;
+    c = '0;
+    r = '0;
+    for (int i = 0; i < 4; i++) begin
+      if (dmask[i]) begin
+        if (r == {1'b0, j}) begin
+          c = 2'(i);
+        end
+        r = r + 3'd1;
+      end
+    end
     return c;
   endfunction
 
@@ -389,6 +484,7 @@ module vmem_pipe_td
   logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
   logic [15:0][31:0]  f_old;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
+  logic [15:0][3:0][31:0] f_pck;   // PCK loads: the element's four fields (uncompacted)
   logic [2:0]         d16_op;
   tdl_t               fl, sl;
   logic [GroupLanes-1:0][31:0] old_rd;  // u_old's read data: group f's old values
@@ -421,6 +517,9 @@ module vmem_pipe_td
       end
       f_old[l]  = old_rd[l];
       f_atom[l] = fl.part ? raw[63:0] : 64'd0;
+      // PCK: from the element as unpack would see it (0 outside the level or unbound), so a lane
+      // that did not take part reads 0 in every field.
+      f_pck[l]  = pck_fields(f_info.dfmt, el[l], fi.sgn);
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
       sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];
@@ -511,6 +610,10 @@ module vmem_pipe_td
             rb_q[p][g][l][1] <= f_atom[l][63:32];
           end
         end
+        // PCK loads: field c in dword c; the writes pick DMASK's components (dmask_comp).
+        if (f_valid && fi.pck && (f_par == 1'(p)) && (f_group == 2'(g))) begin
+          rb_q[p][g] <= f_pck;
+        end
         if (tp2_q.valid && si.d16bs && (tp2_q.par == 1'(p)) && (tp2_q.group == 2'(g))) begin
           for (int l = 0; l < GroupLanes; l++) begin
             rb_q[p][g][l][0] <= dh_res[l][31:0];
@@ -569,6 +672,8 @@ module vmem_pipe_td
           v = row[0];
         end else if (wr_i_q >= wi.rdata) begin
           v = 32'd0;   // the TFE status dword
+        end else if (wi.pck) begin
+          v = row[dmask_comp(wi.dmask, wr_i_q[1:0])];   // dword i: DMASK's i-th component
         end else if (wi.d16fmt) begin
           // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
           // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2. While

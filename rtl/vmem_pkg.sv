@@ -302,6 +302,7 @@ package vmem_pkg;
     logic [2:0]  nfmt;
     logic [11:0] dst_sel;
     logic [3:0]  dmask;     // swizzle's DMASK: an image's (0 as 1), a buffer's (1 << count) - 1
+    logic [1:0]  pck;       // image loads: 1 PCK (fields zero-extended), 2 PCK_SGN; 0 otherwise
     logic [7:0]  vdata;
     logic [63:0] exec;
     logic [15:0] t_first;   // cycle of the first beat
