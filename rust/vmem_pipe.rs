@@ -1,6 +1,6 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
-//! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP, IMAGE_STORE and IMAGE_STORE_MIP, as a
-//! cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
+//! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP (and their PCK / PCK_SGN forms), IMAGE_STORE,
+//! IMAGE_STORE_MIP and the IMAGE_ATOMIC_*s, as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
 //! "Images (SPEC §15)").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
@@ -14,12 +14,14 @@
 //!   and `image_addr` with op 4; the store element through d16 and format_pack, participation
 //!   and byte masks) and the instruction's SPEC §7 requests and steps, through the coalescer's
 //!   grouping (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's
-//!   cursor;
+//!   cursor (bundles of at most four requests, two for an image atomic with GLC or a
+//!   compare-swap);
 //! - `tcp.rs`: bundle acceptance, the banks (line entries with pins and LRU, the single-port line
 //!   RAM, MSHRs and their register file, lookup / return / L2 queues, fill and return registers),
 //!   the TCP → TD taking, `quiet`;
 //! - `td.rs`: the gather instruction, the two element and result buffers, the converter and the
-//!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone);
+//!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone; a PCK load's
+//!   raw fields; an atomic's returned value);
 //! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod
 //!   `InFlight`);
 //! - `config.rs`: [`Config`], its legal values and [`ConfigError`];
@@ -164,7 +166,7 @@ pub struct VmemPipe {
     /// and where the done instruction's cycles went.
     done: Out,
     done_stages: Option<Stages>,
-    /// TCP and TD events of the last cycle (cover.rs `event`).
+    /// TA, TCP and TD events of the last cycle (cover.rs `event`, `IMAGE_ATOMIC_OUTSIDE`).
     events: u64,
 }
 
@@ -233,8 +235,8 @@ impl VmemPipe {
         self.cycle
     }
 
-    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), for functional
-    /// coverage.
+    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits) and its TA event
+    /// ([`cover::IMAGE_ATOMIC_OUTSIDE`]), for functional coverage.
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -345,8 +347,9 @@ impl VmemPipe {
 
     /// The address stage in cycle `t`, from the counts at the start of `t`: it frees its buffer
     /// at the edge ending its last cycle (the fourth; an image's sixteenth), and when idle takes
-    /// the oldest complete buffer.
-    fn address_stage(&mut self, in_flight: usize, held: usize, t: u64) {
+    /// the oldest complete buffer. Returns its coverage event ([`cover::IMAGE_ATOMIC_OUTSIDE`]).
+    fn address_stage(&mut self, in_flight: usize, held: usize, t: u64) -> u64 {
+        let mut events = 0;
         match self.address {
             Some(last) => {
                 if t == last {
@@ -360,6 +363,11 @@ impl VmemPipe {
                         let id = self.id(self.taken);
                         let slot = &mut self.slots[id];
                         ta::take(slot, buf, t);
+                        let outside =
+                            (0..crate::coalescer::LANES).any(|l| slot.hdr.exec >> l & 1 != 0 && slot.in_range[l] == 0);
+                        if slot.hdr.image && slot.hdr.kind == inst::Op::Atomic && slot.unbound == 0 && outside {
+                            events |= cover::IMAGE_ATOMIC_OUTSIDE;
+                        }
                         if slot.hdr.returns_data() && slot.hdr.exec != 0 {
                             slot.writing = true;
                             slot.wseq = self.writing;
@@ -374,6 +382,7 @@ impl VmemPipe {
                 }
             }
         }
+        events
     }
 
     /// The outputs of cycle `self.cycle`, from the state.
@@ -433,12 +442,12 @@ impl Unit for VmemPipe {
         self.tcp.cycle(&mut self.slots, input, &taken, t);
         self.step_stage(&lookup_free, t);
         self.td.gathered(&mut self.slots);
-        self.address_stage(in_flight, held, t);
+        let ta_events = self.address_stage(in_flight, held, t);
         if input.iss_valid && self.out.iss_ready {
             self.rx.accept(input, t);
         }
         self.done_cycle(t);
-        self.events = self.tcp.events;
+        self.events = self.tcp.events | ta_events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out

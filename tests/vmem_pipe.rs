@@ -237,6 +237,207 @@ fn seed003_image_point_rows_meet_the_cost_model_on_the_rtl() {
     }
 }
 
+/// An image atomic scenario: the instruction, its EXEC, and the done_ta / done_l2 / done_issue /
+/// requests derived by hand (`image_atomic_cases`).
+struct AtomicCase {
+    name: &'static str,
+    inst: &'static str,
+    exec: u64,
+    ta: u16,
+    l2: u16,
+    issue: u16,
+    requests: u16,
+}
+
+/// Image atomics on `image_wave`'s linear 64 × 64 surface of 4-byte texels (pitch 64, at
+/// 0x20000), lane 4q + i at texel (16i + q, 0): its dword 0x20000 + 4(16i + q) lies in bank i
+/// (address bits 7:6 = i), each lane its own. Testbench L2: latency 1, no back-pressure, at
+/// most 3 atomics a cycle without return and 1 with return, channels in order 0..3.
+///
+/// Common timeline (docs/decisions.md "vmem_pipe", "Images"): A = 2 address dwords (x, y), D =
+/// 1 data dword per operand, B = max(4, 4A, 4D) = 8 beats (done_issue 8). The step stage
+/// starts at s = a + 6 and takes 16 quad steps; a quad step of n requests is ⌈n/4⌉ bundles, or
+/// ⌈n/2⌉ with GLC or a compare-swap, one bundle a cycle unless a lookup queue (4 entries) is
+/// full at the start of the cycle. An access accepted at the edge of t is looked up in t + 1
+/// when at its queue's head; an atomic's lookup needs a free entry of its bank's L2 queue (2) at
+/// the start of the cycle (and with GLC an MSHR and a return entry: with latency 1 an MSHR is
+/// free again three cycles after its lookup, so they never run out here); the request is
+/// presented from the next cycle and leaves at the edge that accepts it; its response comes one
+/// cycle after its acceptance. done_l2 = first acceptance .. last response, inclusive.
+///
+/// 1. add, no return, EXEC 0x7777…: three lanes a quad (banks 0, 1, 2), 48 atomics. A quad step
+///    is one bundle of 3, one request per bank: the lookup queues never hold more than one
+///    access, each bank looks up one a cycle and pushes one a cycle, and the L2 takes the
+///    three channels' requests every cycle (its rate, 3). Steps s .. s + 15: done_ta 16 (the
+///    TA's four lanes a cycle). Acceptances s + 2 .. s + 17, the last response s + 18: done_l2
+///    = 17 (48 / 3 = 16 cycles of acceptances, + 1 of latency).
+/// 2. compare-swap, no return, EXEC all: 64 atomics, two bundles of 2 a quad step (lanes 4q,
+///    4q + 1 in banks 0, 1 at s + 2q; 4q + 2, 4q + 3 in banks 2, 3 at s + 2q + 1): each bank
+///    gets an access every other cycle and at most two channels present a cycle (under the
+///    rate 3): done_ta 32 (two lanes a cycle). Acceptances s + 2 .. s + 33: done_l2 = 33.
+/// 3. add with return (GLC), EXEC 0x1111…: one lane a quad, all in bank 0: 16 bundles of 1 in
+///    s .. s + 15 (done_ta 16), bank 0 looks up one a cycle, channel 0 presents one a cycle and
+///    the L2 takes it (its rate with return, 1): acceptances s + 2 .. s + 17, done_l2 17.
+/// 4. add with return, EXEC 0x3333…: lanes 4q, 4q + 1 in banks 0, 1, 32 atomics, one bundle of
+///    2 a quad step, but the L2 takes one a cycle and channel 0 first: channel 1 is taken only
+///    in a cycle where channel 0 presents nothing. State at the start of each cycle, (lookup
+///    queue 0, lookup queue 1; L2 queue 0, L2 queue 1):
+///    s (0,0;0,0) bundle 0; s+1 (1,1;0,0) bundle 1, both banks push; s+2 (1,1;1,1) bundle 2,
+///    ch0 taken; s+3 (1,1;1,2) bundle 3, bank 1 waits (L2 queue full); s+4 (1,2;1,2) bundle 4;
+///    s+5 (1,3;1,2) bundle 5; s+6 (1,4;1,2) stall (queue 1 full), bank 0 pushes its last;
+///    s+7 (0,4;1,2) stall, ch0 taken; s+8 (0,4;0,2) stall, ch1 taken, bank 1 still waits;
+///    s+9 (0,4;0,1) stall, bank 1 pushes, ch1 taken; s+10 (0,3;0,1) bundle 6, bank 1 pushes,
+///    ch1 taken; s+11 (1,3;0,1) bundle 7, both push, ch1 taken (ch0 empty at the start);
+///    s+12 (1,3;1,1) bundle 8, both push, ch0 taken; s+13 (1,3;1,2) bundle 9, bank 1 waits;
+///    s+14 (1,4;1,2) stall, bank 0 pushes; s+15 stall, ch0 taken; s+16 stall, ch1 taken;
+///    s+17 (0,4;0,1) stall, bank 1 pushes, ch1 taken; s+18 = the state of s+10. So four
+///    bundles every 8 cycles from s+10: bundles 6–9 at s+10..13, 10–13 at s+18..21, 14 and 15
+///    at s+26, s+27: done_ta 28 (the L2's rate holds the TA back). The L2 takes one every cycle
+///    from s+2 (an L2 queue, once it holds a request, is refilled by its bank's lookup in the
+///    cycle its head leaves, and bank 1's stays backed up): acceptances s+2 .. s+33, done_l2 =
+///    32 + 1 = 33 (the L2's one atomic with return a cycle).
+/// 5. add, no return, EXEC all: four lanes a quad in banks 0..3, 64 atomics, one bundle of 4 a
+///    quad step, the L2 taking 3 a cycle, channels 0..3 in order. Banks 0, 1, 2 see the same
+///    accesses at the same cycles, so channels 0–2 present together (all three taken: the rate
+///    is 3) or not at all, and channel 3 is taken only in a cycle where they present nothing:
+///    case 4's timeline with banks 0–2 as its bank 0 and bank 3 as its bank 1. done_ta 28;
+///    acceptances in each cycle s+2 .. s+33 (three or one), done_l2 33.
+fn image_atomic_cases() -> [AtomicCase; 5] {
+    let every = |quad: u64| (0..16).fold(0u64, |e, q| e | quad << (4 * q));
+    [
+        AtomicCase {
+            name: "add, no return, 3 lanes a quad",
+            inst: "image_atomic_add v0, v[16:17], s[8:15] dmask:0x1 unorm",
+            exec: every(0x7),
+            ta: 16,
+            l2: 17,
+            issue: 8,
+            requests: 48,
+        },
+        AtomicCase {
+            name: "cmpswap, no return",
+            inst: "image_atomic_cmpswap v[0:1], v[16:17], s[8:15] dmask:0x3 unorm",
+            exec: u64::MAX,
+            ta: 32,
+            l2: 33,
+            issue: 8,
+            requests: 64,
+        },
+        AtomicCase {
+            name: "add with return, 1 lane a quad",
+            inst: "image_atomic_add v0, v[16:17], s[8:15] dmask:0x1 unorm glc",
+            exec: every(0x1),
+            ta: 16,
+            l2: 17,
+            issue: 8,
+            requests: 16,
+        },
+        AtomicCase {
+            name: "add with return, 2 lanes a quad",
+            inst: "image_atomic_add v0, v[16:17], s[8:15] dmask:0x1 unorm glc",
+            exec: every(0x3),
+            ta: 28,
+            l2: 33,
+            issue: 8,
+            requests: 32,
+        },
+        AtomicCase {
+            name: "add, no return, 4 lanes a quad",
+            inst: "image_atomic_add v0, v[16:17], s[8:15] dmask:0x1 unorm",
+            exec: u64::MAX,
+            ta: 28,
+            l2: 33,
+            issue: 8,
+            requests: 64,
+        },
+    ]
+}
+
+/// The wave and program of an image atomic case.
+fn image_atomic_case(case: &AtomicCase) -> PipeCase {
+    let mut w = image_wave(64, 0, 64, (0, 0));
+    for l in 0..64u32 {
+        w.vgprs[16][l as usize] = 16 * (l % 4) + l / 4;
+        w.vgprs[17][l as usize] = 0;
+        w.vgprs[0][l as usize] = l + 1;
+        // The compare operand: the texel's value (y << 16 | x = x) for even lanes (they swap).
+        w.vgprs[1][l as usize] = if l % 2 == 0 { 16 * (l % 4) + l / 4 } else { 0xffff };
+    }
+    w.exec = case.exec;
+    PipeCase { wave: w, program: vec![asm(case.inst)], config: Config { latency: (1, 1), ..Config::default() } }
+}
+
+/// The counters of a case's run against its derivation.
+fn check_atomic_timing(case: &AtomicCase, t: &[gcn_vmem::bindings::vmem_pipe::testbench::Timing]) {
+    let m = &t[0];
+    assert_eq!(
+        (m.ta, m.l2, m.issue, m.requests, m.conflicts),
+        (case.ta, case.l2, case.issue, case.requests, 0),
+        "{}: (ta, l2, issue, requests, conflicts) {m:?}",
+        case.name
+    );
+}
+
+#[test]
+fn image_atomics_run_at_the_ta_and_l2_rates_on_the_model() {
+    use gcn_vmem::bindings::vmem_pipe::testbench;
+    for case in image_atomic_cases() {
+        let c = image_atomic_case(&case);
+        let program = programs::with_text(&c.program);
+        let run = testbench::run(&mut VmemPipe::new(), &program, &c.wave, c.config).expect("the model runs it");
+        let reference = programs::reference(&program, &c.wave).expect("the executor runs it");
+        assert_eq!(testbench::first_difference(&run.wave, &reference), None, "{}", case.name);
+        check_atomic_timing(&case, &run.timings);
+    }
+}
+
+#[test]
+fn image_atomics_run_at_the_ta_and_l2_rates_on_the_rtl() {
+    for case in image_atomic_cases() {
+        let c = image_atomic_case(&case);
+        let t = check(&c, Variant::AsWritten).unwrap_or_else(|e| panic!("{}: {e}", case.name)).timings;
+        check_atomic_timing(&case, &t);
+    }
+}
+
+/// The "image atomic and PCK" bins (rust/vmem_pipe/cover.rs) are each hit by `make cosim`'s
+/// default budget (800 random programs of up to 8 instructions), whatever its seed: checked on
+/// the model alone (the bins are sampled from the model's events and the issue port, which the
+/// lockstep run shares) for three seeds.
+#[test]
+fn image_atomic_and_pck_bins_are_hit_by_the_default_budget_on_the_model() {
+    use gcn_vmem::bindings::vmem_pipe::{model_for, testbench::Testbench};
+    use gcn_vmem_model::cover::{Covered as _, Hits};
+    use gcn_vmem_model::unit::Unit as _;
+    use gcn_vmem_model::vmem_pipe::cover;
+    let group = VmemPipe::covergroup();
+    let point = group.points.iter().position(|p| p.name == "image atomic and PCK").expect("the point exists");
+    for seed in [1u64, 0x5eed, 0xc0ffee] {
+        let mut hits = Hits::new(&group);
+        for case in programs::draw_cases(800, gcn_vmem::engine::policy::PIPE_PROGRAM_LENGTH, seed) {
+            let program = programs::with_text(&case.program);
+            let mut tb = Testbench::new(&program, &case.wave, case.config).expect("a drawn program runs");
+            let mut model = model_for(case.config.small);
+            model.set_reset(true);
+            model.step(&In::default());
+            let mut out = model.set_reset(false);
+            let mut held = false;
+            while !tb.finished() {
+                assert!(tb.cycle() < case.config.max_cycles, "seed {seed}: a hang");
+                let step = tb.step(&out);
+                let before = out;
+                out = gcn_vmem::engine::lockstep::drive_unit(&mut model, &mut held, &step);
+                cover::sample_events(model.events(), &mut hits);
+                cover::sample_cycle(&before, &step.input, &out, &mut hits);
+            }
+        }
+        let counts = hits.counts(point);
+        let missed: Vec<&str> =
+            group.points[point].bins.iter().zip(counts).filter(|(_, &n)| n == 0).map(|(b, _)| b.as_str()).collect();
+        assert_eq!(missed, Vec::<&str>::new(), "seed {seed:#x}: {counts:?}");
+    }
+}
+
 #[test]
 fn every_aligned_quad_of_a_tiled_4_byte_surface_is_looked_up_without_a_bank_conflict() {
     // SPEC §15: the four texels of a 2×2-aligned quad of a 4-byte 4KB_S or 64KB_S surface lie in

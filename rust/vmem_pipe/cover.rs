@@ -3,7 +3,9 @@
 //! pins, the RAM port, the queues, quiet after reset, stale and out-of-order responses, the TD's
 //! four-block rule — back-pressure from the L2 and from the VGPR port, every `bound` stage
 //! (SPEC §14.1), and the image accesses of SPEC §15 as the issue port shows them: every surface
-//! layout × element size, every type, and the instruction's forms.
+//! layout × element size, every type, and the instruction's forms; the image atomics (without
+//! and with return, compare-swap, 64-bit, and — a TA event of the model — a lane outside its
+//! level) and the PCK loads (PCK, PCK_SGN, each field count).
 //!
 //! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the
 //! events the model reports for the cycle ([`VmemPipe::events`](super::VmemPipe::events)), and
@@ -35,6 +37,7 @@ enum Point {
     Done,
     Surface,
     Image,
+    ImageOp,
 }
 
 /// The "image surface" bins: each layout (SPEC §4.5: linear, 256B_S, 4KB_S, 64KB_S) × element
@@ -82,6 +85,28 @@ const IMAGE_BINS: [&str; 16] = [
     "cube",
     "array",
 ];
+
+/// The "image atomic and PCK" bins: the atomics' forms as the issue port shows them (and a lane
+/// outside its level, from the model's [`IMAGE_ATOMIC_OUTSIDE`] event), the PCK loads and their
+/// fields (SPEC §1.4's field count of a bound T#'s dfmt).
+const IMAGE_OP_BINS: [&str; 11] = [
+    "atomic without return",
+    "atomic with return",
+    "atomic compare-swap",
+    "atomic 64-bit",
+    "atomic lane outside the level",
+    "PCK",
+    "PCK_SGN",
+    "PCK 1 field",
+    "PCK 2 fields",
+    "PCK 3 fields",
+    "PCK 4 fields",
+];
+
+/// A TA event of [`VmemPipe::events`](super::VmemPipe::events), above the TCP events' bits: the
+/// address stage took an image atomic with a bound T# and an EXEC lane outside its level (not
+/// `group_valid`).
+pub const IMAGE_ATOMIC_OUTSIDE: u64 = 1 << 63;
 
 /// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
 /// bit k) and its bin of the "tcp event" point in [`EVENTS`].
@@ -180,6 +205,7 @@ pub fn covergroup() -> Covergroup {
         )
         .point(Point::Surface as usize, "image surface", SURFACE_BINS)
         .point(Point::Image as usize, "image access", IMAGE_BINS)
+        .point(Point::ImageOp as usize, "image atomic and PCK", IMAGE_OP_BINS)
 }
 
 /// An image instruction's beat on the issue port: its surface and its form.
@@ -198,7 +224,27 @@ fn sample_image(input: &In, hits: &mut Hits) {
     }
     let store = input.iss_kind == super::ports::KIND_STORE;
     let image = Point::Image as usize;
-    hits.hit(image, 2 * usize::from(store) + usize::from(input.iss_mip));
+    let op = Point::ImageOp as usize;
+    if input.iss_kind == super::ports::KIND_ATOMIC {
+        hits.hit(op, usize::from(input.iss_glc));
+        if matches!(input.iss_op, 1 | 14) {
+            hits.hit(op, 2);
+        }
+        if input.iss_wide {
+            hits.hit(op, 3);
+        }
+    } else {
+        hits.hit(image, 2 * usize::from(store) + usize::from(input.iss_mip));
+    }
+    if input.iss_kind == super::ports::KIND_LOAD
+        && matches!(input.iss_op, super::ports::IMAGE_OP_PCK | super::ports::IMAGE_OP_PCK_SGN)
+    {
+        hits.hit(op, 5 + usize::from(input.iss_op == super::ports::IMAGE_OP_PCK_SGN));
+        let fields = crate::format::fields(input.iss_dfmt).len();
+        if bound && (1..=4).contains(&fields) {
+            hits.hit(op, 6 + fields);
+        }
+    }
     if input.iss_d16 != 0 {
         hits.hit(image, 4 + usize::from(store));
     }
@@ -227,7 +273,10 @@ fn sample_image(input: &In, hits: &mut Hits) {
 /// The model's TCP events of one cycle.
 #[inline]
 pub fn sample_events(events: u64, hits: &mut Hits) {
-    let mut bits = events;
+    if events & IMAGE_ATOMIC_OUTSIDE != 0 {
+        hits.hit(Point::ImageOp as usize, 4);
+    }
+    let mut bits = events & !IMAGE_ATOMIC_OUTSIDE;
     while bits != 0 {
         hits.hit(Point::Tcp as usize, bits.trailing_zeros() as usize);
         bits &= bits - 1;

@@ -2,7 +2,7 @@
 //! fields), its [`Request`]s and [`Step`]s as the TA builds them, and its in-flight [`Slot`]
 //! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
-use super::ports::{rsrc_halves, In, D16_HI, D16_LO, KIND_ATOMIC, KIND_STORE};
+use super::ports::{rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, KIND_ATOMIC, KIND_STORE};
 use crate::coalescer::LANES;
 
 /// Requests an instruction can make: every lane touching two blocks.
@@ -11,6 +11,9 @@ pub(super) const MAX_REQUESTS: usize = 2 * LANES;
 pub(super) const MAX_STEPS: usize = 16;
 /// Requests per bundle (SPEC §14: "at most four requests per cycle").
 pub(super) const BUNDLE: usize = 4;
+/// Requests per bundle of an image atomic with GLC = 1 or a compare-swap (docs/decisions.md
+/// "Images", *Step stage*: two lanes a cycle, SPEC §15).
+pub(super) const BUNDLE_IMAGE_ATOMIC_SLOW: usize = 2;
 /// Addresses are modulo 2^48.
 pub(super) const ADDRESS_MASK: u64 = (1 << 48) - 1;
 
@@ -143,6 +146,21 @@ impl Header {
     /// A compare-swap atomic (two operands): Cmpswap (1) or Fcmpswap (14) of `AtomicOp`.
     pub fn compare_swap(&self) -> bool {
         matches!(self.op, 1 | 14)
+    }
+
+    /// The most requests in one of its bundles: 4, or 2 for an image atomic with GLC = 1 or a
+    /// compare-swap (docs/decisions.md "Images", *Step stage*; buffer atomics keep 4).
+    pub fn bundle_size(&self) -> usize {
+        if self.image && self.kind == Op::Atomic && (self.glc || self.compare_swap()) {
+            BUNDLE_IMAGE_ATOMIC_SLOW
+        } else {
+            BUNDLE
+        }
+    }
+
+    /// A PCK or PCK_SGN image load (`iss_op_i` 1 or 2): the TD writes the element's raw fields.
+    pub fn pck(&self) -> bool {
+        self.image && self.kind == Op::Load && matches!(self.op, IMAGE_OP_PCK | IMAGE_OP_PCK_SGN)
     }
 
     /// A *writing instruction* (loads; atomics with GLC).

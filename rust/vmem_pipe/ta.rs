@@ -6,7 +6,7 @@
 //! ([`Cursor`]). The cycle-by-cycle sequencing is in rust/vmem_pipe.rs. Unchanged by the contract's
 //! TCP with MSHRs, except that the address stage's limit is `InFlight` (rust/vmem_pipe.rs).
 
-use super::inst::{expand, Counters, Header, Op, Request, Slot, Step, ADDRESS_MASK, BUNDLE};
+use super::inst::{expand, Counters, Header, Op, Request, Slot, Step, ADDRESS_MASK};
 use super::ports::{In, GROUP_LANES};
 use crate::coalescer::{self, LaneRequest, LANES};
 use crate::exec::decode_vaddr;
@@ -218,8 +218,9 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
 /// lane's coordinates decoded from its address dwords as the executor's `decode_vaddr` decodes
 /// them (by the T#'s type, DA, MIP and A16; a type without a layout: all 0), then `image_addr`
 /// with op 4 (one element); the lane takes part when in EXEC and `group_valid` (stores: and
-/// format_pack's `fmt_valid`), its element is `iss_bytes_i` bytes at `address_o`, all of them
-/// in its byte mask, and its `in_range` is `group_valid` for every dword.
+/// format_pack's `fmt_valid`), its element is `iss_bytes_i` bytes at `address_o` (an atomic:
+/// its 4 or 8 bytes there), all of them in its byte mask, and its `in_range` is `group_valid`
+/// for every dword. An atomic's operands come from its data dwords as a buffer atomic's.
 fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], value: &mut [u128; LANES]) {
     let hdr = buf.hdr;
     let t = TSharp::decode(hdr.vsharp, if hdr.r128 { 0 } else { hdr.rsrc_hi });
@@ -248,14 +249,18 @@ fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], valu
         slot.old[lane] = buf.data[0][lane];
         mask[lane] = element_mask(u32::from(hdr.bytes));
         let exec = hdr.exec >> lane & 1 != 0;
+        let data: [u32; 4] = std::array::from_fn(|d| buf.data[d][lane]);
         let takes_part = match hdr.kind {
             Op::Store => {
-                let data: [u32; 4] = std::array::from_fn(|d| buf.data[d][lane]);
                 let (v, fmt_valid) = store_element(&hdr, data);
                 value[lane] = v;
                 exec && out.group_valid && fmt_valid
             }
-            _ => exec && out.group_valid,
+            Op::Atomic => {
+                value[lane] = atomic_operands(&hdr, data);
+                exec && out.group_valid
+            }
+            Op::Load => exec && out.group_valid,
         };
         part |= u64::from(takes_part) << lane;
     }
@@ -435,10 +440,12 @@ pub(super) struct Cursor {
 }
 
 impl Cursor {
-    /// The requests of the current bundle (empty for a step with no request).
+    /// The requests of the current bundle (empty for a step with no request): at most
+    /// [`Header::bundle_size`] consecutive requests of the step.
     pub fn bundle_range(&self, slot: &Slot) -> std::ops::Range<usize> {
         let s = slot.steps[self.step];
-        let start = usize::from(s.start) + BUNDLE * self.bundle;
-        start.min(usize::from(s.end))..(start + BUNDLE).min(usize::from(s.end))
+        let size = slot.hdr.bundle_size();
+        let start = usize::from(s.start) + size * self.bundle;
+        start.min(usize::from(s.end))..(start + size).min(usize::from(s.end))
     }
 }

@@ -3,7 +3,8 @@
 //! instructions, the converter (group k of an instruction in cycle s + k, its results writable
 //! from s + 4 + k), and the VGPR writes in order, group-major. The result dwords are exactly as
 //! the executor computes them from the gathered element bytes (format_unpack → swizzle → d16, the
-//! d16 unit alone for D16 byte/short loads, TFE's 0 dword; atomics the returned value).
+//! d16 unit alone for D16 byte/short loads, TFE's 0 dword; an image PCK load's raw fields;
+//! atomics the returned value).
 //!
 //! The model computes an instruction's results all at once in its cycle s (the element buffer
 //! holds them unchanged until s + 4); when each may be written is what the ports show.
@@ -11,10 +12,10 @@
 use std::collections::VecDeque;
 
 use super::inst::{byte_mask, Op, Slot};
-use super::ports::GROUP_LANES;
+use super::ports::{GROUP_LANES, IMAGE_OP_PCK_SGN};
 use crate::coalescer::LANES;
 use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE};
-use crate::format::{is_integer, NFMT_SINT};
+use crate::format::{self, is_integer, NFMT_SINT};
 use crate::{format_unpack, swizzle};
 
 /// Result dwords a lane can have: four data dwords and the TFE status dword.
@@ -188,6 +189,9 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
         out[1] = (elem >> 32) as u32;
         return (out, if hdr.wide { 2 } else { 1 });
     }
+    if hdr.pck() {
+        return pck_result(slot, lane);
+    }
     let bytes = u32::from(hdr.bytes.min(16));
     let in_range = slot.in_range[lane];
     let unbound = slot.unbound >> lane & 1 != 0;
@@ -270,6 +274,44 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
     }
     if hdr.tfe {
         // SPEC §3 step 5: one status dword after the data dwords, always 0.
+        out[n] = 0;
+        n += 1;
+    }
+    (out, n)
+}
+
+/// A PCK load's result dwords for `lane` (docs/decisions.md "Images", *TD*): for each DMASK
+/// component c (DMASK 0 read as 1) in ascending order, the raw bits of field c of the element
+/// (SPEC §1.4's fields of `iss_dfmt_i`, field 0 in the lowest bits), zero-extended (PCK) or
+/// sign-extended from the field's top bit (PCK_SGN); 0 when the dfmt has no field c or the lane
+/// did not take part (its element buffer holds 0 then, and a lane that takes part is inside the
+/// level); then a 0 status dword with TFE.
+fn pck_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
+    let hdr = slot.hdr;
+    let mut out = [0u32; MAX_DWORDS];
+    let elem = slot.elem[lane];
+    let part = slot.part >> lane & 1 != 0;
+    let fields = format::fields(hdr.dfmt);
+    let dmask = if hdr.dmask == 0 { 1 } else { hdr.dmask };
+    let mut n = 0usize;
+    for c in 0..4 {
+        if dmask >> c & 1 == 0 {
+            continue;
+        }
+        out[n] = match fields.get(c) {
+            Some(f) if part => {
+                let raw = (elem >> f.offset) as u32 & format::low_mask(f.width);
+                if hdr.op == IMAGE_OP_PCK_SGN {
+                    format::sign_extend(raw, f.width) as u32
+                } else {
+                    raw
+                }
+            }
+            _ => 0,
+        };
+        n += 1;
+    }
+    if hdr.tfe {
         out[n] = 0;
         n += 1;
     }

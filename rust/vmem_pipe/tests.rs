@@ -1414,10 +1414,250 @@ fn an_image_store_mip_places_components_by_dmask_and_skips_a_lane_outside_its_le
     assert_eq!(counters(&bench.dones[1].1)[6], 3, "three requests: lane 3 takes no part");
 }
 
+/// An IMAGE_ATOMIC_* of T# s[8:15] (`op`, DMASK `dmask`, GLC `glc`), UNRM, address VGPRs from
+/// v0, data / returns from `vdata`.
+fn image_atomic(op: AtomicOp, dmask: u8, glc: bool, vdata: u8) -> ImageInst {
+    ImageInst { kind: ImageKind::Atomic(op), glc, ..image_inst(false, dmask, vdata) }
+}
+
+/// Lane 4q + i at texel (x, 0) of a linear surface of `bytes`-byte texels (4 or 8), n = 64 /
+/// `bytes` texels a line, x = n(4⌊q/n⌋ + i) + q mod n (4-byte texels: x = 16i + q): its element
+/// (at base + bytes·x, base a multiple of 256) lies in bank i (address bits 7:6), every lane its
+/// own, x < 64.
+fn quads_across_banks(bytes: usize) -> [[u32; 64]; 2] {
+    let n = 64 / bytes;
+    [std::array::from_fn(|l| (n * (4 * (l / 4 / n) + l % 4) + l / 4 % n) as u32), [0; 64]]
+}
+
+/// A linear 2D `dfmt` uint image (dst_sel XYZW) of `width` × `height` texels, pitch = width, one
+/// level, at `base` (a multiple of 256).
+fn image_2d(base: u64, width: u16, height: u16, dfmt: u8) -> (u128, u128) {
+    let (lo, hi) = image_2d_32(base, width, height);
+    TSharp { dfmt, ..TSharp::decode(lo, hi) }.encode()
+}
+
+/// A wave for the executor with the T# `t` in s[8:15] and `vgprs` (first VGPR, its rows) set,
+/// over the bench's memory.
+fn image_wave(bench: &Bench, t: (u128, u128), exec: u64, vgprs: &[(u8, &[[u32; 64]])]) -> Wave {
+    let mut wave = Wave { exec, ..Wave::default() };
+    for k in 0..4 {
+        wave.sgprs[8 + k] = (t.0 >> (32 * k)) as u32;
+        wave.sgprs[12 + k] = (t.1 >> (32 * k)) as u32;
+    }
+    for &(first, rows) in vgprs {
+        for (k, row) in rows.iter().enumerate() {
+            wave.vgprs[usize::from(first) + k] = *row;
+        }
+    }
+    for (&a, &b) in &bench.memory {
+        wave.memory.write(a, 1, u128::from(b));
+    }
+    wave
+}
+
+/// `wave` after the executor ran `inst` on it.
+fn executor_after(wave: &Wave, inst: &ImageInst) -> Wave {
+    let mut w = wave.clone();
+    crate::exec::run_image(&mut w, inst, &mut crate::exec::Models::default()).expect("the executor runs it");
+    w
+}
+
+// Image atomics (docs/decisions.md "Images": take part = EXEC & group_valid; per-lane requests
+// with the lane's byte address; bundles of at most 4 requests, at most 2 with GLC or a
+// compare-swap; the TD writes the returned dwords with GLC). Timeline of one alone on
+// `quads_across_banks` (A = 2: x, y; D = 1 per operand): B = max(4, 4·2, 4·D) = 8 beats (D ≤ 2),
+// accepted 1 .. 8; a = 9; group 0 available from a + 6 = 15, so the step stage starts at 15.
+
+#[test]
+fn an_image_atomic_without_return_takes_four_lanes_a_cycle() {
+    let mut bench = Bench::new();
+    bench.write_ramp(0x10000, 256, 1000);
+    let t = image_2d_32(0x10000, 64, 4);
+    let inst = image_atomic(AtomicOp::Add, 0x1, false, 20);
+    let issue = ImageIssue::of(&inst, t, u64::MAX).unwrap();
+    assert_eq!((issue.addr_dwords, issue.data_dwords, issue.result_dwords), (2, 1, 0));
+    let (addr, data) = (quads_across_banks(4), [std::array::from_fn(|l| l as u32 + 1)]);
+    let wave = image_wave(&bench, t, u64::MAX, &[(0, &addr), (20, &data)]);
+    bench.send(image_beats(&issue.header, &addr, &data));
+    bench.run_until_done(1, 300);
+    // 16 quad steps of 4 requests, one bundle each (one request per bank: no conflict, the
+    // lookup queues never hold more than one): steps 15 .. 30, done_ta 16. Lookups 16 .. 31,
+    // the atomics posted {1, id 0}, accepted 17 .. 32 (four channels a cycle), acknowledged
+    // 67 .. 82: finished at the start of 83, done then (not writing: done_td 0). L2 17 .. 82
+    // = 66; total 83 − 1 = 82.
+    assert_eq!(bench.dones[0].0, 83);
+    assert_eq!(counters(&bench.dones[0].1), [8, 16, 16, 66, 0, 82, 64, 0, 0, 0, 0, 0]);
+    let firsts: Vec<Accepted> = bench.accepted.iter().take(4).copied().collect();
+    assert_eq!(firsts, (0..4).map(|b| (17, b, L2_ATOMIC, TAG_POSTED, 0x10000 + 64 * b as u64)).collect::<Vec<_>>());
+    assert!(bench.requests.iter().all(|(_, b, o)| o.l2_req_return >> b & 1 == 0 && o.l2_req_wide == 0));
+    assert!(bench.writes.is_empty());
+    // Lane 4q + i added 4q + i + 1 to dword 16i + q: memory as the executor leaves it.
+    let after = executor_after(&wave, &inst);
+    for k in 0..64u64 {
+        assert_eq!(bench.read32(0x10000 + 4 * k), after.memory.read(0x10000 + 4 * k, 4) as u32, "dword {k}");
+    }
+    assert_eq!(bench.read32(0x10000 + 4 * 17), 1000 + 17 + (4 + 1) + 1);
+}
+
+#[test]
+fn an_image_atomic_with_return_takes_two_lanes_a_cycle_and_writes_the_old_values() {
+    let mut bench = Bench::new();
+    bench.write_ramp(0x10000, 256, 1000);
+    let t = image_2d_32(0x10000, 64, 4);
+    let inst = image_atomic(AtomicOp::Add, 0x1, true, 20);
+    let issue = ImageIssue::of(&inst, t, u64::MAX).unwrap();
+    assert_eq!(issue.result_dwords, 1);
+    let (addr, data) = (quads_across_banks(4), [std::array::from_fn(|l| l as u32 + 1)]);
+    let wave = image_wave(&bench, t, u64::MAX, &[(0, &addr), (20, &data)]);
+    bench.send(image_beats(&issue.header, &addr, &data));
+    bench.run_until_done(1, 400);
+    // GLC: bundles of at most 2, two per quad step: lanes 4q, 4q + 1 (banks 0, 1) in 15 + 2q,
+    // lanes 4q + 2, 4q + 3 (banks 2, 3) in 16 + 2q; steps 15 .. 46, done_ta 32. Lookups 16 ..
+    // 47 (bank 0's sixteen at 16, 18, .., 46 each take an MSHR: all 16, none freed before the
+    // first response), accepted 17 .. 48, answered 67 .. 98. The last (banks 2, 3) is read in
+    // 99, taken in 100: gathered at that edge, s = 101, group g written in 105 + g, done 109.
+    // L2 17 .. 98 = 82; TCP heads 16 .. 47 = 32; TD 101 .. 108 = 8; total 109 − 1 = 108.
+    assert_eq!(bench.write_cycles(20), [105, 106, 107, 108]);
+    assert_eq!(bench.dones[0].0, 109);
+    assert_eq!(counters(&bench.dones[0].1), [8, 32, 32, 82, 8, 108, 64, 0, 0, 0, 0, 0]);
+    assert_eq!(bench.accepted[..2], [(17, 0, L2_ATOMIC, 0, 0x10000), (17, 1, L2_ATOMIC, 0, 0x10040)]);
+    assert_eq!(bench.accepted[2..4], [(18, 2, L2_ATOMIC, 0, 0x10080), (18, 3, L2_ATOMIC, 0, 0x100c0)]);
+    // Each lane gets its dword's value before the add (the ramp: 1000 + 16i + q).
+    let after = executor_after(&wave, &inst);
+    for l in 0..64 {
+        assert_eq!(bench.vgprs[&(20, l)], 1000 + (16 * (l % 4) + l / 4) as u32, "lane {l}");
+        assert_eq!(bench.vgprs[&(20, l)], after.vgprs[20][l]);
+    }
+}
+
+#[test]
+fn image_compare_swaps_and_64_bit_atomics_equal_the_executor() {
+    // The 4-byte surface and a 32_32 uint one (8-byte texels), both 64 × 4 at 0x10000, with
+    // `quads_across_banks`: lane 4q + i's element in bank i.
+    let (t32, t64) = (image_2d_32(0x10000, 64, 4), image_2d(0x10000, 64, 4, 11));
+    // Lanes 0..32 compare with the ramp's value (they swap), the others with 0 (they keep it);
+    // EXEC leaves lanes 5 and 40 out; lane 9 lies outside the level (y = 4): it takes no part
+    // and returns 0.
+    let with_lane_9_out = |mut addr: [[u32; 64]; 2]| {
+        addr[1][9] = 4;
+        addr
+    };
+    let exec = !(1u64 << 5 | 1 << 40);
+    let ramp_cmp: [u32; 64] = std::array::from_fn(|l| if l < 32 { 1000 + quads_across_banks(4)[0][l] } else { 0 });
+    let value: [u32; 64] = std::array::from_fn(|l| 0xabc0_0000 | l as u32);
+    // (name, T#, instruction, data dwords, done_ta)
+    type Case<'a> = (&'a str, (u128, u128), ImageInst, Vec<[u32; 64]>, u16);
+    let cases: [Case; 5] = [
+        ("cmpswap, GLC", t32, image_atomic(AtomicOp::Cmpswap, 0x3, true, 20), vec![value, ramp_cmp], 32),
+        ("cmpswap, no return", t32, image_atomic(AtomicOp::Cmpswap, 0x3, false, 20), vec![value, ramp_cmp], 32),
+        ("fcmpswap, GLC", t32, image_atomic(AtomicOp::Fcmpswap, 0x3, true, 20), vec![value, ramp_cmp], 32),
+        // 64-bit: DMASK 0x3 (two data dwords), compare-swap 0xF (data, then compare).
+        ("64-bit umax, GLC", t64, image_atomic(AtomicOp::Umax, 0x3, true, 20), vec![value, value], 32),
+        ("64-bit xor, no return", t64, image_atomic(AtomicOp::Xor, 0x3, false, 20), vec![value, value], 16),
+    ];
+    for (name, t, inst, data, ta) in cases {
+        let bytes = if t == t64 { 8 } else { 4 };
+        let addr_out = with_lane_9_out(quads_across_banks(bytes));
+        let mut bench = Bench::new();
+        bench.write_ramp(0x10000, 1024, 1000);
+        let wave = image_wave(&bench, t, exec, &[(0, &addr_out), (20, &data)]);
+        let issue = ImageIssue::of(&inst, t, exec).unwrap();
+        bench.send(image_beats(&issue.header, &addr_out, &data));
+        bench.run_until_done(1, 600);
+        let after = executor_after(&wave, &inst);
+        for (a, bytes) in after.memory.changes_since(&wave.memory) {
+            for (k, &b) in bytes.iter().enumerate() {
+                assert_eq!(
+                    bench.memory.get(&(a + k as u64)).copied().unwrap_or(0),
+                    b,
+                    "{name}: byte {:#x}",
+                    a + k as u64
+                );
+            }
+        }
+        for l in (0..64).filter(|&l| exec >> l & 1 != 0) {
+            for v in 20..20 + issue.result_dwords {
+                assert_eq!(
+                    bench.vgprs.get(&(v, l)).copied(),
+                    Some(after.vgprs[usize::from(v)][l]),
+                    "{name}: v{v} lane {l}"
+                );
+            }
+        }
+        assert_eq!(bench.vgprs.len(), usize::from(issue.result_dwords) * 62, "{name}: EXEC lanes only");
+        if inst.glc {
+            assert_eq!(bench.vgprs[&(20, 9)], 0, "{name}: lane 9 is outside the level");
+        }
+        // 61 lanes take part (EXEC less lane 9). Every quad step has 3 or 4 of them, each in
+        // its own bank, and this bench's L2 takes every request: a quad step is ⌈n/4⌉ = 1
+        // bundle (no GLC, no compare-swap) or ⌈n/2⌉ = 2 (GLC or compare-swap), one a cycle
+        // (a bank's lookup queue never holds more than one access at a cycle's start): done_ta
+        // 16 or 32.
+        let c = counters(&bench.dones[0].1);
+        assert_eq!((c[1], c[6]), (ta, 61), "{name}: done_ta, requests");
+    }
+}
+
+#[test]
+fn pck_loads_write_the_raw_fields_zero_or_sign_extended() {
+    // 4-byte texels of three formats: 8_8_8_8 (four 8-bit fields), 16_16 (two 16-bit fields:
+    // components 2 and 3 have none) and 11_11_10 (dfmt 7: fields of 10, 11 and 11 bits from
+    // bit 0).
+    // `rows_of_quads` (lane 16g + 4q + j at texel (4q + j, g)), lane 63 moved outside the level
+    // (y = 4): it takes no part and reads 0. Memory: dword k = 0x8f7f_80f0 ^ k·0x0101_0101.
+    let mut addr = rows_of_quads();
+    addr[1][63] = 4;
+    let cases = [
+        ("8_8_8_8 PCK_SGN DMASK 0xB TFE", 10u8, true, 0xbu8, true),
+        ("16_16 PCK DMASK 0xF", 5, false, 0xf, false),
+        ("11_11_10 PCK_SGN DMASK 0x7", 7, true, 0x7, false),
+        ("16_16 PCK_SGN DMASK 0", 5, true, 0x0, false),
+    ];
+    for (name, dfmt, sgn, dmask, tfe) in cases {
+        let mut bench = Bench::new();
+        for k in 0..256u32 {
+            bench.write32(0x10000 + 4 * u64::from(k), 0x8f7f_80f0 ^ k.wrapping_mul(0x0101_0101));
+        }
+        let t = image_2d(0x10000, 64, 4, dfmt);
+        let inst = ImageInst { kind: ImageKind::Load { pck: true, sgn }, tfe, ..image_inst(false, dmask, 20) };
+        let issue = ImageIssue::of(&inst, t, u64::MAX).unwrap();
+        let wave = image_wave(&bench, t, u64::MAX, &[(0, &addr)]);
+        bench.send(image_beats(&issue.header, &addr, &[]));
+        bench.run_until_done(1, 400);
+        let after = executor_after(&wave, &inst);
+        for l in 0..64 {
+            for v in 20..20 + issue.result_dwords {
+                assert_eq!(bench.vgprs[&(v, l)], after.vgprs[usize::from(v)][l], "{name}: v{v} lane {l}");
+            }
+        }
+        // Lane 0: texel (0, 0), dword 0x8f7f_80f0.
+        let lane0: Vec<u32> = (20..20 + issue.result_dwords).map(|v| bench.vgprs[&(v, 0)]).collect();
+        let want: &[u32] = match dfmt {
+            // Fields 0, 1, 3 (0xf0, 0x80, 0x8f) sign-extended; the status dword 0.
+            10 => &[0xffff_fff0, 0xffff_ff80, 0xffff_ff8f, 0],
+            // DMASK 0xF: 0x80f0, 0x8f7f zero-extended; no field 2 or 3: 0.
+            5 if dmask == 0xf => &[0x80f0, 0x8f7f, 0, 0],
+            // DMASK 0 reads component 0: 0x80f0 sign-extended.
+            5 => &[0xffff_80f0],
+            // 0x8f7f_80f0: bits 9:0 0x0f0 (bit 9 clear), 20:10 0x7e0 and 31:21 0x47b (bit 10
+            // set: sign-extended).
+            _ => &[0x0f0, 0xffff_ffe0, 0xffff_fc7b],
+        };
+        assert_eq!(lane0, want, "{name}");
+        assert!((20..20 + issue.result_dwords).all(|v| bench.vgprs[&(v, 63)] == 0), "{name}: lane 63 reads 0");
+        // As a formatted load: 16 quad steps, one a cycle (lane 63's quad has three requests).
+        let c = counters(&bench.dones[0].1);
+        assert_eq!((c[1], c[6]), (16, 63), "{name}: done_ta, requests");
+    }
+}
+
 /// A random bound (now and then unbound) T# for slot `i`'s image instruction, with its
 /// instruction: every type the executor takes, 128-bit T#s on 1D and 2D, tiled 2D / 2D array
 /// surfaces of 1-, 2-, 4-, 8- and 16-byte texels, up to three levels, any DMASK, D16, TFE, DA, A16,
-/// GLC and the _MIP forms. Surfaces lie from 0x10000 up.
+/// GLC and the _MIP forms; loads formatted, PCK or PCK_SGN; atomics of every operation (with and
+/// without GLC, 32-bit on elements of a multiple of 4 bytes, 64-bit on 8- and 16-byte ones, so
+/// that no atomic leaves its alignment or crosses a line: SPEC §10.1). Surfaces lie from 0x10000
+/// up.
 fn random_image(rng: &mut u64, i: u8) -> (TSharp, ImageInst) {
     use crate::tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
     let mut pick = |n: u64| next(rng) % n;
@@ -1449,9 +1689,16 @@ fn random_image(rng: &mut u64, i: u8) -> (TSharp, ImageInst) {
         1 => t.kind = pick(8) as u8,
         _ => {}
     }
-    let store = pick(3) == 0;
+    let bytes = crate::format::element_bytes(t.dfmt);
+    let inst_kind = match pick(8) {
+        0 | 1 => ImageKind::Store,
+        2 | 3 if bytes.is_multiple_of(4) => ImageKind::Atomic(AtomicOp::ALL[pick(17) as usize]),
+        4 => ImageKind::Load { pck: true, sgn: pick(2) == 0 },
+        _ => ImageKind::Load { pck: false, sgn: false },
+    };
+    let store = inst_kind == ImageKind::Store;
     let inst = ImageInst {
-        kind: if store { ImageKind::Store } else { ImageKind::Load { pck: false, sgn: false } },
+        kind: inst_kind,
         mip: pick(2) == 0,
         vaddr: 16 * i,
         vdata: 16 * i + 4,
@@ -1466,6 +1713,20 @@ fn random_image(rng: &mut u64, i: u8) -> (TSharp, ImageInst) {
         da: pick(2) == 0,
         d16: pick(3) == 0,
         a16: pick(4) == 0,
+    };
+    let inst = match inst_kind {
+        ImageKind::Atomic(op) => {
+            // SPEC §10.1: 32-bit DMASK 0x1 (compare-swap 0x3), 64-bit 0x3 (compare-swap 0xF).
+            let wide = matches!(bytes, 0 | 8 | 16) && pick(2) == 0;
+            let dmask = match (wide, op.compares()) {
+                (false, false) => 0x1,
+                (false, true) | (true, false) => 0x3,
+                (true, true) => 0xf,
+            };
+            ImageInst { dmask, tfe: false, d16: false, ..inst }
+        }
+        ImageKind::Load { pck: true, .. } => ImageInst { d16: false, ..inst },
+        _ => inst,
     };
     (t, inst)
 }

@@ -1,10 +1,11 @@
 //! Random programs for the VMEM pipeline (SPEC §14, §15): buffer loads, stores and
 //! atomics on a wave whose addresses are biased to reuse lines (hits after misses), straddle
 //! blocks, conflict on banks, interleave loads after stores to the same bytes, and to wait with
-//! `s_waitcnt vmcnt(N)`; in half the cases also image loads and stores on one surface (linear or
-//! tiled, every type and element size, mips and arrays, an unbound T# now and then) whose lanes'
-//! coordinates are biased to 2×2 quads, rows, block and level edges and texels outside the
-//! level; each with its own testbench configuration (L2 latency spread and
+//! `s_waitcnt vmcnt(N)`; in half the cases also image loads (formatted, PCK and PCK_SGN), stores
+//! and atomics (every operation, with and without return, 32- and 64-bit) on one surface (linear
+//! or tiled, every type and element size, mips and arrays, an unbound T# now and then) whose
+//! lanes' coordinates are biased to 2×2 quads, quads of one texel, rows, block and level edges
+//! and texels outside the level; each with its own testbench configuration (L2 latency spread and
 //! back-pressure, VGPR-port back-pressure, a reset in mid-run, the default or the small
 //! pipeline). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
@@ -196,6 +197,8 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
 struct Surface {
     /// DA for every image instruction of the case (the coordinate VGPRs follow its layout).
     da: bool,
+    /// The element bytes of its dfmt (SPEC §1.4; 0 for an unbound T#).
+    bytes: u32,
 }
 
 impl Surface {
@@ -276,12 +279,21 @@ impl Surface {
                 packed[l] = if i % 2 == 0 { half } else { packed[l] | half };
             }
         }
-        Surface { da }
+        Surface { da, bytes: gcn_vmem_model::format::element_bytes(dfmt) }
     }
 
-    /// A random IMAGE_LOAD, LOAD_MIP, STORE or STORE_MIP on the surface.
+    /// A random IMAGE_LOAD, LOAD_MIP, STORE or STORE_MIP, PCK load (`pck`) or atomic (`atomic`)
+    /// on the surface.
     fn instruction(&self, rng: &mut Rng) -> Instruction {
-        let op = [MimgOp::Load, MimgOp::LoadMip, MimgOp::Store, MimgOp::StoreMip][rng.weighted(&[6, 1, 2, 1])];
+        let k = rng.weighted(&[6, 1, 2, 1, 2, 3]);
+        let op = match k {
+            4 => return self.pck(rng),
+            5 => match self.atomic(rng) {
+                Some(m) => return m,
+                None => MimgOp::Load,
+            },
+            _ => [MimgOp::Load, MimgOp::LoadMip, MimgOp::Store, MimgOp::StoreMip][k],
+        };
         let mut m = isa::Mimg::new(op);
         let store = op.info().is_store();
         m.dmask = match rng.below(4) {
@@ -302,22 +314,91 @@ impl Surface {
         m.slc = rng.chance(0.25);
         Instruction::Mimg(m)
     }
+
+    /// The image bits every instruction on the surface shares: UNRM (stores and atomics need
+    /// it, SPEC §4.4), DA, A16 now and then, the T# and the coordinate VGPRs.
+    fn mimg(&self, rng: &mut Rng, op: MimgOp) -> isa::Mimg {
+        let mut m = isa::Mimg::new(op);
+        m.unorm = true;
+        m.da = self.da;
+        m.a16 = rng.chance(0.2);
+        m.vaddr = if m.a16 { VCOORD16 } else { VCOORD };
+        m.vdata = VDATA + rng.below(4) as u8;
+        m.srsrc = (TSHARP_SGPR / 4) as u8;
+        m.slc = rng.chance(0.25);
+        m
+    }
+
+    /// A random IMAGE_LOAD_PCK, LOAD_PCK_SGN, LOAD_MIP_PCK or LOAD_MIP_PCK_SGN (no D16: SPEC §6),
+    /// any DMASK (0 reads component 0), TFE and GLC now and then.
+    fn pck(&self, rng: &mut Rng) -> Instruction {
+        let op = [MimgOp::LoadPck, MimgOp::LoadPckSgn, MimgOp::LoadMipPck, MimgOp::LoadMipPckSgn][rng.below(4) as usize];
+        let mut m = self.mimg(rng, op);
+        m.dmask = match rng.below(4) {
+            0 => 0x1,
+            1 => 0xf,
+            _ => rng.below(16) as u8,
+        };
+        m.tfe = rng.chance(0.125);
+        m.glc = rng.chance(0.25);
+        Instruction::Mimg(m)
+    }
+
+    /// A random IMAGE_ATOMIC_* (every operation), GLC half the time, 32- or 64-bit (SPEC §10.1:
+    /// DMASK 0x1 or 0x3, compare-swap 0x3 or 0xF); `None` when the surface's elements would put
+    /// the atomic's bytes off its alignment. A 32-bit atomic needs elements of a multiple of 4
+    /// bytes (its dword aligned); a 64-bit one elements of 8 or 16 bytes (8-byte aligned, so
+    /// never across a 64-byte line, which the executor refuses); an unbound T# (no element)
+    /// takes both.
+    fn atomic(&self, rng: &mut Rng) -> Option<Instruction> {
+        const OPS: [MimgOp; 13] = [
+            MimgOp::AtomicSwap,
+            MimgOp::AtomicCmpswap,
+            MimgOp::AtomicAdd,
+            MimgOp::AtomicSub,
+            MimgOp::AtomicSmin,
+            MimgOp::AtomicUmin,
+            MimgOp::AtomicSmax,
+            MimgOp::AtomicUmax,
+            MimgOp::AtomicAnd,
+            MimgOp::AtomicOr,
+            MimgOp::AtomicXor,
+            MimgOp::AtomicInc,
+            MimgOp::AtomicDec,
+        ];
+        if !self.bytes.is_multiple_of(4) {
+            return None;
+        }
+        // Compare-swaps a quarter of the time (the two-lanes-a-cycle bundles).
+        let op = if rng.chance(0.25) { MimgOp::AtomicCmpswap } else { rng.pick(&OPS) };
+        let wide = matches!(self.bytes, 0 | 8 | 16) && rng.chance(0.4);
+        let mut m = self.mimg(rng, op);
+        m.dmask = match (wide, op == MimgOp::AtomicCmpswap) {
+            (false, false) => 0x1,
+            (false, true) | (true, false) => 0x3,
+            (true, true) => 0xf,
+        };
+        m.glc = rng.bit();
+        Some(Instruction::Mimg(m))
+    }
 }
 
 /// Per-lane (x, y) of an image access in a `width` × `height` level 0: 2×2 quads (lane 4q + i at
-/// (x0 + 2(q mod 4) + i mod 2, y0 + 2⌊q/4⌋ + ⌊i/2⌋), as a pixel shader's quads), rows of eight,
-/// the texels around a tiled block's edge (16 and 32 texels), or anywhere, a texel or two past
-/// the level now and then.
+/// (x0 + 2(q mod 4) + i mod 2, y0 + 2⌊q/4⌋ + ⌊i/2⌋), as a pixel shader's quads), quads whose
+/// four lanes read one texel (x0 + 2(q mod 4), y0 + 2⌊q/4⌋): atomics of one quad on one address),
+/// rows of eight, the texels around a tiled block's edge (16 and 32 texels), or anywhere, a texel
+/// or two past the level now and then.
 fn coordinates(rng: &mut Rng, width: u32, height: u32) -> ([u32; LANES], [u32; LANES]) {
     let (x0, y0) = (rng.below(u64::from(width)) as u32 & !1, rng.below(u64::from(height)) as u32 & !1);
     let mut x = [0; LANES];
     let mut y = [0; LANES];
-    let pattern = rng.below(4);
+    let pattern = rng.below(5);
     for l in 0..LANES {
         let (q, i) = (l as u32 / 4, l as u32 % 4);
         (x[l], y[l]) = match pattern {
             0 => (x0 + 2 * (q % 4) + i % 2, y0 + 2 * (q / 4) + i / 2),
             1 => (x0 + l as u32 % 8, y0 + l as u32 / 8),
+            4 => (x0 + 2 * (q % 4), y0 + 2 * (q / 4)),
             2 => {
                 let edge = rng.pick(&[16u32, 32]);
                 (edge - 2 + l as u32 % 4, edge - 2 + l as u32 / 4 % 4)
@@ -455,9 +536,10 @@ mod tests {
 
     #[test]
     fn drawn_programs_mix_buffer_and_image_instructions_the_executor_runs() {
-        let cases = draw_cases(200, 8, 1);
+        let cases = draw_cases(1000, 8, 1);
         let mut ops = std::collections::BTreeMap::new();
         let (mut buffers, mut images, mut tiled, mut d16, mut a16) = (0, 0, 0, 0, 0);
+        let mut atomics = [0usize; 4];
         for case in &cases {
             reference(&with_text(&case.program), &case.wave).expect("every drawn program runs on the executor");
             let t = tsharp::TSharp::decode(
@@ -472,6 +554,12 @@ mod tests {
                         tiled += usize::from(t.sw_mode != 0);
                         d16 += usize::from(m.d16);
                         a16 += usize::from(m.a16);
+                        if m.op.info().atomic.is_some() {
+                            // [no return, return, 64-bit, compare-swap]
+                            for (k, on) in [!m.glc, m.glc, m.dmask == 0xf || (m.dmask == 0x3 && m.op != MimgOp::AtomicCmpswap), m.op == MimgOp::AtomicCmpswap].into_iter().enumerate() {
+                                atomics[k] += usize::from(on);
+                            }
+                        }
                     }
                     Instruction::Mubuf(_) | Instruction::Mtbuf(_) => buffers += 1,
                     Instruction::Waitcnt(_) => {}
@@ -479,7 +567,9 @@ mod tests {
             }
         }
         assert!(images * 5 > buffers, "{images} image and {buffers} buffer instructions");
-        assert_eq!(ops.len(), 4, "{ops:?}");
+        // Loads, stores, their _MIP forms, the four PCK loads and every atomic operation.
+        assert_eq!(ops.len(), 8 + 13, "{ops:?}");
         assert!(tiled * 4 > images && d16 * 20 > images && a16 * 10 > images, "{tiled} {d16} {a16} of {images}");
+        assert!(atomics.iter().all(|&n| n * 100 > images), "atomics [no return, return, 64-bit, compare-swap] {atomics:?} of {images}");
     }
 }
