@@ -188,6 +188,21 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
         out[1] = (elem >> 32) as u32;
         return (out, if hdr.wide { 2 } else { 1 });
     }
+    if hdr.resinfo() {
+        // Dword j: component c of the lane's (width, height, layers, levels) for c the j-th set
+        // bit of DMASK (0 read as 1); then TFE's 0 status dword.
+        let dmask = if hdr.dmask == 0 { 1 } else { hdr.dmask };
+        let mut n = 0;
+        for c in (0..4).filter(|&c| dmask >> c & 1 != 0) {
+            out[n] = (elem >> (32 * c)) as u32;
+            n += 1;
+        }
+        if hdr.tfe {
+            out[n] = 0;
+            n += 1;
+        }
+        return (out, n);
+    }
     let bytes = u32::from(hdr.bytes.min(16));
     let in_range = slot.in_range[lane];
     let unbound = slot.unbound >> lane & 1 != 0;
