@@ -56,7 +56,11 @@ impl Td {
             return;
         }
         self.convert.pop_front();
-        self.elem_free_from[buf] = t + 4;
+        // The element buffer is free from s + 4 unless a younger instruction with nothing to
+        // take (gathered at once) already holds it; its own conversion frees it then.
+        if !self.convert.iter().any(|&j| slots[j].wseq % 2 == buf as u64) {
+            self.elem_free_from[buf] = t + 4;
+        }
         self.conv_free_from = t + 4;
         self.res_busy[buf] = true;
         self.writes.push_back(Job::new(&slots[id], id, t, buf));

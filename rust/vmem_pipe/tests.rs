@@ -1952,3 +1952,55 @@ fn random_resinfo_programs_match_the_executor() {
     random_resinfo_programs(Config::default(), 0x3_5e51, 120);
     random_resinfo_programs(Config::small(), 0x4_5e51, 120);
 }
+
+#[test]
+fn an_element_buffer_is_free_only_after_its_latest_gathered_user_converted() {
+    // Element buffers alternate by writing order (buffer n mod 2). Six GET_RESINFOs (R = 5:
+    // DMASK 0xF with TFE, 20 writes each), then a cold load. The VGPR port refuses every write
+    // until cycle 40, so GET_RESINFO 0 holds result buffer 0 and GET_RESINFO 2 waits, gathered,
+    // for it; GET_RESINFO 4 (buffer 0 too, nothing to take) is gathered before 2 is converted.
+    // Buffer 0 is then GET_RESINFO 4's until its s + 4 (docs/decisions.md "TD and completion":
+    // "G's element buffer is free from s+4"), not GET_RESINFO 2's s + 4: the load (writing
+    // instruction 6, buffer 0) may take its first block only from s_4 + 4.
+    // By hand (each GET_RESINFO 4 beats, 20 writes): R_k's beats 1 + 4k .. 4 + 4k, taken
+    // a_k = 5 + 4k, steps 8 + 4k .. 11 + 4k, gathered at that edge (G in order; nothing to take).
+    // Writes are accepted from 40 on, one a cycle, in order: R_0's 40 .. 59 (s_0 = 12), R_1's
+    // 60 .. 79 (s_1 = 16), so e_k = 59 + 20k. s_k = max(s_{k−1} + 4, e_{k−2} + 1): s_2 = 60,
+    // s_3 = 80, s_4 = 100, s_5 = 120. The load's beats 25 .. 28 (buffer 0, freed at the edge
+    // of 24), a = 29, steps 32 .. 35, misses 33 + g, reads accepted 34 + g, responses 84 + g,
+    // return registers full from 86 + g; G from 32 (R_5 gathered at 31). Its element buffer
+    // (0) is free from s_4 + 4 = 104: it takes one register (four blocks) a cycle, 104 .. 107,
+    // and is gathered at that edge; s = max(108, s_5 + 4, e_4 + 1 = 140) = 140; its writes follow
+    // R_5's last (159): 160 .. 163, done 164. The GET_RESINFOs are done at e_k + 1 = 60 + 20k.
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (0, 5), 5);
+    let wave = resinfo_wave(t, &mipids(&[0, 1, 2]), u64::MAX);
+    let mut bench = Bench::new();
+    bench.write_ramp(0x1000, 64, 0x600d_0000);
+    for k in 0..6 {
+        bench.send(image_issue_of(&ImageInst { tfe: true, vdata: 20 + 5 * k, ..resinfo_inst(0xf) }, &wave));
+    }
+    bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
+    bench.vgpr_ready = false;
+    bench.run_until(40);
+    bench.vgpr_ready = true;
+    let load = 6 % bench.pipe.config().in_flight;
+    let mut takes = Vec::new();
+    let mut td_start = Vec::new();
+    while bench.dones.len() < 7 {
+        assert!(bench.t < 1000, "not done");
+        let before = bench.pipe.slots[load].returned;
+        bench.tick();
+        if bench.pipe.slots[load].returned > before {
+            takes.push(bench.t - 1);
+        }
+        if let Some(s) = bench.pipe.done_stages() {
+            td_start.push(s.td.map(|(s, _)| s));
+        }
+    }
+    assert_eq!(td_start[..6], [Some(12), Some(16), Some(60), Some(80), Some(100), Some(120)]);
+    assert_eq!(takes, [104, 105, 106, 107]);
+    assert_eq!(td_start[6], Some(140));
+    assert_eq!(bench.write_cycles(10), [160, 161, 162, 163]);
+    assert_eq!(bench.dones.iter().map(|d| d.0).collect::<Vec<_>>(), [60, 80, 100, 120, 140, 160, 164]);
+    assert!((0..64).all(|l| bench.vgprs[&(10, l)] == 0x600d_0000 + l as u32));
+}
