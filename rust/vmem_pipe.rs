@@ -1,6 +1,7 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
 //! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP (and their PCK / PCK_SGN forms), IMAGE_STORE,
-//! IMAGE_STORE_MIP and the IMAGE_ATOMIC_*s, as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
+//! IMAGE_STORE_MIP, the IMAGE_ATOMIC_*s and IMAGE_GET_RESINFO, as a cycle-accurate model.
+//! Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
 //! "Images (SPEC §15)").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
@@ -79,6 +80,14 @@
 //!   dfmt is 0 (the executor decodes none for an unbound T#; nothing shows: `group_valid` is 0).
 //!   The D16 store widening's count is `iss_count_i` (k as the SQ sends it). An image with EXEC
 //!   0 still takes its 16 quad steps, one cycle each with no request (`done_ta_o` = 16).
+//! - GET_RESINFO (`iss_op_i` 3 on an image load; docs/decisions.md "Images"): its address stage
+//!   computes each lane's (width, height, layers, levels) with `image_addr` (op 4, _MIP,
+//!   coordinates 0, mipid = the lane's address dword, the header's other bits) into the lane's
+//!   element; the TD compacts it by DMASK. Like any writing instruction it becomes G only once
+//!   every older writing instruction is gathered ("so it is gathered at the edge that ends its
+//!   fourth step" read as the general rule for an instruction with nothing to take), so its
+//!   step stage never waits for memory but its writes follow an older load's. With EXEC 0 it is
+//!   not writing and is done once its four steps have ended.
 
 pub mod config;
 pub mod cover;

@@ -38,6 +38,7 @@ enum Point {
     Surface,
     Image,
     ImageOp,
+    Resinfo,
 }
 
 /// The "image surface" bins: each layout (SPEC §4.5: linear, 256B_S, 4KB_S, 64KB_S) × element
@@ -107,6 +108,9 @@ const IMAGE_OP_BINS: [&str; 11] = [
 /// address stage took an image atomic with a bound T# and an EXEC lane outside its level (not
 /// `group_valid`).
 pub const IMAGE_ATOMIC_OUTSIDE: u64 = 1 << 63;
+/// The "image resinfo" bins: an IMAGE_GET_RESINFO, and one of a bound T# whose beat carries a
+/// lane's mipid naming a missing level (beyond last_level or max_mip: dimensions 0).
+const RESINFO_BINS: [&str; 2] = ["get_resinfo", "missing level"];
 
 /// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
 /// bit k) and its bin of the "tcp event" point in [`EVENTS`].
@@ -206,6 +210,7 @@ pub fn covergroup() -> Covergroup {
         .point(Point::Surface as usize, "image surface", SURFACE_BINS)
         .point(Point::Image as usize, "image access", IMAGE_BINS)
         .point(Point::ImageOp as usize, "image atomic and PCK", IMAGE_OP_BINS)
+        .point(Point::Resinfo as usize, "image resinfo", RESINFO_BINS)
 }
 
 /// An image instruction's beat on the issue port: its surface and its form.
@@ -214,6 +219,11 @@ fn sample_image(input: &In, hits: &mut Hits) {
     // base 40 bits of dwords 0-1, dfmt bits 57:52.
     let (sw_mode, kind) = (input.iss_rsrc[3] >> 20 & 0x1f, input.iss_rsrc[3] >> 28);
     let bound = input.iss_rsrc[1] >> 20 & 0x3f != 0 && kind >= 8;
+    // GET_RESINFO reads no surface: its own bins only.
+    if input.iss_kind == super::ports::KIND_LOAD && input.iss_op == super::ports::IMAGE_OP_RESINFO {
+        sample_resinfo(input, bound, hits);
+        return;
+    }
     let size = [1, 2, 4, 8, 12, 16].iter().position(|&b| b == input.iss_bytes);
     let mode = [0, 1, 5, 9].iter().position(|&m| m == sw_mode);
     if let (true, Some(size), Some(mode)) = (bound, size, mode) {
@@ -267,6 +277,30 @@ fn sample_image(input: &In, hits: &mut Hits) {
         if matches!(kind, 12 | 13) {
             hits.hit(image, 15);
         }
+    }
+}
+
+/// A GET_RESINFO beat: the instruction, and whether a lane's mipid (its address dword) names a
+/// level `image_addr` reports missing (`level_ok` = 0) on a bound T#.
+fn sample_resinfo(input: &In, bound: bool, hits: &mut Hits) {
+    let resinfo = Point::Resinfo as usize;
+    hits.hit(resinfo, 0);
+    let (lo, hi) = super::ports::rsrc_halves(&input.iss_rsrc);
+    let missing = |mipid: u32| {
+        !crate::image_addr::compute(&crate::image_addr::In {
+            valid: true,
+            tsharp_lo: lo,
+            tsharp_hi: hi,
+            r128: input.iss_r128,
+            op: crate::image_addr::OP_ELEMENT,
+            mip: true,
+            mipid,
+            ..Default::default()
+        })
+        .level_ok
+    };
+    if bound && input.iss_addr.iter().any(|&m| missing(m)) {
+        hits.hit(resinfo, 1);
     }
 }
 
@@ -354,6 +388,53 @@ mod tests {
         let group = covergroup();
         assert_eq!(group.points[Point::Tcp as usize].bins.len(), EVENTS.len());
         assert_eq!(event::TD_STOP, 1 << (EVENTS.len() - 1));
+    }
+
+    #[test]
+    fn a_get_resinfo_beat_hits_its_bins_and_no_image_access_bin() {
+        use crate::exec::{ImageInst, ImageKind};
+        use crate::tsharp::{TSharp, TYPE_2D};
+        let t = TSharp {
+            dfmt: 4,
+            width_minus_1: 7,
+            height_minus_1: 7,
+            last_level: 1,
+            max_mip: 1,
+            kind: TYPE_2D,
+            ..TSharp::default()
+        };
+        let inst = ImageInst {
+            kind: ImageKind::GetResinfo,
+            mip: false,
+            vaddr: 0,
+            vdata: 0,
+            srsrc: 0,
+            dmask: 0xf,
+            unorm: false,
+            glc: false,
+            slc: false,
+            r128: false,
+            tfe: false,
+            lwe: false,
+            da: false,
+            d16: false,
+            a16: false,
+        };
+        let beat = |mipid: u32| In {
+            iss_valid: true,
+            iss_addr: [mipid; 16],
+            ..super::super::ports::ImageIssue::of(&inst, t.encode(), u64::MAX).unwrap().header
+        };
+        let group = covergroup();
+        let ready = Out { iss_ready: true, ..Out::default() };
+        let mut hits = Hits::new(&group);
+        // Level 0 + mipid 1 exists (last_level = max_mip = 1); mipid 2 names a missing level.
+        sample_cycle(&ready, &beat(1), &Out::default(), &mut hits);
+        assert_eq!(hits.counts(Point::Resinfo as usize), [1, 0]);
+        sample_cycle(&ready, &beat(2), &Out::default(), &mut hits);
+        assert_eq!(hits.counts(Point::Resinfo as usize), [2, 1]);
+        assert!(hits.counts(Point::Image as usize).iter().all(|&n| n == 0));
+        assert!(hits.counts(Point::Surface as usize).iter().all(|&n| n == 0));
     }
 
     #[test]

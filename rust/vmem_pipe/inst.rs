@@ -2,7 +2,9 @@
 //! fields), its [`Request`]s and [`Step`]s as the TA builds them, and its in-flight [`Slot`]
 //! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
-use super::ports::{rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, KIND_ATOMIC, KIND_STORE};
+use super::ports::{
+    rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, IMAGE_OP_RESINFO, KIND_ATOMIC, KIND_STORE,
+};
 use crate::coalescer::LANES;
 
 /// Requests an instruction can make: every lane touching two blocks.
@@ -106,10 +108,16 @@ impl Header {
         !self.image && self.kind != Op::Atomic && self.bytes <= 4 && (self.sized || self.count == 1)
     }
 
-    /// The cycles the address stage works on the instruction: 4 (one group a cycle), 16 for an
-    /// image (one quad a cycle on four `image_addr` instances).
+    /// IMAGE_GET_RESINFO (an image load with `iss_op` 3): no memory request, 16 lanes a cycle
+    /// (docs/decisions.md "Images", **GET_RESINFO**).
+    pub fn resinfo(&self) -> bool {
+        self.image && self.kind == Op::Load && self.op == IMAGE_OP_RESINFO
+    }
+
+    /// The cycles the address stage works on the instruction: 4 (one group a cycle; GET_RESINFO
+    /// too), 16 for another image (one quad a cycle on four `image_addr` instances).
     pub fn address_cycles(&self) -> u64 {
-        if self.image {
+        if self.image && !self.resinfo() {
             16
         } else {
             4
@@ -117,10 +125,10 @@ impl Header {
     }
 
     /// The cycle from which group `g`'s address-stage results are available to the step stage,
-    /// for an instruction taken in cycle `a`: a + g + 3; images a + 4g + 6 (their last quad's
-    /// `image_addr` results registered once).
+    /// for an instruction taken in cycle `a`: a + g + 3 (GET_RESINFO too); other images
+    /// a + 4g + 6 (their last quad's `image_addr` results registered once).
     pub fn group_available(&self, a: u64, g: u8) -> u64 {
-        if self.image {
+        if self.image && !self.resinfo() {
             a + 4 * u64::from(g) + 6
         } else {
             a + u64::from(g) + 3
@@ -276,8 +284,9 @@ pub(super) struct Slot {
     pub steps: [Step; MAX_STEPS],
     pub n_steps: usize,
     /// Per lane, the element bytes gathered so far (byte j at bits 8j+7:8j); atomics: the
-    /// returned value. (The TD's element buffer: the model keeps it with the instruction; when
-    /// one of the TD's two buffers is free is modelled in td.rs.)
+    /// returned value; GET_RESINFO: the lane's (width, height, layers, levels), component c in
+    /// dword c, from the address stage. (The TD's element buffer: the model keeps it with the
+    /// instruction; when one of the TD's two buffers is free is modelled in td.rs.)
     pub elem: [u128; LANES],
     /// A *writing* instruction (a load or an atomic with GLC, EXEC not 0), and its number among
     /// the writing instructions taken since reset (its element and result buffer: `wseq` mod 2).

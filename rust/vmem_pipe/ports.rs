@@ -290,10 +290,12 @@ pub const KIND_STORE: u8 = 1;
 pub const KIND_ATOMIC: u8 = 2;
 /// `iss_d16` codes.
 /// `iss_op` of an image load: formatted (unpack, swizzle), PCK (raw fields, zero-extended),
-/// PCK_SGN (raw fields, sign-extended); docs/decisions.md "Images".
+/// PCK_SGN (raw fields, sign-extended), GET_RESINFO (the level's dimensions, no memory request);
+/// docs/decisions.md "Images".
 pub const IMAGE_OP_FORMAT: u8 = 0;
 pub const IMAGE_OP_PCK: u8 = 1;
 pub const IMAGE_OP_PCK_SGN: u8 = 2;
+pub const IMAGE_OP_RESINFO: u8 = 3;
 pub const D16_NONE: u8 = 0;
 pub const D16_LO: u8 = 1;
 pub const D16_HI: u8 = 2;
@@ -363,18 +365,21 @@ impl In {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImageIssue {
     pub header: In,
-    /// A: address dwords (SPEC §4.1's layout; 1 for a type without one).
+    /// A: address dwords (SPEC §4.1's layout; 1 for a type without one; GET_RESINFO: 1, the
+    /// mipid).
     pub addr_dwords: u8,
     /// D: data dwords (stores: k, or ⌈k/2⌉ with D16).
     pub data_dwords: u8,
-    /// Result dwords a load writes per lane (k, or ⌈k/2⌉ with D16, plus TFE); 0 for stores.
+    /// Result dwords a load writes per lane (k, or ⌈k/2⌉ with D16, plus TFE; GET_RESINFO k plus
+    /// TFE); 0 for stores.
     pub result_dwords: u8,
 }
 
 impl ImageIssue {
     /// The issue of `inst` with its T# (`lo`: bits 127:0, `hi`: 255:128, 0 for a 128-bit T#)
-    /// and EXEC (docs/decisions.md "vmem_pipe", "Images"); `None` for the image instructions
-    /// the pipeline does not take yet (multi-texel loads, GET_RESINFO).
+    /// and EXEC (docs/decisions.md "vmem_pipe", "Images"; GET_RESINFO: a load with `iss_op` 3
+    /// and `iss_mip` 1, its mipid as the one address dword); `None` for the image instructions
+    /// the pipeline does not take yet (multi-texel loads).
     pub fn of(inst: &ImageInst, (lo, hi): (u128, u128), exec: u64) -> Option<ImageIssue> {
         let t = TSharp::decode(lo, hi);
         let dmask = inst.dmask & 0xf;
@@ -447,7 +452,18 @@ impl ImageIssue {
                     result_dwords: if inst.glc { width } else { 0 },
                 }
             }
-            ImageKind::MultiTexel { .. } | ImageKind::GetResinfo => return None,
+            ImageKind::GetResinfo => {
+                // DMASK 0 reads component 0, as a load's (SPEC §3); the executor asks image_addr
+                // for the level of the lane's mipid (_MIP), the one address dword.
+                let k = dmask.max(1).count_ones() as u8;
+                ImageIssue {
+                    header: In { iss_count: k, iss_op: IMAGE_OP_RESINFO, iss_mip: true, iss_d16: D16_NONE, ..header },
+                    addr_dwords: 1,
+                    data_dwords: 0,
+                    result_dwords: k + u8::from(inst.tfe),
+                }
+            }
+            ImageKind::MultiTexel { .. } => return None,
         };
         Some(issue)
     }

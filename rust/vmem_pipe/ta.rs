@@ -132,6 +132,10 @@ pub(super) fn take(slot: &mut Slot, buf: &IssueBuffer, a: u64) {
     // (byte j at bits 8j+7:8j); atomics: the operand dwords as the L2 request carries them.
     let mut mask = [0u16; LANES];
     let mut value = [0u128; LANES];
+    if hdr.resinfo() {
+        resinfo_lanes(slot, buf);
+        return;
+    }
     if hdr.image {
         image_lanes(slot, buf, &mut mask, &mut value);
     } else {
@@ -266,6 +270,48 @@ fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], valu
     }
     slot.part = part;
     slot.unbound = if t.is_bound() { 0 } else { u64::MAX };
+}
+
+/// GET_RESINFO's work (docs/decisions.md "Images", **GET_RESINFO**), taken as a buffer
+/// instruction's (four cycles): no lane takes part; lane l's element is its (width, height,
+/// layers, levels), component c in dword c: `image_addr`'s `width_o`, `height_o`, `layers_o` for
+/// op 4 with _MIP, coordinates 0 and mipid = its address dword (level base_level + mipid; 0 for
+/// a missing level), and levels = last_level − base_level + 1 mod 2^32; all 0 for an unbound T#.
+/// Its steps: one empty step per group.
+fn resinfo_lanes(slot: &mut Slot, buf: &IssueBuffer) {
+    let hdr = buf.hdr;
+    let t = TSharp::decode(hdr.vsharp, if hdr.r128 { 0 } else { hdr.rsrc_hi });
+    let levels = u32::from(t.last_level).wrapping_sub(u32::from(t.base_level)).wrapping_add(1);
+    for lane in 0..LANES {
+        let out = image_addr::compute(&image_addr::In {
+            valid: true,
+            tsharp_lo: hdr.vsharp,
+            tsharp_hi: hdr.rsrc_hi,
+            r128: hdr.r128,
+            op: OP_ELEMENT,
+            mip: true,
+            dmask: hdr.dmask,
+            d16: hdr.d16_lo(),
+            tfe: hdr.tfe,
+            da: hdr.da,
+            x: 0,
+            y: 0,
+            slice: 0,
+            mipid: buf.addr[0][lane],
+        });
+        let dims = [u32::from(out.width), u32::from(out.height), u32::from(out.layers), levels];
+        slot.elem[lane] = if t.is_bound() { dims.iter().rev().fold(0, |acc, &d| acc << 32 | u128::from(d)) } else { 0 };
+    }
+    slot.addr = [0; LANES];
+    slot.in_range = [0; LANES];
+    slot.old = [0; LANES];
+    slot.part = 0;
+    slot.unbound = if t.is_bound() { 0 } else { u64::MAX };
+    for group in 0..LANES / GROUP_LANES {
+        slot.steps[group] = Step { group: group as u8, start: 0, end: 0 };
+    }
+    slot.n_reqs = 0;
+    slot.n_steps = LANES / GROUP_LANES;
 }
 
 /// Bits 0 .. n − 1 (n ≤ 16) of a 16-bit mask.

@@ -57,7 +57,11 @@ impl Td {
             return;
         }
         self.convert.pop_front();
-        self.elem_free_from[buf] = t + 4;
+        // The element buffer is free from s + 4 unless a younger instruction with nothing to
+        // take (gathered at once) already holds it; its own conversion frees it then.
+        if !self.convert.iter().any(|&j| slots[j].wseq % 2 == buf as u64) {
+            self.elem_free_from[buf] = t + 4;
+        }
         self.conv_free_from = t + 4;
         self.res_busy[buf] = true;
         self.writes.push_back(Job::new(&slots[id], id, t, buf));
@@ -191,6 +195,21 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
     }
     if hdr.pck() {
         return pck_result(slot, lane);
+    }
+    if hdr.resinfo() {
+        // Dword j: component c of the lane's (width, height, layers, levels) for c the j-th set
+        // bit of DMASK (0 read as 1); then TFE's 0 status dword.
+        let dmask = if hdr.dmask == 0 { 1 } else { hdr.dmask };
+        let mut n = 0;
+        for c in (0..4).filter(|&c| dmask >> c & 1 != 0) {
+            out[n] = (elem >> (32 * c)) as u32;
+            n += 1;
+        }
+        if hdr.tfe {
+            out[n] = 0;
+            n += 1;
+        }
+        return (out, n);
     }
     let bytes = u32::from(hdr.bytes.min(16));
     let in_range = slot.in_range[lane];

@@ -1897,3 +1897,371 @@ fn random_image_programs_match_the_executor_at_the_default_configuration() {
 fn random_image_programs_match_the_executor_at_the_small_configuration() {
     random_image_programs(Config::small(), 0x2_3a6e, 150);
 }
+
+// GET_RESINFO (docs/decisions.md "Images", **GET_RESINFO**): a load with iss_op 3 and iss_mip 1,
+// A = 1 (the mipid), B = 4 beats; taken as a buffer instruction (group g available from
+// a + g + 3), one empty step per group, no memory request; its results the executor's
+// `get_resinfo`.
+
+/// A linear T# of type `kind`, dfmt 4 (32) / nfmt 4 (uint), `width` × `height` × `depth`,
+/// levels `base_level` ..= `last_level`, max_mip `max_mip`, at 0x10000: its two halves.
+fn resinfo_tsharp(kind: u8, (width, height, depth): (u16, u16, u16), levels: (u8, u8), max_mip: u8) -> (u128, u128) {
+    TSharp {
+        base: 0x100,
+        dfmt: 4,
+        nfmt: 4,
+        width_minus_1: width - 1,
+        height_minus_1: height - 1,
+        depth_minus_1: depth - 1,
+        pitch_minus_1: width - 1,
+        dst_sel: [4, 5, 6, 7],
+        base_level: levels.0,
+        last_level: levels.1,
+        max_mip,
+        kind,
+        ..TSharp::default()
+    }
+    .encode()
+}
+
+/// IMAGE_GET_RESINFO of T# s[8:15] with DMASK `dmask`, mipids in v0, results from v20.
+fn resinfo_inst(dmask: u8) -> ImageInst {
+    ImageInst { kind: ImageKind::GetResinfo, mip: false, ..image_inst(false, dmask, 20) }
+}
+
+/// A wave whose s[8:15] hold `t`, v0 the lanes' mipids, with EXEC `exec`.
+fn resinfo_wave((lo, hi): (u128, u128), mipids: &[u32; 64], exec: u64) -> Wave {
+    let mut wave = Wave::default();
+    for k in 0..4 {
+        wave.sgprs[8 + k] = (lo >> (32 * k)) as u32;
+        wave.sgprs[12 + k] = (hi >> (32 * k)) as u32;
+    }
+    wave.vgprs[0] = *mipids;
+    wave.exec = exec;
+    wave
+}
+
+/// `inst` (a GET_RESINFO) alone through the pipe and through the executor on the same wave: the
+/// pipe writes exactly v20 .. v20 + R − 1 of the EXEC lanes (R = k + TFE), with the executor's
+/// values. Returns the pipe's bench (its VGPRs, writes and done).
+fn resinfo_against_executor(t: (u128, u128), inst: &ImageInst, mipids: &[u32; 64], exec: u64) -> Bench {
+    let wave = resinfo_wave(t, mipids, exec);
+    let issue = ImageIssue::of(inst, t, exec).unwrap();
+    assert_eq!((issue.addr_dwords, issue.data_dwords), (1, 0));
+    assert_eq!((issue.header.iss_kind, issue.header.iss_op, issue.header.iss_mip), (KIND_LOAD, 3, true));
+    let beats = image_issue_of(inst, &wave);
+    assert_eq!(beats.len(), 4);
+    let mut bench = Bench::new();
+    bench.send(beats);
+    bench.run_until_done(1, 200);
+    let mut executor = wave.clone();
+    crate::exec::run_image(&mut executor, inst, &mut crate::exec::Models::default()).unwrap();
+    let r = issue.result_dwords;
+    for v in inst.vdata..inst.vdata + r {
+        for l in (0..64).filter(|&l| exec >> l & 1 != 0) {
+            assert_eq!(bench.vgprs.get(&(v, l)), Some(&executor.vgprs[usize::from(v)][l]), "v{v} lane {l}");
+        }
+    }
+    assert_eq!(bench.vgprs.len(), exec.count_ones() as usize * usize::from(r), "only v20 .. v20 + R − 1 of EXEC");
+    assert!(bench.accepted.is_empty(), "no memory request");
+    assert_eq!(bench.dones[0].1.done_requests, 0);
+    bench
+}
+
+/// Lane l's mipid `m[l % m.len()]`.
+fn mipids(m: &[u32]) -> [u32; 64] {
+    std::array::from_fn(|l| m[l % m.len()])
+}
+
+#[test]
+fn get_resinfo_reports_each_lanes_level_as_the_executor_does() {
+    use crate::tsharp::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
+    // 2D 64 × 32, levels 1 ..= 3 (max_mip 3): levels = 3 − 1 + 1 = 3. Lane mipids 0, 2, 3,
+    // 0xffff_ffff: L = 1 (32 × 16), 3 (8 × 4), 4 and 2^32 (exact: missing, 0 × 0 × 0); layers 1.
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (1, 3), 3);
+    let m = mipids(&[0, 2, 3, u32::MAX]);
+    let bench = resinfo_against_executor(t, &resinfo_inst(0xf), &m, u64::MAX);
+    let got = |l: usize| -> Vec<u32> { (20..24).map(|v| bench.vgprs[&(v, l)]).collect() };
+    assert_eq!([got(0), got(1), got(2), got(3)], [[32, 16, 1, 3], [8, 4, 1, 3], [0, 0, 0, 3], [0, 0, 0, 3]]);
+
+    // 3D 16 × 8 × 4, levels 0 ..= 2: the depth shrinks with the level; max_mip 1 leaves level 2
+    // missing (a 256-bit T#). DMASK 0b0111 with TFE: width, height, depth, status 0.
+    let t = resinfo_tsharp(TYPE_3D, (16, 8, 4), (0, 2), 1);
+    let inst = ImageInst { tfe: true, ..resinfo_inst(0x7) };
+    let bench = resinfo_against_executor(t, &inst, &mipids(&[0, 1, 2, 7]), u64::MAX);
+    let got = |l: usize| -> Vec<u32> { (20..24).map(|v| bench.vgprs[&(v, l)]).collect() };
+    assert_eq!([got(0), got(1), got(2)], [[16, 8, 4, 0], [8, 4, 2, 0], [0, 0, 0, 0]]);
+
+    // Cube 8 × 8 (depth 1: six faces), levels 0 ..= 3: layers 6 at every level; DA as the
+    // shader sets it. DMASK 0b1010: height, levels.
+    let t = resinfo_tsharp(TYPE_CUBE, (8, 8, 1), (0, 3), 3);
+    let inst = ImageInst { da: true, ..resinfo_inst(0xa) };
+    let bench = resinfo_against_executor(t, &inst, &mipids(&[0, 1, 3, 4]), u64::MAX);
+    let got = |l: usize| -> Vec<u32> { (20..22).map(|v| bench.vgprs[&(v, l)]).collect() };
+    assert_eq!([got(0), got(1), got(2), got(3)], [[8, 4], [4, 4], [1, 4], [0, 4]]);
+    let bench = resinfo_against_executor(t, &resinfo_inst(0x4), &mipids(&[0, 2, 9]), u64::MAX);
+    assert_eq!([bench.vgprs[&(20, 0)], bench.vgprs[&(20, 1)], bench.vgprs[&(20, 2)]], [6, 6, 0]);
+
+    // Arrays: 1D array 32 wide, 5 layers (height 1); 2D array 8 × 4, 3 layers; the layers do not
+    // shrink. DMASK 0 reads as 1 (width only).
+    let t = resinfo_tsharp(TYPE_1D_ARRAY, (32, 1, 5), (0, 2), 2);
+    let bench = resinfo_against_executor(t, &ImageInst { da: true, ..resinfo_inst(0xf) }, &mipids(&[2]), u64::MAX);
+    assert_eq!((20..24).map(|v| bench.vgprs[&(v, 5)]).collect::<Vec<_>>(), [8, 1, 5, 3]);
+    let t = resinfo_tsharp(TYPE_2D_ARRAY, (8, 4, 3), (0, 1), 1);
+    let bench = resinfo_against_executor(t, &resinfo_inst(0), &mipids(&[0, 1, 2]), u64::MAX);
+    assert_eq!([bench.vgprs[&(20, 0)], bench.vgprs[&(20, 1)], bench.vgprs[&(20, 2)]], [8, 4, 0]);
+    assert!(!bench.vgprs.contains_key(&(21, 0)), "DMASK 0: one dword");
+
+    // A 128-bit 1D T# (R128): max_mip is not read, only last_level decides; 1D's height 1.
+    let t = resinfo_tsharp(TYPE_1D, (100, 1, 1), (0, 2), 0);
+    let t = (t.0, 0);
+    let inst = ImageInst { r128: true, ..resinfo_inst(0xf) };
+    let bench = resinfo_against_executor(t, &inst, &mipids(&[0, 1, 2, 3]), u64::MAX);
+    let got = |l: usize| -> Vec<u32> { (20..24).map(|v| bench.vgprs[&(v, l)]).collect() };
+    assert_eq!([got(0), got(1), got(2), got(3)], [[100, 1, 1, 3], [50, 1, 1, 3], [25, 1, 1, 3], [0, 0, 0, 3]]);
+
+    // base_level above last_level: no level exists, levels = 1 − 3 + 1 mod 2^32.
+    let t = resinfo_tsharp(TYPE_2D, (16, 16, 1), (3, 1), 3);
+    let bench = resinfo_against_executor(t, &resinfo_inst(0x9), &mipids(&[0]), u64::MAX);
+    assert_eq!((bench.vgprs[&(20, 0)], bench.vgprs[&(21, 0)]), (0, u32::MAX));
+
+    // Unbound T# (dfmt 0): every component 0, levels too; with TFE the status 0.
+    let mut t = resinfo_tsharp(TYPE_2D, (16, 16, 1), (0, 3), 3);
+    t.0 &= !(0x3fu128 << 52);
+    let inst = ImageInst { tfe: true, ..resinfo_inst(0xf) };
+    let bench = resinfo_against_executor(t, &inst, &mipids(&[0, 1]), 0x8000_0000_0001_0001);
+    assert!(bench.vgprs.values().all(|&d| d == 0));
+
+    // Partial EXEC: only its lanes are written, one group write per dword and group with a lane.
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (0, 5), 5);
+    let exec = 0x0000_00f0_0000_8001;
+    let bench = resinfo_against_executor(t, &resinfo_inst(0x3), &mipids(&[0, 1, 2, 3, 4, 5, 6]), exec);
+    assert_eq!(
+        bench.writes.iter().map(|(_, w)| (w.vgpr_addr, w.vgpr_group, w.vgpr_mask)).collect::<Vec<_>>(),
+        [(20, 0, 0x8001), (21, 0, 0x8001), (20, 2, 0x00f0), (21, 2, 0x00f0)]
+    );
+}
+
+/// The pipe alone runs `beats`, one instruction after another, until `n` are done: each done's
+/// cycle, counters and step-stage span (`Stages::ta`).
+fn run_with_stages(bench: &mut Bench, n: usize, limit: u64) -> Vec<(u64, [u16; 12], (u64, u64))> {
+    let mut stages = Vec::new();
+    while bench.dones.len() < n {
+        assert!(bench.t < limit, "not done by cycle {limit}");
+        bench.tick();
+        if let Some(s) = bench.pipe.done_stages() {
+            stages.push(s.ta);
+        }
+    }
+    bench.dones.iter().zip(stages).map(|((c, o), ta)| (*c, counters(o), ta)).collect()
+}
+
+#[test]
+fn get_resinfo_takes_four_ta_cycles_and_writes_16_lanes_a_cycle() {
+    // Alone, full EXEC, DMASK 0x3 (R = 2): beats accepted 1 .. 4 (iss_ready 0 in cycle 0); the
+    // last completes buffer 0, a = 5; group g available from a + g + 3 = 8 + g; the step stage
+    // starts in 8 and gives group g its empty step in 8 + g (available then): steps 8 .. 11,
+    // done_ta = 4. No access to take: gathered at the edge ending 11; s = 12 (converter idle,
+    // result buffer free). Writes group-major, group g's from s + 4 + g, each after the edge
+    // accepting the previous: (v20, g0) 16, (v21, g0) 17, (v20, g1) 18, … (v21, g3) 23 = e.
+    // Done d = e + 1 = 24: issue 1 .. 4 = 4, TA 4, TCP 0, L2 0, TD e − s + 1 = 12, total 24 − 1.
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (0, 5), 5);
+    let wave = resinfo_wave(t, &mipids(&[0, 1]), u64::MAX);
+    let mut bench = Bench::new();
+    bench.send(image_issue_of(&resinfo_inst(0x3), &wave));
+    let done = run_with_stages(&mut bench, 1, 200);
+    assert_eq!(done, [(24, [4, 4, 0, 0, 12, 23, 0, 0, 0, 0, 0, 0], (8, 11))]);
+    let writes: Vec<(u64, u8, u8)> = bench.writes.iter().map(|(c, w)| (*c, w.vgpr_addr, w.vgpr_group)).collect();
+    let want: Vec<(u64, u8, u8)> = (0..8).map(|k| (16 + k, 20 + (k % 2) as u8, (k / 2) as u8)).collect();
+    assert_eq!(writes, want);
+
+    // Groups 0 and 2 in EXEC, DMASK 0xF with TFE (R = 5): group 0's five writes 16 .. 20, group
+    // 2's from max(s + 4 + 2 = 18, 21) = 21 .. 25 = e; done 26, TD 25 − 12 + 1 = 14.
+    let wave = resinfo_wave(t, &mipids(&[0, 1]), 0x0000_0001_0000_8000);
+    let mut bench = Bench::new();
+    bench.send(image_issue_of(&ImageInst { tfe: true, ..resinfo_inst(0xf) }, &wave));
+    let done = run_with_stages(&mut bench, 1, 200);
+    assert_eq!(done, [(26, [4, 4, 0, 0, 14, 25, 0, 0, 0, 0, 0, 0], (8, 11))]);
+    assert_eq!(bench.write_cycles(20), [16, 21]);
+    assert_eq!(bench.write_cycles(24), [20, 25]);
+
+    // EXEC 0: not writing; finished once its step stage has ended (edge of 11): done 12, TD 0.
+    let wave = resinfo_wave(t, &mipids(&[0]), 0);
+    let mut bench = Bench::new();
+    bench.send(image_issue_of(&resinfo_inst(0xf), &wave));
+    let done = run_with_stages(&mut bench, 1, 200);
+    assert_eq!(done, [(12, [4, 4, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0], (8, 11))]);
+    assert!(bench.writes.is_empty());
+}
+
+#[test]
+fn get_resinfo_after_a_load_or_a_store_does_not_wait_for_memory() {
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (0, 5), 5);
+    let wave = resinfo_wave(t, &mipids(&[1]), u64::MAX);
+    let resinfo = image_issue_of(&resinfo_inst(0x1), &wave);
+
+    // A cold load (its timeline: a_cold_coalesced_load_misses_then_hits_warm: beats 1 .. 4,
+    // a = 5, steps 8 .. 11, line reads accepted 10 .. 13, gathered at the edge of 65, s = 66,
+    // writes 70 .. 73, done 74), then the GET_RESINFO. Its beats fill buffer 1 in 5 .. 8; the
+    // address stage is idle from 9 and the step stage holds one instruction: a = 9; groups
+    // available from 12 + g; the load's last step was 11, so its steps are 12 .. 15 (done_ta 4,
+    // not waiting for the load's data). It is G once the load is gathered (edge of 65) and is
+    // gathered at the next edge (66); the converter is idle from the load's s + 4 = 70: s = 70.
+    // Writes (DMASK 1: one dword) of group g from s + 4 + g = 74 + g, after the load's last (73):
+    // 74 .. 77 = e; done 78 (after the load's 74). TD 77 − 70 + 1 = 8; total 78 − 5 = 73.
+    let mut bench = Bench::new();
+    bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
+    bench.send(resinfo.clone());
+    let done = run_with_stages(&mut bench, 2, 300);
+    assert_eq!(done[0], (74, [4, 4, 4, 54, 8, 73, 16, 0, 16, 0, 0, 0], (8, 11)));
+    assert_eq!(done[1], (78, [4, 4, 0, 0, 8, 73, 0, 0, 0, 0, 0, 0], (12, 15)));
+    assert_eq!(bench.write_cycles(20), [74, 75, 76, 77]);
+    assert!((0..64).all(|l| bench.vgprs[&(20, l)] == 32), "level 1 of 64 wide");
+
+    // A store (posted writes accepted 10 .. 13, acknowledged 60 .. 63: done 64), then the
+    // GET_RESINFO: a = 9, steps 12 .. 15; the store is not writing, so the GET_RESINFO is G at
+    // once and gathered at the edge of 15: s = 16, writes 20 .. 23 — long before the store's
+    // acknowledgements. Finished at the start of 24, done in order after the store's: 65.
+    let mut bench = Bench::new();
+    let data: [u32; 64] = std::array::from_fn(|l| l as u32);
+    bench.send(beats(&store_dword(u64::MAX), &consecutive(), &[data]));
+    bench.send(resinfo);
+    let done = run_with_stages(&mut bench, 2, 300);
+    assert_eq!(done[0], (64, [4, 4, 4, 54, 0, 63, 16, 0, 0, 0, 0, 0], (8, 11)));
+    assert_eq!(done[1], (65, [4, 4, 0, 0, 8, 60, 0, 0, 0, 0, 0, 0], (12, 15)));
+    assert_eq!(bench.write_cycles(20), [20, 21, 22, 23]);
+}
+
+/// Random programs of image loads (random_image's T#s and coordinates) with a GET_RESINFO in
+/// about every other slot (its T# random_image's, mipids mostly present levels, some beyond,
+/// some huge), under random L2 latencies, back-pressure and mid-run resets: the VGPRs the pipe
+/// leaves equal the executor's.
+fn random_resinfo_programs(config: Config, seed: u64, programs: usize) {
+    let mut rng = seed;
+    for program in 0..programs {
+        let mut wave = Wave::default();
+        let mut bench = Bench::with(config);
+        bench.latency = [1, 8, 60][program % 3];
+        bench.rng = Some(next(&mut rng));
+        for a in (0x10000..0x14000u64).step_by(4) {
+            let v = next(&mut rng) as u32;
+            wave.memory.write(a, 4, u128::from(v));
+            bench.write32(a, v);
+        }
+        let initial = bench.memory.clone();
+        for v in wave.vgprs.iter_mut() {
+            *v = std::array::from_fn(|_| next(&mut rng) as u32);
+        }
+        let n = 1 + next(&mut rng) as usize % 8;
+        let mut insts = Vec::new();
+        for i in 0..n as u8 {
+            let (t, mut inst) = random_image(&mut rng, i);
+            let (lo, hi) = t.encode();
+            for k in 0..4 {
+                wave.sgprs[8 * usize::from(i) + k] = (lo >> (32 * k)) as u32;
+                wave.sgprs[8 * usize::from(i) + 4 + k] = (hi >> (32 * k)) as u32;
+            }
+            if next(&mut rng).is_multiple_of(2) {
+                inst = ImageInst { kind: ImageKind::GetResinfo, d16: false, ..inst };
+                let levels = u64::from(t.last_level) + 2;
+                wave.vgprs[usize::from(inst.vaddr)] = std::array::from_fn(|_| match next(&mut rng) % 16 {
+                    0 => next(&mut rng) as u32,
+                    r => (r % levels) as u32,
+                });
+            } else {
+                if inst.kind == ImageKind::Store {
+                    inst.kind = ImageKind::Load { pck: false, sgn: false };
+                }
+                random_coordinates(&mut rng, &t, &inst, &mut wave);
+            }
+            insts.push(inst);
+        }
+        wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0][program % 4];
+        let before = wave.clone();
+        let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
+        bench.send(issue.clone());
+        if program % 4 == 1 {
+            let at = 10 + next(&mut rng) % 60;
+            bench.run_until(at);
+            bench.reset_for(1 + next(&mut rng) % 3);
+            bench.memory = initial;
+            bench.send(issue);
+        }
+        let mut executor = wave.clone();
+        let mut models = crate::exec::Models::default();
+        let context = || format!("{config:?} program {program}: {insts:#?}");
+        for m in &insts {
+            crate::exec::run_image(&mut executor, m, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
+        }
+        bench.run_until_done(n, bench.t + 40_000);
+        for (&(v, l), &d) in &bench.vgprs {
+            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
+        }
+        for v in 0..256 {
+            for l in 0..64 {
+                if !bench.vgprs.contains_key(&(v as u8, l)) {
+                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
+                }
+            }
+        }
+        assert!(bench.pipe.idle(), "{}", context());
+    }
+}
+
+#[test]
+fn random_resinfo_programs_match_the_executor() {
+    random_resinfo_programs(Config::default(), 0x3_5e51, 120);
+    random_resinfo_programs(Config::small(), 0x4_5e51, 120);
+}
+
+#[test]
+fn an_element_buffer_is_free_only_after_its_latest_gathered_user_converted() {
+    // Element buffers alternate by writing order (buffer n mod 2). Six GET_RESINFOs (R = 5:
+    // DMASK 0xF with TFE, 20 writes each), then a cold load. The VGPR port refuses every write
+    // until cycle 40, so GET_RESINFO 0 holds result buffer 0 and GET_RESINFO 2 waits, gathered,
+    // for it; GET_RESINFO 4 (buffer 0 too, nothing to take) is gathered before 2 is converted.
+    // Buffer 0 is then GET_RESINFO 4's until its s + 4 (docs/decisions.md "TD and completion":
+    // "G's element buffer is free from s+4"), not GET_RESINFO 2's s + 4: the load (writing
+    // instruction 6, buffer 0) may take its first block only from s_4 + 4.
+    // By hand (each GET_RESINFO 4 beats, 20 writes): R_k's beats 1 + 4k .. 4 + 4k, taken
+    // a_k = 5 + 4k, steps 8 + 4k .. 11 + 4k, gathered at that edge (G in order; nothing to take).
+    // Writes are accepted from 40 on, one a cycle, in order: R_0's 40 .. 59 (s_0 = 12), R_1's
+    // 60 .. 79 (s_1 = 16), so e_k = 59 + 20k. s_k = max(s_{k−1} + 4, e_{k−2} + 1): s_2 = 60,
+    // s_3 = 80, s_4 = 100, s_5 = 120. The load's beats 25 .. 28 (buffer 0, freed at the edge
+    // of 24), a = 29, steps 32 .. 35, misses 33 + g, reads accepted 34 + g, responses 84 + g,
+    // return registers full from 86 + g; G from 32 (R_5 gathered at 31). Its element buffer
+    // (0) is free from s_4 + 4 = 104: it takes one register (four blocks) a cycle, 104 .. 107,
+    // and is gathered at that edge; s = max(108, s_5 + 4, e_4 + 1 = 140) = 140; its writes follow
+    // R_5's last (159): 160 .. 163, done 164. The GET_RESINFOs are done at e_k + 1 = 60 + 20k.
+    let t = resinfo_tsharp(TYPE_2D, (64, 32, 1), (0, 5), 5);
+    let wave = resinfo_wave(t, &mipids(&[0, 1, 2]), u64::MAX);
+    let mut bench = Bench::new();
+    bench.write_ramp(0x1000, 64, 0x600d_0000);
+    for k in 0..6 {
+        bench.send(image_issue_of(&ImageInst { tfe: true, vdata: 20 + 5 * k, ..resinfo_inst(0xf) }, &wave));
+    }
+    bench.send(beats(&load_dword(u64::MAX, 10), &consecutive(), &[]));
+    bench.vgpr_ready = false;
+    bench.run_until(40);
+    bench.vgpr_ready = true;
+    let load = 6 % bench.pipe.config().in_flight;
+    let mut takes = Vec::new();
+    let mut td_start = Vec::new();
+    while bench.dones.len() < 7 {
+        assert!(bench.t < 1000, "not done");
+        let before = bench.pipe.slots[load].returned;
+        bench.tick();
+        if bench.pipe.slots[load].returned > before {
+            takes.push(bench.t - 1);
+        }
+        if let Some(s) = bench.pipe.done_stages() {
+            td_start.push(s.td.map(|(s, _)| s));
+        }
+    }
+    assert_eq!(td_start[..6], [Some(12), Some(16), Some(60), Some(80), Some(100), Some(120)]);
+    assert_eq!(takes, [104, 105, 106, 107]);
+    assert_eq!(td_start[6], Some(140));
+    assert_eq!(bench.write_cycles(10), [160, 161, 162, 163]);
+    assert_eq!(bench.dones.iter().map(|d| d.0).collect::<Vec<_>>(), [60, 80, 100, 120, 140, 160, 164]);
+    assert!((0..64).all(|l| bench.vgprs[&(10, l)] == 0x600d_0000 + l as u32));
+}
