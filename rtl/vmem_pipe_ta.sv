@@ -61,8 +61,9 @@
 //   byte address). A step's requests go out in bundles of up to four (two for an image atomic
 //   with GLC or a compare-swap: lt_hdr_t.narrow, SPEC §15's 2 lanes a cycle), one per cycle;
 //   a bundle presented in a cycle is presented again until bnd_ready_i; a step without
-//   requests takes one cycle. The edge that ends the last step frees the lane table and reports the
-//   instruction's TA cycles (first to last cycle of the step stage, stalls included).
+//   requests takes one cycle. The edge that ends the last step frees the lane table and
+//   reports the instruction's TA cycles (first to last cycle of the step stage, stalls
+//   included).
 //
 // Latency and handshakes are those of the contract; nothing here is visible at vmem_pipe's ports
 // except through iss_ready_o and the timing of what follows.

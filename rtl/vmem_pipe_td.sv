@@ -171,58 +171,58 @@ module vmem_pipe_td
     logic [3:0][31:0] f;
     f = '0;
     unique case (dfmt)
-      4'd1:  f[0] = fext(32'(e[7:0]),    6'd8, sgn);                     // 8
-      4'd2:  f[0] = fext(32'(e[15:0]),  6'd16, sgn);                     // 16
-      4'd3:  begin                                                 // 8_8
+      4'd1:  f[0] = fext(32'(e[7:0]),    6'd8, sgn);          // 8
+      4'd2:  f[0] = fext(32'(e[15:0]),  6'd16, sgn);          // 16
+      4'd3:  begin                                            // 8_8
         f[0] = fext(32'(e[7:0]),     6'd8, sgn);
         f[1] = fext(32'(e[15:8]),    6'd8, sgn);
       end
-      4'd4:  f[0] = e[31:0];                                       // 32
-      4'd5:  begin                                                 // 16_16
+      4'd4:  f[0] = e[31:0];                                  // 32
+      4'd5:  begin                                            // 16_16
         f[0] = fext(32'(e[15:0]),   6'd16, sgn);
         f[1] = fext(32'(e[31:16]),  6'd16, sgn);
       end
-      4'd6:  begin                                                 // 10_11_11
+      4'd6:  begin                                            // 10_11_11
         f[0] = fext(32'(e[10:0]),   6'd11, sgn);
         f[1] = fext(32'(e[21:11]),  6'd11, sgn);
         f[2] = fext(32'(e[31:22]),  6'd10, sgn);
       end
-      4'd7:  begin                                                 // 11_11_10
+      4'd7:  begin                                            // 11_11_10
         f[0] = fext(32'(e[9:0]),    6'd10, sgn);
         f[1] = fext(32'(e[20:10]),  6'd11, sgn);
         f[2] = fext(32'(e[31:21]),  6'd11, sgn);
       end
-      4'd8:  begin                                                 // 10_10_10_2
+      4'd8:  begin                                            // 10_10_10_2
         f[0] = fext(32'(e[1:0]),     6'd2, sgn);
         f[1] = fext(32'(e[11:2]),   6'd10, sgn);
         f[2] = fext(32'(e[21:12]),  6'd10, sgn);
         f[3] = fext(32'(e[31:22]),  6'd10, sgn);
       end
-      4'd9:  begin                                                 // 2_10_10_10
+      4'd9:  begin                                            // 2_10_10_10
         f[0] = fext(32'(e[9:0]),    6'd10, sgn);
         f[1] = fext(32'(e[19:10]),  6'd10, sgn);
         f[2] = fext(32'(e[29:20]),  6'd10, sgn);
         f[3] = fext(32'(e[31:30]),   6'd2, sgn);
       end
-      4'd10: begin                                                 // 8_8_8_8
+      4'd10: begin                                            // 8_8_8_8
         f[0] = fext(32'(e[7:0]),     6'd8, sgn);
         f[1] = fext(32'(e[15:8]),    6'd8, sgn);
         f[2] = fext(32'(e[23:16]),   6'd8, sgn);
         f[3] = fext(32'(e[31:24]),   6'd8, sgn);
       end
-      4'd11: begin                                                 // 32_32
+      4'd11: begin                                            // 32_32
         f[0] = e[31:0];
         f[1] = e[63:32];
       end
-      4'd12: begin                                                 // 16_16_16_16
+      4'd12: begin                                            // 16_16_16_16
         f[0] = fext(32'(e[15:0]),   6'd16, sgn);
         f[1] = fext(32'(e[31:16]),  6'd16, sgn);
         f[2] = fext(32'(e[47:32]),  6'd16, sgn);
         f[3] = fext(32'(e[63:48]),  6'd16, sgn);
       end
-      4'd13: f[2:0] = e[95:0];                                     // 32_32_32
-      4'd14: f      = e;                                           // 32_32_32_32
-      default: f = '0;                                             // INVALID, 15
+      4'd13: f[2:0] = e[95:0];                                // 32_32_32
+      4'd14: f      = e;                                      // 32_32_32_32
+      default: f = '0;                                        // INVALID, 15
     endcase
     return f;
   endfunction
