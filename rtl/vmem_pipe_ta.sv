@@ -125,6 +125,7 @@ module vmem_pipe_ta
     logic [4:0]  bytes;
     logic [63:0] exec;
     logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
+    logic        resinfo;    // IMAGE_GET_RESINFO: no lane takes part
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -158,12 +159,13 @@ module vmem_pipe_ta
   } img_coord_t;
 
   // T# types with an address layout (SPEC §1.2, §4.1).
-  localparam logic [TsTypeW-1:0] Ty1d      = 4'd8;
-  localparam logic [TsTypeW-1:0] Ty2d      = 4'd9;
-  localparam logic [TsTypeW-1:0] Ty3d      = 4'd10;
-  localparam logic [TsTypeW-1:0] TyCube    = 4'd11;
-  localparam logic [TsTypeW-1:0] Ty1dArray = 4'd12;
-  localparam logic [TsTypeW-1:0] Ty2dArray = 4'd13;
+  localparam logic [TsTypeW-1:0] Ty1d          = 4'd8;
+  localparam logic [TsTypeW-1:0] Ty2d          = 4'd9;
+  localparam logic [TsTypeW-1:0] Ty3d          = 4'd10;
+  localparam logic [TsTypeW-1:0] TyCube        = 4'd11;
+  localparam logic [TsTypeW-1:0] Ty1dArray     = 4'd12;
+  localparam logic [TsTypeW-1:0] Ty2dArray     = 4'd13;
+  localparam logic [TsTypeW-1:0] Ty2dMsaaArray = 4'd15;
 
   ///////////////
   // Functions //
@@ -253,6 +255,15 @@ module vmem_pipe_ta
       c = '0;
     end
     return c;
+  endfunction
+
+  // IMAGE_GET_RESINFO ("Images", GET_RESINFO): an image load with iss_op 3. It goes through the
+  // address stage as a buffer instruction does (four cycles, a group a cycle) and the step stage
+  // as a single-component one with no lane taking part (one empty step a group).
+  localparam logic [4:0] ImgOpResinfo = 5'd3;
+
+  function automatic logic is_resinfo(logic image, logic [1:0] kind, logic [4:0] op);
+    return image && (kind == PipeLoad) && (op == ImgOpResinfo);
   endfunction
 
   // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
@@ -363,8 +374,9 @@ module vmem_pipe_ta
     bj   = bk[3:2];
     bg   = bk[1:0];
     bh   = (bk == 5'd0) ? iss_i.hdr : ib_hdr_q[ib_w_q];
-    b_a  = bh.image ? img_addr_dwords(bh.vsharp[TsTypeLsb +: TsTypeW], bh.da, bh.mip, bh.a16)
-                    : addr_dwords(bh.idxen, bh.offen);
+    b_a  = is_resinfo(bh.image, bh.kind, bh.op) ? 3'd1
+         : bh.image     ? img_addr_dwords(bh.vsharp[TsTypeLsb +: TsTypeW], bh.da, bh.mip, bh.a16)
+                        : addr_dwords(bh.idxen, bh.offen);
     b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
 
     cv_fmt  = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
@@ -513,7 +525,10 @@ module vmem_pipe_ta
   logic             fd_tab;
   logic [1:0]       fd_group;
   logic [1:0]       fd_quad;                  // an image's quad of the group; 0 for buffers
-  logic             fd_img;                   // an image instruction
+  logic             fd_img;                   // an image instruction (GET_RESINFO not)
+  logic             fd_res;                   // IMAGE_GET_RESINFO
+  logic [15:0][32:0] fd_lvl;                  // its lanes' level, base_level + mipid (exact)
+  logic [15:0]       fd_lvl_ok;               // ... and whether that level exists
   pipe_hdr_t        fd_hdr;
   tag_t             rp1_d, rp1_q, rp2_q;      // results: valid two edges after feeding the
                                               // group (an image's: its last quad)
@@ -576,7 +591,8 @@ module vmem_pipe_ta
     fd_group = take ? 2'd0 : adr_g_q;
     fd_quad  = take ? 2'd0 : adr_q_q;
     fd_hdr   = ib_hdr_q[fd_buf];
-    fd_img   = fd_hdr.image;
+    fd_res   = is_resinfo(fd_hdr.image, fd_hdr.kind, fd_hdr.op);
+    fd_img   = fd_hdr.image & ~fd_res;
     fd_vsharp                          = fd_hdr.vsharp;
     fd_vsharp[VsBaseLsb +: VsBaseW]    = ib_base_q[fd_buf];
     // Format stores: a buffer's group as it is fed; an image's whole group with its last quad.
@@ -611,6 +627,19 @@ module vmem_pipe_ta
         end
       end
     end
+    // GET_RESINFO: each lane's level L = base_level + mipid (its address dword 0), exact, and
+    // whether it exists (SPEC §4.2: L <= last_level and, 256-bit T#, L <= max_mip); {ok, L}
+    // goes to the TD as the lane's `old` word through the data dwords' two-stage register.
+    for (int l = 0; l < GroupLanes; l++) begin
+      fd_lvl[l]    = {1'b0, ia_rdata[0][l]} + 33'(fd_hdr.vsharp[TsBaseLevelLsb +: TsBaseLevelW]);
+      fd_lvl_ok[l] = (fd_lvl[l] <= 33'(fd_hdr.vsharp[TsLastLevelLsb +: TsLastLevelW])) &&
+                     (fd_hdr.r128 ||
+                      (fd_lvl[l] <= 33'(fd_hdr.rsrc_hi[TsMaxMipLsb - TsHiLsb +: TsMaxMipW])));
+      if (fd_res) begin
+        fd_raw[l] = {123'd0, fd_lvl_ok[l], fd_lvl[l][3:0]};
+      end
+    end
+
     // The lanes of the quad fed to image_addr, from the group's address row.
     for (int j = 0; j < 4; j++) begin
       logic [3:0][31:0] dw;
@@ -670,15 +699,51 @@ module vmem_pipe_ta
   pipe_hdr_t th;
   assign th = ib_hdr_q[ib_r_q];
 
+  // GET_RESINFO's T# fields for the TD (pipe_resinfo_t), and its conversion: its tuple (width,
+  // height, layers, levels) goes through format_unpack and swizzle as a 32_32_32_32 uint element
+  // with identity dst_sel (X, Y, Z, W), so DMASK compaction, unbound (all 0) and TFE are the
+  // loads'.
+  localparam logic [3:0]  DfmtXyzw32   = 4'd14;
+  localparam logic [2:0]  NfmtUintCode = 3'd4;
+  localparam logic [11:0] DstSelXyzw   = {3'd7, 3'd6, 3'd5, 3'd4};
+  pipe_resinfo_t th_rsi;
+  logic [13:0]   th_d;      // depth_field + 1 (1 with a 128-bit T#)
+  logic          th_res;
+
+  always_comb begin
+    logic [TsTypeW-1:0] ty;
+    ty     = th.vsharp[TsTypeLsb +: TsTypeW];
+    th_res = is_resinfo(th.image, th.kind, th.op);
+    th_d   = th.r128 ? 14'd1 : 14'(th.rsrc_hi[TsDepthLsb - TsHiLsb +: TsDepthW]) + 14'd1;
+    th_rsi = '0;
+    if (th_res) begin
+      th_rsi.resinfo = 1'b1;
+      th_rsi.width0  = 15'(th.vsharp[TsWidthLsb +: TsWidthW]) + 15'd1;
+      th_rsi.height0 = ((ty == Ty1d) || (ty == Ty1dArray))
+                     ? 15'd1 : 15'(th.vsharp[TsHeightLsb +: TsHeightW]) + 15'd1;
+      th_rsi.deep    = ty == Ty3d;
+      unique case (ty)
+        Ty3d, Ty1dArray, Ty2dArray, Ty2dMsaaArray: th_rsi.layers0 = 16'(th_d);
+        TyCube:                                    th_rsi.layers0 = 16'(th_d) * 16'd6;
+        default:                                   th_rsi.layers0 = 16'd1;
+      endcase
+      th_rsi.levels  = 6'(th.vsharp[TsLastLevelLsb +: TsLastLevelW]) -
+                       6'(th.vsharp[TsBaseLevelLsb +: TsBaseLevelW]) + 6'd1;
+    end
+  end
+
   assign take_o = '{valid: take, id: take_cnt_q,
                     info: '{kind: th.kind, glc: th.glc, tfe: th.tfe, wide: th.wide,
-                            sized: th.sized, d16: th.d16, bytes: th.bytes,
-                            dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel,
+                            sized: th.sized, d16: th.d16,
+                            bytes: th_res ? 5'd16 : th.bytes,
+                            dfmt: th_res ? DfmtXyzw32 : th.dfmt,
+                            nfmt: th_res ? NfmtUintCode : th.nfmt,
+                            dst_sel: th_res ? DstSelXyzw : th.dst_sel,
                             dmask: th.image ? ((th.dmask == 4'd0) ? 4'd1 : th.dmask)
                                             : 4'((8'd1 << th.count) - 8'd1),
                             vdata: th.vdata,
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
-                            t_last: ib_tlast_q[ib_r_q]}};
+                            t_last: ib_tlast_q[ib_r_q], rsi: th_rsi}};
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     buffer_addr u_buffer_addr (
@@ -845,6 +910,14 @@ module vmem_pipe_ta
         rt[l].unbound  = rh.tunbound;
         rt[l].in_range = {4{ir_gv[l]}};
         rt[l].offset   = ir_addr[l][3:0];
+      end
+      // GET_RESINFO: no lane takes part; `old` carries the lane's {level ok, level} (d0).
+      if (rh.resinfo) begin
+        rl[l]          = '0;
+        rt[l].part     = 1'b0;
+        rt[l].unbound  = rh.tunbound;
+        rt[l].in_range = 4'hf;   // swizzle's out-of-range mask 0: the tuple is read whole
+        rt[l].offset   = '0;
       end
     end
   end
@@ -1046,7 +1119,8 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, bh, fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, wh.resinfo, bh,
+                        fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1068,12 +1142,13 @@ module vmem_pipe_ta
       lt_avail_d[lt_w_q]         = '0;
       lt_hdr_d[lt_w_q]           = '{id: take_cnt_q, kind: th.kind, sized: th.sized,
                                      single: is_single(th.kind, th.sized, th.bytes, th.count,
-                                                       th.image),
+                                                       th.image) || th_res,
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
                                      exec: th.exec,
                                      tunbound: th.image &&
                                                ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
-                                                (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d))};
+                                                (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),
+                                     resinfo: th_res};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];

@@ -145,8 +145,29 @@ module vmem_pipe_td
     c.w   = ({6'd0, r} > room) ? room[2:0] : r;
     c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
     c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
-    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc};  // kept for the writes
+    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc, ci.rsi};  // kept for the writes
     return c;
+  endfunction
+
+  // IMAGE_GET_RESINFO's element for a lane whose level is l (when ok): dword 0 width_l, 1
+  // height_l, 2 layers_l (0 for all three when the level does not exist), 3 the level count.
+  function automatic logic [127:0] resinfo_tuple(pipe_resinfo_t r, logic ok, logic [3:0] l);
+    logic [14:0] w, h;
+    logic [15:0] z;
+    logic        unused_flag;
+    unused_flag = r.resinfo;   // the caller's choice
+    w = r.width0 >> l;
+    h = r.height0 >> l;
+    z = r.deep ? (r.layers0 >> l) : r.layers0;
+    w = (w == '0) ? 15'd1 : w;
+    h = (h == '0) ? 15'd1 : h;
+    z = (z == '0) ? 16'd1 : z;
+    if (!ok) begin
+      w = '0;
+      h = '0;
+      z = '0;
+    end
+    return {{{26{r.levels[5]}}, r.levels}, 16'd0, z, 17'd0, h, 17'd0, w};
   endfunction
 
   // The lowest set bit of a group mask.
@@ -421,6 +442,11 @@ module vmem_pipe_td
       end
       f_old[l]  = old_rd[l];
       f_atom[l] = fl.part ? raw[63:0] : 64'd0;
+      // GET_RESINFO: the element is the lane's tuple (width, height, layers, levels) of level
+      // L = old[3:0] when it exists (old[4]), else (0, 0, 0, levels); SPEC §4.2, §4.4.
+      if (f_info.rsi.resinfo) begin
+        el[l] = resinfo_tuple(f_info.rsi, f_old[l][4], f_old[l][3:0]);
+      end
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
       sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];

@@ -289,6 +289,19 @@ package vmem_pkg;
     logic [63:0]  exec;
   } pipe_hdr_t;
 
+  // What IMAGE_GET_RESINFO's results need of its T# (SPEC §4.2, §4.4; docs/decisions.md
+  // "Images", GET_RESINFO), derived once as the address stage takes it; 0 for other kinds. A
+  // lane's level L comes with its lane (pipe_tdlane_t.old).
+  typedef struct packed {
+    logic        resinfo;   // IMAGE_GET_RESINFO
+    logic [14:0] width0;    // width_field + 1
+    logic [14:0] height0;   // height_field + 1; 1 for 1D and 1D arrays
+    logic        deep;      // 3D: layers_L = max(1, layers0 >> L); else layers0 at every level
+    logic [15:0] layers0;   // d for 3D and arrays, 6d for a cube, else 1 (d = depth_field + 1,
+                            // 1 with a 128-bit T#)
+    logic [5:0]  levels;    // last_level - base_level + 1, two's complement
+  } pipe_resinfo_t;
+
   // What the TD keeps of an instruction from its take to its done.
   typedef struct packed {
     logic [1:0]  kind;
@@ -306,6 +319,7 @@ package vmem_pkg;
     logic [63:0] exec;
     logic [15:0] t_first;   // cycle of the first beat
     logic [15:0] t_last;    // cycle of the last beat
+    pipe_resinfo_t rsi;     // IMAGE_GET_RESINFO's T# fields
   } pipe_info_t;
 
   // What the TD keeps per lane (from the address stage).
@@ -314,7 +328,8 @@ package vmem_pkg;
     logic        unbound;   // the V# or T# is unbound
     logic [3:0]  in_range;  // per dword; an image's lane: 4'hf inside the level, else 0
     logic [3:0]  offset;    // address bits 3:0
-    logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value
+    logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value; GET_RESINFO:
+                            // {level exists, level} in bits 4:0
   } pipe_tdlane_t;
 
   // One TA -> TCP request.
