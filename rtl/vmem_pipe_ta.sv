@@ -46,7 +46,12 @@
 //   widening's components below k. The buffer is freed at the edge that ends a+15. Per lane:
 //   takes part: EXEC and group_valid (stores also fmt_valid); the element's bytes all of
 //   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
-//   single-component in the step stage.
+//   single-component in the step stage. Multi-texel loads (iss_op 4-7) are image loads whose
+//   image_addr op is iss_op - 4 and whose element is the n-texel group (iss_bytes bytes).
+//   GET_RESINFO (iss_op 3) goes through as a buffer instruction (four cycles) with no lane
+//   taking part, single-component (one empty step a group); each lane's {level exists, level}
+//   (base_level + its address dword 0) goes to the TD as its `old` word, the T#'s dimensions
+//   with the take (pipe_resinfo_t).
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -264,6 +269,13 @@ module vmem_pipe_ta
 
   function automatic logic is_resinfo(logic image, logic [1:0] kind, logic [4:0] op);
     return image && (kind == PipeLoad) && (op == ImgOpResinfo);
+  endfunction
+
+  // The multi-texel loads ("Images", Multi-texel loads): an image load with iss_op 4 + the
+  // multi_texel op (4 BY2, 5 BY4, 6 PCK2, 7 PCK4). image_addr takes op iss_op - 4 (its n-texel
+  // group, aligned, bounds for the unaligned x); the element is the group's iss_bytes bytes.
+  function automatic logic is_multi_texel(logic image, logic [1:0] kind, logic [4:0] op);
+    return image && (kind == PipeLoad) && (op >= 5'd4) && (op <= 5'd7);
   endfunction
 
   // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
@@ -743,7 +755,9 @@ module vmem_pipe_ta
                                             : 4'((8'd1 << th.count) - 8'd1),
                             vdata: th.vdata,
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
-                            t_last: ib_tlast_q[ib_r_q], rsi: th_rsi}};
+                            t_last: ib_tlast_q[ib_r_q], rsi: th_rsi,
+                            mtx: is_multi_texel(th.image, th.kind, th.op), mtx_op: th.op[1:0],
+                            mtx_count: th.count}};
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     buffer_addr u_buffer_addr (
@@ -795,7 +809,8 @@ module vmem_pipe_ta
       .tsharp_lo_i   (fd_hdr.vsharp),
       .tsharp_hi_i   (fd_hdr.rsrc_hi),
       .r128_i        (fd_hdr.r128),
-      .op_i          (3'd4),
+      .op_i          (is_multi_texel(fd_hdr.image, fd_hdr.kind, fd_hdr.op) ? {1'b0, fd_hdr.op[1:0]}
+                                                                           : 3'd4),
       .mip_i         (fd_hdr.mip),
       .dmask_i       (fd_hdr.dmask),
       .d16_i         (fd_hdr.d16[0]),

@@ -31,7 +31,10 @@
 //     level), whose results show in s + 4 + k and are stored then
 //     (D16 format loads: the components from swizzle's count on as 0); D16 byte/short loads go
 //     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
-//     not take part). The element buffer is free from s + 4; group k is ready from s + 4 + k.
+//     not take part). Multi-texel loads: the group (dword 0) passes format_unpack as a 32-bit
+//     uint and multi_texel (2 edges) replaces swizzle. GET_RESINFO: the element fed is the
+//     lane's (width, height, layers, levels) of its level, a 32_32_32_32 uint with identity
+//     dst_sel, so swizzle compacts it by DMASK and zeroes an unbound T#'s. The element buffer is free from s + 4; group k is ready from s + 4 + k.
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
 //     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
@@ -55,6 +58,7 @@
 `ifdef VERILATOR
 `include "rtl/format_unpack.sv"
 `include "rtl/swizzle.sv"
+`include "rtl/multi_texel.sv"
 `include "rtl/d16.sv"
 `include "rtl/vmem_pipe_rf.sv"
 `endif
@@ -90,6 +94,7 @@ module vmem_pipe_td
 );
 
   localparam int unsigned GroupLanes = 16;
+  localparam logic [3:0]  DfmtPass32 = 4'd4;   // dfmt 32: format_unpack passes dword 0 on
   localparam int unsigned RpW        = 8;    // returning accesses of one instruction: at most 128
   localparam int unsigned CntW       = 5;    // writing-queue positions, mod 32
 
@@ -98,7 +103,8 @@ module vmem_pipe_td
     logic        atomic;
     logic        d16bs;     // D16 byte/short load: d16 alone
     logic        d16fmt;    // D16 format load: halves after swizzle
-    logic        conv;      // format_unpack -> swizzle
+    logic        conv;      // format_unpack -> swizzle (multi-texel loads: -> multi_texel)
+    logic        mtx;       // multi-texel load: format_unpack passes the group's dword 0 on
     logic        intf;      // uint / sint
     logic [3:0]  egroups;   // groups with an EXEC lane
     logic [3:0]  dmask;     // swizzle's DMASK (the take's: an image's, a buffer's (1 << count) - 1)
@@ -119,6 +125,7 @@ module vmem_pipe_td
     c.d16bs  = load && ci.sized && (ci.d16 != 2'd0) && ((ci.bytes == 5'd1) || (ci.bytes == 5'd2));
     c.d16fmt = load && !c.d16bs && (ci.d16 == 2'd1);
     c.conv   = load && !c.d16bs;
+    c.mtx    = load && ci.mtx;
     c.intf   = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
@@ -133,6 +140,8 @@ module vmem_pipe_td
     end
     if (c.atomic) begin
       c.rdata = ci.wide ? 3'd2 : 3'd1;
+    end else if (c.mtx) begin
+      c.rdata = ci.mtx_count;
     end else if (c.d16bs) begin
       c.rdata = 3'd1;
     end else if (c.d16fmt) begin
@@ -140,12 +149,12 @@ module vmem_pipe_td
     end else begin
       c.rdata = pc;
     end
-    r     = c.rdata + {2'b00, c.conv & ci.tfe};
+    r     = c.rdata + {2'b00, c.conv & ~c.mtx & ci.tfe};
     room  = 9'd256 - {1'b0, ci.vdata};
     c.w   = ({6'd0, r} > room) ? room[2:0] : r;
     c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
     c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
-    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc, ci.rsi};  // kept for the writes
+    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc, ci.rsi, ci.mtx_op};  // kept for the writes
     return c;
   endfunction
 
@@ -409,6 +418,11 @@ module vmem_pipe_td
   logic [15:0][127:0] cv_now;      // the results of tp4's group
   logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
   logic [15:0][31:0]  f_old;
+  logic [15:0]        sl_in;       // a multi-texel lane's group_valid: in range (bound)
+  logic [15:0]        mt_valid;
+  logic [15:0][127:0] mt_res;
+  logic [15:0][2:0]   mt_count;
+  logic [15:0]        mt_illegal;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [2:0]         d16_op;
   tdl_t               fl, sl;
@@ -462,7 +476,8 @@ module vmem_pipe_td
           cv_cnt[l][32*i +: 32] = 32'd0;
         end
       end
-      cv_now[l] = ci4.d16fmt ? cv_cnt[l] : sw_res[l];
+      cv_now[l] = ci4.mtx ? mt_res[l] : ci4.d16fmt ? cv_cnt[l] : sw_res[l];
+      sl_in[l]  = sl.in_range[0] & ~sl.unbound;
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
@@ -475,8 +490,8 @@ module vmem_pipe_td
       .clk_i,
       .rst_ni,
       .valid_i      (f_valid & fi.conv),
-      .dfmt_i       (f_info.dfmt),
-      .nfmt_i       (f_info.nfmt),
+      .dfmt_i       (fi.mtx ? DfmtPass32 : f_info.dfmt),
+      .nfmt_i       (fi.mtx ? NfmtUint : f_info.nfmt),
       .data_i       (el[l]),
       .valid_o      (up_valid[l]),
       .components_o (up_comp[l]),
@@ -499,6 +514,25 @@ module vmem_pipe_td
       .valid_o        (sw_valid[l]),
       .result_o       (sw_res[l]),
       .result_count_o (sw_count[l])
+    );
+
+    // Multi-texel loads: the group (at most 4 bytes, dword 0 of the element) reaches tp2 through
+    // format_unpack as a 32-bit uint component, and multi_texel's result shows in tp4 in place of
+    // swizzle's.
+    multi_texel u_multi_texel (
+      .clk_i,
+      .rst_ni,
+      .valid_i         (tp2_q.valid & si.mtx),
+      .op_i            (s_info.mtx_op),
+      .dmask_i         (s_info.dmask),
+      .dfmt_i          ({2'b00, s_info.dfmt}),
+      .nfmt_i          ({1'b0, s_info.nfmt}),
+      .group_valid_i   (sl_in[l]),
+      .texels_i        ({32'd0, up_comp[l][31:0]}),
+      .valid_o         (mt_valid[l]),
+      .result_o        (mt_res[l]),
+      .result_count_o  (mt_count[l]),
+      .illegal_o       (mt_illegal[l])
     );
 
     d16 u_d16 (
@@ -526,7 +560,7 @@ module vmem_pipe_td
   end
   logic unused_units;
   assign unused_units = ^{up_valid[15:1], sw_valid[15:1], dh_valid[15:1], dh_count, dh_illegal,
-                          dh_res_hi};
+                          dh_res_hi, mt_valid, mt_count, mt_illegal};
 
   always_ff @(posedge clk_i) begin
     for (int p = 0; p < 2; p++) begin
@@ -588,7 +622,7 @@ module vmem_pipe_td
       for (int l = 0; l < GroupLanes; l++) begin
         v    = '0;
         row  = rb_q[w_par][wr_g_q][l];
-        live = w_live_q ? sw_res[l] : row;
+        live = !w_live_q ? row : wi.mtx ? mt_res[l] : sw_res[l];
         if (wi.atomic) begin
           v = row[{1'b0, wr_i_q[0]}];
         end else if (wi.d16bs) begin
@@ -753,7 +787,7 @@ module vmem_pipe_td
     wr = 1'b0;
     if (take_i.valid) begin
       wr = ((take_i.info.kind == PipeLoad) || ((take_i.info.kind == PipeAtomic) && take_i.info.glc))
-           && (take_i.info.exec != '0);
+           && (take_i.info.exec != '0) && !(take_i.info.mtx && (take_i.info.mtx_count == 3'd0));
       inf_d[ix(take_i.id)]     = 1'b1;
       info_d[ix(take_i.id)]    = take_i.info;
       wrt_d[ix(take_i.id)]     = wr;

@@ -320,6 +320,9 @@ package vmem_pkg;
     logic [15:0] t_first;   // cycle of the first beat
     logic [15:0] t_last;    // cycle of the last beat
     pipe_resinfo_t rsi;     // IMAGE_GET_RESINFO's T# fields
+    logic        mtx;       // a multi-texel load (IMAGE_LOAD_BY2 .. PCK4 and _MIP, SPEC §4.3)
+    logic [1:0]  mtx_op;    // its multi_texel op (0 BY2, 1 BY4, 2 PCK2, 3 PCK4)
+    logic [2:0]  mtx_count; // its result dwords R (iss_count_i)
   } pipe_info_t;
 
   // What the TD keeps per lane (from the address stage).
