@@ -48,6 +48,9 @@
 //   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
 //   single-component in the step stage. Multi-texel loads (iss_op 4-7) are image loads whose
 //   image_addr op is iss_op - 4 and whose element is the n-texel group (iss_bytes bytes).
+//   LDS loads (iss_lds): buffer_addr computes lds_address and lds_in_range too; a lane takes part
+//   only with lds_in_range, and its `old` word for the TD is {EXEC and lds_in_range,
+//   lds_address}.
 //   GET_RESINFO (iss_op 3) goes through as a buffer instruction (four cycles) with no lane
 //   taking part, single-component (one empty step a group); each lane's {level exists, level}
 //   (base_level + its address dword 0) goes to the TD as its `old` word, the T#'s dimensions
@@ -131,6 +134,7 @@ module vmem_pipe_ta
     logic [63:0] exec;
     logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
     logic        resinfo;    // IMAGE_GET_RESINFO: no lane takes part
+    logic        lds;        // an LDS load (MUBUF lds)
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -757,7 +761,7 @@ module vmem_pipe_ta
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
                             t_last: ib_tlast_q[ib_r_q], rsi: th_rsi,
                             mtx: is_multi_texel(th.image, th.kind, th.op), mtx_op: th.op[1:0],
-                            mtx_count: th.count}};
+                            mtx_count: th.count, lds: th.lds}};
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     buffer_addr u_buffer_addr (
@@ -770,14 +774,14 @@ module vmem_pipe_ta
       .idxen_i        (fd_hdr.idxen),
       .access_i       (fd_hdr.access),
       .bytes_i        (fd_hdr.bytes),
-      .lds_i          (1'b0),
+      .lds_i          (fd_hdr.lds),
       .sgpr_offset_i  (32'd0),
       .vgpr_index_i   (ba_index[l]),
       .vgpr_offset_i  (ba_offset[l]),
       .tid_i          ({fd_group, 4'(l)}),
-      .m0_i           (32'd0),
-      .lds_base_i     (9'd0),
-      .lds_size_i     (9'd0),
+      .m0_i           (fd_hdr.m0),
+      .lds_base_i     (fd_hdr.lds_base),
+      .lds_size_i     (fd_hdr.lds_size),
       .valid_o        (ba_valid[l]),
       .address_o      (ba_address[l]),
       .in_range_o     (ba_in_range[l]),
@@ -855,13 +859,13 @@ module vmem_pipe_ta
   end
 
   // The outputs of buffer_addr this pipeline does not use (§2.3 illegal accesses never reach the
-  // pipe: the testbench validates every program with the executor; lds = 0), and the valid
+  // pipe: the testbench validates every program with the executor), and the valid
   // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below). Of
   // image_addr only the verdict and the address are used (its valid is iq2_q.valid): the level
   // and its dimensions are GET_RESINFO's, xa the multi-texel loads', and illegal (a T# the
   // executor refuses) never reaches the pipe.
   logic unused_units;
-  assign unused_units = ^{ba_illegal, ba_lds_address, ba_lds_in_range, ba_valid[15:1], pk_valid,
+  assign unused_units = ^{ba_illegal, ba_valid[15:1], pk_valid,
                           cv_valid[15:1], cv_count, cv_illegal, ix_valid, ix_level_ok,
                           ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
                           cv_p2_q.img};
@@ -903,7 +907,8 @@ module vmem_pipe_ta
         end
         default: begin
           rl[l].mask = full;
-          rl[l].part = e & ~ub & in_ok;
+          // An LDS load's lane reads memory only when its LDS dword is inside the allocation.
+          rl[l].part = e & ~ub & in_ok & (~rh.lds | ba_lds_in_range[l]);
         end
       endcase
 
@@ -911,7 +916,9 @@ module vmem_pipe_ta
       rt[l].unbound  = ub;
       rt[l].in_range = ir;
       rt[l].offset   = ba_address[l][3:0];
-      rt[l].old      = d0;
+      // D16 byte/short loads: the old VGPR value (data dword 0); LDS loads: {LDS lane,
+      // lds_address} (an LDS lane: in EXEC with its LDS dword inside the allocation).
+      rt[l].old      = rh.lds ? {13'd0, e & ba_lds_in_range[l], ba_lds_address[l]} : d0;
 
       // Images: the element at image_addr's address, all its bytes; it takes part in EXEC
       // inside the level (group_valid: bound, level present, inside it), stores also with a
@@ -1134,8 +1141,8 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, wh.resinfo, bh,
-                        fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, wh.sized, wh.exec, wh.tunbound, wh.resinfo,
+                        wh.lds, bh, fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1163,7 +1170,7 @@ module vmem_pipe_ta
                                      tunbound: th.image &&
                                                ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
                                                 (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),
-                                     resinfo: th_res};
+                                     resinfo: th_res, lds: th.lds};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];

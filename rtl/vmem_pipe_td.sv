@@ -42,6 +42,9 @@
 //     before), those results; a D16 format load's dword i is components 2i and 2i + 1
 //     narrowed to halves there (vmem_fp_pkg::f32_to_f16; integer formats the low 16 bits):
 //     32 narrowings, the port's rate.
+//   LDS loads ("LDS loads"): one write per group with an EXEC lane, on the LDS port (held until
+//     lds_ready_i): the LDS lanes' result dword 0 at their lds_address, which the address stage
+//     sent as the lane's `old` word and the feed keeps in the result buffer's dword 1.
 //   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
 //     (writing: its last write accepted; otherwise: step stage ended and no posted access
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
@@ -90,6 +93,8 @@ module vmem_pipe_td
   // VGPR write port and done (vmem_pipe's ports)
   input  logic                      vgpr_ready_i,
   output pipe_vgpr_t                vgpr_o,
+  input  logic                      lds_ready_i,
+  output pipe_lds_t                 lds_o,
   output pipe_done_t                done_o
 );
 
@@ -105,6 +110,7 @@ module vmem_pipe_td
     logic        d16fmt;    // D16 format load: halves after swizzle
     logic        conv;      // format_unpack -> swizzle (multi-texel loads: -> multi_texel)
     logic        mtx;       // multi-texel load: format_unpack passes the group's dword 0 on
+    logic        lds;       // LDS load: dword 0 to the LDS port, {LDS lane, address} in dword 1
     logic        intf;      // uint / sint
     logic [3:0]  egroups;   // groups with an EXEC lane
     logic [3:0]  dmask;     // swizzle's DMASK (the take's: an image's, a buffer's (1 << count) - 1)
@@ -126,6 +132,7 @@ module vmem_pipe_td
     c.d16fmt = load && !c.d16bs && (ci.d16 == 2'd1);
     c.conv   = load && !c.d16bs;
     c.mtx    = load && ci.mtx;
+    c.lds    = load && ci.lds;
     c.intf   = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
@@ -151,7 +158,7 @@ module vmem_pipe_td
     end
     r     = c.rdata + {2'b00, c.conv & ~c.mtx & ci.tfe};
     room  = 9'd256 - {1'b0, ci.vdata};
-    c.w   = ({6'd0, r} > room) ? room[2:0] : r;
+    c.w   = c.lds ? 3'd1 : (({6'd0, r} > room) ? room[2:0] : r);
     c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
     c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
     unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc, ci.rsi, ci.mtx_op};  // kept for the writes
@@ -571,13 +578,24 @@ module vmem_pipe_td
             rb_q[p][g][l][1] <= f_atom[l][63:32];
           end
         end
+        // LDS loads: each lane's {LDS lane, lds_address} waits in dword 1 for the write.
+        if (f_valid && fi.lds && (f_par == 1'(p)) && (f_group == 2'(g))) begin
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][1] <= f_old[l];
+          end
+        end
         if (tp2_q.valid && si.d16bs && (tp2_q.par == 1'(p)) && (tp2_q.group == 2'(g))) begin
           for (int l = 0; l < GroupLanes; l++) begin
             rb_q[p][g][l][0] <= dh_res[l][31:0];
           end
         end
         if (tp4_q.valid && ci4.conv && (tp4_q.par == 1'(p)) && (tp4_q.group == 2'(g))) begin
-          rb_q[p][g] <= cv_now;
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][0] <= cv_now[l][31:0];
+            if (!ci4.lds) begin
+              rb_q[p][g][l][3:1] <= cv_now[l][127:32];
+            end
+          end
         end
       end
     end
@@ -608,13 +626,24 @@ module vmem_pipe_td
     w_info    = info_q[ix(w_id)];
     wi        = derive(w_info);
     wi_next   = derive(info_q[ix(w_id_next)]);
-    wr_acc    = wr_v_q & vgpr_ready_i;
+    wr_acc    = wr_v_q & (wi.lds ? lds_ready_i : vgpr_ready_i);
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
     inst_last = wr_acc & wr_last_i & (wr_later == 4'd0);
 
     vgpr_o = '0;
-    if (wr_v_q) begin
+    lds_o  = '0;
+    if (wr_v_q && wi.lds) begin
+      // An LDS load: its group's LDS lanes, each its lds_address and its result dword 0.
+      lds_o.valid = 1'b1;
+      for (int l = 0; l < GroupLanes; l++) begin
+        row  = rb_q[w_par][wr_g_q][l];
+        live = w_live_q ? sw_res[l] : row;
+        lds_o.mask[l] = w_info.exec[GroupLanes*wr_g_q + l] & row[1][18];
+        lds_o.addr[l] = lds_o.mask[l] ? row[1][17:0] : 18'd0;
+        lds_o.data[l] = lds_o.mask[l] ? live[0] : 32'd0;
+      end
+    end else if (wr_v_q) begin
       vgpr_o.valid = 1'b1;
       vgpr_o.addr  = w_info.vdata + {5'd0, wr_i_q};
       vgpr_o.group = wr_g_q;

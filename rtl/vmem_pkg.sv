@@ -286,6 +286,10 @@ package vmem_pkg;
     logic         a16;
     logic         mip;
     logic         r128;
+    logic         lds;      // MUBUF lds: a load to the LDS (SPEC §2.5)
+    logic [31:0]  m0;       // lds: M0
+    logic [8:0]   lds_base; // lds: the wave's LDS allocation, units of 128 bytes
+    logic [8:0]   lds_size;
     logic [63:0]  exec;
   } pipe_hdr_t;
 
@@ -323,6 +327,7 @@ package vmem_pkg;
     logic        mtx;       // a multi-texel load (IMAGE_LOAD_BY2 .. PCK4 and _MIP, SPEC §4.3)
     logic [1:0]  mtx_op;    // its multi_texel op (0 BY2, 1 BY4, 2 PCK2, 3 PCK4)
     logic [2:0]  mtx_count; // its result dwords R (iss_count_i)
+    logic        lds;       // an LDS load: its result dword 0 goes to the LDS port
   } pipe_info_t;
 
   // What the TD keeps per lane (from the address stage).
@@ -518,6 +523,14 @@ package vmem_pkg;
     logic [15:0]       mask;
     logic [15:0][31:0] data;
   } pipe_vgpr_t;
+
+  // LDS write: lds_valid_o .. lds_data_o (LDS loads, docs/decisions.md "LDS loads").
+  typedef struct packed {
+    logic              valid;
+    logic [15:0]       mask;
+    logic [15:0][17:0] addr;
+    logic [15:0][31:0] data;
+  } pipe_lds_t;
 
   // Done: done_valid_o .. done_mshr_wait_o.
   typedef struct packed {
