@@ -1853,7 +1853,6 @@ fn random_lds_programs(config: Config, seed: u64, programs: usize) -> u64 {
             }
         }
         wave.exec = [u64::MAX, next(&mut rng), 0xffff_0000_0000_ffff, 1 << (next(&mut rng) % 64)][program % 4];
-        let before = wave.clone();
         let issue: Vec<In> = insts.iter().flat_map(|inst| issue_of(inst, &wave)).collect();
         bench.send(issue);
         let mut executor = wave.clone();

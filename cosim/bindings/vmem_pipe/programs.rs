@@ -203,7 +203,8 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
 /// 128·base + M0[15:0] + OFFSET + 4l, inside when its 4 bytes lie below 128·(base + size)): mostly
 /// a small allocation that the 64 lanes' 256 bytes overrun at some M0 and OFFSET values (lanes
 /// outside it), at times none, one that runs past the 64 KiB LDS (bytes dropped), or a large
-/// one; now and then the V# unbound (every LDS lane writes 0 or 1).
+/// one; now and then the V# unbound or only a few records long (LDS lanes without a memory
+/// access write 0 or 1).
 fn draw_lds(rng: &mut Rng, wave: &mut Wave) {
     let (base, size) = match rng.below(8) {
         0 => (rng.below(4), 0),
@@ -220,9 +221,12 @@ fn draw_lds(rng: &mut Rng, wave: &mut Wave) {
         _ => 0x80,
     };
     wave.m0 = (rng.next_u32() & 0xffff_0000) | low;
-    if rng.chance(0.125) {
+    match rng.below(8) {
         // dfmt (bits 114:111) 0: unbound.
-        wave.sgprs[VSHARP_SGPR + 3] &= !(0xf << 15);
+        0 => wave.sgprs[VSHARP_SGPR + 3] &= !(0xf << 15),
+        // num_records (bits 95:64) small: lanes out of memory range inside the allocation.
+        1 | 2 => wave.sgprs[VSHARP_SGPR + 2] = rng.below(0x100) as u32,
+        _ => {}
     }
 }
 
