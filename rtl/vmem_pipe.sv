@@ -102,6 +102,10 @@ module vmem_pipe
   input  logic              iss_a16_i,
   input  logic              iss_mip_i,
   input  logic              iss_r128_i,
+  input  logic              iss_lds_i,
+  input  logic [31:0]       iss_m0_i,
+  input  logic [8:0]        iss_lds_base_i,
+  input  logic [8:0]        iss_lds_size_i,
   input  logic [63:0]       iss_exec_i,
   input  logic [15:0][31:0] iss_addr_i,
   input  logic [15:0][31:0] iss_data_i,
@@ -111,6 +115,7 @@ module vmem_pipe
   input  logic [63:0][31:0] l2_rsp_data_i,
   input  logic              l2_idle_i,
   input  logic              vgpr_ready_i,
+  input  logic              lds_ready_i,
   output logic              iss_ready_o,
   output logic [3:0]        l2_req_valid_o,
   output logic [3:0][1:0]   l2_req_kind_o,
@@ -126,6 +131,10 @@ module vmem_pipe
   output logic [1:0]        vgpr_group_o,
   output logic [15:0]       vgpr_mask_o,
   output logic [15:0][31:0] vgpr_data_o,
+  output logic              lds_valid_o,
+  output logic [15:0]       lds_mask_o,
+  output logic [15:0][17:0] lds_addr_o,
+  output logic [15:0][31:0] lds_data_o,
   output logic              done_valid_o,
   output logic [15:0]       done_issue_o,
   output logic [15:0]       done_ta_o,
@@ -187,6 +196,7 @@ module vmem_pipe
   pipe_l2_req_t [3:0] l2_req;
   pipe_l2_rsp_t [3:0] l2_rsp;
   pipe_vgpr_t         vgpr;
+  pipe_lds_t          lds;
   pipe_done_t         done;
 
   assign iss_kind = (iss_kind_i == 2'd3) ? PipeLoad : iss_kind_i;
@@ -195,7 +205,8 @@ module vmem_pipe
                 iss_nfmt_i, iss_dst_sel_i, iss_d16_i, iss_offen_i, iss_idxen_i, iss_glc_i,
                 iss_tfe_i, iss_offset_i, iss_vdata_i, iss_soffset_i, iss_rsrc_i[3:0],
                 iss_rsrc_i[7:4], iss_image_i, iss_dmask_i, iss_da_i, iss_a16_i, iss_mip_i,
-                iss_r128_i, iss_exec_i, iss_addr_i, iss_data_i};
+                iss_r128_i, iss_lds_i, iss_m0_i, iss_lds_base_i, iss_lds_size_i, iss_exec_i,
+                iss_addr_i, iss_data_i};
 
   for (genvar c = 0; c < 4; c++) begin : g_l2
     assign l2_rsp[c] = {l2_rsp_valid_i[c], l2_rsp_tag_i[c], l2_rsp_data_i[16*c +: 16]};
@@ -205,6 +216,7 @@ module vmem_pipe
   end
 
   assign {vgpr_valid_o, vgpr_addr_o, vgpr_group_o, vgpr_mask_o, vgpr_data_o} = vgpr;
+  assign {lds_valid_o, lds_mask_o, lds_addr_o, lds_data_o} = lds;
   assign {done_valid_o, done_issue_o, done_ta_o, done_tcp_o, done_l2_o, done_td_o, done_total_o,
           done_requests_o, done_hits_o, done_misses_o, done_merged_o, done_conflicts_o,
           done_mshr_wait_o} = done;
@@ -275,6 +287,8 @@ module vmem_pipe
     .inflight_full_o (inflight_full),
     .vgpr_ready_i,
     .vgpr_o          (vgpr),
+    .lds_ready_i,
+    .lds_o           (lds),
     .done_o          (done)
   );
 
@@ -286,6 +300,7 @@ module vmem_pipe
   // vmem_pipe_ta (IssueBeats_A, IssueHeaderHeld_A, IssueIntoFull_A), the L2's responses in
   // vmem_pipe_tcp_bank (RspMshrBusy_A) and vmem_pipe_tcp (RspChannel_A, PostedAcks_A).
 // Known values (4-state simulators only; see vmem_prim_pkg.sv).
-`VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, done_valid_o})
+`VMEM_ASSERT_KNOWN(ValidsKnown_A, {iss_ready_o, l2_req_valid_o, vgpr_valid_o, lds_valid_o,
+                                   done_valid_o})
 
 endmodule : vmem_pipe

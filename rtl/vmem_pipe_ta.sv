@@ -50,6 +50,15 @@
 //   condition; its element is its 4 or 8 bytes at the lane's address and its operands (the
 //   group's data dwords, taken with its quad 3 into the same two-stage register as a buffer's)
 //   are laid out as a buffer atomic's.
+//   Multi-texel loads (iss_op 4-7) are image loads whose
+//   image_addr op is iss_op - 4 and whose element is the n-texel group (iss_bytes bytes).
+//   LDS loads (iss_lds): buffer_addr computes lds_address and lds_in_range too; a lane takes part
+//   only with lds_in_range, and its `old` word for the TD is {EXEC and lds_in_range,
+//   lds_address}.
+//   GET_RESINFO (iss_op 3) goes through as a buffer instruction (four cycles) with no lane
+//   taking part, single-component (one empty step a group); each lane's {level exists, level}
+//   (base_level + its address dword 0) goes to the TD as its `old` word, the T#'s dimensions
+//   with the take (pipe_resinfo_t).
 //
 // Step stage ("TA: step stage"):
 //   One instruction at a time, in order taken. It starts in the first cycle in which group 0 of
@@ -132,6 +141,8 @@ module vmem_pipe_ta
     logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
     logic        narrow;     // bundles of at most two requests: an image atomic with GLC or a
                              // compare-swap (SPEC §15: 2 lanes a cycle); else four
+    logic        resinfo;    // IMAGE_GET_RESINFO: no lane takes part
+    logic        lds;        // an LDS load (MUBUF lds)
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -166,12 +177,13 @@ module vmem_pipe_ta
   } img_coord_t;
 
   // T# types with an address layout (SPEC §1.2, §4.1).
-  localparam logic [TsTypeW-1:0] Ty1d      = 4'd8;
-  localparam logic [TsTypeW-1:0] Ty2d      = 4'd9;
-  localparam logic [TsTypeW-1:0] Ty3d      = 4'd10;
-  localparam logic [TsTypeW-1:0] TyCube    = 4'd11;
-  localparam logic [TsTypeW-1:0] Ty1dArray = 4'd12;
-  localparam logic [TsTypeW-1:0] Ty2dArray = 4'd13;
+  localparam logic [TsTypeW-1:0] Ty1d          = 4'd8;
+  localparam logic [TsTypeW-1:0] Ty2d          = 4'd9;
+  localparam logic [TsTypeW-1:0] Ty3d          = 4'd10;
+  localparam logic [TsTypeW-1:0] TyCube        = 4'd11;
+  localparam logic [TsTypeW-1:0] Ty1dArray     = 4'd12;
+  localparam logic [TsTypeW-1:0] Ty2dArray     = 4'd13;
+  localparam logic [TsTypeW-1:0] Ty2dMsaaArray = 4'd15;
 
   ///////////////
   // Functions //
@@ -266,6 +278,22 @@ module vmem_pipe_ta
       c = '0;
     end
     return c;
+  endfunction
+
+  // IMAGE_GET_RESINFO ("Images", GET_RESINFO): an image load with iss_op 3. It goes through the
+  // address stage as a buffer instruction does (four cycles, a group a cycle) and the step stage
+  // as a single-component one with no lane taking part (one empty step a group).
+  localparam logic [4:0] ImgOpResinfo = 5'd3;
+
+  function automatic logic is_resinfo(logic image, logic [1:0] kind, logic [4:0] op);
+    return image && (kind == PipeLoad) && (op == ImgOpResinfo);
+  endfunction
+
+  // The multi-texel loads ("Images", Multi-texel loads): an image load with iss_op 4 + the
+  // multi_texel op (4 BY2, 5 BY4, 6 PCK2, 7 PCK4). image_addr takes op iss_op - 4 (its n-texel
+  // group, aligned, bounds for the unaligned x); the element is the group's iss_bytes bytes.
+  function automatic logic is_multi_texel(logic image, logic [1:0] kind, logic [4:0] op);
+    return image && (kind == PipeLoad) && (op >= 5'd4) && (op <= 5'd7);
   endfunction
 
   // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
@@ -376,8 +404,9 @@ module vmem_pipe_ta
     bj   = bk[3:2];
     bg   = bk[1:0];
     bh   = (bk == 5'd0) ? iss_i.hdr : ib_hdr_q[ib_w_q];
-    b_a  = bh.image ? img_addr_dwords(bh.vsharp[TsTypeLsb +: TsTypeW], bh.da, bh.mip, bh.a16)
-                    : addr_dwords(bh.idxen, bh.offen);
+    b_a  = is_resinfo(bh.image, bh.kind, bh.op) ? 3'd1
+         : bh.image     ? img_addr_dwords(bh.vsharp[TsTypeLsb +: TsTypeW], bh.da, bh.mip, bh.a16)
+                        : addr_dwords(bh.idxen, bh.offen);
     b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
 
     cv_fmt  = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
@@ -526,7 +555,10 @@ module vmem_pipe_ta
   logic             fd_tab;
   logic [1:0]       fd_group;
   logic [1:0]       fd_quad;                  // an image's quad of the group; 0 for buffers
-  logic             fd_img;                   // an image instruction
+  logic             fd_img;                   // an image instruction (GET_RESINFO not)
+  logic             fd_res;                   // IMAGE_GET_RESINFO
+  logic [15:0][32:0] fd_lvl;                  // its lanes' level, base_level + mipid (exact)
+  logic [15:0]       fd_lvl_ok;               // ... and whether that level exists
   pipe_hdr_t        fd_hdr;
   tag_t             rp1_d, rp1_q, rp2_q;      // results: valid two edges after feeding the
                                               // group (an image's: its last quad)
@@ -589,7 +621,8 @@ module vmem_pipe_ta
     fd_group = take ? 2'd0 : adr_g_q;
     fd_quad  = take ? 2'd0 : adr_q_q;
     fd_hdr   = ib_hdr_q[fd_buf];
-    fd_img   = fd_hdr.image;
+    fd_res   = is_resinfo(fd_hdr.image, fd_hdr.kind, fd_hdr.op);
+    fd_img   = fd_hdr.image & ~fd_res;
     fd_vsharp                          = fd_hdr.vsharp;
     fd_vsharp[VsBaseLsb +: VsBaseW]    = ib_base_q[fd_buf];
     // Format stores: a buffer's group as it is fed; an image's whole group with its last quad.
@@ -624,6 +657,19 @@ module vmem_pipe_ta
         end
       end
     end
+    // GET_RESINFO: each lane's level L = base_level + mipid (its address dword 0), exact, and
+    // whether it exists (SPEC §4.2: L <= last_level and, 256-bit T#, L <= max_mip); {ok, L}
+    // goes to the TD as the lane's `old` word through the data dwords' two-stage register.
+    for (int l = 0; l < GroupLanes; l++) begin
+      fd_lvl[l]    = {1'b0, ia_rdata[0][l]} + 33'(fd_hdr.vsharp[TsBaseLevelLsb +: TsBaseLevelW]);
+      fd_lvl_ok[l] = (fd_lvl[l] <= 33'(fd_hdr.vsharp[TsLastLevelLsb +: TsLastLevelW])) &&
+                     (fd_hdr.r128 ||
+                      (fd_lvl[l] <= 33'(fd_hdr.rsrc_hi[TsMaxMipLsb - TsHiLsb +: TsMaxMipW])));
+      if (fd_res) begin
+        fd_raw[l] = {123'd0, fd_lvl_ok[l], fd_lvl[l][3:0]};
+      end
+    end
+
     // The lanes of the quad fed to image_addr, from the group's address row.
     for (int j = 0; j < 4; j++) begin
       logic [3:0][31:0] dw;
@@ -688,16 +734,55 @@ module vmem_pipe_ta
   pipe_hdr_t th;
   assign th = ib_hdr_q[ib_r_q];
 
+  // GET_RESINFO's T# fields for the TD (pipe_resinfo_t), and its conversion: its tuple (width,
+  // height, layers, levels) goes through format_unpack and swizzle as a 32_32_32_32 uint element
+  // with identity dst_sel (X, Y, Z, W), so DMASK compaction, unbound (all 0) and TFE are the
+  // loads'.
+  localparam logic [3:0]  DfmtXyzw32   = 4'd14;
+  localparam logic [2:0]  NfmtUintCode = 3'd4;
+  localparam logic [11:0] DstSelXyzw   = {3'd7, 3'd6, 3'd5, 3'd4};
+  pipe_resinfo_t th_rsi;
+  logic [13:0]   th_d;      // depth_field + 1 (1 with a 128-bit T#)
+  logic          th_res;
+
+  always_comb begin
+    logic [TsTypeW-1:0] ty;
+    ty     = th.vsharp[TsTypeLsb +: TsTypeW];
+    th_res = is_resinfo(th.image, th.kind, th.op);
+    th_d   = th.r128 ? 14'd1 : 14'(th.rsrc_hi[TsDepthLsb - TsHiLsb +: TsDepthW]) + 14'd1;
+    th_rsi = '0;
+    if (th_res) begin
+      th_rsi.resinfo = 1'b1;
+      th_rsi.width0  = 15'(th.vsharp[TsWidthLsb +: TsWidthW]) + 15'd1;
+      th_rsi.height0 = ((ty == Ty1d) || (ty == Ty1dArray))
+                     ? 15'd1 : 15'(th.vsharp[TsHeightLsb +: TsHeightW]) + 15'd1;
+      th_rsi.deep    = ty == Ty3d;
+      unique case (ty)
+        Ty3d, Ty1dArray, Ty2dArray, Ty2dMsaaArray: th_rsi.layers0 = 16'(th_d);
+        TyCube:                                    th_rsi.layers0 = 16'(th_d) * 16'd6;
+        default:                                   th_rsi.layers0 = 16'd1;
+      endcase
+      th_rsi.levels  = 6'(th.vsharp[TsLastLevelLsb +: TsLastLevelW]) -
+                       6'(th.vsharp[TsBaseLevelLsb +: TsBaseLevelW]) + 6'd1;
+    end
+  end
+
   assign take_o = '{valid: take, id: take_cnt_q,
                     info: '{kind: th.kind, glc: th.glc, tfe: th.tfe, wide: th.wide,
-                            sized: th.sized, d16: th.d16, bytes: th.bytes,
-                            dfmt: th.dfmt, nfmt: th.nfmt, dst_sel: th.dst_sel,
+                            sized: th.sized, d16: th.d16,
+                            bytes: th_res ? 5'd16 : th.bytes,
+                            dfmt: th_res ? DfmtXyzw32 : th.dfmt,
+                            nfmt: th_res ? NfmtUintCode : th.nfmt,
+                            dst_sel: th_res ? DstSelXyzw : th.dst_sel,
                             dmask: th.image ? ((th.dmask == 4'd0) ? 4'd1 : th.dmask)
                                             : 4'((8'd1 << th.count) - 8'd1),
-                            pck: (th.image && (th.kind == PipeLoad)) ? th.op[1:0] : 2'd0,
+                            pck: (th.image && (th.kind == PipeLoad) &&
+                                  ((th.op == 5'd1) || (th.op == 5'd2))) ? th.op[1:0] : 2'd0,
                             vdata: th.vdata,
                             exec: th.exec, t_first: ib_tfirst_q[ib_r_q],
-                            t_last: ib_tlast_q[ib_r_q]}};
+                            t_last: ib_tlast_q[ib_r_q], rsi: th_rsi,
+                            mtx: is_multi_texel(th.image, th.kind, th.op), mtx_op: th.op[1:0],
+                            mtx_count: th.count, lds: th.lds}};
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     buffer_addr u_buffer_addr (
@@ -710,14 +795,14 @@ module vmem_pipe_ta
       .idxen_i        (fd_hdr.idxen),
       .access_i       (fd_hdr.access),
       .bytes_i        (fd_hdr.bytes),
-      .lds_i          (1'b0),
+      .lds_i          (fd_hdr.lds),
       .sgpr_offset_i  (32'd0),
       .vgpr_index_i   (ba_index[l]),
       .vgpr_offset_i  (ba_offset[l]),
       .tid_i          ({fd_group, 4'(l)}),
-      .m0_i           (32'd0),
-      .lds_base_i     (9'd0),
-      .lds_size_i     (9'd0),
+      .m0_i           (fd_hdr.m0),
+      .lds_base_i     (fd_hdr.lds_base),
+      .lds_size_i     (fd_hdr.lds_size),
       .valid_o        (ba_valid[l]),
       .address_o      (ba_address[l]),
       .in_range_o     (ba_in_range[l]),
@@ -749,7 +834,8 @@ module vmem_pipe_ta
       .tsharp_lo_i   (fd_hdr.vsharp),
       .tsharp_hi_i   (fd_hdr.rsrc_hi),
       .r128_i        (fd_hdr.r128),
-      .op_i          (3'd4),
+      .op_i          (is_multi_texel(fd_hdr.image, fd_hdr.kind, fd_hdr.op) ? {1'b0, fd_hdr.op[1:0]}
+                                                                           : 3'd4),
       .mip_i         (fd_hdr.mip),
       .dmask_i       (fd_hdr.dmask),
       .d16_i         (fd_hdr.d16[0]),
@@ -794,14 +880,14 @@ module vmem_pipe_ta
   end
 
   // The outputs of buffer_addr this pipeline does not use (§2.3 illegal accesses never reach the
-  // pipe: the testbench validates every program with the executor; lds = 0), and the valid
+  // pipe: the testbench validates every program with the executor), and the valid
   // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below). Of
   // image_addr only the verdict and the address are used (its valid is iq2_q.valid): the level
   // and its dimensions are GET_RESINFO's, xa the multi-texel loads', and illegal (a T# the
   // executor refuses) never reaches the pipe. The tags' bits a stage does not read: the
   // receiver's d16 tag is never an image's; rp2_q's atom only steered dp2_q a stage earlier.
   logic unused_units;
-  assign unused_units = ^{ba_illegal, ba_lds_address, ba_lds_in_range, ba_valid[15:1], pk_valid,
+  assign unused_units = ^{ba_illegal, ba_valid[15:1], pk_valid,
                           cv_valid[15:1], cv_count, cv_illegal, ix_valid, ix_level_ok,
                           ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
                           cv_p2_q.img, cv_p2_q.atom, rp2_q.atom};
@@ -843,7 +929,8 @@ module vmem_pipe_ta
         end
         default: begin
           rl[l].mask = full;
-          rl[l].part = e & ~ub & in_ok;
+          // An LDS load's lane reads memory only when its LDS dword is inside the allocation.
+          rl[l].part = e & ~ub & in_ok & (~rh.lds | ba_lds_in_range[l]);
         end
       endcase
 
@@ -851,7 +938,9 @@ module vmem_pipe_ta
       rt[l].unbound  = ub;
       rt[l].in_range = ir;
       rt[l].offset   = ba_address[l][3:0];
-      rt[l].old      = d0;
+      // D16 byte/short loads: the old VGPR value (data dword 0); LDS loads: {LDS lane,
+      // lds_address} (an LDS lane: in EXEC with its LDS dword inside the allocation).
+      rt[l].old      = rh.lds ? {13'd0, e & ba_lds_in_range[l], ba_lds_address[l]} : d0;
 
       // Images: the element at image_addr's address, all its bytes; it takes part in EXEC
       // inside the level (group_valid: bound, level present, inside it), stores also with a
@@ -870,6 +959,14 @@ module vmem_pipe_ta
         rt[l].unbound  = rh.tunbound;
         rt[l].in_range = {4{ir_gv[l]}};
         rt[l].offset   = ir_addr[l][3:0];
+      end
+      // GET_RESINFO: no lane takes part; `old` carries the lane's {level ok, level} (d0).
+      if (rh.resinfo) begin
+        rl[l]          = '0;
+        rt[l].part     = 1'b0;
+        rt[l].unbound  = rh.tunbound;
+        rt[l].in_range = 4'hf;   // swizzle's out-of-range mask 0: the tuple is read whole
+        rt[l].offset   = '0;
       end
     end
   end
@@ -1074,8 +1171,8 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, wh.sized, wh.exec, wh.tunbound, bh,
-                        fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, wh.sized, wh.exec, wh.tunbound,
+                        wh.resinfo, wh.lds, bh, fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1097,14 +1194,15 @@ module vmem_pipe_ta
       lt_avail_d[lt_w_q]         = '0;
       lt_hdr_d[lt_w_q]           = '{id: take_cnt_q, kind: th.kind, sized: th.sized,
                                      single: is_single(th.kind, th.sized, th.bytes, th.count,
-                                                       th.image),
+                                                       th.image) || th_res,
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
                                      exec: th.exec,
                                      tunbound: th.image &&
                                                ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
                                                 (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),
                                      narrow: th.image && (th.kind == PipeAtomic) &&
-                                             (th.glc || is_cmp(th.op))};
+                                             (th.glc || is_cmp(th.op)),
+                                     resinfo: th_res, lds: th.lds};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];

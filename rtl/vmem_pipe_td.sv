@@ -33,8 +33,11 @@
 //     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
 //     not take part), and PCK / PCK_SGN image loads its four raw fields (pck_fields, SPEC §1.4's
 //     table, zero- or sign-extended; 0 outside the level), stored in s + k; a PCK load's write
-//     of dword i reads field dmask_comp(DMASK, i). The element buffer is free from s + 4; group k
-//     is ready from s + 4 + k.
+//     of dword i reads field dmask_comp(DMASK, i). Multi-texel loads: the group (dword 0) passes
+//     format_unpack as a 32-bit uint and multi_texel (2 edges) replaces swizzle. GET_RESINFO:
+//     the element fed is the lane's (width, height, layers, levels) of its level, a 32_32_32_32
+//     uint with identity dst_sel, so swizzle compacts it by DMASK and zeroes an unbound T#'s.
+//     The element buffer is free from s + 4; group k is ready from s + 4 + k.
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
 //     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
@@ -42,6 +45,9 @@
 //     before), those results; a D16 format load's dword i is components 2i and 2i + 1
 //     narrowed to halves there (vmem_fp_pkg::f32_to_f16; integer formats the low 16 bits):
 //     32 narrowings, the port's rate.
+//   LDS loads ("LDS loads"): one write per group with an EXEC lane, on the LDS port (held until
+//     lds_ready_i): the LDS lanes' result dword 0 at their lds_address, which the address stage
+//     sent as the lane's `old` word and the feed keeps in the result buffer's dword 1.
 //   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
 //     (writing: its last write accepted; otherwise: step stage ended and no posted access
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
@@ -58,6 +64,7 @@
 `ifdef VERILATOR
 `include "rtl/format_unpack.sv"
 `include "rtl/swizzle.sv"
+`include "rtl/multi_texel.sv"
 `include "rtl/d16.sv"
 `include "rtl/vmem_pipe_rf.sv"
 `endif
@@ -89,10 +96,13 @@ module vmem_pipe_td
   // VGPR write port and done (vmem_pipe's ports)
   input  logic                      vgpr_ready_i,
   output pipe_vgpr_t                vgpr_o,
+  input  logic                      lds_ready_i,
+  output pipe_lds_t                 lds_o,
   output pipe_done_t                done_o
 );
 
   localparam int unsigned GroupLanes = 16;
+  localparam logic [3:0]  DfmtPass32 = 4'd4;   // dfmt 32: format_unpack passes dword 0 on
   localparam int unsigned RpW        = 8;    // returning accesses of one instruction: at most 128
   localparam int unsigned CntW       = 5;    // writing-queue positions, mod 32
 
@@ -101,7 +111,9 @@ module vmem_pipe_td
     logic        atomic;
     logic        d16bs;     // D16 byte/short load: d16 alone
     logic        d16fmt;    // D16 format load: halves after swizzle
-    logic        conv;      // format_unpack -> swizzle
+    logic        conv;      // format_unpack -> swizzle (multi-texel loads: -> multi_texel)
+    logic        mtx;       // multi-texel load: format_unpack passes the group's dword 0 on
+    logic        lds;       // LDS load: dword 0 to the LDS port, {LDS lane, address} in dword 1
     logic        pck;       // PCK / PCK_SGN image load: the element's raw fields, no conversion
     logic        sgn;       // ... PCK_SGN: sign-extended
     logic        intf;      // uint / sint
@@ -126,6 +138,8 @@ module vmem_pipe_td
     c.pck    = load && (ci.pck != 2'd0);
     c.sgn    = ci.pck == 2'd2;
     c.conv   = load && !c.d16bs && !c.pck;
+    c.mtx    = load && ci.mtx;
+    c.lds    = load && ci.lds;
     c.intf   = (ci.nfmt == NfmtUint) || (ci.nfmt == NfmtSint);
     for (int g = 0; g < 4; g++) begin
       c.egroups[g] = ci.exec[GroupLanes*g +: GroupLanes] != '0;
@@ -140,6 +154,8 @@ module vmem_pipe_td
     end
     if (c.atomic) begin
       c.rdata = ci.wide ? 3'd2 : 3'd1;
+    end else if (c.mtx) begin
+      c.rdata = ci.mtx_count;
     end else if (c.d16bs) begin
       c.rdata = 3'd1;
     end else if (c.d16fmt) begin
@@ -147,12 +163,12 @@ module vmem_pipe_td
     end else begin
       c.rdata = pc;
     end
-    r     = c.rdata + {2'b00, (c.conv | c.pck) & ci.tfe};
+    r     = c.rdata + {2'b00, ((c.conv & ~c.mtx) | c.pck) & ci.tfe};
     room  = 9'd256 - {1'b0, ci.vdata};
-    c.w   = ({6'd0, r} > room) ? room[2:0] : r;
+    c.w   = c.lds ? 3'd1 : (({6'd0, r} > room) ? room[2:0] : r);
     c.ndw = (ci.bytes <= 5'd4) ? 3'd1 : (3'(ci.bytes[4:2]) + {2'b00, ci.bytes[1:0] != 2'd0});
     c.bmask = (ci.bytes >= 5'd4) ? 32'hffff_ffff : ((32'd1 << {ci.bytes[1:0], 3'b000}) - 32'd1);
-    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc};  // kept for the writes
+    unused_ci = ^{ci.t_first, ci.t_last, ci.dst_sel, ci.dfmt, ci.glc, ci.rsi, ci.mtx_op};  // kept for the writes
     return c;
   endfunction
 
@@ -242,6 +258,27 @@ module vmem_pipe_td
       end
     end
     return c;
+  endfunction
+
+  // IMAGE_GET_RESINFO's element for a lane whose level is l (when ok): dword 0 width_l, 1
+  // height_l, 2 layers_l (0 for all three when the level does not exist), 3 the level count.
+  function automatic logic [127:0] resinfo_tuple(pipe_resinfo_t r, logic ok, logic [3:0] l);
+    logic [14:0] w, h;
+    logic [15:0] z;
+    logic        unused_flag;
+    unused_flag = r.resinfo;   // the caller's choice
+    w = r.width0 >> l;
+    h = r.height0 >> l;
+    z = r.deep ? (r.layers0 >> l) : r.layers0;
+    w = (w == '0) ? 15'd1 : w;
+    h = (h == '0) ? 15'd1 : h;
+    z = (z == '0) ? 16'd1 : z;
+    if (!ok) begin
+      w = '0;
+      h = '0;
+      z = '0;
+    end
+    return {{{26{r.levels[5]}}, r.levels}, 16'd0, z, 17'd0, h, 17'd0, w};
   endfunction
 
   // The lowest set bit of a group mask.
@@ -483,6 +520,11 @@ module vmem_pipe_td
   logic [15:0][127:0] cv_now;      // the results of tp4's group
   logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
   logic [15:0][31:0]  f_old;
+  logic [15:0]        sl_in;       // a multi-texel lane's group_valid: in range (bound)
+  logic [15:0]        mt_valid;
+  logic [15:0][127:0] mt_res;
+  logic [15:0][2:0]   mt_count;
+  logic [15:0]        mt_illegal;
   logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
   logic [15:0][3:0][31:0] f_pck;   // PCK loads: the element's four fields (uncompacted)
   logic [2:0]         d16_op;
@@ -520,6 +562,11 @@ module vmem_pipe_td
       // PCK: from the element as unpack would see it (0 outside the level or unbound), so a lane
       // that did not take part reads 0 in every field.
       f_pck[l]  = pck_fields(f_info.dfmt, el[l], fi.sgn);
+      // GET_RESINFO: the element is the lane's tuple (width, height, layers, levels) of level
+      // L = old[3:0] when it exists (old[4]), else (0, 0, 0, levels); SPEC §4.2, §4.4.
+      if (f_info.rsi.resinfo) begin
+        el[l] = resinfo_tuple(f_info.rsi, f_old[l][4], f_old[l][3:0]);
+      end
 
       // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
       sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];
@@ -535,7 +582,8 @@ module vmem_pipe_td
           cv_cnt[l][32*i +: 32] = 32'd0;
         end
       end
-      cv_now[l] = ci4.d16fmt ? cv_cnt[l] : sw_res[l];
+      cv_now[l] = ci4.mtx ? mt_res[l] : ci4.d16fmt ? cv_cnt[l] : sw_res[l];
+      sl_in[l]  = sl.in_range[0] & ~sl.unbound;
     end
     d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
@@ -548,8 +596,8 @@ module vmem_pipe_td
       .clk_i,
       .rst_ni,
       .valid_i      (f_valid & fi.conv),
-      .dfmt_i       (f_info.dfmt),
-      .nfmt_i       (f_info.nfmt),
+      .dfmt_i       (fi.mtx ? DfmtPass32 : f_info.dfmt),
+      .nfmt_i       (fi.mtx ? NfmtUint : f_info.nfmt),
       .data_i       (el[l]),
       .valid_o      (up_valid[l]),
       .components_o (up_comp[l]),
@@ -572,6 +620,25 @@ module vmem_pipe_td
       .valid_o        (sw_valid[l]),
       .result_o       (sw_res[l]),
       .result_count_o (sw_count[l])
+    );
+
+    // Multi-texel loads: the group (at most 4 bytes, dword 0 of the element) reaches tp2 through
+    // format_unpack as a 32-bit uint component, and multi_texel's result shows in tp4 in place of
+    // swizzle's.
+    multi_texel u_multi_texel (
+      .clk_i,
+      .rst_ni,
+      .valid_i         (tp2_q.valid & si.mtx),
+      .op_i            (s_info.mtx_op),
+      .dmask_i         (s_info.dmask),
+      .dfmt_i          ({2'b00, s_info.dfmt}),
+      .nfmt_i          ({1'b0, s_info.nfmt}),
+      .group_valid_i   (sl_in[l]),
+      .texels_i        ({32'd0, up_comp[l][31:0]}),
+      .valid_o         (mt_valid[l]),
+      .result_o        (mt_res[l]),
+      .result_count_o  (mt_count[l]),
+      .illegal_o       (mt_illegal[l])
     );
 
     d16 u_d16 (
@@ -599,7 +666,7 @@ module vmem_pipe_td
   end
   logic unused_units;
   assign unused_units = ^{up_valid[15:1], sw_valid[15:1], dh_valid[15:1], dh_count, dh_illegal,
-                          dh_res_hi};
+                          dh_res_hi, mt_valid, mt_count, mt_illegal};
 
   always_ff @(posedge clk_i) begin
     for (int p = 0; p < 2; p++) begin
@@ -614,13 +681,24 @@ module vmem_pipe_td
         if (f_valid && fi.pck && (f_par == 1'(p)) && (f_group == 2'(g))) begin
           rb_q[p][g] <= f_pck;
         end
+        // LDS loads: each lane's {LDS lane, lds_address} waits in dword 1 for the write.
+        if (f_valid && fi.lds && (f_par == 1'(p)) && (f_group == 2'(g))) begin
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][1] <= f_old[l];
+          end
+        end
         if (tp2_q.valid && si.d16bs && (tp2_q.par == 1'(p)) && (tp2_q.group == 2'(g))) begin
           for (int l = 0; l < GroupLanes; l++) begin
             rb_q[p][g][l][0] <= dh_res[l][31:0];
           end
         end
         if (tp4_q.valid && ci4.conv && (tp4_q.par == 1'(p)) && (tp4_q.group == 2'(g))) begin
-          rb_q[p][g] <= cv_now;
+          for (int l = 0; l < GroupLanes; l++) begin
+            rb_q[p][g][l][0] <= cv_now[l][31:0];
+            if (!ci4.lds) begin
+              rb_q[p][g][l][3:1] <= cv_now[l][127:32];
+            end
+          end
         end
       end
     end
@@ -651,13 +729,24 @@ module vmem_pipe_td
     w_info    = info_q[ix(w_id)];
     wi        = derive(w_info);
     wi_next   = derive(info_q[ix(w_id_next)]);
-    wr_acc    = wr_v_q & vgpr_ready_i;
+    wr_acc    = wr_v_q & (wi.lds ? lds_ready_i : vgpr_ready_i);
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
     inst_last = wr_acc & wr_last_i & (wr_later == 4'd0);
 
     vgpr_o = '0;
-    if (wr_v_q) begin
+    lds_o  = '0;
+    if (wr_v_q && wi.lds) begin
+      // An LDS load: its group's LDS lanes, each its lds_address and its result dword 0.
+      lds_o.valid = 1'b1;
+      for (int l = 0; l < GroupLanes; l++) begin
+        row  = rb_q[w_par][wr_g_q][l];
+        live = w_live_q ? sw_res[l] : row;
+        lds_o.mask[l] = w_info.exec[GroupLanes*wr_g_q + l] & row[1][18];
+        lds_o.addr[l] = lds_o.mask[l] ? row[1][17:0] : 18'd0;
+        lds_o.data[l] = lds_o.mask[l] ? live[0] : 32'd0;
+      end
+    end else if (wr_v_q) begin
       vgpr_o.valid = 1'b1;
       vgpr_o.addr  = w_info.vdata + {5'd0, wr_i_q};
       vgpr_o.group = wr_g_q;
@@ -665,7 +754,7 @@ module vmem_pipe_td
       for (int l = 0; l < GroupLanes; l++) begin
         v    = '0;
         row  = rb_q[w_par][wr_g_q][l];
-        live = w_live_q ? sw_res[l] : row;
+        live = !w_live_q ? row : wi.mtx ? mt_res[l] : sw_res[l];
         if (wi.atomic) begin
           v = row[{1'b0, wr_i_q[0]}];
         end else if (wi.d16bs) begin
@@ -832,7 +921,7 @@ module vmem_pipe_td
     wr = 1'b0;
     if (take_i.valid) begin
       wr = ((take_i.info.kind == PipeLoad) || ((take_i.info.kind == PipeAtomic) && take_i.info.glc))
-           && (take_i.info.exec != '0);
+           && (take_i.info.exec != '0) && !(take_i.info.mtx && (take_i.info.mtx_count == 3'd0));
       inf_d[ix(take_i.id)]     = 1'b1;
       info_d[ix(take_i.id)]    = take_i.info;
       wrt_d[ix(take_i.id)]     = wr;

@@ -286,8 +286,25 @@ package vmem_pkg;
     logic         a16;
     logic         mip;
     logic         r128;
+    logic         lds;      // MUBUF lds: a load to the LDS (SPEC §2.5)
+    logic [31:0]  m0;       // lds: M0
+    logic [8:0]   lds_base; // lds: the wave's LDS allocation, units of 128 bytes
+    logic [8:0]   lds_size;
     logic [63:0]  exec;
   } pipe_hdr_t;
+
+  // What IMAGE_GET_RESINFO's results need of its T# (SPEC §4.2, §4.4; docs/decisions.md
+  // "Images", GET_RESINFO), derived once as the address stage takes it; 0 for other kinds. A
+  // lane's level L comes with its lane (pipe_tdlane_t.old).
+  typedef struct packed {
+    logic        resinfo;   // IMAGE_GET_RESINFO
+    logic [14:0] width0;    // width_field + 1
+    logic [14:0] height0;   // height_field + 1; 1 for 1D and 1D arrays
+    logic        deep;      // 3D: layers_L = max(1, layers0 >> L); else layers0 at every level
+    logic [15:0] layers0;   // d for 3D and arrays, 6d for a cube, else 1 (d = depth_field + 1,
+                            // 1 with a 128-bit T#)
+    logic [5:0]  levels;    // last_level - base_level + 1, two's complement
+  } pipe_resinfo_t;
 
   // What the TD keeps of an instruction from its take to its done.
   typedef struct packed {
@@ -307,6 +324,11 @@ package vmem_pkg;
     logic [63:0] exec;
     logic [15:0] t_first;   // cycle of the first beat
     logic [15:0] t_last;    // cycle of the last beat
+    pipe_resinfo_t rsi;     // IMAGE_GET_RESINFO's T# fields
+    logic        mtx;       // a multi-texel load (IMAGE_LOAD_BY2 .. PCK4 and _MIP, SPEC §4.3)
+    logic [1:0]  mtx_op;    // its multi_texel op (0 BY2, 1 BY4, 2 PCK2, 3 PCK4)
+    logic [2:0]  mtx_count; // its result dwords R (iss_count_i)
+    logic        lds;       // an LDS load: its result dword 0 goes to the LDS port
   } pipe_info_t;
 
   // What the TD keeps per lane (from the address stage).
@@ -315,7 +337,8 @@ package vmem_pkg;
     logic        unbound;   // the V# or T# is unbound
     logic [3:0]  in_range;  // per dword; an image's lane: 4'hf inside the level, else 0
     logic [3:0]  offset;    // address bits 3:0
-    logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value
+    logic [31:0] old;       // D16 byte/short loads: the VDATA VGPR's old value; GET_RESINFO:
+                            // {level exists, level} in bits 4:0
   } pipe_tdlane_t;
 
   // One TA -> TCP request.
@@ -501,6 +524,14 @@ package vmem_pkg;
     logic [15:0]       mask;
     logic [15:0][31:0] data;
   } pipe_vgpr_t;
+
+  // LDS write: lds_valid_o .. lds_data_o (LDS loads, docs/decisions.md "LDS loads").
+  typedef struct packed {
+    logic              valid;
+    logic [15:0]       mask;
+    logic [15:0][17:0] addr;
+    logic [15:0][31:0] data;
+  } pipe_lds_t;
 
   // Done: done_valid_o .. done_mshr_wait_o.
   typedef struct packed {

@@ -1,8 +1,8 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
 //! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP (and their PCK / PCK_SGN forms), IMAGE_STORE,
-//! IMAGE_STORE_MIP, the IMAGE_ATOMIC_*s and IMAGE_GET_RESINFO, as a cycle-accurate model.
-//! Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
-//! "Images (SPEC §15)").
+//! IMAGE_STORE_MIP, the IMAGE_ATOMIC_*s and IMAGE_GET_RESINFO, and the MUBUF loads with
+//! `lds` = 1, as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)"
+//! (images: its "Images (SPEC §15)"; LDS loads: its "LDS loads").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
@@ -88,6 +88,10 @@
 //!   fourth step" read as the general rule for an instruction with nothing to take), so its
 //!   step stage never waits for memory but its writes follow an older load's. With EXEC 0 it is
 //!   not writing and is done once its four steps have ended.
+//! - LDS loads: `iss_lds_i` acts only on a buffer load (the SQ sends it on nothing else); the
+//!   result dword of an LDS lane that takes no part (memory out of range or V# unbound) is the
+//!   load's as for any such lane (0, or 1 for a SEL_1 component); an LDS write whose group has
+//!   EXEC lanes but no LDS lane is presented with mask 0 and takes its cycle like any other.
 
 pub mod config;
 pub mod cover;
@@ -175,8 +179,10 @@ pub struct VmemPipe {
     /// and where the done instruction's cycles went.
     done: Out,
     done_stages: Option<Stages>,
-    /// TA, TCP and TD events of the last cycle (cover.rs `event`, `IMAGE_ATOMIC_OUTSIDE`).
+    /// TA, TCP and TD events of the last cycle (cover.rs `event`, `IMAGE_ATOMIC_OUTSIDE`), and
+    /// the address stage's LDS events of the last cycle (cover.rs `lds_event`).
     events: u64,
+    lds_events: u64,
 }
 
 impl Default for VmemPipe {
@@ -220,6 +226,7 @@ impl VmemPipe {
             done: Out::default(),
             done_stages: None,
             events: 0,
+            lds_events: 0,
         }
     }
 
@@ -244,8 +251,9 @@ impl VmemPipe {
         self.cycle
     }
 
-    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits) and its TA event
-    /// ([`cover::IMAGE_ATOMIC_OUTSIDE`]), for functional coverage.
+    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), its TA event
+    /// ([`cover::IMAGE_ATOMIC_OUTSIDE`]) and its address stage's LDS events ([`cover::lds_event`]
+    /// bits), for functional coverage.
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -377,6 +385,9 @@ impl VmemPipe {
                         if slot.hdr.image && slot.hdr.kind == inst::Op::Atomic && slot.unbound == 0 && outside {
                             events |= cover::IMAGE_ATOMIC_OUTSIDE;
                         }
+                        if slot.hdr.lds_load() {
+                            self.lds_events = cover::lds_events(slot.hdr.exec, slot.lds_lanes, slot.part);
+                        }
                         if slot.hdr.returns_data() && slot.hdr.exec != 0 {
                             slot.writing = true;
                             slot.wseq = self.writing;
@@ -398,12 +409,21 @@ impl VmemPipe {
     fn outputs(&self) -> Out {
         let mut out = Out { iss_ready: self.rx.ready(), ..self.done };
         self.tcp.outputs(&mut out);
-        if let Some(w) = self.td.presented(self.cycle) {
-            out.vgpr_valid = true;
-            out.vgpr_addr = w.vgpr;
-            out.vgpr_group = w.group;
-            out.vgpr_mask = w.mask;
-            out.vgpr_data = w.data;
+        match self.td.presented(self.cycle) {
+            Some(w) if w.lds => {
+                out.lds_valid = true;
+                out.lds_mask = w.mask;
+                out.lds_addr = w.addr;
+                out.lds_data = w.data;
+            }
+            Some(w) => {
+                out.vgpr_valid = true;
+                out.vgpr_addr = w.vgpr;
+                out.vgpr_group = w.group;
+                out.vgpr_mask = w.mask;
+                out.vgpr_data = w.data;
+            }
+            None => {}
         }
         out
     }
@@ -438,9 +458,10 @@ impl Unit for VmemPipe {
         self.done = Out::default();
         self.done_stages = None;
         self.tcp.events = 0;
+        self.lds_events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.
         self.td.convert(&self.slots, t);
-        if self.out.vgpr_valid && input.vgpr_ready {
+        if (self.out.vgpr_valid && input.vgpr_ready) || (self.out.lds_valid && input.lds_ready) {
             self.td.accept_write(&mut self.slots, t);
         }
         let taken = match self.td.gatherer(&self.slots, t) {
@@ -456,7 +477,7 @@ impl Unit for VmemPipe {
             self.rx.accept(input, t);
         }
         self.done_cycle(t);
-        self.events = self.tcp.events | ta_events;
+        self.events = self.tcp.events | ta_events | self.lds_events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out

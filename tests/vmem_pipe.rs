@@ -623,7 +623,6 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     assert_eq!(v["vgprs"], plain["vgprs"]);
 
     let cases = [
-        (r#"["buffer_load_dword v20, v1, s[4:7], 0 offen lds"]"#, "does not take LDS loads"),
         (r#"["image_load_pck v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_LOAD_PCK"),
         (r#"["image_atomic_add v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_ATOMIC_ADD"),
     ];
@@ -637,6 +636,49 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     let (code, _, err) = gcn_vmem(&["exec", "-", "--pipeline", "--l2-latency", "9:3"], &example);
     assert_ne!(code, 0);
     assert!(err.contains("MIN must be at least 1 and at most MAX"), "{err}");
+}
+
+/// LDS loads (docs/decisions.md "LDS loads"): every form the executor takes, lanes outside the
+/// allocation (M0 0x40, base 1, size 2: lanes 48..63 of an OFFSET 0 load), lanes out of memory
+/// range inside it (num_records 0x80), overlapping and misaligned LDS addresses, an EXEC hole, an
+/// allocation past the 64 KiB LDS; model and RTL in lockstep, then the LDS, VGPRs and memory
+/// against the executor's, with and without back-pressure on the LDS port, at both
+/// configurations. An LDS load writes no VGPR.
+#[test]
+fn lds_loads_agree_model_rtl_and_executor() {
+    let mut w = wave(4);
+    let vsharp: u128 = 0x10000 | 0x80u128 << 64 | 0xfacu128 << 96 | 4u128 << 108 | 4u128 << 111;
+    for i in 0..4 {
+        w.sgprs[4 + i] = (vsharp >> (32 * i)) as u32;
+    }
+    w.exec = !(0xf << 16);
+    w.m0 = 0xabcd_0040;
+    (w.lds.base, w.lds.size) = (1, 2);
+    let program = [
+        "buffer_load_dword v20, v1, s[4:7], 0 offen lds",
+        "buffer_load_ubyte v20, v1, s[4:7], 0 offen offset:2 lds",
+        "buffer_load_sbyte v20, v1, s[4:7], 0 offen offset:61 lds",
+        "buffer_load_ushort v20, v1, s[4:7], 0 offen offset:64 lds",
+        "buffer_load_sshort v20, v1, s[4:7], 0 offen offset:6 lds",
+        "buffer_load_format_x v20, v1, s[4:7], 0 offen offset:128 lds",
+        "buffer_load_dword v21, v1, s[4:7], 0 offen",
+    ];
+    let insts: Vec<Instruction> = program.iter().map(|t| asm(t)).collect();
+    for (config, past_the_end) in [
+        (Config::default(), false),
+        (Config { vgpr_stall: 0.5, seed: 3, latency: (1, 40), ..Config::default() }, false),
+        (Config { small: true, vgpr_stall: 0.3, seed: 5, ..Config::default() }, true),
+    ] {
+        let mut wave = w.clone();
+        if past_the_end {
+            (wave.lds.base, wave.lds.size) = (511, 4);
+        }
+        let case = PipeCase { wave: wave.clone(), program: insts.clone(), config };
+        let run = check(&case, Variant::AsWritten).unwrap_or_else(|e| panic!("{config:?}: {e}"));
+        assert_eq!(run.timings.len(), program.len());
+        assert_eq!(run.wave.vgprs[20], wave.vgprs[20], "an LDS load writes no VGPR");
+        assert!(run.wave.lds.bytes.iter().any(|&b| b != 0), "the LDS was written");
+    }
 }
 
 /// The image examples (docs/examples/pipeline-image-*.json: 2D quads on linear and tiled

@@ -35,7 +35,8 @@ pub struct Args {
     /// With --pipeline: probability that an L2 channel refuses a request in a cycle.
     #[arg(long, default_value_t = 0.0, requires = "pipeline")]
     l2_stall: f64,
-    /// With --pipeline: probability that the VGPR port refuses a write in a cycle.
+    /// With --pipeline: probability that the VGPR port (and the LDS port, for LDS loads) refuses
+    /// a write in a cycle.
     #[arg(long, default_value_t = 0.0, requires = "pipeline")]
     vgpr_stall: f64,
     /// With --pipeline and --rtl or --both: the pipeline's deliberately broken test-only RTL

@@ -2,10 +2,12 @@
 //! programs must reach — the TCP's hits, misses, merges, MSHR and target waits, closed MSHRs,
 //! pins, the RAM port, the queues, quiet after reset, stale and out-of-order responses, the TD's
 //! four-block rule — back-pressure from the L2 and from the VGPR port, every `bound` stage
-//! (SPEC §14.1), and the image accesses of SPEC §15 as the issue port shows them: every surface
+//! (SPEC §14.1), the image accesses of SPEC §15 as the issue port shows them: every surface
 //! layout × element size, every type, and the instruction's forms; the image atomics (without
 //! and with return, compare-swap, 64-bit, and — a TA event of the model — a lane outside its
-//! level) and the PCK loads (PCK, PCK_SGN, each field count).
+//! level), the PCK loads (PCK, PCK_SGN, each field count), GET_RESINFO, and the LDS loads (SPEC
+//! §2.5): lanes outside the allocation, LDS lanes without a memory access, empty LDS writes and
+//! the LDS port's back-pressure.
 //!
 //! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the
 //! events the model reports for the cycle ([`VmemPipe::events`](super::VmemPipe::events)), and
@@ -39,6 +41,7 @@ enum Point {
     Image,
     ImageOp,
     Resinfo,
+    Lds,
 }
 
 /// The "image surface" bins: each layout (SPEC §4.5: linear, 256B_S, 4KB_S, 64KB_S) × element
@@ -183,6 +186,39 @@ tcp_events! {
     TD_STOP => "TD stops at a register that does not fit",
 }
 
+/// The address stage's LDS events (docs/decisions.md "LDS loads"), as bits of
+/// [`VmemPipe::events`](super::VmemPipe::events) above the TCP events: bit `k` of this module is
+/// bin `LDS_EVENT_BIN + k` of the "lds load" point.
+pub mod lds_event {
+    /// A lane in EXEC whose LDS dword lies outside the allocation (`lds_in_range` = 0): masked.
+    pub const OUTSIDE: u64 = 1 << 48;
+    /// An LDS lane whose memory access does not take place (out of range, or the V# unbound):
+    /// it writes 0 (or 1).
+    pub const NO_MEMORY: u64 = 1 << 49;
+}
+
+/// Bit of the first [`lds_event`] in the events, and its bin of the "lds load" point.
+const LDS_EVENT_BIT: u32 = 48;
+const LDS_EVENT_BIN: usize = 1;
+
+/// The "lds load" bins: an LDS load issued, the two [`lds_event`]s, an LDS write with an empty
+/// mask, `lds_ready_i` back-pressure on an LDS write.
+const LDS_BINS: [&str; 5] = [
+    "LDS load",
+    "lane outside the LDS allocation",
+    "LDS lane without a memory access",
+    "LDS write with an empty mask",
+    "LDS port back-pressure",
+];
+
+/// The [`lds_event`]s of an LDS load the address stage takes: EXEC, its LDS lanes, the lanes
+/// taking part.
+pub fn lds_events(exec: u64, lds_lanes: u64, part: u64) -> u64 {
+    let outside = if exec & !lds_lanes != 0 { lds_event::OUTSIDE } else { 0 };
+    let no_memory = if lds_lanes & !part != 0 { lds_event::NO_MEMORY } else { 0 };
+    outside | no_memory
+}
+
 /// The "l2 channel" bins.
 const L2_BINS: [&str; 6] =
     ["line read taken", "write taken", "atomic taken", "atomic with return taken", "back-pressure", "response"];
@@ -211,6 +247,7 @@ pub fn covergroup() -> Covergroup {
         .point(Point::Image as usize, "image access", IMAGE_BINS)
         .point(Point::ImageOp as usize, "image atomic and PCK", IMAGE_OP_BINS)
         .point(Point::Resinfo as usize, "image resinfo", RESINFO_BINS)
+        .point(Point::Lds as usize, "lds load", LDS_BINS)
 }
 
 /// An image instruction's beat on the issue port: its surface and its form.
@@ -312,7 +349,12 @@ pub fn sample_events(events: u64, hits: &mut Hits) {
     }
     let mut bits = events & !IMAGE_ATOMIC_OUTSIDE;
     while bits != 0 {
-        hits.hit(Point::Tcp as usize, bits.trailing_zeros() as usize);
+        let k = bits.trailing_zeros();
+        if k >= LDS_EVENT_BIT {
+            hits.hit(Point::Lds as usize, LDS_EVENT_BIN + (k - LDS_EVENT_BIT) as usize);
+        } else {
+            hits.hit(Point::Tcp as usize, k as usize);
+        }
         bits &= bits - 1;
     }
 }
@@ -343,10 +385,21 @@ pub fn sample_cycle(before: &Out, input: &In, after: &Out, hits: &mut Hits) {
     if before.vgpr_valid {
         hits.hit(Point::Vgpr as usize, usize::from(!input.vgpr_ready));
     }
+    if before.lds_valid {
+        if before.lds_mask == 0 {
+            hits.hit(Point::Lds as usize, 3);
+        }
+        if !input.lds_ready {
+            hits.hit(Point::Lds as usize, 4);
+        }
+    }
     if input.iss_valid {
         hits.hit(Point::Issue as usize, usize::from(!before.iss_ready));
         if input.iss_image && before.iss_ready {
             sample_image(input, hits);
+        }
+        if input.iss_lds && input.iss_last && before.iss_ready {
+            hits.hit(Point::Lds as usize, 0);
         }
     }
     sample(input, after, hits);
@@ -388,6 +441,22 @@ mod tests {
         let group = covergroup();
         assert_eq!(group.points[Point::Tcp as usize].bins.len(), EVENTS.len());
         assert_eq!(event::TD_STOP, 1 << (EVENTS.len() - 1));
+        assert!(EVENTS.len() <= LDS_EVENT_BIT as usize);
+        assert_eq!(lds_event::OUTSIDE, 1 << LDS_EVENT_BIT);
+        assert_eq!(group.points[Point::Lds as usize].bins.len(), LDS_BINS.len());
+    }
+
+    #[test]
+    fn lds_events_go_to_the_lds_bins() {
+        assert_eq!(lds_events(0xff, 0xff, 0xff), 0);
+        assert_eq!(lds_events(0xff, 0x0f, 0x0f), lds_event::OUTSIDE);
+        assert_eq!(lds_events(0xff, 0xff, 0x0f), lds_event::NO_MEMORY);
+        let mut hits = Hits::new(&covergroup());
+        sample_events(lds_event::OUTSIDE | lds_event::NO_MEMORY | event::HIT, &mut hits);
+        let before = Out { lds_valid: true, ..Out::default() };
+        sample_cycle(&before, &In::default(), &Out::default(), &mut hits);
+        let lds = Point::Lds as usize;
+        assert_eq!(hits.counts(lds)[1..], [1, 1, 1, 1]);
     }
 
     #[test]

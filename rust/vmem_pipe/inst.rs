@@ -59,6 +59,11 @@ pub(super) struct Header {
     pub a16: bool,
     pub mip: bool,
     pub r128: bool,
+    /// An LDS load (MUBUF `lds`), with M0 and the wave's LDS allocation (0 without `lds`).
+    pub lds: bool,
+    pub m0: u32,
+    pub lds_base: u16,
+    pub lds_size: u16,
     pub exec: u64,
 }
 
@@ -97,6 +102,10 @@ impl Header {
             a16: i.iss_a16,
             mip: i.iss_mip,
             r128: i.iss_r128,
+            lds: i.iss_lds,
+            m0: i.iss_m0,
+            lds_base: i.iss_lds_base & 0x1ff,
+            lds_size: i.iss_lds_size & 0x1ff,
             exec: i.iss_exec,
         }
     }
@@ -169,6 +178,12 @@ impl Header {
     /// A PCK or PCK_SGN image load (`iss_op_i` 1 or 2): the TD writes the element's raw fields.
     pub fn pck(&self) -> bool {
         self.image && self.kind == Op::Load && matches!(self.op, IMAGE_OP_PCK | IMAGE_OP_PCK_SGN)
+    }
+
+    /// An LDS load (docs/decisions.md "LDS loads"): a buffer load with `lds`; it writes the LDS
+    /// port instead of the VGPR port.
+    pub fn lds_load(&self) -> bool {
+        self.lds && self.kind == Op::Load && !self.image
     }
 
     /// A *writing instruction* (loads; atomics with GLC).
@@ -277,6 +292,9 @@ pub(super) struct Slot {
     pub unbound: u64,
     /// Bit k: lane k takes part in the coalescing.
     pub part: u64,
+    /// LDS loads: bit k: lane k is an *LDS lane* (in EXEC, `lds_in_range`); its LDS address.
+    pub lds_lanes: u64,
+    pub lds_addr: [u32; LANES],
     /// Data dword 0 per lane (D16 byte/short loads: the VDATA VGPR's old value).
     pub old: [u32; LANES],
     pub reqs: [Request; MAX_REQUESTS],
@@ -305,7 +323,7 @@ pub(super) struct Slot {
     pub posted: usize,
     pub pushed: usize,
     pub acks: usize,
-    /// Its last VGPR write has been accepted.
+    /// Its last VGPR (LDS loads: LDS) write has been accepted.
     pub written: bool,
     pub c: Counters,
 }
@@ -321,6 +339,8 @@ impl Default for Slot {
             in_range: [0; LANES],
             unbound: 0,
             part: 0,
+            lds_lanes: 0,
+            lds_addr: [0; LANES],
             old: [0; LANES],
             reqs: [Request::default(); MAX_REQUESTS],
             n_reqs: 0,

@@ -6,7 +6,7 @@
 //! named `<field><k>`, e.g. the 64 dwords of the four banks' lines: the harness compares at most
 //! 128 bits per port).
 
-use crate::exec::{decode_vaddr, Access, BufferInst, BufferKind, ImageInst, ImageKind, D16};
+use crate::exec::{decode_vaddr, Access, BufferInst, BufferKind, ImageInst, ImageKind, Wave, D16};
 use crate::tsharp::TSharp;
 use crate::unit::{Kind, Ports, Signal};
 use crate::vsharp::VSharp;
@@ -166,7 +166,7 @@ macro_rules! pipe_ports {
 
 pipe_ports! {
     /// Inputs of `vmem_pipe`: the issue port (one beat per cycle), the L2 channels' ready and
-    /// responses, the VGPR port's ready.
+    /// responses, the VGPR and LDS ports' ready.
     pub struct In {
         /// A beat is offered.
         iss_valid: bool = scalar 1;
@@ -219,6 +219,14 @@ pipe_ports! {
         iss_mip: bool = scalar 1;
         /// Images: a 128-bit T#.
         iss_r128: bool = scalar 1;
+        /// MUBUF `lds`: a load to the LDS (SPEC §2.5).
+        iss_lds: bool = scalar 1;
+        /// With `iss_lds`: M0; 0 otherwise.
+        iss_m0: u32 = scalar 32;
+        /// With `iss_lds`: the wave's LDS allocation (base, size) in units of 128 bytes; 0
+        /// otherwise.
+        iss_lds_base: u16 = scalar 9;
+        iss_lds_size: u16 = scalar 9;
         /// EXEC.
         iss_exec: u64 = scalar 64;
         /// This beat's address dwords, lane 16g+j at j.
@@ -237,12 +245,14 @@ pipe_ports! {
         l2_idle: bool = scalar 1;
         /// The VGPR port accepts this cycle's write.
         vgpr_ready: bool = scalar 1;
+        /// The LDS port accepts this cycle's write.
+        lds_ready: bool = scalar 1;
     }
 }
 
 pipe_ports! {
-    /// Outputs of `vmem_pipe`: issue ready, the four L2 channels' requests, the VGPR write
-    /// port, and one `done` per instruction with its counters.
+    /// Outputs of `vmem_pipe`: issue ready, the four L2 channels' requests, the VGPR and LDS
+    /// write ports, and one `done` per instruction with its counters.
     pub struct Out {
         /// A beat offered this cycle is accepted.
         iss_ready: bool = scalar 1;
@@ -268,6 +278,15 @@ pipe_ports! {
         vgpr_group: u8 = scalar 2;
         vgpr_mask: u16 = scalar 16;
         vgpr_data: [u32; GROUP_LANES] = split 32 x 16, names16!("vgpr_data");
+        /// An LDS write is presented (LDS loads).
+        lds_valid: bool = scalar 1;
+        /// Lanes written, bit j = lane 16g+j of the group written.
+        lds_mask: u16 = scalar 16;
+        /// Lane 16g+j's LDS byte address at j (0 for lanes not in the mask).
+        lds_addr: [u32; GROUP_LANES] = split 18 x 16, names16!("lds_addr");
+        /// Lane 16g+j's dword at j, written as 4 bytes little-endian (0 for lanes not in the
+        /// mask).
+        lds_data: [u32; GROUP_LANES] = split 32 x 16, names16!("lds_data");
         done_valid: bool = scalar 1;
         done_issue: u16 = scalar 16;
         done_ta: u16 = scalar 16;
@@ -320,9 +339,10 @@ pub fn rsrc_halves(d: &[u32; 8]) -> (u128, u128) {
 
 impl In {
     /// The header the SQ sends with every issue beat of `inst` (docs/decisions.md "vmem_pipe",
-    /// ports), given the V# it names (`vsharp`), its SOFFSET operand's value and EXEC. The beats'
+    /// ports), given the V# it names (`vsharp`), its SOFFSET operand's value and the wave
+    /// (EXEC; for an LDS load also M0 and the LDS allocation, "LDS loads"). The beats'
     /// `iss_valid`, `iss_last` and address and data dwords are left 0.
-    pub fn issue_header(inst: &BufferInst, vsharp: u128, soffset: u32, exec: u64) -> In {
+    pub fn issue_header(inst: &BufferInst, vsharp: u128, soffset: u32, wave: &Wave) -> In {
         let v = VSharp::decode(vsharp);
         let (dfmt, nfmt, access, bytes) = inst.element_format(&v);
         let (kind, op) = match inst.kind {
@@ -354,7 +374,11 @@ impl In {
             iss_vdata: inst.vdata,
             iss_soffset: soffset,
             iss_rsrc: rsrc_dwords(vsharp, 0),
-            iss_exec: exec,
+            iss_lds: inst.lds,
+            iss_m0: if inst.lds { wave.m0 } else { 0 },
+            iss_lds_base: if inst.lds { wave.lds.base & 0x1ff } else { 0 },
+            iss_lds_size: if inst.lds { wave.lds.size & 0x1ff } else { 0 },
+            iss_exec: wave.exec,
             ..In::default()
         }
     }
@@ -475,11 +499,15 @@ mod tests {
 
     #[test]
     fn tables_have_the_declared_ports() {
-        assert_eq!(In::SIGNALS.len(), 21 + 8 + 6 + 16 + 16 + 3 + 64 + 2);
-        assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 13);
+        assert_eq!(In::SIGNALS.len(), 21 + 8 + 6 + 4 + 16 + 16 + 3 + 64 + 3);
+        assert_eq!(Out::SIGNALS.len(), 1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16 + 2 + 16 + 16 + 13);
         assert_eq!(In::SIGNALS[0].name, "iss_valid");
         assert_eq!(In::SIGNALS[20].name, "iss_rsrc0");
-        assert_eq!(In::SIGNALS[35].name, "iss_addr0");
+        assert_eq!(In::SIGNALS[34].name, "iss_lds");
+        assert_eq!(In::SIGNALS[39].name, "iss_addr0");
+        assert_eq!(In::SIGNALS.last().map(|s| s.name), Some("lds_ready"));
+        assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "lds_addr15").map(|s| s.width), Some(18));
+        assert_eq!(Out::SIGNALS.iter().position(|s| s.name == "lds_valid"), Some(1 + 1 + 2 + 4 + 4 + 64 + 3 + 4 + 16));
         assert_eq!(Out::SIGNALS[8].name, "l2_req_mask0");
         assert_eq!(Out::SIGNALS.iter().find(|s| s.name == "l2_req_tag").map(|s| s.width), Some(20));
     }

@@ -151,6 +151,8 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
     let bytes = hdr.bytes;
     let mut part = 0u64;
     let mut unbound = 0u64;
+    let mut lds_lanes = 0u64;
+    slot.lds_addr = [0; LANES];
     for lane in 0..LANES {
         let dword = |d: usize| buf.addr[d][lane];
         let (index, offset) = match (hdr.idxen, hdr.offen) {
@@ -167,14 +169,14 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
             idxen: hdr.idxen,
             access: hdr.access,
             bytes,
-            lds: false,
+            lds: hdr.lds,
             sgpr_offset: hdr.soffset,
             vgpr_index: index,
             vgpr_offset: offset,
             tid: lane as u8,
-            m0: 0,
-            lds_base: 0,
-            lds_size: 0,
+            m0: hdr.m0,
+            lds_base: hdr.lds_base,
+            lds_size: hdr.lds_size,
         });
         slot.addr[lane] = out.address & ADDRESS_MASK;
         slot.in_range[lane] = out.in_range;
@@ -187,10 +189,18 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
         // Elements of at most 4 bytes: in_range[0]; larger: any dword in range.
         let in_range = if bytes <= 4 || hdr.kind == Op::Atomic { out.in_range & 1 != 0 } else { out.in_range != 0 };
         let full = element_mask(u32::from(bytes));
+        // LDS loads (docs/decisions.md "LDS loads"): a lane whose LDS dword lies outside the
+        // allocation neither reads memory nor writes the LDS; an LDS lane (EXEC, lds_in_range)
+        // writes the LDS whether or not its memory access is in range or bound.
+        let lds_ok = !hdr.lds_load() || out.lds_in_range;
+        if hdr.lds_load() && exec && out.lds_in_range {
+            lds_lanes |= 1 << lane;
+            slot.lds_addr[lane] = out.lds_address;
+        }
         let takes_part = match hdr.kind {
             Op::Load => {
                 mask[lane] = full;
-                exec && bound && in_range
+                exec && bound && in_range && lds_ok
             }
             Op::Atomic => {
                 mask[lane] = full;
@@ -216,6 +226,7 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
     }
     slot.part = part;
     slot.unbound = unbound;
+    slot.lds_lanes = lds_lanes;
 }
 
 /// An image instruction's per-lane work (docs/decisions.md "Images", *Address stage*): the
@@ -229,6 +240,8 @@ fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], valu
     let hdr = buf.hdr;
     let t = TSharp::decode(hdr.vsharp, if hdr.r128 { 0 } else { hdr.rsrc_hi });
     let mut part = 0u64;
+    slot.lds_lanes = 0;
+    slot.lds_addr = [0; LANES];
     for lane in 0..LANES {
         let vaddr: [u32; DWORDS] = std::array::from_fn(|d| buf.addr[d][lane]);
         let c = decode_vaddr(t.kind, hdr.da, hdr.mip, hdr.a16, &vaddr).unwrap_or_default();

@@ -1,7 +1,8 @@
 //! The TD of `vmem_pipe` (docs/decisions.md "vmem_pipe": *TD and completion*): the gather
 //! instruction, the two element buffers and two result buffers used alternately by the writing
 //! instructions, the converter (group k of an instruction in cycle s + k, its results writable
-//! from s + 4 + k), and the VGPR writes in order, group-major. The result dwords are exactly as
+//! from s + 4 + k), and the VGPR writes in order, group-major (an LDS load's on the LDS port,
+//! one a group, docs/decisions.md "LDS loads"). The result dwords are exactly as
 //! the executor computes them from the gathered element bytes (format_unpack → swizzle → d16, the
 //! d16 unit alone for D16 byte/short loads, TFE's 0 dword; an image PCK load's raw fields;
 //! atomics the returned value).
@@ -121,17 +122,24 @@ pub(super) struct Job {
     groups: [u8; 4],
     vdata: u8,
     exec: u64,
+    /// An LDS load: its writes go to the LDS port, the LDS lanes with their LDS addresses.
+    lds: bool,
+    lds_lanes: u64,
+    lds_addr: [u32; LANES],
     /// Writes in all, and the next one to present.
     pub total: usize,
     pub next: usize,
 }
 
-/// One VGPR write: (VGPR, group, lanes, lane 16g+j's dword at j).
+/// One VGPR write: (VGPR, group, lanes, lane 16g+j's dword at j); or, `lds`, one LDS write:
+/// (lanes, lane 16g+j's LDS address and dword at j).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Write {
+    pub lds: bool,
     pub vgpr: u8,
     pub group: u8,
     pub mask: u16,
+    pub addr: [u32; GROUP_LANES],
     pub data: [u32; GROUP_LANES],
 }
 
@@ -148,7 +156,10 @@ impl Job {
             }
             count = n;
         }
-        let dwords = count.min(256 - usize::from(hdr.vdata));
+        // An LDS load writes one dword per lane, dword 0 of the load's result (R = 1), to the
+        // LDS: no VGPR limit.
+        let lds = hdr.lds_load();
+        let dwords = if lds { 1 } else { count.min(256 - usize::from(hdr.vdata)) };
         let mut groups = [0u8; 4];
         let mut n_groups = 0;
         for g in 0..LANES / GROUP_LANES {
@@ -166,19 +177,27 @@ impl Job {
             groups,
             vdata: hdr.vdata,
             exec: hdr.exec,
+            lds,
+            lds_lanes: slot.lds_lanes,
+            lds_addr: slot.lds_addr,
             total: n_groups * dwords,
             next: 0,
         }
     }
 
-    /// Write `k` (< total): for each group with an EXEC lane, for each result dword i.
+    /// Write `k` (< total): for each group with an EXEC lane, for each result dword i; an LDS
+    /// load's: for each group with an EXEC lane, its LDS lanes (possibly none) with their LDS
+    /// addresses and result dword 0.
     pub fn write(&self, k: usize) -> Write {
         let group = usize::from(self.groups[k / self.dwords]);
         let i = k % self.dwords;
         let first = GROUP_LANES * group;
-        let mask = (self.exec >> first) as u16;
+        let lanes = if self.lds { self.lds_lanes } else { self.exec };
+        let mask = (lanes >> first) as u16;
         let data = std::array::from_fn(|j| if mask >> j & 1 != 0 { self.results[i][first + j] } else { 0 });
-        Write { vgpr: self.vdata.wrapping_add(i as u8), group: group as u8, mask, data }
+        let addr = std::array::from_fn(|j| if self.lds && mask >> j & 1 != 0 { self.lds_addr[first + j] } else { 0 });
+        let vgpr = if self.lds { 0 } else { self.vdata.wrapping_add(i as u8) };
+        Write { lds: self.lds, vgpr, group: group as u8, mask, addr, data }
     }
 }
 

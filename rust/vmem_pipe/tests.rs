@@ -15,6 +15,7 @@ use super::VmemPipe;
 use crate::exec::{atomic_result, Access, AtomicOp, BufferInst, BufferKind, ImageInst, ImageKind, Wave, D16};
 use crate::tsharp::{TSharp, TYPE_2D};
 use crate::unit::Unit;
+use crate::vmem_pipe::cover::lds_event;
 use crate::vsharp::VSharp;
 
 /// A bound raw buffer at `base` (dfmt 4 = 32, nfmt 4 = uint), large enough for every test.
@@ -117,6 +118,10 @@ struct Bench {
     requests: Vec<(u64, usize, Out)>,
     vgprs: HashMap<(u8, usize), u32>,
     writes: Vec<(u64, Out)>,
+    /// The LDS port: its ready, the LDS (64 KiB), the accepted LDS writes.
+    lds_ready: bool,
+    lds: Vec<u8>,
+    lds_writes: Vec<(u64, Out)>,
     dones: Vec<(u64, Out)>,
     ready_trace: Vec<bool>,
     /// The union of the model's events.
@@ -159,6 +164,9 @@ impl Bench {
             requests: Vec::new(),
             vgprs: HashMap::new(),
             writes: Vec::new(),
+            lds_ready: true,
+            lds: vec![0; 1 << 16],
+            lds_writes: Vec::new(),
             dones: Vec::new(),
             ready_trace: Vec::new(),
             events: 0,
@@ -263,8 +271,22 @@ impl Bench {
         self.l2(&mut input, false);
         if let Some(r) = self.rng.as_mut() {
             self.vgpr_ready = !next(r).is_multiple_of(3);
+            self.lds_ready = self.vgpr_ready;
         }
         input.vgpr_ready = self.vgpr_ready;
+        input.lds_ready = self.lds_ready;
+        if self.out.lds_valid && self.lds_ready {
+            // Lanes ascending, bytes beyond the LDS dropped.
+            for j in (0..16).filter(|&j| self.out.lds_mask >> j & 1 != 0) {
+                let at = self.out.lds_addr[j] as usize;
+                for (i, b) in self.out.lds_data[j].to_le_bytes().into_iter().enumerate() {
+                    if let Some(slot) = self.lds.get_mut(at + i) {
+                        *slot = b;
+                    }
+                }
+            }
+            self.lds_writes.push((t, self.out));
+        }
         if self.out.vgpr_valid && self.vgpr_ready {
             for j in 0..16 {
                 if self.out.vgpr_mask >> j & 1 != 0 {
@@ -285,6 +307,10 @@ impl Bench {
         if !o.vgpr_valid {
             assert_eq!((o.vgpr_addr, o.vgpr_group, o.vgpr_mask, o.vgpr_data), (0, 0, 0, [0; 16]));
         }
+        if !o.lds_valid {
+            assert_eq!((o.lds_mask, o.lds_addr, o.lds_data), (0, [0; 16], [0; 16]));
+        }
+        assert!(!(o.vgpr_valid && o.lds_valid), "one write port at a time");
         if !o.done_valid {
             assert_eq!(counters(o), [0; 12]);
         }
@@ -312,6 +338,8 @@ impl Bench {
         self.queue.clear();
         self.vgprs.clear();
         self.writes.clear();
+        self.lds.fill(0);
+        self.lds_writes.clear();
         self.dones.clear();
     }
 
@@ -1004,8 +1032,7 @@ fn random_inst(rng: &mut u64, i: u8) -> BufferInst {
 /// The header the SQ sends for `inst` (docs/decisions.md "vmem_pipe", ports) and its address and
 /// data dword VGPRs.
 fn issue_of(inst: &BufferInst, wave: &Wave) -> Vec<In> {
-    let header =
-        In::issue_header(inst, wave.descriptor(inst.srsrc).unwrap(), wave.scalar(inst.soffset).unwrap(), wave.exec);
+    let header = In::issue_header(inst, wave.descriptor(inst.srsrc).unwrap(), wave.scalar(inst.soffset).unwrap(), wave);
     let a = usize::from(inst.idxen) + usize::from(inst.offen);
     let d = match (inst.kind, inst.access) {
         (BufferKind::Store, Access::Sized { bytes, .. }) => usize::from(bytes / 4).max(1),
@@ -2264,4 +2291,239 @@ fn an_element_buffer_is_free_only_after_its_latest_gathered_user_converted() {
     assert_eq!(bench.write_cycles(10), [160, 161, 162, 163]);
     assert_eq!(bench.dones.iter().map(|d| d.0).collect::<Vec<_>>(), [60, 80, 100, 120, 140, 160, 164]);
     assert!((0..64).all(|l| bench.vgprs[&(10, l)] == 0x600d_0000 + l as u32));
+}
+
+// ---------------------------------------------------------------------------------------------
+// LDS loads (docs/decisions.md "vmem_pipe", "LDS loads (SPEC §2.5, §15)").
+
+/// A BUFFER_LOAD_DWORD with `lds` = 1, OFFEN: [`load_dword`]'s header with `iss_lds`, M0 and the
+/// LDS allocation (base, size in 128-byte units).
+fn lds_load_dword(exec: u64, m0: u32, base: u16, size: u16) -> In {
+    In { iss_lds: true, iss_m0: m0, iss_lds_base: base, iss_lds_size: size, ..load_dword(exec, 30) }
+}
+
+#[test]
+fn an_lds_load_writes_one_lds_write_a_group_with_a_vgpr_writes_timing() {
+    let mut bench = Bench::new();
+    bench.write_ramp(0x1000, 64, 0x5150_0000);
+    // M0 0x1_0040 (bits 15:0 used: 0x40), base 2 (256), size 4 (bytes 256 .. 767): lane l's LDS
+    // dword at 256 + 0x40 + 4l = 320 + 4l, its 4 bytes inside (320 + 4·63 + 4 = 576 ≤ 768).
+    bench.send(beats(&lds_load_dword(u64::MAX, 0x1_0040, 2, 4), &consecutive(), &[]));
+    bench.run_until_done(1, 200);
+    // Everything before the TD as a cold BUFFER_LOAD_DWORD (a_cold_coalesced_load_...): lookups
+    // 9 + g miss, line reads accepted 10 + g, responses 60 + g, taken 62 + g, gathered at the
+    // edge of 65, s = 66. The TD: one LDS write per group (R = 1), group g from s + 4 + g =
+    // 70 + g, every one accepted at once; done e + 1 = 74. No VGPR write.
+    assert_eq!(bench.accepted.len(), 4);
+    assert!(bench.writes.is_empty(), "no VGPR write");
+    let cycles: Vec<u64> = bench.lds_writes.iter().map(|w| w.0).collect();
+    assert_eq!(cycles, [70, 71, 72, 73]);
+    for (g, (_, w)) in bench.lds_writes.iter().enumerate() {
+        assert_eq!(w.lds_mask, 0xffff);
+        assert_eq!(w.lds_addr, std::array::from_fn(|j| 320 + 4 * (16 * g + j) as u32));
+        assert_eq!(w.lds_data, std::array::from_fn(|j| 0x5150_0000 + (16 * g + j) as u32));
+    }
+    assert_eq!(bench.dones[0].0, 74);
+    assert_eq!(counters(&bench.dones[0].1), [4, 4, 4, 54, 8, 73, 16, 0, 16, 0, 0, 0]);
+    for l in 0..64 {
+        let at = 320 + 4 * l;
+        assert_eq!(u32::from_le_bytes(std::array::from_fn(|i| bench.lds[at + i])), 0x5150_0000 + l as u32);
+    }
+    assert_eq!(bench.lds[316..320], [0; 4]);
+    assert_eq!(bench.lds[576..580], [0; 4]);
+}
+
+#[test]
+fn lanes_outside_the_allocation_read_nothing_and_lds_ready_holds_the_writes() {
+    let mut bench = Bench::new();
+    bench.write_ramp(0x1000, 64, 0x7000);
+    // Base 1, size 2: bytes 128 .. 383; M0 0x40: lane l's dword at 192 + 4l, inside for
+    // 192 + 4l + 4 ≤ 384, l ≤ 47. Group 3 (lanes 48..63) is outside: its lanes take no part,
+    // so its step has no request (one merged step of one cycle, sending nothing). EXEC leaves
+    // lane 5 out.
+    let exec = u64::MAX & !(1 << 5);
+    bench.lds_ready = false;
+    bench.send(beats(&lds_load_dword(exec, 0x40, 1, 2), &consecutive(), &[]));
+    bench.run_until(72);
+    bench.lds_ready = true;
+    bench.run_until_done(1, 200);
+    // Steps 8..11 (group 3's in 11, empty); lookups 9, 10, 11 (banks 0..2) miss, line reads
+    // accepted 10, 11, 12, responses 60, 61, 62, taken 62, 63, 64; gathered at the edge of 64,
+    // s = 65. Write g presented from s + 4 + g = 69 + g; lds_ready is 0 until cycle 72: write 0
+    // accepted in 72, write 1 presented from 73 (after that edge), accepted 73, then 74, 75.
+    // Done 76: issue 4, TA 8..11 = 4, TCP 9..11 = 3, L2 10..62 = 53, TD 65..75 = 11, total 75,
+    // 12 requests, 12 misses.
+    assert_eq!(bench.accepted.len(), 3);
+    let cycles: Vec<u64> = bench.lds_writes.iter().map(|w| w.0).collect();
+    assert_eq!(cycles, [72, 73, 74, 75]);
+    let masks: Vec<u16> = bench.lds_writes.iter().map(|w| w.1.lds_mask).collect();
+    assert_eq!(masks, [0xffdf, 0xffff, 0xffff, 0x0000], "lane 5 not in EXEC; group 3 outside");
+    assert_eq!(bench.lds_writes[3].1.lds_addr, [0; 16]);
+    assert_eq!(bench.lds_writes[3].1.lds_data, [0; 16]);
+    assert_eq!(bench.dones[0].0, 76);
+    assert_eq!(counters(&bench.dones[0].1), [4, 4, 3, 53, 11, 75, 12, 0, 12, 0, 0, 0]);
+    let dword = |at: usize| u32::from_le_bytes(std::array::from_fn(|i| bench.lds[at + i]));
+    assert_eq!(dword(192 + 4 * 5), 0, "lane 5 not written");
+    assert_eq!(dword(192 + 4 * 47), 0x7000 + 47);
+    assert_eq!(dword(192 + 4 * 48), 0, "outside the allocation");
+    assert_ne!(bench.events & lds_event::OUTSIDE, 0);
+}
+
+#[test]
+fn an_lds_lane_out_of_memory_range_writes_zero_or_one() {
+    // num_records 0x80: lanes whose dword starts at or past 0x80 are out of range, but inside
+    // the LDS allocation: they take no part and write 0 (the FORMAT_X load of a V# whose dst_sel
+    // x is SEL_1 writes 1).
+    for (dst_x, expect) in [(4u8, 0u32), (1, 1)] {
+        let mut bench = Bench::new();
+        bench.write_ramp(0x1000, 64, 0x900);
+        let v = VSharp {
+            base: 0x1000,
+            num_records: 0x80,
+            dst_sel: [dst_x, 0, 0, 0],
+            nfmt: 4,
+            dfmt: 4,
+            ..VSharp::default()
+        };
+        let header = In {
+            iss_sized: false,
+            iss_access: 0,
+            iss_dst_sel: u16::from(dst_x),
+            iss_rsrc: super::ports::rsrc_dwords(v.encode(), 0),
+            ..lds_load_dword(u64::MAX, 0, 0, 4)
+        };
+        bench.send(beats(&header, &consecutive(), &[]));
+        bench.run_until_done(1, 300);
+        let dword = |at: usize| u32::from_le_bytes(std::array::from_fn(|i| bench.lds[at + i]));
+        for l in 0..64 {
+            let want = if l < 32 {
+                if dst_x == 4 {
+                    0x900 + l as u32
+                } else {
+                    1
+                }
+            } else {
+                expect
+            };
+            assert_eq!(dword(4 * l), want, "lane {l}, dst_sel x {dst_x}");
+        }
+        assert_ne!(bench.events & lds_event::NO_MEMORY, 0);
+    }
+}
+
+/// A random LDS load (BUFFER_LOAD_UBYTE, SBYTE, USHORT, SSHORT, DWORD, FORMAT_X) for slot `i`
+/// ([`random_inst`]'s registers).
+fn random_lds_inst(rng: &mut u64, i: u8) -> BufferInst {
+    let base = random_inst(rng, i);
+    let access = match next(rng) % 6 {
+        0 => Access::Sized { bytes: 1, signed: false },
+        1 => Access::Sized { bytes: 1, signed: true },
+        2 => Access::Sized { bytes: 2, signed: false },
+        3 => Access::Sized { bytes: 2, signed: true },
+        4 => Access::Sized { bytes: 4, signed: false },
+        _ => Access::Format { count: 1, format: None },
+    };
+    BufferInst { kind: BufferKind::Load, access, d16: D16::None, wide: false, lds: true, tfe: false, ..base }
+}
+
+/// Random programs of LDS loads (with a plain load now and then) under random M0, LDS
+/// allocations, EXEC, V#s (out of range, unbound, SEL_1) and back-pressure: the LDS the pipe
+/// leaves equals the executor's, and no VGPR is written by an LDS load.
+fn random_lds_programs(config: Config, seed: u64, programs: usize) -> u64 {
+    let mut rng = seed;
+    let mut events = 0;
+    for program in 0..programs {
+        let mut wave = Wave::default();
+        let mut bench = Bench::with(config);
+        bench.latency = [1, 8, 60][program % 3];
+        bench.rng = Some(next(&mut rng));
+        for a in (0x10000..0x11000u64).step_by(4) {
+            let v = next(&mut rng) as u32;
+            wave.memory.write(a, 4, u128::from(v));
+            bench.write32(a, v);
+        }
+        wave.sgprs[100] = next(&mut rng) as u32 % 64;
+        // M0 (bits 15:0 used) and the allocation: small so that lanes fall outside at times.
+        wave.m0 = (next(&mut rng) as u32 & 0xffff_0000) | [0, 4, 0x100, 0x3f0][program % 4];
+        wave.lds.base = (next(&mut rng) % 8) as u16;
+        wave.lds.size = [0, 1, 2, 3, 8, 511][(next(&mut rng) % 6) as usize];
+        let n = 1 + next(&mut rng) as usize % 6;
+        let insts: Vec<BufferInst> = (0..n as u8)
+            .map(|i| if next(&mut rng) % 5 == 0 { random_inst(&mut rng, i) } else { random_lds_inst(&mut rng, i) })
+            .collect();
+        for (i, inst) in insts.iter().enumerate() {
+            let pick = |rng: &mut u64, n: u64| next(rng) % n;
+            let wide_mask = if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide { 7 } else { 0 };
+            let v = VSharp {
+                base: 0x10000 & !wide_mask,
+                stride: [0, 4, 16][pick(&mut rng, 3) as usize],
+                num_records: [0x40, 0x180, 0x1000][pick(&mut rng, 3) as usize],
+                dst_sel: std::array::from_fn(|_| pick(&mut rng, 8) as u8),
+                nfmt: pick(&mut rng, 8) as u8,
+                dfmt: if pick(&mut rng, 6) == 0 { 0 } else { 1 + pick(&mut rng, 14) as u8 },
+                ..VSharp::default()
+            };
+            let bits = v.encode();
+            for k in 0..4 {
+                wave.sgprs[4 * i + k] = (bits >> (32 * k)) as u32;
+            }
+            for r in 0..16 {
+                for l in 0..64 {
+                    let x = next(&mut rng);
+                    wave.vgprs[16 * i + r][l] = if r < 4 { (x % [8, 0x200, 0x200, 0x200][r]) as u32 } else { x as u32 };
+                }
+            }
+            if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide {
+                for r in 0..2 {
+                    for l in 0..64 {
+                        wave.vgprs[16 * i + r][l] &= !7;
+                    }
+                }
+            }
+        }
+        wave.exec = [u64::MAX, next(&mut rng), 0xffff_0000_0000_ffff, 1 << (next(&mut rng) % 64)][program % 4];
+        let issue: Vec<In> = insts.iter().flat_map(|inst| issue_of(inst, &wave)).collect();
+        bench.send(issue);
+        let mut executor = wave.clone();
+        let mut models = crate::exec::Models::default();
+        for inst in &insts {
+            crate::exec::run_buffer(&mut executor, inst, &mut models).unwrap();
+        }
+        bench.run_until_done(n, bench.t + 40_000);
+        let context = || {
+            format!(
+                "{config:?} program {program}: m0 {:#x}, lds {}/{}, {insts:#?}",
+                wave.m0, wave.lds.base, wave.lds.size
+            )
+        };
+        for (a, (&p, &e)) in bench.lds.iter().zip(&executor.lds.bytes).enumerate() {
+            assert_eq!(p, e, "LDS byte {a:#x}; {}", context());
+        }
+        for (&(v, l), &d) in &bench.vgprs {
+            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
+        }
+        for (i, inst) in insts.iter().enumerate() {
+            if inst.lds {
+                let vdata = 16 * i as u8 + 4;
+                assert!(
+                    bench.writes.iter().all(|w| w.1.vgpr_addr != vdata),
+                    "an LDS load wrote v{vdata}; {}",
+                    context()
+                );
+            }
+        }
+        for (&a, &b) in &bench.memory {
+            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
+        }
+        assert!(bench.pipe.idle(), "{}", context());
+        events |= bench.events;
+    }
+    events
+}
+
+#[test]
+fn random_lds_programs_match_the_executor() {
+    let events = random_lds_programs(Config::default(), 0x1d5, 80) | random_lds_programs(Config::small(), 0x1d6, 40);
+    assert_ne!(events & lds_event::OUTSIDE, 0);
+    assert_ne!(events & lds_event::NO_MEMORY, 0);
 }

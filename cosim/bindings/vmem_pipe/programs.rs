@@ -5,7 +5,9 @@
 //! and atomics (every operation, with and without return, 32- and 64-bit) on one surface (linear
 //! or tiled, every type and element size, mips and arrays, an unbound T# now and then) whose
 //! lanes' coordinates are biased to 2×2 quads, quads of one texel, rows, block and level edges
-//! and texels outside the level; each with its own testbench configuration (L2 latency spread and
+//! and texels outside the level; in a quarter of the cases also loads into the LDS (M0 and LDS
+//! allocations that leave lanes outside it, an unbound V# now and then); each with its own
+//! testbench configuration (L2 latency spread and
 //! back-pressure, VGPR-port back-pressure, a reset in mid-run, the default or the small
 //! pipeline). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
@@ -159,6 +161,12 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
     };
 
     let surface = rng.bit().then(|| Surface::draw(rng, &mut wave));
+    // A quarter of the cases also load into the LDS (SPEC §2.5): M0 and an allocation that
+    // leave lanes outside it at times; now and then an unbound V#.
+    let lds = rng.chance(0.25);
+    if lds {
+        draw_lds(rng, &mut wave);
+    }
 
     let mut program: Vec<Instruction> = Vec::new();
     let mut state = wave.clone();
@@ -177,6 +185,7 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
             // what it wrote).
             (0, _) if !program.is_empty() => repeat(rng, &program),
             (1..=4, Some(s)) => s.instruction(rng),
+            (5 | 6, _) if lds => lds_instruction(rng),
             _ => instruction(rng),
         };
         let mut next = state.clone();
@@ -190,6 +199,52 @@ pub fn draw(rng: &mut Rng, len: usize) -> PipeCase {
         lru_scenario(&mut wave, &mut program);
     }
     PipeCase { wave, program, config }
+}
+
+/// M0 and the wave's LDS allocation of a case with LDS loads (SPEC §2.5; lane l's LDS dword at
+/// 128·base + M0[15:0] + OFFSET + 4l, inside when its 4 bytes lie below 128·(base + size)): mostly
+/// a small allocation that the 64 lanes' 256 bytes overrun at some M0 and OFFSET values (lanes
+/// outside it), at times none, one that runs past the 64 KiB LDS (bytes dropped), or a large
+/// one; now and then the V# unbound or only a few records long (LDS lanes without a memory
+/// access write 0 or 1).
+fn draw_lds(rng: &mut Rng, wave: &mut Wave) {
+    let (base, size) = match rng.below(8) {
+        0 => (rng.below(4), 0),
+        1 => (511, 1 + rng.below(4)),
+        2 => (rng.below(16), 511),
+        _ => (rng.below(4), 1 + rng.below(3)),
+    };
+    wave.lds.base = base as u16;
+    wave.lds.size = size as u16;
+    let low = match rng.below(4) {
+        0 => 0,
+        1 => 4 * rng.below(32) as u32,
+        2 => rng.below(0x400) as u32 & !3,
+        _ => 0x80,
+    };
+    wave.m0 = (rng.next_u32() & 0xffff_0000) | low;
+    match rng.below(8) {
+        // dfmt (bits 114:111) 0: unbound.
+        0 => wave.sgprs[VSHARP_SGPR + 3] &= !(0xf << 15),
+        // num_records (bits 95:64) small: lanes out of memory range inside the allocation.
+        1 | 2 => wave.sgprs[VSHARP_SGPR + 2] = rng.below(0x100) as u32,
+        _ => {}
+    }
+}
+
+/// A random load into the LDS: BUFFER_LOAD_{UBYTE, SBYTE, USHORT, SSHORT, DWORD, FORMAT_X} with
+/// `lds` = 1 (no TFE: SPEC §2.5).
+fn lds_instruction(rng: &mut Rng) -> Instruction {
+    let op = rng.pick(&[
+        MubufOp::LoadUbyte,
+        MubufOp::LoadSbyte,
+        MubufOp::LoadUshort,
+        MubufOp::LoadSshort,
+        MubufOp::LoadDword,
+        MubufOp::LoadFormatX,
+    ]);
+    let Instruction::Mubuf(base) = instruction_of(rng, Some(op)) else { unreachable!("a MUBUF op") };
+    Instruction::Mubuf(isa::Mubuf { lds: true, tfe: false, ..base })
 }
 
 /// The image surface of a case: its T# in s[8:15] and its lanes' coordinates in v16..v21.
@@ -458,6 +513,11 @@ fn repeat(rng: &mut Rng, program: &[Instruction]) -> Instruction {
 
 /// A random MUBUF or MTBUF load, store or atomic (no LDS loads).
 fn instruction(rng: &mut Rng) -> Instruction {
+    instruction_of(rng, None)
+}
+
+/// [`instruction`], or with `op` that MUBUF operation and random operands.
+fn instruction_of(rng: &mut Rng, op: Option<MubufOp>) -> Instruction {
     let inline = 129 + rng.below(16) as u8;
     let soffset = rng.pick(&[128u8, 1, inline]);
     let offset = if rng.chance(0.75) { 4 * rng.below(16) as u16 } else { rng.below(4096) as u16 };
@@ -467,7 +527,14 @@ fn instruction(rng: &mut Rng) -> Instruction {
     let vaddr = if idxen { VADDR + 3 } else { vaddr };
     let offen = !idxen || rng.bit();
     let vdata = VDATA + rng.below(4) as u8;
-    if rng.chance(0.8) {
+    if let Some(op) = op {
+        let mut m = isa::Mubuf::new(op);
+        (m.offset, m.offen, m.idxen, m.vaddr, m.vdata, m.soffset) = (offset, offen, idxen, vaddr, vdata, soffset);
+        m.srsrc = (VSHARP_SGPR / 4) as u8;
+        m.glc = rng.chance(0.25);
+        m.slc = rng.chance(0.25);
+        Instruction::Mubuf(m)
+    } else if rng.chance(0.8) {
         let kind = rng.weighted(&[5, 3, 2]);
         let ops: Vec<MubufOp> = MubufOp::ALL
             .iter()
@@ -571,5 +638,30 @@ mod tests {
         assert_eq!(ops.len(), 8 + 13, "{ops:?}");
         assert!(tiled * 4 > images && d16 * 20 > images && a16 * 10 > images, "{tiled} {d16} {a16} of {images}");
         assert!(atomics.iter().all(|&n| n * 100 > images), "atomics [no return, return, 64-bit, compare-swap] {atomics:?} of {images}");
+    }
+
+    #[test]
+    fn drawn_programs_load_into_the_lds_with_lanes_outside_the_allocation() {
+        let cases = draw_cases(200, 8, 2);
+        let (mut lds_loads, mut outside, mut inside) = (0, 0, 0);
+        for case in &cases {
+            let mut wave = case.wave.clone();
+            let mut models = Models::default();
+            for inst in &case.program {
+                if let Some(b) = exec::lower_buffer(inst).unwrap().filter(|b| b.lds) {
+                    lds_loads += 1;
+                    assert!(!b.tfe && b.kind == exec::BufferKind::Load);
+                    for (_, a) in exec::lane_addresses(&wave, &b).unwrap() {
+                        if a.lds_in_range {
+                            inside += 1;
+                        } else {
+                            outside += 1;
+                        }
+                    }
+                }
+                exec::run(&mut wave, inst, &mut models).expect("every drawn program runs on the executor");
+            }
+        }
+        assert!(lds_loads > 20 && outside > 0 && inside > outside / 4, "{lds_loads} {outside} {inside}");
     }
 }

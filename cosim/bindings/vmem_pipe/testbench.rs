@@ -22,7 +22,7 @@ use crate::engine::lockstep::{Reset, Step};
 use crate::engine::stimulus::Rng;
 
 /// What the testbench does besides the program: the L2's latency and back-pressure, the VGPR
-/// port's back-pressure, the seed of their draws, a reset in mid-run, and the pipeline's
+/// and LDS ports' back-pressure, the seed of their draws, a reset in mid-run, and the pipeline's
 /// configuration (its RTL build and the model's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
@@ -32,7 +32,8 @@ pub struct Config {
     pub seed: u64,
     /// Probability that a channel refuses a request it could take (per channel and cycle).
     pub l2_stall: f64,
-    /// Probability that the VGPR port refuses a presented write (per cycle).
+    /// Probability that the VGPR port refuses a presented write (per cycle); the LDS port's
+    /// writes are refused with the same probability.
     pub vgpr_stall: f64,
     /// A run that has not finished after this many cycles is an error (a hang).
     pub max_cycles: u64,
@@ -239,7 +240,7 @@ pub struct Testbench {
     next_item: usize,
     sending: Option<Sending>,
     outstanding: VecDeque<Outstanding>,
-    /// The wave as the SQ sees it: VGPRs change when a write is accepted.
+    /// The wave as the SQ sees it: VGPRs and the LDS change when a write is accepted.
     pub wave: Wave,
     /// The L2's memory.
     pub memory: Memory,
@@ -289,7 +290,7 @@ fn plan_image(inst: &ImageInst, wave: &Wave) -> Result<Plan, String> {
 }
 
 fn plan_buffer(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
-    let header = In::issue_header(inst, wave.descriptor(inst.srsrc)?, wave.scalar(inst.soffset)?, wave.exec);
+    let header = In::issue_header(inst, wave.descriptor(inst.srsrc)?, wave.scalar(inst.soffset)?, wave);
     let count = inst.components();
     let addr: Vec<u8> = (0..u8::from(inst.idxen) + u8::from(inst.offen)).map(|i| inst.vaddr.wrapping_add(i)).collect();
     let byte_short_d16 = matches!(inst.access, Access::Sized { bytes: 1 | 2, .. }) && inst.d16 != D16::None;
@@ -305,6 +306,8 @@ fn plan_buffer(inst: &BufferInst, wave: &Wave) -> Result<Plan, String> {
     };
     let data: Vec<u8> = (0..data_dwords).map(|i| inst.vdata.wrapping_add(i)).collect();
     let results = match inst.kind {
+        // An LDS load writes the LDS, no VGPR (docs/decisions.md "LDS loads").
+        BufferKind::Load if inst.lds => 0,
         BufferKind::Load if byte_short_d16 => 1,
         BufferKind::Load => {
             let n = if inst.d16 == D16::Lo { count.div_ceil(2) } else { count };
@@ -349,9 +352,6 @@ impl Testbench {
                     items.push(Item::Vmem(index, Mem::Image(image)));
                 }
                 other => match exec::lower_buffer(other).map_err(|e| format!("{}: {e}", name()))? {
-                    Some(b) if b.lds => {
-                        return Err(format!("{}: the pipeline does not take LDS loads (lds) yet (SPEC §14)", name()))
-                    }
                     Some(b) => items.push(Item::Vmem(index, Mem::Buffer(b))),
                     None => {}
                 },
@@ -489,10 +489,32 @@ impl Testbench {
                 self.wave.written[v] = true;
             }
         }
+        if out.lds_valid {
+            // Drawn as the VGPR port's ready is (the two are never presented together).
+            let stall = self.config.vgpr_stall;
+            input.lds_ready = !self.chance(stall);
+            if input.lds_ready {
+                self.apply_lds_write(out);
+            }
+        }
 
         self.issue(out, &mut input, cycle);
         self.l2(out, &mut input, cycle);
         input
+    }
+
+    /// An accepted LDS write into the wave's LDS: its lanes in ascending order (the highest lane
+    /// wins where addresses overlap), each dword's 4 bytes little-endian, bytes beyond the LDS
+    /// dropped, as the executor writes them (docs/decisions.md "LDS loads").
+    fn apply_lds_write(&mut self, out: &Out) {
+        for j in (0..GROUP_LANES).filter(|&j| out.lds_mask >> j & 1 != 0) {
+            let at = out.lds_addr[j] as usize;
+            for (i, b) in out.lds_data[j].to_le_bytes().into_iter().enumerate() {
+                if let Some(slot) = self.wave.lds.bytes.get_mut(at + i) {
+                    *slot = b;
+                }
+            }
+        }
     }
 
     /// The SQ: the next beat, when the program and the scoreboard allow one.
@@ -530,7 +552,7 @@ impl Testbench {
         }
         let Some(s) = &mut self.sending else { return };
         let k = s.next;
-        *input = In { l2_idle: input.l2_idle, vgpr_ready: input.vgpr_ready, ..s.header };
+        *input = In { l2_idle: input.l2_idle, vgpr_ready: input.vgpr_ready, lds_ready: input.lds_ready, ..s.header };
         input.iss_valid = true;
         input.iss_last = k + 1 == s.beats;
         let group = GROUP_LANES * (k % 4);
@@ -747,13 +769,19 @@ where
     Ok(PipeRun { wave: tb.final_wave(), timings: tb.timings, cycles: tb.cycle })
 }
 
-/// The first difference between the pipeline's final state and the executor's: a VGPR lane or
-/// a memory byte; `None` when they agree.
+/// The first difference between the pipeline's final state and the executor's: a VGPR lane,
+/// an LDS byte or a memory byte; `None` when they agree.
 pub fn first_difference(pipe: &Wave, executor: &Wave) -> Option<String> {
     for (v, (p, e)) in pipe.vgprs.iter().zip(&executor.vgprs).enumerate() {
         if let Some(l) = (0..LANES).find(|&l| p[l] != e[l]) {
             return Some(format!("v{v} lane {l}: pipeline {:#010x}, executor {:#010x}", p[l], e[l]));
         }
+    }
+    if let Some(a) = (0..pipe.lds.bytes.len().max(executor.lds.bytes.len()))
+        .find(|&a| pipe.lds.bytes.get(a) != executor.lds.bytes.get(a))
+    {
+        let byte = |w: &Wave| w.lds.bytes.get(a).map_or("none".into(), |b| format!("{b:#04x}"));
+        return Some(format!("LDS byte {a:#x}: pipeline {}, executor {}", byte(pipe), byte(executor)));
     }
     let changed = |w: &Wave| w.memory.changes_since(&Memory::default());
     let (pm, em) = (changed(pipe), changed(executor));
