@@ -1,7 +1,7 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
-//! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP, IMAGE_STORE and IMAGE_STORE_MIP, as a
-//! cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
-//! "Images (SPEC §15)").
+//! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP, IMAGE_STORE and IMAGE_STORE_MIP and the multi-texel
+//! loads (IMAGE_LOAD_BY2, BY4, PCK2, PCK4 and their _MIP forms), as a cycle-accurate model.
+//! Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its "Images (SPEC §15)").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
@@ -11,7 +11,8 @@
 //! file per stage under rust/vmem_pipe/):
 //! - `ta.rs`: the issue receiver's two instruction buffers; the address stage's per-lane work
 //!   (buffer_addr, or for images the address dwords decoded as the executor's `decode_vaddr`
-//!   and `image_addr` with op 4; the store element through d16 and format_pack, participation
+//!   and `image_addr` with op 4, a multi-texel load's ops 0–3; the store element through d16
+//!   and format_pack, participation
 //!   and byte masks) and the instruction's SPEC §7 requests and steps, through the coalescer's
 //!   grouping (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's
 //!   cursor;
@@ -19,7 +20,8 @@
 //!   RAM, MSHRs and their register file, lookup / return / L2 queues, fill and return registers),
 //!   the TCP → TD taking, `quiet`;
 //! - `td.rs`: the gather instruction, the two element and result buffers, the converter and the
-//!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone);
+//!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone; a multi-texel
+//!   load's from the `multi_texel` unit);
 //! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod
 //!   `InFlight`);
 //! - `config.rs`: [`Config`], its legal values and [`ConfigError`];
@@ -166,6 +168,8 @@ pub struct VmemPipe {
     done_stages: Option<Stages>,
     /// TCP and TD events of the last cycle (cover.rs `event`).
     events: u64,
+    /// The address stage's events of the last cycle (cover.rs `mt_event`).
+    ta_events: u64,
 }
 
 impl Default for VmemPipe {
@@ -209,6 +213,7 @@ impl VmemPipe {
             done: Out::default(),
             done_stages: None,
             events: 0,
+            ta_events: 0,
         }
     }
 
@@ -233,8 +238,8 @@ impl VmemPipe {
         self.cycle
     }
 
-    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), for functional
-    /// coverage.
+    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits) and its address
+    /// stage's ([`cover::mt_event`] bits), for functional coverage.
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -360,6 +365,7 @@ impl VmemPipe {
                         let id = self.id(self.taken);
                         let slot = &mut self.slots[id];
                         ta::take(slot, buf, t);
+                        self.ta_events = cover::multi_texel_events(slot);
                         if slot.hdr.returns_data() && slot.hdr.exec != 0 {
                             slot.writing = true;
                             slot.wseq = self.writing;
@@ -420,6 +426,7 @@ impl Unit for VmemPipe {
         self.done = Out::default();
         self.done_stages = None;
         self.tcp.events = 0;
+        self.ta_events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.
         self.td.convert(&self.slots, t);
         if self.out.vgpr_valid && input.vgpr_ready {
@@ -438,7 +445,7 @@ impl Unit for VmemPipe {
             self.rx.accept(input, t);
         }
         self.done_cycle(t);
-        self.events = self.tcp.events;
+        self.events = self.tcp.events | self.ta_events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out
