@@ -112,7 +112,14 @@ pub(super) fn multi_texel_events(slot: &super::inst::Slot) -> u64 {
     let bytes = u64::from(slot.hdr.bytes);
     let crosses = (0..LANES).any(|l| slot.part >> l & 1 != 0 && (slot.addr[l] & 0xf) + bytes > 16);
     let invalid = slot.unbound == 0 && (0..LANES).any(|l| slot.hdr.exec >> l & 1 != 0 && slot.in_range[l] == 0);
-    u64::from(crosses) * mt_event::GROUP_CROSSES | u64::from(invalid) * mt_event::INVALID_GROUP
+    let mut events = 0;
+    if crosses {
+        events |= mt_event::GROUP_CROSSES;
+    }
+    if invalid {
+        events |= mt_event::INVALID_GROUP;
+    }
+    events
 }
 
 /// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
