@@ -1,8 +1,9 @@
 //! `vmem_pipe`: the VMEM pipeline of SPEC §14 (SQ → TA → TCP → TD → SQ) for buffer instructions
 //! and SPEC §15's IMAGE_LOAD, IMAGE_LOAD_MIP (and their PCK / PCK_SGN forms), IMAGE_STORE,
-//! IMAGE_STORE_MIP, the IMAGE_ATOMIC_*s and IMAGE_GET_RESINFO, and the MUBUF loads with
-//! `lds` = 1, as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)"
-//! (images: its "Images (SPEC §15)"; LDS loads: its "LDS loads").
+//! IMAGE_STORE_MIP, the IMAGE_ATOMIC_*s, IMAGE_GET_RESINFO and the multi-texel loads
+//! (IMAGE_LOAD_BY2, BY4, PCK2, PCK4 and their _MIP forms), and the MUBUF loads with `lds` = 1,
+//! as a cycle-accurate model. Contract: docs/decisions.md "vmem_pipe (SPEC §14)" (images: its
+//! "Images (SPEC §15)"; LDS loads: its "LDS loads").
 //! RTL: rtl/vmem_pipe.sv  Binding: cosim/bindings/vmem_pipe/mod.rs  Tests: rust/vmem_pipe/tests.rs
 //!
 //! [`VmemPipe`] is the clocked model ([`Unit`]): each [`Unit::step`] is one cycle t. Every
@@ -12,7 +13,8 @@
 //! file per stage under rust/vmem_pipe/):
 //! - `ta.rs`: the issue receiver's two instruction buffers; the address stage's per-lane work
 //!   (buffer_addr, or for images the address dwords decoded as the executor's `decode_vaddr`
-//!   and `image_addr` with op 4; the store element through d16 and format_pack, participation
+//!   and `image_addr` with op 4, a multi-texel load's ops 0–3; the store element through d16
+//!   and format_pack, participation
 //!   and byte masks) and the instruction's SPEC §7 requests and steps, through the coalescer's
 //!   grouping (`coalescer::merged_group`, `coalescer::per_lane_requests`); the step stage's
 //!   cursor (bundles of at most four requests, two for an image atomic with GLC or a
@@ -22,7 +24,7 @@
 //!   the TCP → TD taking, `quiet`;
 //! - `td.rs`: the gather instruction, the two element and result buffers, the converter and the
 //!   VGPR writes; the result dwords (format_unpack → swizzle → d16, or d16 alone; a PCK load's
-//!   raw fields; an atomic's returned value);
+//!   raw fields; a multi-texel load's from the `multi_texel` unit; an atomic's returned value);
 //! - `inst.rs`: what they share: the header, requests, steps and the in-flight slot (id mod
 //!   `InFlight`);
 //! - `config.rs`: [`Config`], its legal values and [`ConfigError`];
@@ -183,6 +185,8 @@ pub struct VmemPipe {
     /// the address stage's LDS events of the last cycle (cover.rs `lds_event`).
     events: u64,
     lds_events: u64,
+    /// The address stage's events of the last cycle (cover.rs `mt_event`).
+    ta_events: u64,
 }
 
 impl Default for VmemPipe {
@@ -227,6 +231,7 @@ impl VmemPipe {
             done_stages: None,
             events: 0,
             lds_events: 0,
+            ta_events: 0,
         }
     }
 
@@ -251,9 +256,9 @@ impl VmemPipe {
         self.cycle
     }
 
-    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), its TA event
-    /// ([`cover::IMAGE_ATOMIC_OUTSIDE`]) and its address stage's LDS events ([`cover::lds_event`]
-    /// bits), for functional coverage.
+    /// The TCP and TD events of the last cycle stepped ([`cover::event`] bits), its TA events
+    /// ([`cover::IMAGE_ATOMIC_OUTSIDE`], [`cover::mt_event`] bits) and its address stage's LDS
+    /// events ([`cover::lds_event`] bits), for functional coverage.
     pub fn events(&self) -> u64 {
         self.events
     }
@@ -388,6 +393,7 @@ impl VmemPipe {
                         if slot.hdr.lds_load() {
                             self.lds_events = cover::lds_events(slot.hdr.exec, slot.lds_lanes, slot.part);
                         }
+                        self.ta_events = cover::multi_texel_events(slot);
                         if slot.hdr.returns_data() && slot.hdr.exec != 0 {
                             slot.writing = true;
                             slot.wseq = self.writing;
@@ -459,6 +465,7 @@ impl Unit for VmemPipe {
         self.done_stages = None;
         self.tcp.events = 0;
         self.lds_events = 0;
+        self.ta_events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.
         self.td.convert(&self.slots, t);
         if (self.out.vgpr_valid && input.vgpr_ready) || (self.out.lds_valid && input.lds_ready) {
@@ -477,7 +484,7 @@ impl Unit for VmemPipe {
             self.rx.accept(input, t);
         }
         self.done_cycle(t);
-        self.events = self.tcp.events | ta_events | self.lds_events;
+        self.events = self.tcp.events | ta_events | self.ta_events | self.lds_events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out

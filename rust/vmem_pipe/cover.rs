@@ -5,9 +5,10 @@
 //! (SPEC §14.1), the image accesses of SPEC §15 as the issue port shows them: every surface
 //! layout × element size, every type, and the instruction's forms; the image atomics (without
 //! and with return, compare-swap, 64-bit, and — a TA event of the model — a lane outside its
-//! level), the PCK loads (PCK, PCK_SGN, each field count), GET_RESINFO, and the LDS loads (SPEC
-//! §2.5): lanes outside the allocation, LDS lanes without a memory access, empty LDS writes and
-//! the LDS port's back-pressure.
+//! level), the PCK loads (PCK, PCK_SGN, each field count), GET_RESINFO, the multi-texel loads'
+//! ops and _MIP forms and (from the address stage) their groups crossing a block or invalid, and
+//! the LDS loads (SPEC §2.5): lanes outside the allocation, LDS lanes without a memory access,
+//! empty LDS writes and the LDS port's back-pressure.
 //!
 //! The pipeline is closed-loop and not one-result-per-input, so it is sampled per cycle: the
 //! events the model reports for the cycle ([`VmemPipe::events`](super::VmemPipe::events)), and
@@ -25,7 +26,8 @@
 //! "stale response ignored" need a reset in mid-run with L2 responses still owed (the
 //! testbench's `--reset-at`).
 
-use super::ports::{In, Out, BANKS, L2_ATOMIC, L2_READ, L2_WRITE};
+use super::ports::{In, Out, BANKS, IMAGE_OP_MULTI_TEXEL, KIND_LOAD, L2_ATOMIC, L2_READ, L2_WRITE};
+use crate::coalescer::LANES;
 use crate::cover::{Covergroup, Hits};
 
 /// The coverpoints, in declaration order.
@@ -42,6 +44,7 @@ enum Point {
     ImageOp,
     Resinfo,
     Lds,
+    MultiTexel,
 }
 
 /// The "image surface" bins: each layout (SPEC §4.5: linear, 256B_S, 4KB_S, 64KB_S) × element
@@ -110,10 +113,46 @@ const IMAGE_OP_BINS: [&str; 11] = [
 /// A TA event of [`VmemPipe::events`](super::VmemPipe::events), above the TCP events' bits: the
 /// address stage took an image atomic with a bound T# and an EXEC lane outside its level (not
 /// `group_valid`).
-pub const IMAGE_ATOMIC_OUTSIDE: u64 = 1 << 63;
+pub const IMAGE_ATOMIC_OUTSIDE: u64 = 1 << 61;
 /// The "image resinfo" bins: an IMAGE_GET_RESINFO, and one of a bound T# whose beat carries a
 /// lane's mipid naming a missing level (beyond last_level or max_mip: dimensions 0).
 const RESINFO_BINS: [&str; 2] = ["get_resinfo", "missing level"];
+
+/// The "multi-texel" bins (docs/decisions.md *Multi-texel loads*): each op (from `iss_op_i`
+/// 4..=7 on the issue port), a _MIP form, and from the address stage's results (the model's
+/// [`MT_EVENTS`]) a lane's group crossing a 16-byte block (two requests) and an EXEC lane's
+/// invalid group on a bound T# (outside the level: x + n > width, y ≥ height, a missing mip).
+const MULTI_TEXEL_BINS: [&str; 7] =
+    ["BY2", "BY4", "PCK2", "PCK4", "_MIP form", "group crosses a 16-byte block", "invalid group"];
+
+/// Address-stage events of a multi-texel load, as bits of
+/// [`VmemPipe::events`](super::VmemPipe::events) above the TCP's [`event`] bits: a lane taking
+/// part whose group crosses a 16-byte block; an EXEC lane with an invalid group on a bound T#.
+pub mod mt_event {
+    pub const GROUP_CROSSES: u64 = 1 << 62;
+    pub const INVALID_GROUP: u64 = 1 << 63;
+}
+/// Both [`mt_event`] bits.
+pub const MT_EVENTS: u64 = mt_event::GROUP_CROSSES | mt_event::INVALID_GROUP;
+
+/// The [`mt_event`]s of an instruction the address stage has taken (0 unless a multi-texel
+/// load).
+pub(super) fn multi_texel_events(slot: &super::inst::Slot) -> u64 {
+    if slot.hdr.multi_texel().is_none() {
+        return 0;
+    }
+    let bytes = u64::from(slot.hdr.bytes);
+    let crosses = (0..LANES).any(|l| slot.part >> l & 1 != 0 && (slot.addr[l] & 0xf) + bytes > 16);
+    let invalid = slot.unbound == 0 && (0..LANES).any(|l| slot.hdr.exec >> l & 1 != 0 && slot.in_range[l] == 0);
+    let mut events = 0;
+    if crosses {
+        events |= mt_event::GROUP_CROSSES;
+    }
+    if invalid {
+        events |= mt_event::INVALID_GROUP;
+    }
+    events
+}
 
 /// Declares the TCP events once, in bit order: the constant of each in [`event`] (the k-th is
 /// bit k) and its bin of the "tcp event" point in [`EVENTS`].
@@ -248,6 +287,7 @@ pub fn covergroup() -> Covergroup {
         .point(Point::ImageOp as usize, "image atomic and PCK", IMAGE_OP_BINS)
         .point(Point::Resinfo as usize, "image resinfo", RESINFO_BINS)
         .point(Point::Lds as usize, "lds load", LDS_BINS)
+        .point(Point::MultiTexel as usize, "multi-texel", MULTI_TEXEL_BINS)
 }
 
 /// An image instruction's beat on the issue port: its surface and its form.
@@ -270,6 +310,12 @@ fn sample_image(input: &In, hits: &mut Hits) {
         }
     }
     let store = input.iss_kind == super::ports::KIND_STORE;
+    if input.iss_kind == KIND_LOAD && (IMAGE_OP_MULTI_TEXEL..IMAGE_OP_MULTI_TEXEL + 4).contains(&input.iss_op) {
+        hits.hit(Point::MultiTexel as usize, usize::from(input.iss_op - IMAGE_OP_MULTI_TEXEL));
+        if input.iss_mip {
+            hits.hit(Point::MultiTexel as usize, 4);
+        }
+    }
     let image = Point::Image as usize;
     let op = Point::ImageOp as usize;
     if input.iss_kind == super::ports::KIND_ATOMIC {
@@ -347,7 +393,12 @@ pub fn sample_events(events: u64, hits: &mut Hits) {
     if events & IMAGE_ATOMIC_OUTSIDE != 0 {
         hits.hit(Point::ImageOp as usize, 4);
     }
-    let mut bits = events & !IMAGE_ATOMIC_OUTSIDE;
+    for (bin, bit) in [(5, mt_event::GROUP_CROSSES), (6, mt_event::INVALID_GROUP)] {
+        if events & bit != 0 {
+            hits.hit(Point::MultiTexel as usize, bin);
+        }
+    }
+    let mut bits = events & !IMAGE_ATOMIC_OUTSIDE & !MT_EVENTS;
     while bits != 0 {
         let k = bits.trailing_zeros();
         if k >= LDS_EVENT_BIT {

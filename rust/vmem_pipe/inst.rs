@@ -3,7 +3,8 @@
 //! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
 use super::ports::{
-    rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, IMAGE_OP_RESINFO, KIND_ATOMIC, KIND_STORE,
+    rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_MULTI_TEXEL, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, IMAGE_OP_RESINFO, KIND_ATOMIC,
+    KIND_STORE,
 };
 use crate::coalescer::LANES;
 
@@ -186,10 +187,19 @@ impl Header {
         self.lds && self.kind == Op::Load && !self.image
     }
 
-    /// A *writing instruction* (loads; atomics with GLC).
+    /// A multi-texel image load (`iss_op_i` 4..=7): its `image_addr` / `multi_texel` op
+    /// (`iss_op_i` − 4: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4); docs/decisions.md *Multi-texel loads*.
+    pub fn multi_texel(&self) -> Option<u8> {
+        let multi =
+            self.image && self.kind == Op::Load && (IMAGE_OP_MULTI_TEXEL..IMAGE_OP_MULTI_TEXEL + 4).contains(&self.op);
+        multi.then(|| self.op - IMAGE_OP_MULTI_TEXEL)
+    }
+
+    /// A *writing instruction* (loads, but not a multi-texel load of R = `count` = 0 result
+    /// dwords; atomics with GLC).
     pub fn returns_data(&self) -> bool {
         match self.kind {
-            Op::Load => true,
+            Op::Load => self.multi_texel().is_none() || self.count != 0,
             Op::Store => false,
             Op::Atomic => self.glc,
         }

@@ -7,6 +7,8 @@
 //! 128 bits per port).
 
 use crate::exec::{decode_vaddr, Access, BufferInst, BufferKind, ImageInst, ImageKind, Wave, D16};
+use crate::image_addr::{group_size, texel_bytes};
+use crate::multi_texel;
 use crate::tsharp::TSharp;
 use crate::unit::{Kind, Ports, Signal};
 use crate::vsharp::VSharp;
@@ -315,6 +317,10 @@ pub const IMAGE_OP_FORMAT: u8 = 0;
 pub const IMAGE_OP_PCK: u8 = 1;
 pub const IMAGE_OP_PCK_SGN: u8 = 2;
 pub const IMAGE_OP_RESINFO: u8 = 3;
+/// `iss_op` of a multi-texel load (IMAGE_LOAD_BY2, BY4, PCK2, PCK4 and their _MIP forms): this
+/// base plus the `image_addr` / `multi_texel` op (0 BY2, 1 BY4, 2 PCK2, 3 PCK4), so 4..=7;
+/// docs/decisions.md "Images", *Multi-texel loads*.
+pub const IMAGE_OP_MULTI_TEXEL: u8 = 4;
 pub const D16_NONE: u8 = 0;
 pub const D16_LO: u8 = 1;
 pub const D16_HI: u8 = 2;
@@ -395,15 +401,16 @@ pub struct ImageIssue {
     /// D: data dwords (stores: k, or ⌈k/2⌉ with D16).
     pub data_dwords: u8,
     /// Result dwords a load writes per lane (k, or ⌈k/2⌉ with D16, plus TFE; GET_RESINFO k plus
-    /// TFE); 0 for stores.
+    /// TFE; a multi-texel load R, the `multi_texel` unit's `result_count`); 0 for stores.
     pub result_dwords: u8,
 }
 
 impl ImageIssue {
     /// The issue of `inst` with its T# (`lo`: bits 127:0, `hi`: 255:128, 0 for a 128-bit T#)
     /// and EXEC (docs/decisions.md "vmem_pipe", "Images"; GET_RESINFO: a load with `iss_op` 3
-    /// and `iss_mip` 1, its mipid as the one address dword); `None` for the image instructions
-    /// the pipeline does not take yet (multi-texel loads).
+    /// and `iss_mip` 1, its mipid as the one address dword; the multi-texel loads as its
+    /// *Multi-texel loads*); `None` for an image instruction the pipeline does not take (none of
+    /// the kinds the executor models).
     pub fn of(inst: &ImageInst, (lo, hi): (u128, u128), exec: u64) -> Option<ImageIssue> {
         let t = TSharp::decode(lo, hi);
         let dmask = inst.dmask & 0xf;
@@ -487,7 +494,36 @@ impl ImageIssue {
                     result_dwords: k + u8::from(inst.tfe),
                 }
             }
-            ImageKind::MultiTexel { .. } => return None,
+            ImageKind::MultiTexel { op } => {
+                // The group's n · bpp bytes (bound T#s: every row's bpp is 1 or 2), 0 unbound; R
+                // is the unit's `result_count` for the T#'s fields at their full widths (0 for a
+                // combination that is no row).
+                let op = op & 0x3;
+                let bytes = if t.is_bound() { group_size(op) * texel_bytes(t.dfmt) } else { 0 };
+                let r = multi_texel::compute(&multi_texel::In {
+                    valid: true,
+                    op,
+                    dmask,
+                    dfmt: t.dfmt,
+                    nfmt: t.nfmt,
+                    group_valid: false,
+                    texels: 0,
+                })
+                .result_count;
+                ImageIssue {
+                    header: In {
+                        iss_op: IMAGE_OP_MULTI_TEXEL + op,
+                        iss_bytes: bytes as u8,
+                        iss_count: r,
+                        iss_d16: D16_NONE,
+                        iss_tfe: false,
+                        ..header
+                    },
+                    addr_dwords,
+                    data_dwords: 0,
+                    result_dwords: r,
+                }
+            }
         };
         Some(issue)
     }

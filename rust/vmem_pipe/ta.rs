@@ -232,10 +232,11 @@ fn buffer_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], val
 /// An image instruction's per-lane work (docs/decisions.md "Images", *Address stage*): the
 /// lane's coordinates decoded from its address dwords as the executor's `decode_vaddr` decodes
 /// them (by the T#'s type, DA, MIP and A16; a type without a layout: all 0), then `image_addr`
-/// with op 4 (one element); the lane takes part when in EXEC and `group_valid` (stores: and
-/// format_pack's `fmt_valid`), its element is `iss_bytes_i` bytes at `address_o` (an atomic:
-/// its 4 or 8 bytes there), all of them in its byte mask, and its `in_range` is `group_valid`
-/// for every dword. An atomic's operands come from its data dwords as a buffer atomic's.
+/// with op 4 (one element; a multi-texel load: `iss_op_i` − 4, its group); the lane takes part
+/// when in EXEC and `group_valid` (stores: and format_pack's `fmt_valid`), its element (a
+/// multi-texel load's: the group) is `iss_bytes_i` bytes at `address_o` (an atomic: its 4 or 8
+/// bytes there), all of them in its byte mask, and its `in_range` is `group_valid` for every
+/// dword. An atomic's operands come from its data dwords as a buffer atomic's.
 fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], value: &mut [u128; LANES]) {
     let hdr = buf.hdr;
     let t = TSharp::decode(hdr.vsharp, if hdr.r128 { 0 } else { hdr.rsrc_hi });
@@ -250,7 +251,8 @@ fn image_lanes(slot: &mut Slot, buf: &IssueBuffer, mask: &mut [u16; LANES], valu
             tsharp_lo: hdr.vsharp,
             tsharp_hi: hdr.rsrc_hi,
             r128: hdr.r128,
-            op: OP_ELEMENT,
+            // A multi-texel load's group (ops 0–3), any other access one element (op 4).
+            op: hdr.multi_texel().unwrap_or(OP_ELEMENT),
             mip: hdr.mip,
             dmask: hdr.dmask,
             d16: hdr.d16_lo(),

@@ -5,7 +5,7 @@
 //! one a group, docs/decisions.md "LDS loads"). The result dwords are exactly as
 //! the executor computes them from the gathered element bytes (format_unpack → swizzle → d16, the
 //! d16 unit alone for D16 byte/short loads, TFE's 0 dword; an image PCK load's raw fields;
-//! atomics the returned value).
+//! atomics the returned value; a multi-texel load's group through the `multi_texel` unit).
 //!
 //! The model computes an instruction's results all at once in its cycle s (the element buffer
 //! holds them unchanged until s + 4); when each may be written is what the ports show.
@@ -17,7 +17,7 @@ use super::ports::{GROUP_LANES, IMAGE_OP_PCK_SGN};
 use crate::coalescer::LANES;
 use crate::d16::{self, OP_LOAD_FORMAT, OP_LOAD_SBYTE, OP_LOAD_SHORT, OP_LOAD_UBYTE};
 use crate::format::{self, is_integer, NFMT_SINT};
-use crate::{format_unpack, swizzle};
+use crate::{format_unpack, multi_texel, swizzle};
 
 /// Result dwords a lane can have: four data dwords and the TFE status dword.
 const MAX_DWORDS: usize = 5;
@@ -227,6 +227,24 @@ fn lane_result(slot: &Slot, lane: usize) -> ([u32; MAX_DWORDS], usize) {
         if hdr.tfe {
             out[n] = 0;
             n += 1;
+        }
+        return (out, n);
+    }
+    if let Some(op) = hdr.multi_texel() {
+        // The unit's R = `iss_count_i` result dwords from the lane's group (0 where the lane did
+        // not take part, nothing gathered) and its `group_valid`; no TFE dword.
+        let r = multi_texel::compute(&multi_texel::In {
+            valid: true,
+            op,
+            dmask: hdr.dmask,
+            dfmt: hdr.dfmt,
+            nfmt: hdr.nfmt,
+            group_valid: slot.in_range[lane] & 1 != 0,
+            texels: elem as u64,
+        });
+        let n = usize::from(hdr.count).min(4);
+        for (i, d) in out.iter_mut().take(n).enumerate() {
+            *d = (r.result >> (32 * i)) as u32;
         }
         return (out, n);
     }

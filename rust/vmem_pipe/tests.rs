@@ -2527,3 +2527,319 @@ fn random_lds_programs_match_the_executor() {
     assert_ne!(events & lds_event::OUTSIDE, 0);
     assert_ne!(events & lds_event::NO_MEMORY, 0);
 }
+
+// Multi-texel loads (docs/decisions.md "Images", *Multi-texel loads*).
+
+/// A linear 2D R8 uint image (dfmt 1, nfmt 4) of `width` × 4 texels, pitch `pitch`, one level,
+/// at 0x10000: the T#'s two halves.
+fn image_2d_r8(width: u16, pitch: u16) -> (u128, u128) {
+    TSharp {
+        base: 0x100,
+        dfmt: 1,
+        nfmt: 4,
+        width_minus_1: width - 1,
+        height_minus_1: 3,
+        dst_sel: [4, 5, 6, 7],
+        kind: TYPE_2D,
+        pitch_minus_1: pitch - 1,
+        ..TSharp::default()
+    }
+    .encode()
+}
+
+/// A multi-texel load (`op`: 0 BY2, 1 BY4, 2 PCK2, 3 PCK4) of T# s[8:15], address VGPRs from
+/// v0, results from `vdata`.
+fn multi_texel_inst(op: u8, dmask: u8, vdata: u8) -> ImageInst {
+    ImageInst { kind: ImageKind::MultiTexel { op }, ..image_inst(false, dmask, vdata) }
+}
+
+/// `t` in s[8:15], the lanes' (x, y) in v0, v1 and `exec`, over `memory`'s bytes: the wave the
+/// executor runs a multi-texel load of, and its VGPRs from `vdata` after running `inst`.
+fn executor_multi_texel(t: (u128, u128), xy: &[[u32; 64]; 2], exec: u64, bench: &Bench, inst: &ImageInst) -> Wave {
+    let mut wave = Wave::default();
+    for k in 0..4 {
+        wave.sgprs[8 + k] = (t.0 >> (32 * k)) as u32;
+        wave.sgprs[12 + k] = (t.1 >> (32 * k)) as u32;
+    }
+    wave.vgprs[0] = xy[0];
+    wave.vgprs[1] = xy[1];
+    wave.exec = exec;
+    for (&a, &b) in &bench.memory {
+        wave.memory.write(a, 1, u128::from(b));
+    }
+    crate::exec::run_image(&mut wave, inst, &mut crate::exec::Models::default()).unwrap();
+    wave
+}
+
+// IMAGE_LOAD_BY4 of a 64 × 4 R8 uint image (pitch 64, row y = the line 0x10000 + 64y, bank y),
+// DMASK 0xF, R = 4, iss_bytes = 4 · 1 = 4; lane 16g + 4q + j reads the group at (x, y) =
+// (16q + 4j, g): quad q of group g is the 16-byte block 16q of line g, so each quad step's four
+// requests are one access of bank g, and x + 4 ≤ 64 for every lane (all groups valid).
+//
+// Cold, first beat in cycle 1: A = 2, B = 8 beats (1 .. 8); a = 9; group g available from
+// a + 4g + 6; quad steps 15 .. 30 (quad q of group g in 15 + 4g + q, one bundle each, accepted:
+// bank g's lookup queue holds at most the one access of the step before). Quad 0 of group g is at
+// its lookup head in 16 + 4g: a miss (bank g's MSHR 0), its line read presented and accepted in
+// 17 + 4g on channel g; quads 1–3 merge: 16 requests missed, 48 merged.
+//
+// Warm, first beat t0: a = t0 + 8, steps t0 + 14 .. t0 + 29 (no stall: done_ta = 16, SPEC §15's
+// four texels a cycle), hits t0 + 15 .. t0 + 30, return reads t0 + 16 .. t0 + 31, the TD takes
+// each access (4 blocks) in t0 + 17 .. t0 + 32; gathered at the edge of t0 + 32, s = t0 + 33.
+// Writes group-major, R = 4 dwords a group: group g's dword i in s + 4 + 4g + i = t0 + 37 + 4g + i
+// (each after the previous accepted, each ≥ s + 4 + g), the last e = t0 + 52: done_td =
+// e − s + 1 = 20, done t0 + 53, total 53; issue 8, TCP heads t0 + 15 .. t0 + 30 = 16.
+
+#[test]
+fn a_warm_by4_load_of_a_wave_takes_16_ta_cycles_and_returns_each_texel() {
+    let mut bench = Bench::new();
+    // Dword k at 0x10000 + 4k = 0x4030_2010 + k: lane l's group is dword l, bytes 0x10 + l, 0x20,
+    // 0x30, 0x40.
+    bench.write_ramp(0x10000, 64, 0x4030_2010);
+    let t = image_2d_r8(64, 64);
+    let xy: [[u32; 64]; 2] = [
+        std::array::from_fn(|l| 16 * (l as u32 % 16 / 4) + 4 * (l as u32 % 4)),
+        std::array::from_fn(|l| l as u32 / 16),
+    ];
+    let inst = |vdata| multi_texel_inst(1, 0xf, vdata);
+    let issue = ImageIssue::of(&inst(10), t, u64::MAX).unwrap();
+    assert_eq!((issue.addr_dwords, issue.data_dwords, issue.result_dwords), (2, 0, 4));
+    assert_eq!((issue.header.iss_op, issue.header.iss_bytes, issue.header.iss_count), (5, 4, 4));
+    bench.send(image_beats(&issue.header, &xy, &[]));
+    bench.run_until_done(1, 300);
+    assert_eq!(
+        bench.accepted,
+        [
+            (17, 0, L2_READ, 0, 0x10000),
+            (21, 1, L2_READ, 0, 0x10040),
+            (25, 2, L2_READ, 0, 0x10080),
+            (29, 3, L2_READ, 0, 0x100c0)
+        ]
+    );
+    let c = counters(&bench.dones[0].1);
+    assert_eq!((c[1], c[6], c[7], c[8], c[9], c[10]), (16, 64, 0, 16, 48, 0));
+
+    let t0 = bench.t;
+    bench.send(image_beats(&ImageIssue::of(&inst(20), t, u64::MAX).unwrap().header, &xy, &[]));
+    bench.run_until_done(2, t0 + 100);
+    let want: Vec<u64> = (37..53).map(|c| t0 + c).collect();
+    assert_eq!([20, 21, 22, 23].map(|v| bench.write_cycles(v)).concat().len(), 16);
+    let mut all: Vec<u64> = bench.writes.iter().filter(|(c, _)| *c >= t0).map(|(c, _)| *c).collect();
+    all.sort();
+    assert_eq!(all, want);
+    // Group-major: the write in t0 + 37 + 4g + i is v(20 + i) of group g.
+    for (c, w) in bench.writes.iter().filter(|(c, _)| *c >= t0) {
+        let k = (c - t0 - 37) as u8;
+        assert_eq!((w.vgpr_addr, w.vgpr_group, w.vgpr_mask), (20 + k % 4, k / 4, 0xffff));
+    }
+    let (done_cycle, done) = bench.dones[1];
+    assert_eq!(done_cycle, t0 + 53);
+    assert_eq!(counters(&done), [8, 16, 16, 0, 20, 53, 64, 64, 0, 0, 0, 0]);
+    let executor = executor_multi_texel(t, &xy, u64::MAX, &bench, &inst(20));
+    for l in 0..64 {
+        let got: Vec<u32> = (0..4).map(|i| bench.vgprs[&(20 + i, l)]).collect();
+        assert_eq!(got, [0x10 + l as u32, 0x20, 0x30, 0x40], "lane {l}");
+        assert_eq!(got, (0..4).map(|i| executor.vgprs[20 + i][l]).collect::<Vec<_>>(), "lane {l}");
+        assert_eq!((10..14).map(|v| bench.vgprs[&(v, l)]).collect::<Vec<_>>(), got, "lane {l} (cold)");
+    }
+}
+
+// IMAGE_LOAD_BY4 on a 64 × 4 R8 image of pitch 70: row 1 starts at 0x10000 + 70 = 0x10046.
+// EXEC 0x1F; lanes 0–3 at (x, y) = (0, 1), (5, 1), (8, 1), (12, 1): groups xa = 0, 4, 8, 12 at
+// 0x10046, 0x1004a, 0x1004e, 0x10052 — lane 1's x is unaligned (xa = 4), lane 2's group, bytes
+// 0x4e .. 0x51, crosses the block at 0x10050: its first block's request, then its second. Lane 4
+// at (61, 1): x + 4 = 65 > 64, an invalid group (takes no part, reads 0).
+// Requests of quad 0, ascending lanes, first block then second: lane 0 (block 0x1004), lane 1
+// (0x1004), lane 2 (0x1004), lane 2's second (0x1005), lane 3 (0x1005): 5 requests, two bundles
+// (4 + 1), each one access of line 0x10040 (bank 1), both accepted at once (queue empty or
+// holding one). Steps: quad 0 two cycles, every other quad step one cycle with no request (15):
+// done_ta = 17 with no stall. Cold, first beat in cycle 1: beats 1 .. 8, a = 9, quad 0's first
+// bundle in a + 6 = 15, its access at bank 1's lookup head in 16: a miss (MSHR 0), the line read
+// presented and accepted in 17 on channel 1; the second bundle (16), looked up in 17, merges into
+// the open MSHR: 4 requests missed, 1 merged.
+
+#[test]
+fn a_group_crossing_a_block_sends_two_requests_and_an_invalid_group_reads_0() {
+    let mut bench = Bench::new();
+    bench.write_ramp(0x10000, 64, 0x0706_0504);
+    let t = image_2d_r8(64, 70);
+    let mut xy = [[0u32; 64]; 2];
+    for (l, x) in [0, 5, 8, 12, 61].into_iter().enumerate() {
+        (xy[0][l], xy[1][l]) = (x, 1);
+    }
+    let inst = multi_texel_inst(1, 0xf, 10);
+    let issue = ImageIssue::of(&inst, t, 0x1f).unwrap();
+    bench.send(image_beats(&issue.header, &xy, &[]));
+    bench.run_until_done(1, 300);
+    let c = counters(&bench.dones[0].1);
+    // ta, requests, hits, misses, merged, conflicts.
+    assert_eq!((c[1], c[6], c[7], c[8], c[9], c[10]), (17, 5, 0, 4, 1, 0));
+    assert_eq!(bench.accepted, [(17, 1, L2_READ, 0, 0x10040)]);
+    assert_ne!(bench.events & super::cover::mt_event::GROUP_CROSSES, 0);
+    assert_ne!(bench.events & super::cover::mt_event::INVALID_GROUP, 0);
+    let executor = executor_multi_texel(t, &xy, 0x1f, &bench, &inst);
+    let byte = |a: u64| (bench.read32(a & !3) >> (8 * (a & 3))) & 0xff;
+    for (l, a) in [0x10046u64, 0x1004a, 0x1004e, 0x10052].into_iter().enumerate() {
+        let got: Vec<u32> = (0..4).map(|i| bench.vgprs[&(10 + i, l)]).collect();
+        assert_eq!(got, (0..4).map(|i| byte(a + i)).collect::<Vec<_>>(), "lane {l}");
+        assert_eq!(got, (0..4).map(|i| executor.vgprs[10 + i as usize][l]).collect::<Vec<_>>(), "lane {l}");
+    }
+    assert_eq!((10..14).map(|v| bench.vgprs[&(v, 4)]).collect::<Vec<_>>(), [0; 4]);
+    assert!(!bench.vgprs.contains_key(&(10, 5)), "only EXEC lanes are written");
+}
+
+/// A random multi-texel T# and load for slot `i` (T# s[16i .. 16i + 7], address VGPRs from 16i,
+/// results from 16i + 4): a 2D surface of R8, R16 or RG8 (width 1..=40, height 1..=8, pitch a
+/// little wider, up to four levels, linear or now and then tiled, a 128-bit T# now and then) in
+/// one of the rows' nfmts, one of the ops whose row takes it with the row's DMASK, the _MIP form
+/// half the time, A16 now and then; one in eight unbound (dfmt 0 with any DMASK: R = 0, or a type
+/// below 8: R of the row, all 0).
+fn random_multi_texel(rng: &mut u64, i: u8) -> (TSharp, ImageInst) {
+    use crate::image_addr::{format_row, FORMAT_TABLE};
+    let mut pick = |n: u64| next(rng) % n;
+    let row = FORMAT_TABLE[pick(FORMAT_TABLE.len() as u64) as usize];
+    let nfmt = row.nfmts[pick(row.nfmts.len() as u64) as usize];
+    let width_minus_1 = pick(40) as u16;
+    let last_level = pick(4) as u8;
+    let r128 = pick(4) == 0;
+    let mut t = TSharp {
+        base: 0x100 + pick(16),
+        dfmt: row.dfmt,
+        nfmt,
+        width_minus_1,
+        height_minus_1: pick(8) as u16,
+        dst_sel: std::array::from_fn(|_| pick(8) as u8),
+        base_level: pick(2) as u8 & last_level,
+        last_level,
+        sw_mode: if pick(4) == 0 { [1, 5, 9][pick(3) as usize] } else { 0 },
+        kind: TYPE_2D,
+        pitch_minus_1: width_minus_1 + [0, 1, 3, 5][pick(4) as usize],
+        max_mip: last_level.saturating_sub(pick(2) as u8),
+        ..TSharp::default()
+    };
+    let mut dmask = row.dmask;
+    match pick(8) {
+        0 => (t.dfmt, dmask) = (0, pick(16) as u8),
+        1 => t.kind = pick(8) as u8,
+        _ => {}
+    }
+    debug_assert!(t.dfmt == 0 || format_row(row.op, dmask, row.dfmt, nfmt).is_some());
+    let inst = ImageInst {
+        mip: pick(2) == 0,
+        vaddr: 16 * i,
+        srsrc: 16 * i,
+        r128,
+        glc: pick(3) == 0,
+        a16: pick(4) == 0,
+        ..multi_texel_inst(row.op, dmask, 16 * i + 4)
+    };
+    (t, inst)
+}
+
+/// Random programs of up to 8 multi-texel loads (every row of SPEC §4.3's table, _MIP forms,
+/// groups past the level's right edge, unaligned x, missing mips, unbound T#s), a few image
+/// stores to the same surfaces between them, issued back to back under random L2 latencies and
+/// back-pressure, a quarter reset in mid-run: the VGPRs and memory the pipe leaves equal the
+/// executor's.
+fn random_multi_texel_programs(config: Config, seed: u64, programs: usize) {
+    let mut rng = seed;
+    let mut forms = [false; 8];
+    let mut events = 0;
+    for program in 0..programs {
+        let mut wave = Wave::default();
+        let mut bench = Bench::with(config);
+        bench.latency = [1, 8, 60][program % 3];
+        bench.rng = Some(next(&mut rng));
+        for a in (0x10000..0x12000u64).step_by(4) {
+            let v = next(&mut rng) as u32;
+            wave.memory.write(a, 4, u128::from(v));
+            bench.write32(a, v);
+        }
+        let initial = bench.memory.clone();
+        for v in wave.vgprs.iter_mut() {
+            *v = std::array::from_fn(|_| next(&mut rng) as u32);
+        }
+        let n = 1 + next(&mut rng) as usize % 8;
+        let mut insts = Vec::new();
+        for i in 0..n as u8 {
+            let (t, mut inst) = random_multi_texel(&mut rng, i);
+            if next(&mut rng).is_multiple_of(6) {
+                // An IMAGE_STORE of the surface's element (R8, R16 or RG8: DMASK 0x1 or 0x3).
+                inst = ImageInst { kind: ImageKind::Store, dmask: 1 + (next(&mut rng) % 3) as u8, ..inst };
+            } else if let ImageKind::MultiTexel { op } = inst.kind {
+                forms[usize::from(op) + 4 * usize::from(inst.mip)] = true;
+            }
+            let (lo, hi) = t.encode();
+            for k in 0..4 {
+                wave.sgprs[16 * usize::from(i) + k] = (lo >> (32 * k)) as u32;
+                wave.sgprs[16 * usize::from(i) + 4 + k] = (hi >> (32 * k)) as u32;
+            }
+            // x: anywhere in the level-0 row and two past it, a quarter at the right edge
+            // (x + n > width for the last n − 1); y and the mip mostly inside.
+            let width = u64::from(t.width_minus_1) + 1;
+            for l in 0..64 {
+                let x = match next(&mut rng) % 4 {
+                    0 => width.saturating_sub(4) + next(&mut rng) % 6,
+                    _ => next(&mut rng) % (width + 2),
+                } as u32;
+                let r = next(&mut rng);
+                let y = (if r.is_multiple_of(8) {
+                    r % (u64::from(t.height_minus_1) + 3)
+                } else {
+                    r % (u64::from(t.height_minus_1) + 1)
+                }) as u32;
+                let mip = (next(&mut rng) % (u64::from(t.last_level) + 2)) as u32;
+                let comp = [x, y, if inst.mip { mip } else { 0x1_2345 }, 0x2_3456];
+                for d in 0..4 {
+                    wave.vgprs[usize::from(inst.vaddr) + d][l] =
+                        if inst.a16 { comp[(2 * d) % 4] & 0xffff | comp[(2 * d + 1) % 4] << 16 } else { comp[d] };
+                }
+            }
+            insts.push(inst);
+        }
+        wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0xffff_0000][program % 4];
+        let before = wave.clone();
+        let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
+        bench.send(issue.clone());
+        if program % 4 == 1 {
+            let at = 10 + next(&mut rng) % 120;
+            bench.run_until(at);
+            bench.reset_for(1 + next(&mut rng) % 3);
+            bench.memory = initial;
+            bench.send(issue);
+        }
+        let mut executor = wave.clone();
+        let mut models = crate::exec::Models::default();
+        let context = || format!("{config:?} program {program}: {insts:#?}");
+        for inst in &insts {
+            crate::exec::run_image(&mut executor, inst, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
+        }
+        bench.run_until_done(n, bench.t + 40_000);
+        for (&(v, l), &d) in &bench.vgprs {
+            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
+        }
+        for v in 0..256 {
+            for l in 0..64 {
+                if !bench.vgprs.contains_key(&(v as u8, l)) {
+                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
+                }
+            }
+        }
+        for (&a, &b) in &bench.memory {
+            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
+        }
+        assert!(bench.pipe.idle(), "{}", context());
+        events |= bench.events;
+    }
+    assert_eq!(forms, [true; 8], "BY2, BY4, PCK2, PCK4, each with and without _MIP");
+    assert_eq!(events & super::cover::MT_EVENTS, super::cover::MT_EVENTS, "groups crossing a block, invalid groups");
+}
+
+#[test]
+fn random_multi_texel_programs_match_the_executor_at_the_default_configuration() {
+    random_multi_texel_programs(Config::default(), 0x1_b7e4, 120);
+}
+
+#[test]
+fn random_multi_texel_programs_match_the_executor_at_the_small_configuration() {
+    random_multi_texel_programs(Config::small(), 0x2_b7e4, 120);
+}

@@ -5,9 +5,10 @@
 //! and atomics (every operation, with and without return, 32- and 64-bit) on one surface (linear
 //! or tiled, every type and element size, mips and arrays, an unbound T# now and then) whose
 //! lanes' coordinates are biased to 2×2 quads, quads of one texel, rows, block and level edges
-//! and texels outside the level; in a quarter of the cases also loads into the LDS (M0 and LDS
-//! allocations that leave lanes outside it, an unbound V# now and then); each with its own
-//! testbench configuration (L2 latency spread and
+//! and texels outside the level, on a quarter of the surfaces (2D R8, R16 or RG8) also
+//! multi-texel loads with groups at the level's right edge; in a quarter of the cases also loads
+//! into the LDS (M0 and LDS allocations that leave lanes outside it, an unbound V# now and then);
+//! each with its own testbench configuration (L2 latency spread and
 //! back-pressure, VGPR-port back-pressure, a reset in mid-run, the default or the small
 //! pipeline). Every drawn instruction is one the executor runs
 //! (an instruction the executor rejects is drawn again), so a program's result is always defined.
@@ -254,6 +255,8 @@ struct Surface {
     da: bool,
     /// The element bytes of its dfmt (SPEC §1.4; 0 for an unbound T#).
     bytes: u32,
+    /// A surface the multi-texel loads read ([`multi_texel_surface`]): its dfmt and nfmt.
+    multi: Option<(u8, u8)>,
 }
 
 impl Surface {
@@ -273,6 +276,9 @@ impl Surface {
         // One in sixteen unbound (dfmt 0): loads read 0, stores are dropped.
         let dfmt = if rng.chance(1.0 / 16.0) { 0 } else { dfmt };
         let nfmt = rng.pick(&[0u8, 1, 4, 4, 5, 7]);
+        let multi = rng.chance(0.25).then(|| multi_texel_surface(rng));
+        let (kind, dfmt, nfmt) = multi.unwrap_or((kind, dfmt, nfmt));
+        let multi = multi.map(|(_, dfmt, nfmt)| (dfmt, nfmt));
         let width = 1 + rng.below(48);
         let height = 1 + rng.below(40);
         let pitch = width + rng.pick(&[0, 0, 1, 16]);
@@ -306,13 +312,17 @@ impl Surface {
 
         // The coordinates: x and y by a pattern, the layer and the mip mostly inside.
         let array = matches!(kind, TYPE_1D_ARRAY | TYPE_2D_ARRAY);
-        let da = if array { rng.chance(0.9) } else { rng.chance(0.1) };
+        let da = if array { rng.chance(0.9) } else { multi.is_none() && rng.chance(0.1) };
         let layers = match kind {
             TYPE_CUBE => 6 * depth,
             TYPE_3D | TYPE_1D_ARRAY | TYPE_2D_ARRAY => depth,
             _ => 1,
         };
-        let (x, y) = coordinates(rng, width as u32, height as u32);
+        let (mut x, y) = coordinates(rng, width as u32, height as u32);
+        if multi.is_some() && rng.bit() {
+            // Groups at the level's right edge: x from width − 4 to width + 1, unaligned.
+            x = std::array::from_fn(|_| (width as u32).saturating_sub(4) + rng.below(6) as u32);
+        }
         let near = |rng: &mut Rng, n: u64| if rng.chance(0.875) { rng.below(n) } else { n + rng.below(2) } as u32;
         let slice: [u32; LANES] = std::array::from_fn(|_| near(rng, layers));
         let mip: [u32; LANES] = std::array::from_fn(|_| near(rng, last_level + 1));
@@ -334,12 +344,16 @@ impl Surface {
                 packed[l] = if i % 2 == 0 { half } else { packed[l] | half };
             }
         }
-        Surface { da, bytes: gcn_vmem_model::format::element_bytes(dfmt) }
+        Surface { da, bytes: gcn_vmem_model::format::element_bytes(dfmt), multi }
     }
 
     /// A random IMAGE_LOAD, LOAD_MIP, STORE or STORE_MIP, PCK load (`pck`) or atomic (`atomic`)
-    /// on the surface.
+    /// on the surface; on a multi-texel surface half of them multi-texel loads
+    /// ([`multi_texel_instruction`]).
     fn instruction(&self, rng: &mut Rng) -> Instruction {
+        if let Some((dfmt, nfmt)) = self.multi.filter(|_| rng.bit()) {
+            return multi_texel_instruction(rng, dfmt, nfmt);
+        }
         let k = rng.weighted(&[6, 1, 2, 1, 2, 3]);
         let op = match k {
             4 => return self.pck(rng),
@@ -436,6 +450,50 @@ impl Surface {
         m.glc = rng.bit();
         Some(Instruction::Mimg(m))
     }
+}
+
+/// The type, dfmt and nfmt of a surface the multi-texel loads read (SPEC §4.3's table): 2D, R8,
+/// R16 or RG8 in an nfmt of one of its rows (unorm, uint, sint take every op; snorm the BY ops;
+/// float BY2 on R16 only); one in eight unbound (dfmt 0, or a type below 8).
+fn multi_texel_surface(rng: &mut Rng) -> (u8, u8, u8) {
+    use gcn_vmem_model::image_addr::FORMAT_TABLE;
+    let row = rng.pick(&FORMAT_TABLE);
+    let nfmt = rng.pick(row.nfmts);
+    match rng.below(16) {
+        0 => (tsharp::TYPE_2D, 0, nfmt),
+        1 => (rng.below(8) as u8, row.dfmt, nfmt),
+        _ => (tsharp::TYPE_2D, row.dfmt, nfmt),
+    }
+}
+
+/// A multi-texel load (IMAGE_LOAD_BY2, BY4, PCK2, PCK4 or a _MIP form) on a surface of `dfmt`
+/// and `nfmt`: an op whose row takes them, with the row's DMASK (an unbound surface: any row's
+/// op, now and then any DMASK); TFE, D16 and DA 0, A16 now and then.
+fn multi_texel_instruction(rng: &mut Rng, dfmt: u8, nfmt: u8) -> Instruction {
+    use gcn_vmem_model::image_addr::FORMAT_TABLE;
+    let rows: Vec<_> = FORMAT_TABLE.iter().filter(|r| r.dfmt == dfmt && r.nfmts.contains(&nfmt)).collect();
+    let row = if rows.is_empty() { rng.pick(&FORMAT_TABLE) } else { *rng.pick(&rows) };
+    let mip = rng.bit();
+    let op = match (row.op, mip) {
+        (0, false) => MimgOp::LoadBy2,
+        (1, false) => MimgOp::LoadBy4,
+        (2, false) => MimgOp::LoadPck2,
+        (3, false) => MimgOp::LoadPck4,
+        (0, true) => MimgOp::LoadMipBy2,
+        (1, true) => MimgOp::LoadMipBy4,
+        (2, true) => MimgOp::LoadMipPck2,
+        _ => MimgOp::LoadMipPck4,
+    };
+    let mut m = isa::Mimg::new(op);
+    m.dmask = if rows.is_empty() && rng.bit() { rng.below(16) as u8 } else { row.dmask };
+    m.unorm = true;
+    m.a16 = rng.chance(0.2);
+    m.vaddr = if m.a16 { VCOORD16 } else { VCOORD };
+    m.vdata = VDATA + rng.below(4) as u8;
+    m.srsrc = (TSHARP_SGPR / 4) as u8;
+    m.glc = rng.chance(0.25);
+    m.slc = rng.chance(0.25);
+    Instruction::Mimg(m)
 }
 
 /// Per-lane (x, y) of an image access in a `width` × `height` level 0: 2×2 quads (lane 4q + i at
@@ -607,6 +665,7 @@ mod tests {
         let mut ops = std::collections::BTreeMap::new();
         let (mut buffers, mut images, mut tiled, mut d16, mut a16) = (0, 0, 0, 0, 0);
         let mut atomics = [0usize; 4];
+        let (mut multi_texel, mut multi_mip) = (std::collections::BTreeSet::new(), false);
         for case in &cases {
             reference(&with_text(&case.program), &case.wave).expect("every drawn program runs on the executor");
             let t = tsharp::TSharp::decode(
@@ -615,6 +674,10 @@ mod tests {
             );
             for inst in &case.program {
                 match inst {
+                    Instruction::Mimg(m) if m.op.info().kind == isa::ImageKind::MultiTexel => {
+                        multi_texel.insert(m.op.info().mnemonic.replace("_mip", ""));
+                        multi_mip |= m.op.info().mip;
+                    }
                     Instruction::Mimg(m) => {
                         images += 1;
                         *ops.entry(m.op.info().mnemonic).or_insert(0) += 1;
@@ -636,6 +699,7 @@ mod tests {
         assert!(images * 5 > buffers, "{images} image and {buffers} buffer instructions");
         // Loads, stores, their _MIP forms, the four PCK loads and every atomic operation.
         assert_eq!(ops.len(), 8 + 13, "{ops:?}");
+        assert!(multi_texel.len() == 4 && multi_mip, "BY2, BY4, PCK2, PCK4 and a _MIP form: {multi_texel:?}");
         assert!(tiled * 4 > images && d16 * 20 > images && a16 * 10 > images, "{tiled} {d16} {a16} of {images}");
         assert!(atomics.iter().all(|&n| n * 100 > images), "atomics [no return, return, 64-bit, compare-swap] {atomics:?} of {images}");
     }
@@ -663,5 +727,41 @@ mod tests {
             }
         }
         assert!(lds_loads > 20 && outside > 0 && inside > outside / 4, "{lds_loads} {outside} {inside}");
+    }
+
+    /// The drawn multi-texel loads run on the model (the testbench and the model alone, no RTL)
+    /// as on the executor, and reach every "multi-texel" coverage bin.
+    #[test]
+    fn drawn_multi_texel_loads_run_on_the_model_as_on_the_executor_and_reach_their_bins() {
+        use super::super::testbench::{first_difference, Testbench};
+        use gcn_vmem_model::cover::{Covered as _, Hits};
+        use gcn_vmem_model::unit::Unit as _;
+        use gcn_vmem_model::vmem_pipe::{cover, In, Out, VmemPipe};
+        let multi = |i: &Instruction| matches!(i, Instruction::Mimg(m) if m.op.info().kind == isa::ImageKind::MultiTexel);
+        let group = VmemPipe::covergroup();
+        let point = group.points.iter().position(|p| p.name == "multi-texel").expect("the multi-texel point");
+        let mut hits = Hits::new(&group);
+        for case in draw_cases(400, 8, 3).iter().filter(|c| c.program.iter().any(multi)) {
+            let program = with_text(&case.program);
+            let expected = reference(&program, &case.wave).expect("the executor runs every drawn program");
+            let mut tb = Testbench::new(&program, &case.wave, case.config).expect("the pipeline takes the program");
+            let mut model = super::super::model_for(case.config.small);
+            model.set_reset(true);
+            model.step(&In::default());
+            let (mut out, mut before, mut held) = (model.set_reset(false), Out::default(), false);
+            while !tb.finished() {
+                assert!(tb.cycle() < case.config.max_cycles, "{}", super::super::testbench::hang_message(&tb));
+                tb.see_stages(&model);
+                let step = tb.step(&out);
+                out = crate::engine::lockstep::drive_unit(&mut model, &mut held, &step);
+                cover::sample_events(model.events(), &mut hits);
+                cover::sample_cycle(&before, &step.input, &out, &mut hits);
+                before = out;
+            }
+            assert_eq!(first_difference(&tb.final_wave(), &expected), None, "{program:#?}");
+        }
+        let missed: Vec<&String> =
+            group.points[point].bins.iter().zip(hits.counts(point)).filter(|(_, &n)| n == 0).map(|(b, _)| b).collect();
+        assert!(missed.is_empty(), "multi-texel bins not reached: {missed:?}");
     }
 }

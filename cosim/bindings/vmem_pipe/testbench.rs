@@ -344,7 +344,7 @@ impl Testbench {
                     // The T# does not matter here: only the instruction's kind decides.
                     if ImageIssue::of(&image, (0, 0), 0).is_none() {
                         return Err(format!(
-                            "{}: the pipeline does not take {} yet (it takes IMAGE_LOAD, IMAGE_STORE, IMAGE_ATOMIC_* and their _MIP and PCK forms, and IMAGE_GET_RESINFO; SPEC §15, docs/decisions.md \"vmem_pipe\", Scope)",
+                            "{}: the pipeline does not take {} yet (it takes IMAGE_LOAD, IMAGE_STORE, IMAGE_ATOMIC_*, their _MIP and PCK forms, the multi-texel loads IMAGE_LOAD_BY2, BY4, PCK2, PCK4 and their _MIP forms, and IMAGE_GET_RESINFO; SPEC §15, docs/decisions.md \"vmem_pipe\", Scope)",
                             name(),
                             m.op.mnemonic().to_uppercase()
                         ));
