@@ -622,9 +622,11 @@ fn exec_pipeline_prints_the_timing_and_names_what_it_cannot_run() {
     let plain: serde_json::Value = serde_json::from_str(&plain).unwrap();
     assert_eq!(v["vgprs"], plain["vgprs"]);
 
+    // Every image instruction the executor runs goes through the pipeline; the samplers are
+    // refused, naming the instruction (SPEC §14.1).
     let cases = [
-        (r#"["image_load_pck v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_LOAD_PCK"),
-        (r#"["image_atomic_add v20, v1, s[8:15] dmask:0x1 unorm"]"#, "does not take IMAGE_ATOMIC_ADD"),
+        (r#"["image_sample v20, v1, s[8:15], s[0:3] dmask:0x1"]"#, "image_sample: sampling needs a filtering"),
+        (r#"["image_gather4 v[20:23], v1, s[8:15], s[0:3] dmask:0x1"]"#, "image_gather4: sampling needs a filtering"),
     ];
     for (program, expected) in cases {
         let mut doc: serde_json::Value = serde_json::from_str(&example).unwrap();

@@ -3,8 +3,8 @@
 //! (docs/decisions.md "vmem_pipe": "Ids", at most `InFlight` in flight, slot = id).
 
 use super::ports::{
-    rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_MULTI_TEXEL, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, IMAGE_OP_RESINFO, KIND_ATOMIC,
-    KIND_STORE,
+    rsrc_halves, In, D16_HI, D16_LO, IMAGE_OP_MULTI_TEXEL, IMAGE_OP_PCK, IMAGE_OP_PCK_SGN, IMAGE_OP_RESINFO,
+    KIND_ATOMIC, KIND_STORE,
 };
 use crate::coalescer::LANES;
 

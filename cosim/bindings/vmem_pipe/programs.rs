@@ -354,9 +354,10 @@ impl Surface {
         if let Some((dfmt, nfmt)) = self.multi.filter(|_| rng.bit()) {
             return multi_texel_instruction(rng, dfmt, nfmt);
         }
-        let k = rng.weighted(&[6, 1, 2, 1, 2, 3]);
+        let k = rng.weighted(&[6, 1, 2, 1, 2, 3, 1]);
         let op = match k {
             4 => return self.pck(rng),
+            6 => return self.resinfo(rng),
             5 => match self.atomic(rng) {
                 Some(m) => return m,
                 None => MimgOp::Load,
@@ -396,6 +397,16 @@ impl Surface {
         m.srsrc = (TSHARP_SGPR / 4) as u8;
         m.slc = rng.chance(0.25);
         m
+    }
+
+    /// A random IMAGE_GET_RESINFO: its mipid is the lane's first coordinate dword (small x:
+    /// levels that exist; larger ones and A16's packed pairs: levels that do not), any DMASK,
+    /// TFE now and then.
+    fn resinfo(&self, rng: &mut Rng) -> Instruction {
+        let mut m = self.mimg(rng, MimgOp::GetResinfo);
+        m.dmask = rng.below(16) as u8;
+        m.tfe = rng.chance(0.25);
+        Instruction::Mimg(m)
     }
 
     /// A random IMAGE_LOAD_PCK, LOAD_PCK_SGN, LOAD_MIP_PCK or LOAD_MIP_PCK_SGN (no D16: SPEC §6),
@@ -697,8 +708,9 @@ mod tests {
             }
         }
         assert!(images * 5 > buffers, "{images} image and {buffers} buffer instructions");
-        // Loads, stores, their _MIP forms, the four PCK loads and every atomic operation.
-        assert_eq!(ops.len(), 8 + 13, "{ops:?}");
+        // Loads, stores, their _MIP forms, the four PCK loads, every atomic operation and
+        // GET_RESINFO.
+        assert_eq!(ops.len(), 8 + 13 + 1, "{ops:?}");
         assert!(multi_texel.len() == 4 && multi_mip, "BY2, BY4, PCK2, PCK4 and a _MIP form: {multi_texel:?}");
         assert!(tiled * 4 > images && d16 * 20 > images && a16 * 10 > images, "{tiled} {d16} {a16} of {images}");
         assert!(atomics.iter().all(|&n| n * 100 > images), "atomics [no return, return, 64-bit, compare-swap] {atomics:?} of {images}");
