@@ -671,6 +671,11 @@ module vmem_pipe_tcp_bank
       end
       l2q_sv_d[slot] = 1'b1;
     end
+    // The L2 queue's count is its occupied slots: a miscount shows here the cycle after, before
+    // the channel's valid (count != 0) can show it at the port.
+    if (32'(l2q_cnt_q) != 32'($countones(l2q_sv_q))) begin
+      a_l2q_ok = 1'b0;
+    end
   end
   `VMEM_FF(lq_sv_q, lq_sv_d, '0)
   `VMEM_FF(rq_sv_q, rq_sv_d, '0)
