@@ -724,7 +724,10 @@ mod tests {
             let mut wave = case.wave.clone();
             let mut models = Models::default();
             for inst in &case.program {
-                if let Some(b) = exec::lower_buffer(inst).unwrap().filter(|b| b.lds) {
+                // Image instructions are not buffer instructions (lower_buffer refuses them);
+                // exec::run below checks every instruction.
+                let buffer = matches!(inst, Instruction::Mubuf(_) | Instruction::Mtbuf(_));
+                if let Some(b) = buffer.then(|| exec::lower_buffer(inst).unwrap()).flatten().filter(|b| b.lds) {
                     lds_loads += 1;
                     assert!(!b.tfe && b.kind == exec::BufferKind::Load);
                     for (_, a) in exec::lane_addresses(&wave, &b).unwrap() {
