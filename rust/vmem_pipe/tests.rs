@@ -2341,7 +2341,7 @@ fn lanes_outside_the_allocation_read_nothing_and_lds_ready_holds_the_writes() {
     // 192 + 4l + 4 ≤ 384, l ≤ 47. Group 3 (lanes 48..63) is outside: its lanes take no part,
     // so its step has no request (one merged step of one cycle, sending nothing). EXEC leaves
     // lane 5 out.
-    let exec = u64::MAX & !(1 << 5);
+    let exec = !(1u64 << 5);
     bench.lds_ready = false;
     bench.send(beats(&lds_load_dword(exec, 0x40, 1, 2), &consecutive(), &[]));
     bench.run_until(72);
@@ -2448,9 +2448,16 @@ fn random_lds_programs(config: Config, seed: u64, programs: usize) -> u64 {
         wave.lds.base = (next(&mut rng) % 8) as u16;
         wave.lds.size = [0, 1, 2, 3, 8, 511][(next(&mut rng) % 6) as usize];
         let n = 1 + next(&mut rng) as usize % 6;
-        let insts: Vec<BufferInst> = (0..n as u8)
-            .map(|i| if next(&mut rng) % 5 == 0 { random_inst(&mut rng, i) } else { random_lds_inst(&mut rng, i) })
-            .collect();
+        let insts: Vec<BufferInst> =
+            (0..n as u8)
+                .map(|i| {
+                    if next(&mut rng).is_multiple_of(5) {
+                        random_inst(&mut rng, i)
+                    } else {
+                        random_lds_inst(&mut rng, i)
+                    }
+                })
+                .collect();
         for (i, inst) in insts.iter().enumerate() {
             let pick = |rng: &mut u64, n: u64| next(rng) % n;
             let wide_mask = if matches!(inst.kind, BufferKind::Atomic(_)) && inst.wide { 7 } else { 0 };

@@ -351,10 +351,11 @@ impl Testbench {
                     }
                     items.push(Item::Vmem(index, Mem::Image(image)));
                 }
-                other => match exec::lower_buffer(other).map_err(|e| format!("{}: {e}", name()))? {
-                    Some(b) => items.push(Item::Vmem(index, Mem::Buffer(b))),
-                    None => {}
-                },
+                other => {
+                    if let Some(b) = exec::lower_buffer(other).map_err(|e| format!("{}: {e}", name()))? {
+                        items.push(Item::Vmem(index, Mem::Buffer(b)));
+                    }
+                }
             }
         }
         Ok(Testbench {
