@@ -181,12 +181,9 @@ pub struct VmemPipe {
     /// and where the done instruction's cycles went.
     done: Out,
     done_stages: Option<Stages>,
-    /// TA, TCP and TD events of the last cycle (cover.rs `event`, `IMAGE_ATOMIC_OUTSIDE`), and
-    /// the address stage's LDS events of the last cycle (cover.rs `lds_event`).
+    /// TCP and TD events of the last cycle (cover.rs `event`) and its address stage's
+    /// (`IMAGE_ATOMIC_OUTSIDE`, `lds_event`, `mt_event`).
     events: u64,
-    lds_events: u64,
-    /// The address stage's events of the last cycle (cover.rs `mt_event`).
-    ta_events: u64,
 }
 
 impl Default for VmemPipe {
@@ -230,8 +227,6 @@ impl VmemPipe {
             done: Out::default(),
             done_stages: None,
             events: 0,
-            lds_events: 0,
-            ta_events: 0,
         }
     }
 
@@ -369,7 +364,7 @@ impl VmemPipe {
 
     /// The address stage in cycle `t`, from the counts at the start of `t`: it frees its buffer
     /// at the edge ending its last cycle (the fourth; an image's sixteenth), and when idle takes
-    /// the oldest complete buffer. Returns its coverage event ([`cover::IMAGE_ATOMIC_OUTSIDE`]).
+    /// the oldest complete buffer. Returns its coverage events (`IMAGE_ATOMIC_OUTSIDE`, `lds_event`, `mt_event` bits).
     fn address_stage(&mut self, in_flight: usize, held: usize, t: u64) -> u64 {
         let mut events = 0;
         match self.address {
@@ -391,9 +386,9 @@ impl VmemPipe {
                             events |= cover::IMAGE_ATOMIC_OUTSIDE;
                         }
                         if slot.hdr.lds_load() {
-                            self.lds_events = cover::lds_events(slot.hdr.exec, slot.lds_lanes, slot.part);
+                            events |= cover::lds_events(slot.hdr.exec, slot.lds_lanes, slot.part);
                         }
-                        self.ta_events = cover::multi_texel_events(slot);
+                        events |= cover::multi_texel_events(slot);
                         if slot.hdr.returns_data() && slot.hdr.exec != 0 {
                             slot.writing = true;
                             slot.wseq = self.writing;
@@ -464,8 +459,6 @@ impl Unit for VmemPipe {
         self.done = Out::default();
         self.done_stages = None;
         self.tcp.events = 0;
-        self.lds_events = 0;
-        self.ta_events = 0;
         // TD: a conversion starts; the write presented now is accepted; G takes return registers.
         self.td.convert(&self.slots, t);
         if (self.out.vgpr_valid && input.vgpr_ready) || (self.out.lds_valid && input.lds_ready) {
@@ -484,7 +477,7 @@ impl Unit for VmemPipe {
             self.rx.accept(input, t);
         }
         self.done_cycle(t);
-        self.events = self.tcp.events | ta_events | self.ta_events | self.lds_events;
+        self.events = self.tcp.events | ta_events;
         self.cycle = t + 1;
         self.out = self.outputs();
         self.out
