@@ -364,7 +364,8 @@ impl VmemPipe {
 
     /// The address stage in cycle `t`, from the counts at the start of `t`: it frees its buffer
     /// at the edge ending its last cycle (the fourth; an image's sixteenth), and when idle takes
-    /// the oldest complete buffer. Returns its coverage events (`IMAGE_ATOMIC_OUTSIDE`, `lds_event`, `mt_event` bits).
+    /// the oldest complete buffer. Returns its coverage events (`IMAGE_ATOMIC_OUTSIDE`,
+    /// `lds_event`, `mt_event` bits).
     fn address_stage(&mut self, in_flight: usize, held: usize, t: u64) -> u64 {
         let mut events = 0;
         match self.address {
