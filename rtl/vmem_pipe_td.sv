@@ -55,8 +55,8 @@
 //
 // Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_td*), nothing in the design (rtl/vmem_prim_pkg.sv): the
 // break-asserts build puts rtl/test/vmem_pipe_brk_td.svh at the end of the next-state always_comb,
-// vmem_pipe_brk_td_gather.svh, _td_conv.svh and _td_wr.svh at the end of the gather's, the
-// conversion's and the writes' always_comb.
+// vmem_pipe_brk_td_gather.svh, _td_conv.svh, _td_wr.svh and _td_lds.svh at the end of the
+// gather's, the conversion's and the writes' always_comb.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion", §15
 // Contract: docs/decisions.md "vmem_pipe"
@@ -666,7 +666,7 @@ module vmem_pipe_td
   end
   logic unused_units;
   assign unused_units = ^{up_valid[15:1], sw_valid[15:1], dh_valid[15:1], dh_count, dh_illegal,
-                          dh_res_hi, mt_valid, mt_count, mt_illegal};
+                          dh_res_hi, mt_valid[15:1], mt_count, mt_illegal};
 
   always_ff @(posedge clk_i) begin
     for (int p = 0; p < 2; p++) begin
@@ -718,6 +718,8 @@ module vmem_pipe_td
   logic [3:0][31:0]   row;          // a lane's result in its buffer
   logic [3:0][31:0]   live;         // ... or while it shows in tp4, the converter's
   logic               w_live_q, w_live_d;  // the group written shows in tp4
+  logic               ld_stall_q;          // the LDS port's write was stalled (checks only)
+  pipe_lds_t          ld_prev_q;           // ... and what it showed
 
   always_comb begin
     v         = '0;
@@ -783,6 +785,7 @@ module vmem_pipe_td
       end
     end
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_wr)  // test builds only (see the contract above)
+    `VMEM_TEST_HOOK(vmem_pipe_brk_td_lds)  // test builds only (see the contract above)
   end
 
   ///////////////////////////////
@@ -1037,8 +1040,11 @@ module vmem_pipe_td
   pipe_vgpr_t vg_prev_q;
   `VMEM_FF(vg_stall_q, vgpr_o.valid & ~vgpr_ready_i, 1'b0)
   `VMEM_FF(vg_prev_q, vgpr_o, '0)
+  `VMEM_FF(ld_stall_q, lds_o.valid & ~lds_ready_i, 1'b0)
+  `VMEM_FF(ld_prev_q, lds_o, '0)
 
   logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_old_ok;
+  logic a_lhold_ok, a_lidle_ok;
   always_comb begin
     // An element-buffer lane is written at most once per cycle per block of the lane (its first
     // and its second block may come in one cycle: they write different bytes).
@@ -1069,6 +1075,8 @@ module vmem_pipe_td
     end
     a_hold_ok  = !vg_stall_q || (vgpr_o == vg_prev_q);
     a_vidle_ok = vgpr_o.valid || (vgpr_o == '0);
+    a_lhold_ok = !ld_stall_q || (lds_o == ld_prev_q);
+    a_lidle_ok = lds_o.valid || (lds_o == '0);
     a_didle_ok = done_o.valid || (done_o == '0);
     // G's returning accesses never go below 0.
     a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[ix(g_id)]} +
@@ -1095,8 +1103,15 @@ module vmem_pipe_td
 `VMEM_ASSERT(UnpackTag_A, up_valid[0] == (tp2_q.valid && si.conv))
 `VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (tp4_q.valid && ci4.conv))
 `VMEM_ASSERT(D16Tag_A, dh_valid[0] == (tp2_q.valid && si.d16bs))
+`VMEM_ASSERT(MultiTexelTag_A, mt_valid[0] == (tp4_q.valid && ci4.mtx))
+// The LDS port: a write stalled by lds_ready_i is held, an idle port shows 0, and an LDS load
+// writes no VGPR (docs/decisions.md "LDS loads").
+`VMEM_ASSERT(LdsHold_A, a_lhold_ok)
+`VMEM_ASSERT(LdsIdleZero_A, a_lidle_ok)
+`VMEM_ASSERT(LdsNoVgpr_A, !(lds_o.valid && vgpr_o.valid))
 `VMEM_ASSERT_KNOWN_IF(VgprKnown_A, vgpr_o, vgpr_o.valid)
 `VMEM_ASSERT_KNOWN_IF(DoneKnown_A, done_o, done_o.valid)
+`VMEM_ASSERT_KNOWN_IF(LdsKnown_A, lds_o, lds_o.valid)
 
 endmodule : vmem_pipe_td
 

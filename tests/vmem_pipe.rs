@@ -750,17 +750,9 @@ fn break_asserts_keys() -> Vec<(u32, String)> {
     keys
 }
 
-/// `case` with its V#'s base address bits 11:6 (the break-asserts key, rtl/vmem_pipe.sv) set to
-/// `key`; the program stays one the executor runs (nothing in it depends on those bits).
-fn with_key(case: &PipeCase, key: u32) -> PipeCase {
-    let mut case = case.clone();
-    case.wave.sgprs[4] = (case.wave.sgprs[4] & !0xfc0) | key << 6;
-    case
-}
-
 /// Every assertion of the pipeline's RTL fires and is reported by name: the list
 /// above is exactly the `VMEM_ASSERT`s of rtl/vmem_pipe*.sv; on the break-asserts build, for
-/// each key, ordinary random programs (the suite's, their V# base moved to that key) are run
+/// each key, ordinary random programs (the suite's, their V# and T# keyed: programs::with_key) are run
 /// until one fails, and it must fail on that key's assertion alone ("RTL assertion … failed", the
 /// pipe suite's report), be reported first, alone, in an `ASSERTION vmem_pipe … assertion=<name>`
 /// line by the replay of its recorded trace (no mismatch in an earlier cycle), and pass on the RTL
@@ -788,7 +780,7 @@ fn every_assertion_fires_and_is_reported() {
 
     let broken = RtlOptions { variant: Variant::BreakAsserts, ..RtlOptions::default() };
     let mut good = Lockstep::new(VmemPipe::default(), Rtl::open(&RtlOptions::default()).expect("the RTL opens"));
-    let pool = programs::draw_cases(32, 3, 0x1919);
+    let pool = programs::draw_cases(48, 3, 0x1919);
     let mut tried = 0;
     // Every key is tried; the problems are reported together at the end.
     let mut problems: Vec<String> = Vec::new();
@@ -798,7 +790,7 @@ fn every_assertion_fires_and_is_reported() {
         let mut fired = None;
         for n in 0..pool.len() {
             // The break-asserts corruptions are in the build of the default configuration.
-            let mut case = with_key(&pool[(k + n) % pool.len()], key);
+            let mut case = programs::with_key(&pool[(k + n) % pool.len()], key);
             case.config.small = false;
             tried += 1;
             // A fresh break-asserts RTL per program, as the replay below starts: a corruption

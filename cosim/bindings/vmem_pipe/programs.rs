@@ -43,7 +43,8 @@ const VCOORD: u8 = 16;
 const VCOORD16: u8 = 20;
 /// Where an image surface starts, and the bytes of it filled with random data (the rest reads 0).
 /// Its T# base field (0x1000) has bits 11:6 zero: the break-asserts build reads its key from the
-/// resource's bits 11:6 (rtl/test/vmem_pipe_brk_*.svh), so the surface picks none.
+/// resource's bits 11:6 (rtl/test/vmem_pipe_brk_*.svh), so the surface picks none until
+/// [`with_key`] moves it.
 const SURFACE: u64 = 0x10_0000;
 const SURFACE_FILL: u64 = 0x2000;
 /// The registers of a program's exec file ([`super::suite::to_exec_file`]), as `(first, count)`:
@@ -364,24 +365,18 @@ impl Surface {
             },
             _ => [MimgOp::Load, MimgOp::LoadMip, MimgOp::Store, MimgOp::StoreMip][k],
         };
-        let mut m = isa::Mimg::new(op);
         let store = op.info().is_store();
-        m.dmask = match rng.below(4) {
+        let dmask = match rng.below(4) {
             0 => 0x1,
             1 => 0xf,
             _ if store => 1 + rng.below(15) as u8,
             _ => rng.below(16) as u8,
         };
-        m.unorm = true;
-        m.da = self.da;
-        m.a16 = rng.chance(0.2);
-        m.vaddr = if m.a16 { VCOORD16 } else { VCOORD };
-        m.vdata = VDATA + rng.below(4) as u8;
-        m.srsrc = (TSHARP_SGPR / 4) as u8;
+        let mut m = self.mimg(rng, op);
+        m.dmask = dmask;
         m.d16 = rng.chance(0.15);
         m.tfe = !store && rng.chance(0.125);
         m.glc = rng.chance(0.25);
-        m.slc = rng.chance(0.25);
         Instruction::Mimg(m)
     }
 
@@ -647,6 +642,28 @@ pub fn draw_case(seed: u64, length: usize, index: u64) -> PipeCase {
     let mut rng = Rng::for_chunk(seed ^ 0x7069_7065, index);
     let len = 1 + rng.below(length as u64) as usize;
     draw(&mut rng, len)
+}
+
+/// `case` with the break-asserts key `key` (rtl/test/vmem_pipe_brk_*.svh: bits 11:6 of the
+/// resource in the header of the TA's instruction buffer 0) in its V#, the base address's bits
+/// 11:6, and, when it has a surface, in its T#, the base field's bits 11:6 (the address's bits
+/// 19:14), the surface's filled bytes moved along. The program stays one the executor runs:
+/// nothing in it depends on those bits.
+pub fn with_key(case: &PipeCase, key: u32) -> PipeCase {
+    let mut case = case.clone();
+    let wave = &mut case.wave;
+    wave.sgprs[VSHARP_SGPR] = (wave.sgprs[VSHARP_SGPR] & !0xfc0) | key << 6;
+    if wave.sgprs[TSHARP_SGPR..TSHARP_SGPR + 8].iter().any(|&d| d != 0) {
+        debug_assert_eq!(u64::from(wave.sgprs[TSHARP_SGPR] & 0xfc0) << 8, 0, "the surface is at SURFACE");
+        wave.sgprs[TSHARP_SGPR] |= key << 6;
+        let moved = SURFACE + (u64::from(key) << 14);
+        for a in 0..SURFACE_FILL {
+            let byte = wave.memory.read_byte(SURFACE + a);
+            wave.memory.write_byte(SURFACE + a, 0);
+            wave.memory.write_byte(moved + a, byte);
+        }
+    }
+    case
 }
 
 /// A program with the text of each instruction (for errors and timings).
