@@ -361,6 +361,45 @@ impl Bench {
         self.queue.extend(b);
     }
 
+    /// Sends a program's `issue`; with `reset` (at, cycles), runs to cycle `at`, resets for
+    /// `cycles` and sends the program again on the `initial` memory.
+    fn send_program(&mut self, issue: Vec<In>, reset: Option<(u64, u64)>, initial: &HashMap<u64, u8>) {
+        self.send(issue.clone());
+        if let Some((at, cycles)) = reset {
+            self.run_until(at);
+            self.reset_for(cycles);
+            self.memory = initial.clone();
+            self.send(issue);
+        }
+    }
+
+    /// Holds the VGPRs written equal to the `executor`'s and the others as they were `before`;
+    /// the memory the pipeline holds equal to the executor's and, with `changes`, every byte the
+    /// executor changed in the pipeline's memory too.
+    fn check_program(&self, executor: &Wave, before: &Wave, changes: bool, context: &dyn Fn() -> String) {
+        for (&(v, l), &d) in &self.vgprs {
+            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
+        }
+        for v in 0..256 {
+            for l in 0..64 {
+                if !self.vgprs.contains_key(&(v as u8, l)) {
+                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
+                }
+            }
+        }
+        if changes {
+            for (a, bytes) in executor.memory.changes_since(&before.memory) {
+                for (k, &b) in bytes.iter().enumerate() {
+                    let at = a + k as u64;
+                    assert_eq!(self.memory.get(&at).copied().unwrap_or(0), b, "memory {at:#x}; {}", context());
+                }
+            }
+        }
+        for (&a, &b) in &self.memory {
+            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
+        }
+    }
+
     /// The cycles of the accepted VGPR writes to `vgpr`.
     fn write_cycles(&self, vgpr: u8) -> Vec<u64> {
         self.writes.iter().filter(|w| w.1.vgpr_addr == vgpr).map(|w| w.0).collect()
@@ -1137,15 +1176,9 @@ fn random_programs(config: Config, seed: u64, programs: usize) -> u64 {
         wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0xffff_0000][program % 4];
         let before = wave.clone();
         let issue: Vec<In> = insts.iter().flat_map(|inst| issue_of(inst, &wave)).collect();
-        bench.send(issue.clone());
-        if program % 4 == 1 {
-            // Reset in mid-run, 1..3 cycles, then the program again on the initial memory.
-            let at = 10 + next(&mut rng) % 80;
-            bench.run_until(at);
-            bench.reset_for(1 + next(&mut rng) % 3);
-            bench.memory = initial;
-            bench.send(issue);
-        }
+        // Reset in mid-run, 1..3 cycles, then the program again on the initial memory.
+        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 80, 1 + next(&mut rng) % 3));
+        bench.send_program(issue, reset, &initial);
         let mut executor = wave.clone();
         let mut models = crate::exec::Models::default();
         for inst in &insts {
@@ -1153,25 +1186,7 @@ fn random_programs(config: Config, seed: u64, programs: usize) -> u64 {
         }
         bench.run_until_done(n, bench.t + 40_000);
         let context = || format!("{config:?} program {program}: {insts:#?}");
-        for (&(v, l), &d) in &bench.vgprs {
-            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
-        }
-        for v in 0..256 {
-            for l in 0..64 {
-                if !bench.vgprs.contains_key(&(v as u8, l)) {
-                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
-                }
-            }
-        }
-        for (a, bytes) in executor.memory.changes_since(&before.memory) {
-            for (k, &b) in bytes.iter().enumerate() {
-                let at = a + k as u64;
-                assert_eq!(bench.memory.get(&at).copied().unwrap_or(0), b, "memory {at:#x}; {}", context());
-            }
-        }
-        for (&a, &b) in &bench.memory {
-            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
-        }
+        bench.check_program(&executor, &before, true, &context);
         // Done in order, one per cycle.
         assert!(bench.dones.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(bench.pipe.idle(), "{}", context());
@@ -1872,14 +1887,8 @@ fn random_image_programs(config: Config, seed: u64, programs: usize) {
                 AnyInst::Image(m) => image_issue_of(m, &wave),
             })
             .collect();
-        bench.send(issue.clone());
-        if program % 4 == 1 {
-            let at = 10 + next(&mut rng) % 120;
-            bench.run_until(at);
-            bench.reset_for(1 + next(&mut rng) % 3);
-            bench.memory = initial;
-            bench.send(issue);
-        }
+        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 120, 1 + next(&mut rng) % 3));
+        bench.send_program(issue, reset, &initial);
         let mut executor = wave.clone();
         let mut models = crate::exec::Models::default();
         let context = || format!("{config:?} program {program}: {insts:#?}");
@@ -1891,25 +1900,7 @@ fn random_image_programs(config: Config, seed: u64, programs: usize) {
             .unwrap_or_else(|e| panic!("{e:?}; {}", context()));
         }
         bench.run_until_done(n, bench.t + 40_000);
-        for (&(v, l), &d) in &bench.vgprs {
-            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
-        }
-        for v in 0..256 {
-            for l in 0..64 {
-                if !bench.vgprs.contains_key(&(v as u8, l)) {
-                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
-                }
-            }
-        }
-        for (a, bytes) in executor.memory.changes_since(&before.memory) {
-            for (k, &b) in bytes.iter().enumerate() {
-                let at = a + k as u64;
-                assert_eq!(bench.memory.get(&at).copied().unwrap_or(0), b, "memory {at:#x}; {}", context());
-            }
-        }
-        for (&a, &b) in &bench.memory {
-            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
-        }
+        bench.check_program(&executor, &before, true, &context);
         assert!(bench.dones.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(bench.pipe.idle(), "{}", context());
     }
@@ -2206,14 +2197,8 @@ fn random_resinfo_programs(config: Config, seed: u64, programs: usize) {
         wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0][program % 4];
         let before = wave.clone();
         let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
-        bench.send(issue.clone());
-        if program % 4 == 1 {
-            let at = 10 + next(&mut rng) % 60;
-            bench.run_until(at);
-            bench.reset_for(1 + next(&mut rng) % 3);
-            bench.memory = initial;
-            bench.send(issue);
-        }
+        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 60, 1 + next(&mut rng) % 3));
+        bench.send_program(issue, reset, &initial);
         let mut executor = wave.clone();
         let mut models = crate::exec::Models::default();
         let context = || format!("{config:?} program {program}: {insts:#?}");
@@ -2221,16 +2206,7 @@ fn random_resinfo_programs(config: Config, seed: u64, programs: usize) {
             crate::exec::run_image(&mut executor, m, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
         }
         bench.run_until_done(n, bench.t + 40_000);
-        for (&(v, l), &d) in &bench.vgprs {
-            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
-        }
-        for v in 0..256 {
-            for l in 0..64 {
-                if !bench.vgprs.contains_key(&(v as u8, l)) {
-                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
-                }
-            }
-        }
+        bench.check_program(&executor, &before, false, &context);
         assert!(bench.pipe.idle(), "{}", context());
     }
 }
@@ -2806,14 +2782,8 @@ fn random_multi_texel_programs(config: Config, seed: u64, programs: usize) {
         wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0xffff_0000][program % 4];
         let before = wave.clone();
         let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
-        bench.send(issue.clone());
-        if program % 4 == 1 {
-            let at = 10 + next(&mut rng) % 120;
-            bench.run_until(at);
-            bench.reset_for(1 + next(&mut rng) % 3);
-            bench.memory = initial;
-            bench.send(issue);
-        }
+        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 120, 1 + next(&mut rng) % 3));
+        bench.send_program(issue, reset, &initial);
         let mut executor = wave.clone();
         let mut models = crate::exec::Models::default();
         let context = || format!("{config:?} program {program}: {insts:#?}");
@@ -2821,19 +2791,7 @@ fn random_multi_texel_programs(config: Config, seed: u64, programs: usize) {
             crate::exec::run_image(&mut executor, inst, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
         }
         bench.run_until_done(n, bench.t + 40_000);
-        for (&(v, l), &d) in &bench.vgprs {
-            assert_eq!(d, executor.vgprs[usize::from(v)][l], "v{v} lane {l}; {}", context());
-        }
-        for v in 0..256 {
-            for l in 0..64 {
-                if !bench.vgprs.contains_key(&(v as u8, l)) {
-                    assert_eq!(before.vgprs[v][l], executor.vgprs[v][l], "v{v} lane {l} not written; {}", context());
-                }
-            }
-        }
-        for (&a, &b) in &bench.memory {
-            assert_eq!(executor.memory.read_byte(a), b, "memory {a:#x}; {}", context());
-        }
+        bench.check_program(&executor, &before, false, &context);
         assert!(bench.pipe.idle(), "{}", context());
         events |= bench.events;
     }
