@@ -248,17 +248,7 @@ lint: deps lint-rtl
 # (its test hook points empty), then with the test hooks of each of its variants as build.rs
 # compiles them (rtl/test/<unit>_brk*.svh, <unit>_mut*.svh: rtl/vmem_prim_pkg.sv `VMEM_TEST_HOOK`).
 lint-rtl: deps
-	@for u in $(UNITS); do \
-	  echo "verilator --lint-only -Wall rtl/$$u.sv"; \
-	  $(VERILATOR) --lint-only -Wall --top-module $$u -y rtl rtl/lint/verilator.vlt $(sort $(wildcard rtl/*_pkg.sv)) rtl/$$u.sv || exit 1; \
-	  for v in brk mut; do \
-	    hooks=$$(cd rtl/test 2>/dev/null && ls $${u}_$$v.svh $${u}_$${v}_*.svh 2>/dev/null | sed 's/\.svh$$//'); \
-	    [ -n "$$hooks" ] || continue; \
-	    defines="+define+VMEM_TEST_HOOKS $$(printf '+define+VMEM_TEST_%s ' $$hooks)"; \
-	    echo "verilator --lint-only -Wall $$defines rtl/$$u.sv"; \
-	    $(VERILATOR) --lint-only -Wall $$defines --top-module $$u -y rtl rtl/lint/verilator.vlt $(sort $(wildcard rtl/*_pkg.sv)) rtl/$$u.sv || exit 1; \
-	  done; \
-	done
+	@mk/lint_rtl.sh $(VERILATOR) $(UNITS)
 
 wave: build
 	@if [ -z "$(UNIT)" ] || [ -z "$(VECTOR)" ]; then \
