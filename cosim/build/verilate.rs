@@ -240,22 +240,23 @@ impl Compilations {
 
     /// Adds one verilated model (`prefix` in `mdir`): as one unity file ([`Compilations::add_unity`]),
     /// or in chunks of at most [`CHUNK_BYTES`] when its C++ is larger than [`LARGE_MODEL_BYTES`].
-    fn add(&mut self, mdir: &Path, prefix: &str, hot: bool) -> Result<(), String> {
+    /// `optimised`: a build random runs spend their time in (`units::Build::optimised`).
+    fn add(&mut self, mdir: &Path, prefix: &str, optimised: bool) -> Result<(), String> {
         let files = model_files(mdir, prefix)?;
         let size = |f: &PathBuf| fs::metadata(f).map_or(0, |m| m.len());
         let bytes: u64 = files.iter().map(size).sum();
         if bytes <= LARGE_MODEL_BYTES {
-            return self.add_unity(mdir, prefix, &files, hot);
+            return self.add_unity(mdir, prefix, &files, optimised);
         }
         self.hot.include(mdir);
         // Chunks compiled in parallel: one translation unit of tens of megabytes takes more
-        // memory than the machine has (vmem_pipe: 90 MB of C++). Of the hot build, only the
-        // evaluation runs long: Verilator's `__Slow` files (construction, initial blocks, first
-        // settle) and the trace functions (run only while a waveform is recorded) are compiled
-        // at -O0, as Verilator's own makefiles compile their OPT_SLOW part.
+        // memory than the machine has (vmem_pipe: 90 MB of C++ a configuration). Of an optimised
+        // build, only the evaluation runs long: Verilator's `__Slow` files (construction, initial
+        // blocks, first settle) and the trace functions (run only while a waveform is recorded)
+        // are compiled at -O0, as Verilator's own makefiles compile their OPT_SLOW part.
         let (cold, eval): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|file| {
             let name = file.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            !hot || name.contains("__Slow") || name.contains("__Trace")
+            !optimised || name.contains("__Slow") || name.contains("__Trace")
         });
         for (class, files) in [("eval", eval), ("cold", cold)] {
             for (n, chunk) in chunks(&files, size, CHUNK_BYTES).into_iter().enumerate() {
@@ -328,7 +329,7 @@ fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port], input
         let mdir = tmp.join("vl").join(prefix);
         run_verilator(&tools.bin, name, prefix, &args, &mdir)?;
         check_read(&mdir, prefix, &b.hooks, inputs)?;
-        compilations.add(&mdir, prefix, b.hot)?;
+        compilations.add(&mdir, prefix, b.optimised)?;
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
