@@ -1100,6 +1100,22 @@ fn issue_of(inst: &BufferInst, wave: &Wave) -> Vec<In> {
         .collect()
 }
 
+/// A random program's start: a bench of `config` with program `program`'s L2 latency (1, 8 or
+/// 60 cycles by turns) and a back-pressure seed from `rng`, and random dwords over 0x10000 ..
+/// `end` in its memory and in the wave's.
+fn program_start(config: Config, program: usize, rng: &mut u64, end: u64) -> (Wave, Bench) {
+    let mut wave = Wave::default();
+    let mut bench = Bench::with(config);
+    bench.latency = [1, 8, 60][program % 3];
+    bench.rng = Some(next(rng));
+    for a in (0x10000..end).step_by(4) {
+        let v = next(rng) as u32;
+        wave.memory.write(a, 4, u128::from(v));
+        bench.write32(a, v);
+    }
+    (wave, bench)
+}
+
 /// Random programs of up to 12 buffer instructions, issued back to back under random L2
 /// latencies and back-pressure, at the default and the small configuration, a quarter of them
 /// reset in mid-run and run again (the L2 keeping its owed responses): the VGPRs and memory the
@@ -1108,16 +1124,7 @@ fn random_programs(config: Config, seed: u64, programs: usize) -> u64 {
     let mut rng = seed;
     let mut events = 0;
     for program in 0..programs {
-        let mut wave = Wave::default();
-        let mut bench = Bench::with(config);
-        bench.latency = [1, 8, 60][program % 3];
-        bench.rng = Some(next(&mut rng));
-        // Memory: random bytes over 0x10000 .. 0x12000.
-        for a in (0x10000..0x12000u64).step_by(4) {
-            let v = next(&mut rng) as u32;
-            wave.memory.write(a, 4, u128::from(v));
-            bench.write32(a, v);
-        }
+        let (mut wave, mut bench) = program_start(config, program, &mut rng, 0x12000);
         let initial = bench.memory.clone();
         wave.sgprs[100] = next(&mut rng) as u32 % 64;
         let n = 1 + next(&mut rng) as usize % 12;
@@ -1829,15 +1836,7 @@ fn image_issue_of(inst: &ImageInst, wave: &Wave) -> Vec<In> {
 fn random_image_programs(config: Config, seed: u64, programs: usize) {
     let mut rng = seed;
     for program in 0..programs {
-        let mut wave = Wave::default();
-        let mut bench = Bench::with(config);
-        bench.latency = [1, 8, 60][program % 3];
-        bench.rng = Some(next(&mut rng));
-        for a in (0x10000..0x14000u64).step_by(4) {
-            let v = next(&mut rng) as u32;
-            wave.memory.write(a, 4, u128::from(v));
-            bench.write32(a, v);
-        }
+        let (mut wave, mut bench) = program_start(config, program, &mut rng, 0x14000);
         let initial = bench.memory.clone();
         wave.sgprs[100] = next(&mut rng) as u32 % 64;
         for v in wave.vgprs.iter_mut() {
@@ -2150,6 +2149,33 @@ fn get_resinfo_after_a_load_or_a_store_does_not_wait_for_memory() {
     assert_eq!(bench.write_cycles(20), [20, 21, 22, 23]);
 }
 
+/// Runs the image instructions `insts` from `wave` on `bench` (every fourth program reset in
+/// mid-run, within `window` cycles, and run again from `initial` memory) and on the executor,
+/// and holds the two equal; `id` names the program in errors.
+fn run_image_program(
+    bench: &mut Bench,
+    id: (Config, usize),
+    rng: &mut u64,
+    wave: &Wave,
+    insts: &[ImageInst],
+    window: u64,
+    initial: &HashMap<u64, u8>,
+) {
+    let (config, program) = id;
+    let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, wave)).collect();
+    let reset = (program % 4 == 1).then(|| (10 + next(rng) % window, 1 + next(rng) % 3));
+    bench.send_program(issue, reset, initial);
+    let mut executor = wave.clone();
+    let mut models = crate::exec::Models::default();
+    let context = || format!("{config:?} program {program}: {insts:#?}");
+    for m in insts {
+        crate::exec::run_image(&mut executor, m, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
+    }
+    bench.run_until_done(insts.len(), bench.t + 40_000);
+    bench.check_program(&executor, wave, false, &context);
+    assert!(bench.pipe.idle(), "{}", context());
+}
+
 /// Random programs of image loads (random_image's T#s and coordinates) with a GET_RESINFO in
 /// about every other slot (its T# random_image's, mipids mostly present levels, some beyond,
 /// some huge), under random L2 latencies, back-pressure and mid-run resets: the VGPRs the pipe
@@ -2157,15 +2183,7 @@ fn get_resinfo_after_a_load_or_a_store_does_not_wait_for_memory() {
 fn random_resinfo_programs(config: Config, seed: u64, programs: usize) {
     let mut rng = seed;
     for program in 0..programs {
-        let mut wave = Wave::default();
-        let mut bench = Bench::with(config);
-        bench.latency = [1, 8, 60][program % 3];
-        bench.rng = Some(next(&mut rng));
-        for a in (0x10000..0x14000u64).step_by(4) {
-            let v = next(&mut rng) as u32;
-            wave.memory.write(a, 4, u128::from(v));
-            bench.write32(a, v);
-        }
+        let (mut wave, mut bench) = program_start(config, program, &mut rng, 0x14000);
         let initial = bench.memory.clone();
         for v in wave.vgprs.iter_mut() {
             *v = std::array::from_fn(|_| next(&mut rng) as u32);
@@ -2195,19 +2213,7 @@ fn random_resinfo_programs(config: Config, seed: u64, programs: usize) {
             insts.push(inst);
         }
         wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0][program % 4];
-        let before = wave.clone();
-        let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
-        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 60, 1 + next(&mut rng) % 3));
-        bench.send_program(issue, reset, &initial);
-        let mut executor = wave.clone();
-        let mut models = crate::exec::Models::default();
-        let context = || format!("{config:?} program {program}: {insts:#?}");
-        for m in &insts {
-            crate::exec::run_image(&mut executor, m, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
-        }
-        bench.run_until_done(n, bench.t + 40_000);
-        bench.check_program(&executor, &before, false, &context);
-        assert!(bench.pipe.idle(), "{}", context());
+        run_image_program(&mut bench, (config, program), &mut rng, &wave, &insts, 60, &initial);
     }
 }
 
@@ -2409,15 +2415,7 @@ fn random_lds_programs(config: Config, seed: u64, programs: usize) -> u64 {
     let mut rng = seed;
     let mut events = 0;
     for program in 0..programs {
-        let mut wave = Wave::default();
-        let mut bench = Bench::with(config);
-        bench.latency = [1, 8, 60][program % 3];
-        bench.rng = Some(next(&mut rng));
-        for a in (0x10000..0x11000u64).step_by(4) {
-            let v = next(&mut rng) as u32;
-            wave.memory.write(a, 4, u128::from(v));
-            bench.write32(a, v);
-        }
+        let (mut wave, mut bench) = program_start(config, program, &mut rng, 0x11000);
         wave.sgprs[100] = next(&mut rng) as u32 % 64;
         // M0 (bits 15:0 used) and the allocation: small so that lanes fall outside at times.
         wave.m0 = (next(&mut rng) as u32 & 0xffff_0000) | [0, 4, 0x100, 0x3f0][program % 4];
@@ -2728,15 +2726,7 @@ fn random_multi_texel_programs(config: Config, seed: u64, programs: usize) {
     let mut forms = [false; 8];
     let mut events = 0;
     for program in 0..programs {
-        let mut wave = Wave::default();
-        let mut bench = Bench::with(config);
-        bench.latency = [1, 8, 60][program % 3];
-        bench.rng = Some(next(&mut rng));
-        for a in (0x10000..0x12000u64).step_by(4) {
-            let v = next(&mut rng) as u32;
-            wave.memory.write(a, 4, u128::from(v));
-            bench.write32(a, v);
-        }
+        let (mut wave, mut bench) = program_start(config, program, &mut rng, 0x12000);
         let initial = bench.memory.clone();
         for v in wave.vgprs.iter_mut() {
             *v = std::array::from_fn(|_| next(&mut rng) as u32);
@@ -2780,19 +2770,7 @@ fn random_multi_texel_programs(config: Config, seed: u64, programs: usize) {
             insts.push(inst);
         }
         wave.exec = [u64::MAX, next(&mut rng), next(&mut rng) & next(&mut rng), 0xffff_0000][program % 4];
-        let before = wave.clone();
-        let issue: Vec<In> = insts.iter().flat_map(|m| image_issue_of(m, &wave)).collect();
-        let reset = (program % 4 == 1).then(|| (10 + next(&mut rng) % 120, 1 + next(&mut rng) % 3));
-        bench.send_program(issue, reset, &initial);
-        let mut executor = wave.clone();
-        let mut models = crate::exec::Models::default();
-        let context = || format!("{config:?} program {program}: {insts:#?}");
-        for inst in &insts {
-            crate::exec::run_image(&mut executor, inst, &mut models).unwrap_or_else(|e| panic!("{e:?}; {}", context()));
-        }
-        bench.run_until_done(n, bench.t + 40_000);
-        bench.check_program(&executor, &before, false, &context);
-        assert!(bench.pipe.idle(), "{}", context());
+        run_image_program(&mut bench, (config, program), &mut rng, &wave, &insts, 120, &initial);
         events |= bench.events;
     }
     assert_eq!(forms, [true; 8], "BY2, BY4, PCK2, PCK4, each with and without _MIP");
