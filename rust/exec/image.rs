@@ -56,6 +56,30 @@ pub struct ImageInst {
     pub a16: bool,
 }
 
+impl ImageInst {
+    /// An instruction of `kind` with DMASK 0xF, every flag clear, VADDR and VDATA v0 and the T#
+    /// at s[0:7].
+    pub fn new(kind: ImageKind) -> ImageInst {
+        ImageInst {
+            kind,
+            mip: false,
+            vaddr: 0,
+            vdata: 0,
+            srsrc: 0,
+            dmask: 0xf,
+            unorm: false,
+            glc: false,
+            slc: false,
+            r128: false,
+            tfe: false,
+            lwe: false,
+            da: false,
+            d16: false,
+            a16: false,
+        }
+    }
+}
+
 /// One lane's image access after address decoding: where its element is, or `None` when it is
 /// outside the level (or the level is missing).
 struct ImageLane {

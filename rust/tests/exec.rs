@@ -369,23 +369,7 @@ fn tsharp(
 }
 
 fn image(kind: ImageKind, dmask: u8) -> ImageInst {
-    ImageInst {
-        kind,
-        mip: false,
-        vaddr: 1,
-        vdata: 5,
-        srsrc: 8,
-        dmask,
-        unorm: true,
-        glc: false,
-        slc: false,
-        r128: false,
-        tfe: false,
-        lwe: false,
-        da: false,
-        d16: false,
-        a16: false,
-    }
+    ImageInst { vaddr: 1, vdata: 5, srsrc: 8, dmask, unorm: true, ..ImageInst::new(kind) }
 }
 
 /// 2D RGBA8 unorm at byte 0x1000: 4 × 4, pitch 8, levels 0..1.

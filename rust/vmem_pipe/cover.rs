@@ -523,23 +523,7 @@ mod tests {
             kind: TYPE_2D,
             ..TSharp::default()
         };
-        let inst = ImageInst {
-            kind: ImageKind::GetResinfo,
-            mip: false,
-            vaddr: 0,
-            vdata: 0,
-            srsrc: 0,
-            dmask: 0xf,
-            unorm: false,
-            glc: false,
-            slc: false,
-            r128: false,
-            tfe: false,
-            lwe: false,
-            da: false,
-            d16: false,
-            a16: false,
-        };
+        let inst = ImageInst::new(ImageKind::GetResinfo);
         let beat = |mipid: u32| In {
             iss_valid: true,
             iss_addr: [mipid; 16],

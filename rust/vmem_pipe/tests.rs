@@ -1248,23 +1248,8 @@ fn image_2d_32(base: u64, width: u16, height: u16) -> (u128, u128) {
 /// An IMAGE_LOAD / IMAGE_STORE (or their _MIP forms) of T# s[8:15] with DMASK `dmask`, UNRM, the
 /// other bits clear; address VGPRs from v0, data / results from `vdata`.
 fn image_inst(store: bool, dmask: u8, vdata: u8) -> ImageInst {
-    ImageInst {
-        kind: if store { ImageKind::Store } else { ImageKind::Load { pck: false, sgn: false } },
-        mip: false,
-        vaddr: 0,
-        vdata,
-        srsrc: 8,
-        dmask,
-        unorm: true,
-        glc: false,
-        slc: false,
-        r128: false,
-        tfe: false,
-        lwe: false,
-        da: false,
-        d16: false,
-        a16: false,
-    }
+    let kind = if store { ImageKind::Store } else { ImageKind::Load { pck: false, sgn: false } };
+    ImageInst { vdata, srsrc: 8, dmask, unorm: true, ..ImageInst::new(kind) }
 }
 
 /// The B = max(4, 4A, 4D) beats of an image instruction: `header` on each, address dword d of
