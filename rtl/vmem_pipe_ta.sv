@@ -1288,6 +1288,8 @@ module vmem_pipe_ta
              (bnd_valid_o && wh.narrow) |-> !(bnd_o.req[2].valid || bnd_o.req[3].valid))
 // A bundle presented and not taken is presented again, unchanged.
 `VMEM_ASSERT(BundleStable_A, a_bnd_ok)
+// A GET_RESINFO reads no memory: no lane takes part, so its steps have no request (SPEC §15).
+`VMEM_ASSERT(ResinfoNoRequest_A, (st_work && wh.resinfo) |-> (w_n == 4'd0))
 
 endmodule : vmem_pipe_ta
 

@@ -17,6 +17,9 @@
 //      bundle then fits two: NarrowBundle_A holds)             -> NarrowIsAtomic_A
 //  41: an atomic's bundle of three or four requests (a buffer atomic's) is narrow
 //                                                               -> NarrowBundle_A
+// A GET_RESINFO's step has no request (w_n 0: it ends at once); a count of one keeps it working
+// (it then waits for a bundle it does not present), and the assertion fails in that cycle:
+//  46: a GET_RESINFO's working step counts one request         -> ResinfoNoRequest_A
 if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd20: if (!w_merged && !w_atomic && (w_n != 4'd0)) w_n = 4'd9;
@@ -24,6 +27,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
     6'd39: if (st_work && w_atomic && (w_n != 4'd0)) w_n = 4'd5;
     6'd40: if (st_work && !w_atomic && !bnd_o.req[2].valid) wh.narrow = 1'b1;
     6'd41: if (bnd_valid_o && w_atomic && bnd_o.req[2].valid) wh.narrow = 1'b1;
+    6'd46: if (st_work && wh.resinfo) w_n = 4'd1;
     default: ;
   endcase
 end
