@@ -752,11 +752,11 @@ fn break_asserts_keys() -> Vec<(u32, String)> {
 
 /// Every assertion of the pipeline's RTL fires and is reported by name: the list
 /// above is exactly the `VMEM_ASSERT`s of rtl/vmem_pipe*.sv; on the break-asserts build, for
-/// each key, ordinary random programs (the suite's, their V# and T# keyed: programs::with_key) are run
-/// until one fails, and it must fail on that key's assertion alone ("RTL assertion … failed", the
-/// pipe suite's report), be reported first, alone, in an `ASSERTION vmem_pipe … assertion=<name>`
-/// line by the replay of its recorded trace (no mismatch in an earlier cycle), and pass on the RTL
-/// as written, in lockstep and against the executor.
+/// each key, ordinary random programs (the suite's, their V# and T# keyed by
+/// `programs::with_key`) are run until one fails, and it must fail on that key's assertion alone
+/// ("RTL assertion … failed", the pipe suite's report), be reported first, alone, in an
+/// `ASSERTION vmem_pipe … assertion=<name>` line by the replay of its recorded trace (no mismatch
+/// in an earlier cycle), and pass on the RTL as written, in lockstep and against the executor.
 #[test]
 fn every_assertion_fires_and_is_reported() {
     use gcn_vmem::engine::replay;

@@ -654,7 +654,7 @@ pub fn with_key(case: &PipeCase, key: u32) -> PipeCase {
     let wave = &mut case.wave;
     wave.sgprs[VSHARP_SGPR] = (wave.sgprs[VSHARP_SGPR] & !0xfc0) | key << 6;
     if wave.sgprs[TSHARP_SGPR..TSHARP_SGPR + 8].iter().any(|&d| d != 0) {
-        debug_assert_eq!(u64::from(wave.sgprs[TSHARP_SGPR] & 0xfc0) << 8, 0, "the surface is at SURFACE");
+        debug_assert_eq!(wave.sgprs[TSHARP_SGPR] & 0xfc0, 0, "the surface starts at SURFACE");
         wave.sgprs[TSHARP_SGPR] |= key << 6;
         let moved = SURFACE + (u64::from(key) << 14);
         for a in 0..SURFACE_FILL {
