@@ -97,11 +97,16 @@ pub struct Build {
     pub hooks: Vec<String>,
     pub traced: bool,
     pub hot: bool,
-    /// Its evaluation compiled optimised, as the hot build's: the builds random runs spend their
-    /// time in (the hot one, and the small configuration, which runs a third of the pipeline's
-    /// programs).
-    pub optimised: bool,
     pub params: Vec<(String, u64)>,
+}
+
+impl Build {
+    /// Its evaluation compiled optimised, as the hot build's: the builds random runs spend their
+    /// time in (the hot one, and the small configuration's, which runs a third of the pipeline's
+    /// programs).
+    pub fn optimised(&self) -> bool {
+        self.hot || !self.params.is_empty()
+    }
 }
 
 /// The variant code of a unit's small configuration (cosim/units.txt `small=`; the engine's
@@ -120,14 +125,7 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
     let name = &unit.name;
     if unit.one_build {
         let hooks = variants(unit).into_iter().flat_map(|(_, suffix, _, _)| variant_hooks(name, suffix)).collect();
-        let mut v = vec![Build {
-            prefix: format!("V{name}"),
-            hooks,
-            traced: true,
-            hot: true,
-            optimised: true,
-            params: Vec::new(),
-        }];
+        let mut v = vec![Build { prefix: format!("V{name}"), hooks, traced: true, hot: true, params: Vec::new() }];
         if !unit.small.is_empty() {
             v.push(small_build(unit, true));
         }
@@ -141,7 +139,6 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
             hooks: hooks.clone(),
             traced: false,
             hot: code == 0,
-            optimised: code == 0,
             params: Vec::new(),
         });
         if traced {
@@ -150,7 +147,6 @@ pub fn builds(unit: &UnitLine) -> Vec<Build> {
                 hooks,
                 traced: true,
                 hot: false,
-                optimised: false,
                 params: Vec::new(),
             });
         }
@@ -169,7 +165,6 @@ fn small_build(unit: &UnitLine, traced: bool) -> Build {
         hooks: Vec::new(),
         traced,
         hot: false,
-        optimised: true,
         params: unit.small.clone(),
     }
 }

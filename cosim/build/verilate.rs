@@ -329,7 +329,7 @@ fn compile(unit: &UnitLine, tools: &Toolchain, tmp: &Path, ports: &[Port], input
         let mdir = tmp.join("vl").join(prefix);
         run_verilator(&tools.bin, name, prefix, &args, &mdir)?;
         check_read(&mdir, prefix, &b.hooks, inputs)?;
-        compilations.add(&mdir, prefix, b.optimised)?;
+        compilations.add(&mdir, prefix, b.optimised())?;
     }
     let glue = tmp.join(format!("{name}_rtl.cc"));
     fs::write(&glue, cpp_binding(unit, ports)).map_err(|e| format!("{}: {e}", glue.display()))?;
