@@ -61,7 +61,8 @@ module vmem_pipe_tcp_bank_props
   input pipe_l2e_t [Cfg.l2_depth-1:0]                           l2q_q,
   input logic [pipe_idx_w(Cfg.l2_depth)-1:0]                    l2q_head_q,
   input logic [pipe_cnt_w(Cfg.l2_depth)-1:0]                    l2q_cnt_q,
-  input logic [Cfg.l2_depth-1:0]                                l2q_sv_q
+  input logic [Cfg.l2_depth-1:0]                                l2q_sv_q,
+  input logic [(Cfg.lines * (Cfg.lines - 1)) / 2 - 1:0]        ord_q
 );
   localparam int unsigned PostW = 4;
 
@@ -136,12 +137,23 @@ module vmem_pipe_tcp_bank_props
   //   Pins_H        an entry's pins are its hit entries in the return queue;
   //   Pending_H     a pending entry belongs to a busy, lined, not arrived MSHR that names it, and
   //                 such an MSHR's entry is pending with it; no entry is valid and pending;
-  //   LineOnce_H    no line is in two entries.
+  //   LineOnce_H    no line is in two entries;
+  //   LruOrder_H    the age matrix is an order (transitive; one bit per pair makes it total and
+  //                 antisymmetric), so that one candidate is older than every other.
   function automatic logic in_win(int unsigned s, int unsigned head, int unsigned cnt, int unsigned n);
     return ((s + n - head) % n) < cnt;
   endfunction
 
-  logic h_counts, h_shadow, h_sent, h_l2q, h_tgt, h_pins, h_pend, h_line;
+  // Entry e is older than f in the bank's age matrix (bit (e, f) for e < f).
+  function automatic logic older(int unsigned e, int unsigned f);
+    int unsigned lo, hi;
+    lo = (e < f) ? e : f;
+    hi = (e < f) ? f : e;
+    return (e < f) ? ord_q[lo * Cfg.lines - (lo * (lo + 1)) / 2 + (hi - lo - 1)]
+                   : !ord_q[lo * Cfg.lines - (lo * (lo + 1)) / 2 + (hi - lo - 1)];
+  endfunction
+
+  logic h_counts, h_shadow, h_sent, h_l2q, h_tgt, h_pins, h_pend, h_line, h_lru;
   always_comb begin
     int unsigned c;
     h_counts = 32'(lq_cnt_q) <= Cfg.lookup_depth && 32'(lq_head_q) < Cfg.lookup_depth &&
@@ -210,6 +222,11 @@ module vmem_pipe_tcp_bank_props
       for (int f = e + 1; f < Cfg.lines; f++)
         if ((ent_valid_q[e] || ent_pend_q[e]) && (ent_valid_q[f] || ent_pend_q[f]) &&
             ent_line_q[e] == ent_line_q[f]) h_line = 1'b0;
+    h_lru = 1'b1;
+    for (int e = 0; e < Cfg.lines; e++)
+      for (int f = 0; f < Cfg.lines; f++)
+        for (int g = 0; g < Cfg.lines; g++)
+          if (e != f && f != g && e != g && older(e, f) && older(f, g) && !older(e, g)) h_lru = 1'b0;
   end
 
   `VMEM_ASSERT(Counts_H, h_counts)
@@ -220,6 +237,7 @@ module vmem_pipe_tcp_bank_props
   `VMEM_ASSERT(Pins_H, h_pins)
   `VMEM_ASSERT(Pending_H, h_pend)
   `VMEM_ASSERT(LineOnce_H, h_line)
+  `VMEM_ASSERT(LruOrder_H, h_lru)
 endmodule
 
 // The bank's parameters as one value (banks: 1, the bank itself).

@@ -75,6 +75,18 @@ module vmem_pipe_tcp
     return a;
   endfunction
 
+  // At least k of the four bits set (k = 1..4): an OR of ANDs of k bits.
+  function automatic logic at_least(logic [3:0] v, int unsigned k);
+    logic any;
+    any = 1'b0;
+    for (int m = 1; m < 16; m++) begin
+      if ((32'($countones(4'(m))) == k) && ((v & 4'(m)) == 4'(m))) begin
+        any = 1'b1;
+      end
+    end
+    return any;
+  endfunction
+
   // The banks' events of one cycle that name instruction `id`, summed over the banks.
   typedef struct packed {
     logic       at_head;   // one of its accesses is at a lookup-queue head
@@ -112,29 +124,43 @@ module vmem_pipe_tcp
   logic [3:0]        rv;            // request r is valid
   logic [3:0][1:0]   rbank;
   logic [3:0]        lead;          // request r is the first of its access
-  logic [3:0][1:0]   lead_of;       // the first request of r's access
+  logic [3:0][3:0]   same;          // [q][r], q < r: valid requests to one line (not atomics)
+  logic [3:0][3:0]   member;        // [r][m]: request m is in the access led by r
   logic              b_atomic;
   pipe_acc_t [3:0]   acc;           // the access led by request r
   logic [3:0][3:0]   push;          // [bank][r]
-  logic [3:0][2:0]   nacc;          // accesses per bank
   logic [3:0][2:0]   lk_free;
   logic              fits;
-  logic [2:0]        n_req, n_ret, n_post, n_max;
+  logic [2:0]        n_req, n_ret, n_post;
+  logic [1:0]        n_conf;        // the most accesses to one bank, minus 1 (0 for none)
+  logic [3:1]        conf_ge;
 
   always_comb begin
     b_atomic = bnd_i.kind == PipeAtomic;
     for (int r = 0; r < 4; r++) begin
       rv[r]    = bnd_valid_i & bnd_i.req[r].valid;
       rbank[r] = (Cfg.banks == 4) ? bnd_i.req[r].addr[7:6] : {1'b0, bnd_i.req[r].addr[6]};
-      lead_of[r] = 2'(r);
-      if (!b_atomic) begin
-        for (int q = r - 1; q >= 0; q--) begin
-          if (rv[q] && (bnd_i.req[q].addr[47:6] == bnd_i.req[r].addr[47:6])) begin
-            lead_of[r] = 2'(q);
-          end
-        end
+    end
+    // Each request against the earlier ones, all compares side by side: a request leads its
+    // access when no earlier one is to its line; the members of the access led by r are r and
+    // the later requests to r's line.
+    same = '0;
+    for (int r = 0; r < 4; r++) begin
+      for (int q = 0; q < r; q++) begin
+        same[q][r] = !b_atomic && rv[q] && rv[r] &&
+                     (bnd_i.req[q].addr[47:6] == bnd_i.req[r].addr[47:6]);
       end
-      lead[r] = rv[r] && (lead_of[r] == 2'(r));
+    end
+    for (int r = 0; r < 4; r++) begin
+      lead[r] = rv[r];
+      for (int q = 0; q < r; q++) begin
+        lead[r] = lead[r] && !same[q][r];
+      end
+    end
+    for (int r = 0; r < 4; r++) begin
+      for (int m = 0; m < 4; m++) begin
+        member[r][m] = lead[r] && ((m == r) || ((m > r) && same[r][m]));
+      end
     end
 
     for (int r = 0; r < 4; r++) begin
@@ -149,7 +175,7 @@ module vmem_pipe_tcp
         acc[r].data[127:0] = bnd_i.req[r].data;
       end
       for (int m = 0; m < 4; m++) begin
-        if (rv[m] && (m >= r) && (lead_of[m] == 2'(r))) begin
+        if (member[r][m]) begin
           acc[r].nreq   = acc[r].nreq + 3'd1;
           acc[r].req[m] = '{valid: 1'b1, quad: bnd_i.req[m].quad, lanes: bnd_i.req[m].lanes,
                             second: bnd_i.req[m].second,
@@ -162,21 +188,25 @@ module vmem_pipe_tcp
       end
     end
 
-    fits  = 1'b1;
-    n_max = '0;
+    // fits: per bank, at least k accesses only where at least k entries are free (k = 1..4),
+    // each a function of the four push bits, not of their sum.
+    // n_conf likewise: at least k + 1 accesses to some bank (conf_ge[k]).
+    fits    = 1'b1;
+    conf_ge = '0;
     for (int b = 0; b < 4; b++) begin
-      nacc[b] = '0;
       for (int r = 0; r < 4; r++) begin
         push[b][r] = lead[r] && (rbank[r] == 2'(b)) && (b < Cfg.banks);
-        nacc[b]    = nacc[b] + {2'b00, push[b][r]};
       end
-      if (nacc[b] > lk_free[b]) begin
-        fits = 1'b0;
+      for (int k = 1; k <= 4; k++) begin
+        if (at_least(push[b], k) && (lk_free[b] < 3'(k))) begin
+          fits = 1'b0;
+        end
       end
-      if (nacc[b] > n_max) begin
-        n_max = nacc[b];
+      for (int k = 1; k <= 3; k++) begin
+        conf_ge[k] = conf_ge[k] | at_least(push[b], k + 1);
       end
     end
+    n_conf = conf_ge[3] ? 2'd3 : (conf_ge[2] ? 2'd2 : {1'b0, conf_ge[1]});
     bnd_ready_o = fits;
 
     n_req  = '0;
@@ -262,7 +292,7 @@ module vmem_pipe_tcp
       end
       if (accept && (bnd_i.id == PipeIdW'(i))) begin
         ctr_d[i].n.requests  = ctr_d[i].n.requests + 16'(n_req);
-        ctr_d[i].n.conflicts = ctr_d[i].n.conflicts + 16'(n_max) - 16'd1;
+        ctr_d[i].n.conflicts = ctr_d[i].n.conflicts + 16'(n_conf);
         post_d[i]            = post_d[i] + PostW'(n_post);
       end
       post_d[i]            = post_d[i] - PostW'(e.acks);

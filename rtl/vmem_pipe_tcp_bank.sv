@@ -10,8 +10,10 @@
 // (make formal-tcp); its formal properties take them as one vmem_pkg::pipe_cfg_t.
 //
 // State:
-//   line entries (Lines): valid, pending, line, pins, the MSHR filling a pending entry, and an LRU
-//     rank (0 = most recently used; the ranks are a permutation of 0 .. Lines-1);
+//   line entries (Lines): valid, pending, line, pins, the MSHR filling a pending entry; the LRU
+//     order over all entries as an age matrix, one bit per pair e < f (ord_q: e is less recently
+//     used than f), so that the least recently used candidate is one AND per entry, not a chain
+//     of rank comparisons;
 //   MSHRs (Mshrs): busy, lined (+ entry), open, targets, arrived, the instruction whose request
 //     it holds; their data in vmem_pipe_rf (written by the response, read by the return stage);
 //   lookup queue (LookupDepth accesses), return queue (ReturnDepth), L2 queue (L2Depth),
@@ -88,16 +90,20 @@ module vmem_pipe_tcp_bank
   localparam int unsigned L2W   = pipe_cnt_w(L2Depth);
   localparam int unsigned L2PW  = pipe_idx_w(L2Depth);
 
-  // (p + k) mod n for a queue of n >= 1 entries (p < n, k < 2n + 4).
-  function automatic int unsigned wrap(int unsigned p, int unsigned k, int unsigned n);
-    int unsigned s;
+  // (p + k) mod n for a queue of n >= 1 entries, p < n and k <= n: one conditional subtraction,
+  // QW bits wide (a queue pointer's width and one more).
+  localparam int unsigned QW = ((LkPW > RqPW) ? ((LkPW > L2PW) ? LkPW : L2PW)
+                                              : ((RqPW > L2PW) ? RqPW : L2PW)) + 2;
+  function automatic logic [QW-1:0] add_mod(logic [QW-1:0] p, logic [QW-1:0] k, logic [QW-1:0] n);
+    logic [QW-1:0] s;
     s = p + k;
-    for (int i = 0; i < 3; i++) begin
-      if (s >= n) begin
-        s = s - n;
-      end
-    end
-    return s;
+    return (s >= n) ? s - n : s;
+  endfunction
+
+  // The age matrix's bit of pair (e, f), e < f.
+  localparam int unsigned Pairs = (Lines * (Lines - 1)) / 2;
+  function automatic int unsigned pair(int unsigned e, int unsigned f);
+    return e * Lines - (e * (e + 1)) / 2 + (f - e - 1);
   endfunction
 
   ///////////
@@ -110,7 +116,7 @@ module vmem_pipe_tcp_bank
   logic [Lines-1:0][PipeLineW-1:0]  ent_line_q, ent_line_d;
   logic [Lines-1:0][PinW-1:0]       ent_pins_q, ent_pins_d;
   logic [Lines-1:0][MW-1:0]         ent_mshr_q, ent_mshr_d;
-  logic [Lines-1:0][EntW-1:0]       ent_rank_q, ent_rank_d;
+  logic [Pairs-1:0]                 ord_q, ord_d;     // pair (e, f): e older than f
 
   // MSHRs.
   logic [Mshrs-1:0]                 m_busy_q, m_busy_d;
@@ -148,7 +154,9 @@ module vmem_pipe_tcp_bank
   logic [Lines-1:0]  match;
   logic              e_valid, e_pend;
   logic [EntW-1:0]   e_idx;
-  logic [PinW-1:0]   e_pins;
+  logic              e_unpinned;  // E's pins are 0
+  logic              e_open;      // E's MSHR is open
+  logic              e_room;      // E's MSHR is open with fewer than Targets targets
   logic [MW-1:0]     e_m;
   logic              free_any;
   logic [MW-1:0]     free_m;
@@ -156,10 +164,58 @@ module vmem_pipe_tcp_bank
   logic [EntW-1:0]   inv_idx;
   logic [EntW-1:0]   lru_idx;
   localparam int unsigned TreeN = 1 << EntW;   // the entries, padded to a power of 2
-  logic [TreeN-1:0]             inv_v, lru_v;
-  logic [TreeN-1:0][EntW-1:0]   t_idx, l_idx, l_rank;
+  logic [TreeN-1:0]             inv_v;
+  logic [TreeN-1:0][EntW-1:0]   t_idx;
+  logic [Lines-1:0]  lru_v;      // valid, unpinned, not pending
+  logic [Lines-1:0]  lru_oh;     // the least recently used of those (one-hot, or none)
+  logic [Lines-1:0]  victim_oh;
   logic [EntW-1:0]   victim;
   logic              rq_free, l2q_free;
+
+  // Selections by a one-hot vector (the match, the LRU candidate) as balanced OR trees: at most
+  // one entry holds a line, at most one candidate is the oldest. Per entry, what its MSHR allows
+  // a merge, from registers, so that the match selects one bit.
+  logic [Lines-1:0] ent_unpinned, ent_open, ent_room;
+  for (genvar e = 0; e < Lines; e++) begin : g_ent
+    assign ent_unpinned[e] = ent_pins_q[e] == '0;
+    assign ent_open[e]     = m_open_q[ent_mshr_q[e]];
+    assign ent_room[e]     = ent_open[e] && (m_tgt_q[ent_mshr_q[e]] < TgtW'(Targets));
+  end
+  assign e_unpinned = |(match & ent_unpinned);
+  assign e_open     = |(match & ent_open);
+  assign e_room     = |(match & ent_room);
+  for (genvar b = 0; b < EntW; b++) begin : g_idx
+    logic [Lines-1:0] has_b;   // the entries whose index has bit b set
+    for (genvar e = 0; e < Lines; e++) begin : g_e
+      assign has_b[e] = 1'((e >> b) & 1);
+    end
+    assign e_idx[b]   = |(match & has_b);
+    assign lru_idx[b] = |(lru_oh & has_b);
+  end
+  for (genvar b = 0; b < MW; b++) begin : g_m
+    logic [Lines-1:0] m_b;     // bit b of each entry's MSHR
+    for (genvar e = 0; e < Lines; e++) begin : g_e
+      assign m_b[e] = ent_mshr_q[e][b];
+    end
+    assign e_m[b] = |(match & m_b);
+  end
+
+  // The least recently used candidate, per entry e: a candidate, and every other candidate f is
+  // younger (generate loops: Lines^2 terms, past a frontend's unroll limit as a procedural loop).
+  for (genvar e = 0; e < Lines; e++) begin : g_lru
+    logic [Lines-1:0] older_than;   // bit f: f is not a candidate, or e is older than f
+    assign lru_v[e] = ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
+    for (genvar f = 0; f < Lines; f++) begin : g_f
+      if (f < e) begin : g_lo
+        assign older_than[f] = !lru_v[f] || !ord_q[pair(f, e)];
+      end else if (f > e) begin : g_hi
+        assign older_than[f] = !lru_v[f] || ord_q[pair(e, f)];
+      end else begin : g_self
+        assign older_than[f] = lru_v[e];
+      end
+    end
+    assign lru_oh[e] = &older_than;
+  end
 
   always_comb begin
     h  = lq_q[lq_head_q];
@@ -167,15 +223,8 @@ module vmem_pipe_tcp_bank
     for (int e = 0; e < Lines; e++) begin
       match[e] = (ent_valid_q[e] | ent_pend_q[e]) & (ent_line_q[e] == h.addr[47:6]);
     end
-    // At most one entry holds a line: its index is the OR of the matching ones'.
-    e_idx = '0;
-    for (int e = 0; e < Lines; e++) begin
-      e_idx = e_idx | (match[e] ? EntW'(e) : '0);
-    end
     e_valid = |(match & ent_valid_q);
     e_pend  = |(match & ent_pend_q);
-    e_pins  = ent_pins_q[e_idx];
-    e_m     = ent_mshr_q[e_idx];
 
     free_any = ~&m_busy_q;
     free_m   = '0;
@@ -185,19 +234,15 @@ module vmem_pipe_tcp_bank
       end
     end
 
-    // Victim: the lowest invalid unpinned entry (neither valid nor pending), else the least
-    // recently used valid, unpinned entry that is not pending (highest rank). Both are found by
-    // balanced trees over the entries (log2(Lines) levels of pairwise choices).
+    // Victim: the lowest invalid unpinned entry (neither valid nor pending), found by a balanced
+    // tree (log2(Lines) levels of pairwise choices); else the least recently used valid,
+    // unpinned entry that is not pending: the candidate older than every other candidate (the
+    // order is total, so exactly one when there is a candidate).
     for (int e = 0; e < TreeN; e++) begin
       inv_v[e] = 1'b0;
-      lru_v[e] = 1'b0;
       t_idx[e] = EntW'(e);
-      l_idx[e] = EntW'(e);
-      l_rank[e] = '0;
       if (e < Lines) begin
-        inv_v[e]  = !ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
-        lru_v[e]  = ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
-        l_rank[e] = ent_rank_q[e];
+        inv_v[e] = !ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
       end
     end
     for (int w = TreeN / 2; w >= 1; w = w / 2) begin
@@ -205,20 +250,16 @@ module vmem_pipe_tcp_bank
         // Lowest invalid: the left one when it qualifies.
         t_idx[i] = inv_v[2*i] ? t_idx[2*i] : t_idx[2*i + 1];
         inv_v[i] = inv_v[2*i] | inv_v[2*i + 1];
-        // Least recently used: the higher rank.
-        if (lru_v[2*i + 1] && (!lru_v[2*i] || (l_rank[2*i + 1] > l_rank[2*i]))) begin
-          l_idx[i]  = l_idx[2*i + 1];
-          l_rank[i] = l_rank[2*i + 1];
-        end else begin
-          l_idx[i]  = l_idx[2*i];
-          l_rank[i] = l_rank[2*i];
-        end
-        lru_v[i] = lru_v[2*i] | lru_v[2*i + 1];
       end
     end
     inv_any = inv_v[0];
     inv_idx = t_idx[0];
-    lru_idx = l_idx[0];
+    victim_oh = '0;
+    if (inv_any) begin
+      victim_oh[inv_idx] = 1'b1;
+    end else begin
+      victim_oh = lru_oh;
+    end
     victim = inv_any ? inv_idx : lru_idx;
 
     rq_free  = rq_cnt_q < RqW'(ReturnDepth);
@@ -233,7 +274,7 @@ module vmem_pipe_tcp_bank
   logic            lk_close;      // closes E's MSHR
   logic            lk_alloc;      // takes MSHR free_m
   logic            lk_touch;      // E (or the victim) becomes MRU
-  logic [EntW-1:0] lk_touch_idx;
+  logic [Lines-1:0] lk_touch_oh;
   logic            lk_wr;         // a store's masked write into E
   logic            lk_l2;         // pushes an L2 request
   logic            lk_rq;         // pushes a return entry
@@ -255,7 +296,7 @@ module vmem_pipe_tcp_bank
         PipeStore: begin
           if (e_pend) begin
             lk_close = 1'b1;
-          end else if (quiet_i && l2q_free && (!e_valid || ((e_pins == '0) && !fill_v_q))) begin
+          end else if (quiet_i && l2q_free && (!e_valid || (e_unpinned && !fill_v_q))) begin
             lk_store = 1'b1;
           end
         end
@@ -278,9 +319,9 @@ module vmem_pipe_tcp_bank
           end else if (e_valid) begin
             lk_hit = rq_free;
           end else if (e_pend) begin
-            if (m_open_q[e_m] && (m_tgt_q[e_m] < TgtW'(Targets))) begin
+            if (e_room) begin
               lk_merge = rq_free;
-            end else if (m_open_q[e_m]) begin
+            end else if (e_open) begin
               lk_mwait = 1'b1;
             end
           end else if (!free_any) begin
@@ -295,7 +336,7 @@ module vmem_pipe_tcp_bank
     lk_alloc = lk_miss | lk_glcrd | (lk_atomic & h.glc);
     lk_wr    = lk_store & e_valid;
     lk_touch = lk_hit | lk_merge | lk_miss | lk_wr;
-    lk_touch_idx = lk_miss ? victim : e_idx;
+    lk_touch_oh = !lk_touch ? '0 : (lk_miss ? victim_oh : match);
     lk_l2    = lk_miss | lk_glcrd | lk_store | lk_atomic;
     lk_rq    = lk_hit | lk_merge | lk_miss | lk_glcrd | (lk_atomic & h.glc);
 
@@ -427,6 +468,33 @@ module vmem_pipe_tcp_bank
   //////////////////////
 
   logic [2:0]     push_n;          // accesses pushed
+  logic [Pairs-1:0] ord_touched;   // the age matrix after the lookup's touch
+
+  // The touched entry becomes the most recently used: younger than every other entry.
+  for (genvar e = 0; e < Lines; e++) begin : g_ord
+    for (genvar f = e + 1; f < Lines; f++) begin : g_f
+      assign ord_touched[pair(e, f)] = lk_touch_oh[e] ? 1'b0
+                                     : (lk_touch_oh[f] ? 1'b1 : ord_q[pair(e, f)]);
+    end
+  end
+  logic [3:0][LkPW-1:0] lq_slot;   // slot of the k-th push: (head + count + k) mod LookupDepth
+  logic [3:0][1:0]      push_rank; // push r is the push_rank[r]-th of the cycle's pushes
+  logic [LkPW-1:0]      lq_next;   // the head after the lookup's pop
+  logic [RqPW-1:0]      rq_tail, rq_next;
+  logic [L2PW-1:0]      l2q_tail, l2q_next;
+
+  // The queues' slots, from registers only (the pushes select among them).
+  always_comb begin
+    for (int k = 0; k < 4; k++) begin
+      lq_slot[k] = LkPW'(add_mod(QW'(lq_head_q), add_mod(QW'(lq_cnt_q), QW'(k), QW'(LookupDepth)),
+                                 QW'(LookupDepth)));
+    end
+    lq_next  = LkPW'(add_mod(QW'(lq_head_q), QW'(1), QW'(LookupDepth)));
+    rq_tail  = RqPW'(add_mod(QW'(rq_head_q), QW'(rq_cnt_q), QW'(ReturnDepth)));
+    rq_next  = RqPW'(add_mod(QW'(rq_head_q), QW'(1), QW'(ReturnDepth)));
+    l2q_tail = L2PW'(add_mod(QW'(l2q_head_q), QW'(l2q_cnt_q), QW'(L2Depth)));
+    l2q_next = L2PW'(add_mod(QW'(l2q_head_q), QW'(1), QW'(L2Depth)));
+  end
 
   always_comb begin
     ent_valid_d = ent_valid_q;
@@ -434,7 +502,6 @@ module vmem_pipe_tcp_bank
     ent_line_d  = ent_line_q;
     ent_pins_d  = ent_pins_q;
     ent_mshr_d  = ent_mshr_q;
-    ent_rank_d  = ent_rank_q;
     m_busy_d    = m_busy_q;
     m_lined_d   = m_lined_q;
     m_open_d    = m_open_q;
@@ -457,39 +524,39 @@ module vmem_pipe_tcp_bank
     rr_v_d      = rr_v_q & ~rr_take_i;
     rr_d        = rr_q;
 
-    // Lookup queue: pushes behind the entries present at the start of the cycle, the head's pop.
+    // Lookup queue: pushes behind the entries present at the start of the cycle (push r to the
+    // slot of its rank among the cycle's pushes), the head's pop.
     push_n = '0;
     for (int r = 0; r < 4; r++) begin
+      push_rank[r] = push_n[1:0];
+      push_n       = push_n + {2'b00, push_i[r]};
+    end
+    for (int r = 0; r < 4; r++) begin
       if (push_i[r]) begin
-        lq_d[wrap(32'(lq_head_q), 32'(lq_cnt_q) + 32'(push_n), LookupDepth)] = acc_i[r];
-        push_n = push_n + 3'd1;
+        lq_d[lq_slot[push_rank[r]]] = acc_i[r];
       end
     end
     lq_cnt_d = lq_cnt_q + LkW'(push_n) - LkW'(lk_done);
     if (lk_done) begin
-      lq_head_d = LkPW'(wrap(32'(lq_head_q), 1, LookupDepth));
+      lq_head_d = lq_next;
     end
 
     // The lookup's effects on entries and MSHRs.
-    if (lk_touch) begin
-      for (int e = 0; e < Lines; e++) begin
-        if (ent_rank_q[e] < ent_rank_q[lk_touch_idx]) begin
-          ent_rank_d[e] = ent_rank_q[e] + EntW'(1);
-        end
+    ord_d = ord_touched;
+    // E by its match bit (one-hot), not by its index.
+    for (int e = 0; e < Lines; e++) begin
+      if (lk_hit && match[e]) begin
+        ent_pins_d[e] = ent_pins_q[e] + PinW'(1);
       end
-      ent_rank_d[lk_touch_idx] = '0;
-    end
-    if (lk_hit) begin
-      ent_pins_d[e_idx] = ent_pins_d[e_idx] + PinW'(1);
+      if (lk_atomic && match[e] && ent_valid_q[e]) begin
+        ent_valid_d[e] = 1'b0;
+      end
     end
     if (lk_merge) begin
       m_tgt_d[e_m] = m_tgt_q[e_m] + TgtW'(1);
     end
     if (lk_close) begin
       m_open_d[e_m] = 1'b0;
-    end
-    if (lk_atomic && e_valid) begin
-      ent_valid_d[e_idx] = 1'b0;
     end
     if (lk_miss) begin
       ent_valid_d[victim] = 1'b0;
@@ -509,11 +576,11 @@ module vmem_pipe_tcp_bank
 
     // Return queue: the lookup's push, the return stage's pop.
     if (lk_rq) begin
-      rq_d[wrap(32'(rq_head_q), 32'(rq_cnt_q), ReturnDepth)] = lk_rqe;
+      rq_d[rq_tail] = lk_rqe;
     end
     rq_cnt_d = rq_cnt_q + RqW'(lk_rq) - RqW'(rs_go);
     if (rs_go) begin
-      rq_head_d = RqPW'(wrap(32'(rq_head_q), 1, ReturnDepth));
+      rq_head_d = rq_next;
       rr_v_d    = 1'b1;
       rr_d      = rh;
       if (rh.hit) begin
@@ -531,11 +598,11 @@ module vmem_pipe_tcp_bank
 
     // L2 queue: the lookup's push, the channel's pop.
     if (lk_l2) begin
-      l2q_d[wrap(32'(l2q_head_q), 32'(l2q_cnt_q), L2Depth)] = lk_l2e;
+      l2q_d[l2q_tail] = lk_l2e;
     end
     l2q_cnt_d = l2q_cnt_q + L2W'(lk_l2) - L2W'(l2_pop);
     if (l2_pop) begin
-      l2q_head_d = L2PW'(wrap(32'(l2q_head_q), 1, L2Depth));
+      l2q_head_d = l2q_next;
     end
 
     // A response to MSHR rm (its open and lined as at the start of the cycle).
@@ -555,21 +622,14 @@ module vmem_pipe_tcp_bank
     `VMEM_TEST_HOOK(vmem_pipe_brk_bank)  // test builds only (see the contract above)
   end
 
-  // The initial LRU order: entry e has rank e (a permutation; only the order of valid entries,
+  // The initial LRU order: a higher-numbered entry is older (only the order of valid entries,
   // all of which were touched, is ever used).
-  logic [Lines-1:0][EntW-1:0] rank_init;
-  always_comb begin
-    for (int e = 0; e < Lines; e++) begin
-      rank_init[e] = EntW'(e);
-    end
-  end
-
   `VMEM_FF(ent_valid_q, ent_valid_d, '0)
   `VMEM_FF(ent_pend_q, ent_pend_d, '0)
   `VMEM_FF(ent_line_q, ent_line_d, '0)
   `VMEM_FF(ent_pins_q, ent_pins_d, '0)
   `VMEM_FF(ent_mshr_q, ent_mshr_d, '0)
-  `VMEM_FF(ent_rank_q, ent_rank_d, rank_init)
+  `VMEM_FF(ord_q, ord_d, '0)
   `VMEM_FF(m_busy_q, m_busy_d, '0)
   `VMEM_FF(m_lined_q, m_lined_d, '0)
   `VMEM_FF(m_open_q, m_open_d, '0)
@@ -641,7 +701,7 @@ module vmem_pipe_tcp_bank
     pn = '0;
     for (int r = 0; r < 4; r++) begin
       if (push_i[r]) begin
-        slot = wrap(32'(lq_head_q), 32'(lq_cnt_q) + 32'(pn), LookupDepth);
+        slot = 32'(lq_slot[pn[1:0]]);
         if (lq_sv_q[slot] && !(lk_done && (slot == 32'(lq_head_q)))) begin
           a_lq_ok = 1'b0;
         end
@@ -654,7 +714,7 @@ module vmem_pipe_tcp_bank
       rq_sv_d[rq_head_q] = 1'b0;
     end
     if (lk_rq) begin
-      slot = wrap(32'(rq_head_q), 32'(rq_cnt_q), ReturnDepth);
+      slot = 32'(rq_tail);
       if (rq_sv_q[slot] && !(rs_go && (slot == 32'(rq_head_q)))) begin
         a_rq_ok = 1'b0;
       end
@@ -665,7 +725,7 @@ module vmem_pipe_tcp_bank
       l2q_sv_d[l2q_head_q] = 1'b0;
     end
     if (lk_l2) begin
-      slot = wrap(32'(l2q_head_q), 32'(l2q_cnt_q), L2Depth);
+      slot = 32'(l2q_tail);
       if (l2q_sv_q[slot] && !(l2_pop && (slot == 32'(l2q_head_q)))) begin
         a_l2q_ok = 1'b0;
       end

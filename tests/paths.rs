@@ -56,6 +56,46 @@ fn a_netlist_of_two_registers_has_a_path_of_two_levels() {
     assert!(a.class("in_to_out").is_empty());
 }
 
+/// r1 <= a; w_q[0] <= ~~~r1 (3 levels), w_q[1] <= ~~r1 (2), v_q <= ~r1 (1).
+const BITS: &str = r#"{"modules": {"bits": {
+  "ports": {"clk": {"direction": "input", "bits": [7]}, "a": {"direction": "input", "bits": [2]}},
+  "cells": {
+    "$r1": {"type": "$_DFF_P_", "port_directions": {"C": "input", "D": "input", "Q": "output"},
+            "connections": {"C": [7], "D": [2], "Q": [3]}},
+    "$n1": {"type": "$_NOT_", "port_directions": {"A": "input", "Y": "output"}, "connections": {"A": [3], "Y": [4]}},
+    "$n2": {"type": "$_NOT_", "port_directions": {"A": "input", "Y": "output"}, "connections": {"A": [4], "Y": [5]}},
+    "$n3": {"type": "$_NOT_", "port_directions": {"A": "input", "Y": "output"}, "connections": {"A": [5], "Y": [8]}},
+    "$w0": {"type": "$_DFF_P_", "port_directions": {"C": "input", "D": "input", "Q": "output"},
+            "connections": {"C": [7], "D": [8], "Q": [9]}},
+    "$w1": {"type": "$_DFF_P_", "port_directions": {"C": "input", "D": "input", "Q": "output"},
+            "connections": {"C": [7], "D": [5], "Q": [10]}},
+    "$v": {"type": "$_DFF_P_", "port_directions": {"C": "input", "D": "input", "Q": "output"},
+           "connections": {"C": [7], "D": [4], "Q": [11]}}
+  },
+  "netnames": {
+    "r1_q": {"hide_name": 0, "bits": [3], "attributes": {"hdlname": "r1_q"}},
+    "w_q": {"hide_name": 0, "bits": [9, 10], "attributes": {"hdlname": "w_q"}},
+    "v_q": {"hide_name": 0, "bits": [11], "attributes": {"hdlname": "v_q"}}
+  }
+}}}"#;
+
+#[test]
+fn the_deepest_paths_end_at_different_registers() {
+    let a = paths::analyse(BITS, "bits/a\nbits/clk\n", "bits", 5).unwrap();
+    let rr = a.class("reg_to_reg");
+    let summary: Vec<(usize, String, String, usize)> =
+        rr.iter().map(|p| (p.levels, p.start.label(), p.end.label(), p.more_bits)).collect();
+    // w_q's two bits are one register: its deepest bit, the other counted; then v_q.
+    assert_eq!(
+        summary,
+        [(3, "r1_q".to_string(), "w_q[0]".to_string(), 1), (1, "r1_q".to_string(), "v_q".to_string(), 0)]
+    );
+    // With room for one path, the deepest register only.
+    let one = paths::analyse(BITS, "bits/a\nbits/clk\n", "bits", 1).unwrap();
+    assert_eq!(one.class("reg_to_reg").len(), 1);
+    assert_eq!(one.class("reg_to_reg")[0].end.label(), "w_q[0]");
+}
+
 #[test]
 fn a_loop_or_a_damaged_netlist_is_an_error_not_a_panic() {
     // The AND reads its own output through the NOT.

@@ -52,9 +52,11 @@
 //! box input (**reg**) or a primary output (**out**); reg→reg, in→reg, reg→out and in→out are
 //! reported apart. The deepest path to each net that ends paths (a flop's D, E, … pin, a box's
 //! input, an output port) is followed back to its start; those are ranked, deepest first: the N
-//! deepest paths are N different end nets, each with its deepest start (as a timing report's
-//! worst path per endpoint; the bits of one adder's result are as many paths). A net read by
-//! several ends (an enable net of 64 flops) is one path, named by its first end, "+63 more".
+//! deepest paths end at N different registers (a register being its name without bit or
+//! generate indices, and the pin: the 64 bits of a result, or one queue in each of four banks,
+//! are one register), each at its deepest bit with its deepest start, and the register's other
+//! bits are counted ("+63 more bits of u_tcp.g_bank.u_bank.lq_q"). A net read by several ends
+//! (an enable net of 64 flops) is one path, named by its first end, "+63 more".
 //!
 //! A register is named by its output net (`u_ta.addr_q[37]`): of the names of that net, one
 //! declared in the flop's own instance, not one of that instance's ports, and whose every bit
@@ -263,6 +265,9 @@ pub struct TimingPath {
     pub end: End,
     /// Other ends (pins of other flops, boxes or outputs) that read the same net as `end`.
     pub more_ends: usize,
+    /// The end register's other bits (and the same register in the other instances of a
+    /// generate loop) whose deepest paths of this kind are not deeper: not listed apart.
+    pub more_bits: usize,
     pub steps: Vec<Step>,
     /// The instances it passes through, in path order ("" the top).
     pub instances: Vec<String>,
@@ -916,6 +921,7 @@ impl Graph {
             start: start_end,
             end: end_end,
             more_ends: more,
+            more_bits: 0,
             steps,
             instances,
             instances_complete: complete,
@@ -933,6 +939,22 @@ struct Depths {
     comb: usize,
     /// The longest chain of any start.
     longest: usize,
+}
+
+/// A register's name without its generate indices (`u_tcp.g_bank[2].u_bank.lq_q` ->
+/// `u_tcp.g_bank.u_bank.lq_q`): the register the bits of every instance of one loop share.
+fn register_of(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut depth = 0usize;
+    for c in name.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The instances a path passes through, in path order, each once (a path that comes back to an
@@ -989,9 +1011,28 @@ pub fn analyse(json: &str, ports_list: &str, top: &str, n: usize) -> anyhow::Res
         let mut cands: Vec<(i64, usize, usize)> =
             first.into_iter().map(|(b, (i, readers))| (depth[b][start], i, readers - 1)).collect();
         cands.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // One path per register (its name without bit or generate indices, and the pin): the
+        // deepest of its bits; the others are counted. The bits of one register, or the same
+        // register in the instances of one generate loop, are one chain of logic, not N.
+        let mut seen: HashMap<(String, Option<String>), usize> = HashMap::new();
+        let mut picked: Vec<(i64, usize, usize, usize)> = Vec::new();
+        for (d, i, more) in cands {
+            let end = g.end_of(ends[i]);
+            match seen.entry((register_of(&end.name), end.pin)) {
+                std::collections::hash_map::Entry::Occupied(k) => picked[*k.get()].3 += 1,
+                std::collections::hash_map::Entry::Vacant(k) => {
+                    if picked.len() < n {
+                        k.insert(picked.len());
+                        picked.push((d, i, more, 0));
+                    }
+                }
+            }
+        }
         let mut paths = Vec::new();
-        for (d, i, more) in cands.into_iter().take(n) {
-            paths.push(g.path(&depths, start, ends[i], d, more)?);
+        for (d, i, more, bits) in picked {
+            let mut p = g.path(&depths, start, ends[i], d, more)?;
+            p.more_bits = bits;
+            paths.push(p);
         }
         classes.push(paths);
     }
@@ -1193,7 +1234,10 @@ pub fn text(report: &Report, yosys_version: &str) -> String {
         let paths = &a.classes[i];
         out.push_str(&format!("\n{title}:{}\n", if paths.is_empty() { " none" } else { "" }));
         for (k, p) in paths.iter().enumerate() {
-            let more = if p.more_ends > 0 { format!(" (+{} more)", p.more_ends) } else { String::new() };
+            let mut more = if p.more_ends > 0 { format!(" (+{} more)", p.more_ends) } else { String::new() };
+            if p.more_bits > 0 {
+                more.push_str(&format!(" (+{} more bits of {})", p.more_bits, register_of(&p.end.name)));
+            }
             out.push_str(&format!(
                 "  {:>2}. {:>4} levels  {} -> {}{more}   {}\n",
                 k + 1,
@@ -1274,6 +1318,7 @@ pub fn to_json(report: &Report, yosys_version: &str) -> Value {
                         "start": end_json(&p.start),
                         "end": end_json(&p.end),
                         "more_ends": p.more_ends,
+                        "more_bits": p.more_bits,
                         "scope": if p.within() { "within" } else { "crosses" },
                         "instances": p.instances.iter().map(|i| instance_label(&a.top, i)).collect::<Vec<_>>(),
                         "instances_complete": p.instances_complete,
