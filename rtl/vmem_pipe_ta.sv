@@ -137,6 +137,7 @@ module vmem_pipe_ta
     logic        wide;
     logic [4:0]  op;
     logic [4:0]  bytes;
+    logic [3:0]  size;       // bytes - 1 (4 bits), for the step's straddle test
     logic [63:0] exec;
     logic        tunbound;   // an image's T# is unbound (SPEC §1.2)
     logic        narrow;     // bundles of at most two requests: an image atomic with GLC or a
@@ -1020,9 +1021,12 @@ module vmem_pipe_ta
   pipe_req_t [3:0]   w_mreq;           // merged group: each quad's request
   pipe_req_t [3:0]   w_first;          // per-lane step: each lane's first block
   pipe_req_t [3:0]   w_second;         // and its second
-  pipe_req_t [7:0]   w_cand;           // the step's candidate requests, in order
-  logic [7:0][2:0]   w_rank;           // each candidate's position among the step's requests
-  logic [3:0]        w_n;              // how many
+  logic [3:0]        m_valid;          // the merged candidates (w_mreq) that are requests
+  logic [7:0]        p_valid;          // the per-lane candidates (first, second of lane j)
+  pipe_req_t [7:0]   p_cand;
+  pipe_req_t [3:0]   m_pick, p_pick;   // each list's requests of the bundle presented
+  logic [3:0]        m_n, p_n;         // each list's requests
+  logic [3:0]        w_n;              // the step's requests
   logic              w_last_bundle;
   logic              st_step_done;     // the step ends at this edge
   logic              st_inst_done;     // and with it the instruction's step stage
@@ -1040,7 +1044,7 @@ module vmem_pipe_ta
       wl[l]      = lt_byp_q ? lt_byp_row_q[l] : lt_rdata[$bits(lt_lane_t)*l +: $bits(lt_lane_t)];
       w_part[l]  = st_work & wl[l].part;
       w_blk[l]   = wl[l].addr[47:4];
-      w_strad[l] = blk_straddles(wl[l].addr[3:0], 4'(wh.bytes - 5'd1));
+      w_strad[l] = blk_straddles(wl[l].addr[3:0], wh.size);
       w_m32[l]   = {16'd0, wl[l].mask} << wl[l].addr[3:0];
       w_d256[l]  = {128'd0, wl[l].data} << {wl[l].addr[3:0], 3'b000};
     end
@@ -1091,27 +1095,39 @@ module vmem_pipe_ta
       w_second[j].second = 1'b1;
     end
 
-    // The step's candidates in request order, then compacted.
-    w_cand = '0;
+    // The step's candidates: the merged quads' requests (w_mreq), or the per-lane requests of
+    // quad wq in order (lane j's first block, then its second). Both lists are counted and
+    // compacted side by side, each by its own ranks, and w_merged picks one: the merge decision
+    // is not in front of the counts. The bundle's request i is the candidate of rank 4 wb + i
+    // (0 when there are fewer): only the four requests of the bundle presented are picked. A
+    // narrow instruction's bundle (wh.narrow: an image atomic with GLC or a compare-swap, at
+    // most 4 requests a step, never merged) takes ranks 2 wb and 2 wb + 1 in requests 0-1.
     for (int j = 0; j < 4; j++) begin
-      if (w_merged) begin
-        w_cand[j] = w_mreq[j];
-      end else begin
-        w_cand[2*j]     = w_first[j];
-        w_cand[2*j + 1] = w_second[j];
+      m_valid[j]       = w_mreq[j].valid;
+      p_cand[2*j]      = w_first[j];
+      p_cand[2*j + 1]  = w_second[j];
+      p_valid[2*j]     = w_first[j].valid;
+      p_valid[2*j + 1] = w_second[j].valid;
+    end
+    m_n = 4'($countones(m_valid));
+    p_n = 4'($countones(p_valid));
+    m_pick = '0;
+    p_pick = '0;
+    for (int i = 0; i < 4; i++) begin
+      for (int c = 0; c < 4; c++) begin
+        if (m_valid[c] && (3'($countones(m_valid & 4'((1 << c) - 1))) == {wb, 2'(i)})) begin
+          m_pick[i] = w_mreq[c];
+        end
+      end
+      for (int c = 0; c < 8; c++) begin
+        if (p_valid[c] &&
+            (wh.narrow ? ((i < 2) && (3'($countones(p_valid & 8'((1 << c) - 1))) == {1'b0, wb, 1'(i)}))
+                       : (3'($countones(p_valid & 8'((1 << c) - 1))) == {wb, 2'(i)}))) begin
+          p_pick[i] = p_cand[c];
+        end
       end
     end
-    // Each candidate's rank among the valid ones; the bundle's request i is the candidate of
-    // rank 4 wb + i (0 when there are fewer): only the four requests of the bundle presented
-    // are picked. A narrow instruction's bundle (wh.narrow: an image atomic with GLC or a
-    // compare-swap, at most 4 requests a step) takes ranks 2 wb and 2 wb + 1 in requests 0-1.
-    w_n = '0;
-    for (int c = 0; c < 8; c++) begin
-      w_rank[c] = w_n[2:0];
-      if (w_cand[c].valid) begin
-        w_n = w_n + 4'd1;
-      end
-    end
+    w_n = w_merged ? m_n : p_n;
 
     bnd_o      = '0;
     bnd_o.id   = wh.id;
@@ -1119,15 +1135,7 @@ module vmem_pipe_ta
     bnd_o.glc  = wh.glc;
     bnd_o.op   = wh.op;
     bnd_o.wide = wh.wide;
-    for (int i = 0; i < 4; i++) begin
-      for (int c = 0; c < 8; c++) begin
-        if (w_cand[c].valid &&
-            (wh.narrow ? ((i < 2) && (w_rank[c] == {1'b0, wb, 1'(i)}))
-                       : (w_rank[c] == {wb, 2'(i)}))) begin
-          bnd_o.req[i] = w_cand[c];
-        end
-      end
-    end
+    bnd_o.req  = w_merged ? m_pick : p_pick;
     bnd_valid_o   = st_work && (w_n != 4'd0);
     w_last_bundle = (wh.narrow ? ({2'b00, wb, 1'b0} + 4'd2) : ({1'b0, wb, 2'b00} + 4'd4)) >= w_n;
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_bnd)  // test builds only (see the contract above)
@@ -1171,8 +1179,8 @@ module vmem_pipe_ta
   // (The receiver's, the feed's and the take's views of the header, bh, fd_hdr and th, read
   // some fields only.)
   logic unused_hdr;
-  assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, wh.sized, wh.exec, wh.tunbound,
-                        wh.resinfo, wh.lds, bh, fd_hdr, th};
+  assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, rh.size, wh.sized, wh.exec,
+                        wh.tunbound, wh.resinfo, wh.lds, wh.bytes, bh, fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1196,7 +1204,7 @@ module vmem_pipe_ta
                                      single: is_single(th.kind, th.sized, th.bytes, th.count,
                                                        th.image) || th_res,
                                      glc: th.glc, wide: th.wide, op: th.op, bytes: th.bytes,
-                                     exec: th.exec,
+                                     size: 4'(th.bytes - 5'd1), exec: th.exec,
                                      tunbound: th.image &&
                                                ((th.vsharp[TsDfmtLsb +: TsDfmtW] == '0) ||
                                                 (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),

@@ -75,16 +75,14 @@ module vmem_pipe_tcp
     return a;
   endfunction
 
-  // At least k of the four bits set (k = 1..4): an OR of ANDs of k bits.
+  // At least k of the four bits set (k = 1..4): an OR of the ANDs of every k of them (one
+  // term per 4-bit mask m with k bits; the others 0), reduced as one OR.
   function automatic logic at_least(logic [3:0] v, int unsigned k);
-    logic any;
-    any = 1'b0;
+    logic [15:1] term;
     for (int m = 1; m < 16; m++) begin
-      if ((32'($countones(4'(m))) == k) && ((v & 4'(m)) == 4'(m))) begin
-        any = 1'b1;
-      end
+      term[m] = (32'($countones(4'(m))) == k) && ((v & 4'(m)) == 4'(m));
     end
-    return any;
+    return |term;
   endfunction
 
   // The banks' events of one cycle that name instruction `id`, summed over the banks.
@@ -319,12 +317,20 @@ module vmem_pipe_tcp
     end
   end
 
+  // posted_zero_o[i] is post_d[i] == 0, with the bundle's acceptance as the last gate: the
+  // count before it (cleared at a take, less this cycle's acknowledgements) is 0, and the bundle
+  // accepted, if it is i's, adds no posted access. The two are equal because an acknowledgement
+  // answers a request accepted in an earlier cycle (a lookup and an L2 round trip after it), so
+  // the count before the acceptance is never below 0.
   always_comb begin
+    logic [PostW-1:0] rest;
     posted_zero_q = '1;
     posted_zero_o = '1;
     for (int i = 0; i < Cfg.inflight; i++) begin
+      rest = ((take_i && (take_id_i == PipeIdW'(i))) ? '0 : post_q[i]) - PostW'(evs[i].acks);
       posted_zero_q[i] = post_q[i] == '0;
-      posted_zero_o[i] = post_d[i] == '0;
+      posted_zero_o[i] = (rest == '0) &&
+                         !(accept && (bnd_i.id == PipeIdW'(i)) && (n_post != 3'd0));
     end
   end
 

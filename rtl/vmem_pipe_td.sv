@@ -324,6 +324,9 @@ module vmem_pipe_td
 
   logic [InFlight-1:0]              inf_q, inf_d;          // in flight
   pipe_info_t [InFlight-1:0]        info_q, info_d;
+  // derive(info_q[i]), made at the take (info_q is written only there): the writes read an
+  // instruction's derived fields from a register, not through derive.
+  cinfo_t [InFlight-1:0]            dinfo_q, dinfo_d;
   logic [InFlight-1:0]              wrt_q, wrt_d;          // a writing instruction
   logic [InFlight-1:0]              stepped_q, stepped_d;  // step stage ended
   logic [InFlight-1:0][15:0]        ta_q, ta_d;
@@ -381,6 +384,10 @@ module vmem_pipe_td
   logic               g_par;
   logic [2:0]         g_ntaken;
   logic [3:0]         g_blocks;
+  logic [3:0]         g_cand;       // return register b holds an access of G
+  logic [3:0]         g_fit;        // ... and fits the cycle's four blocks (taken with g_take)
+  logic [3:0][4:0]    g_nb;         // its blocks (0 if not)
+  logic [3:0][4:0]    g_pre;        // the blocks of G's registers in banks 0..b
   logic [RpW-1:0]     g_rp_next;
 
   // Block slots.
@@ -395,8 +402,6 @@ module vmem_pipe_td
   logic [63:0][127:0]        eb_wd;
 
   always_comb begin
-    logic       stop;
-    logic [2:0] k;
     g_valid  = gcnt_q != tail_q;
     g_id     = wq_q[gcnt_q[3:0]];
     g_par    = gcnt_q[0];
@@ -404,39 +409,56 @@ module vmem_pipe_td
     g_take   = g_valid & g_free;
     g_atomic = info_q[ix(g_id)].kind == PipeAtomic;
 
-    // Take G's return registers in bank order while the cycle's blocks stay at most 4.
-    stop      = 1'b0;
-    g_blocks  = '0;
-    g_ntaken  = '0;
-    rr_take_o = '0;
+    // Take G's return registers in bank order while the cycle's blocks stay at most 4: a
+    // register of G is taken when the blocks of G's registers up to its bank (a prefix sum, all
+    // four side by side, not a running sum) are at most 4. The first that does not fit ends the
+    // taking, as every later prefix is larger.
     for (int b = 0; b < 4; b++) begin
-      if (!stop && g_take && rr_i[b].valid && (rr_i[b].ret.id == g_id)) begin
-        if ((g_blocks + {1'b0, rr_i[b].ret.nreq}) <= 4'd4) begin
-          rr_take_o[b] = 1'b1;
-          g_blocks     = g_blocks + {1'b0, rr_i[b].ret.nreq};
-          g_ntaken     = g_ntaken + 3'd1;
-        end else begin
-          stop = 1'b1;
-        end
+      g_cand[b] = rr_i[b].valid && (rr_i[b].ret.id == g_id);
+      g_nb[b]   = g_cand[b] ? {2'b00, rr_i[b].ret.nreq} : 5'd0;
+    end
+    g_pre[0] = g_nb[0];
+    g_pre[1] = g_nb[0] + g_nb[1];
+    g_pre[2] = g_pre[1] + g_nb[2];
+    g_pre[3] = g_pre[1] + (g_nb[2] + g_nb[3]);
+    for (int b = 0; b < 4; b++) begin
+      g_fit[b]     = g_cand[b] && (g_pre[b] <= 5'd4);
+      rr_take_o[b] = g_take && g_fit[b];
+    end
+    g_ntaken = 3'($countones(rr_take_o));
+    g_blocks = '0;
+    for (int b = 0; b < 4; b++) begin
+      if (rr_take_o[b]) begin
+        g_blocks = g_pre[b][3:0];   // the last taken register's prefix
       end
     end
 
-    // Pack the taken requests into the four slots, in bank and request order.
-    k         = '0;
+    // Pack the taken requests into the four slots, in bank and request order: request r of
+    // bank b goes to slot (blocks of the banks before b) + (its rank among b's requests), and
+    // each slot is an OR over the requests that name it (at most one). The slots' contents do
+    // not wait for g_take; their valid bits do.
     sl_v      = '0;
     sl_quad   = '0;
     sl_lanes  = '0;
     sl_second = '0;
     sl_blk    = '0;
     for (int b = 0; b < 4; b++) begin
+      logic [3:0] rv;   // bank b's valid requests
+      for (int q = 0; q < 4; q++) begin
+        rv[q] = rr_i[b].ret.req[q].valid;
+      end
       for (int r = 0; r < 4; r++) begin
-        if (rr_take_o[b] && rr_i[b].ret.req[r].valid && (k < 3'd4)) begin
-          sl_v[k[1:0]]      = 1'b1;
-          sl_quad[k[1:0]]   = rr_i[b].ret.req[r].quad;
-          sl_lanes[k[1:0]]  = rr_i[b].ret.req[r].lanes;
-          sl_second[k[1:0]] = rr_i[b].ret.req[r].second;
-          sl_blk[k[1:0]]    = rr_i[b].data[128*rr_i[b].ret.req[r].blk +: 128];
-          k = k + 3'd1;
+        logic [4:0] pos;
+        pos = ((b == 0) ? 5'd0 : g_pre[(b == 0) ? 0 : b - 1]) +
+              5'($countones(rv & 4'((1 << r) - 1)));
+        for (int t = 0; t < 4; t++) begin
+          if (g_fit[b] && rr_i[b].ret.req[r].valid && (pos == 5'(t))) begin
+            sl_v[t]      = g_take;
+            sl_quad[t]   = sl_quad[t] | rr_i[b].ret.req[r].quad;
+            sl_lanes[t]  = sl_lanes[t] | rr_i[b].ret.req[r].lanes;
+            sl_second[t] = sl_second[t] | rr_i[b].ret.req[r].second;
+            sl_blk[t]    = sl_blk[t] | rr_i[b].data[128*rr_i[b].ret.req[r].blk +: 128];
+          end
         end
       end
     end
@@ -543,7 +565,7 @@ module vmem_pipe_td
     f_par   = start ? ccnt_q[0] : cv_par_q;
     f_group = start ? 2'd0 : cv_k_q;
     f_info  = info_q[ix(f_id)];
-    fi      = derive(f_info);
+    fi      = dinfo_q[ix(f_id)];
     s_info  = ti2_q;
     si      = derive(s_info);
     ci4     = derive(ti4_q);
@@ -711,7 +733,7 @@ module vmem_pipe_td
   logic [PipeIdW-1:0] w_id, w_id_next;
   logic               w_par;
   cinfo_t             wi, wi_next;
-  pipe_info_t         w_info;
+  pipe_info_t         w_info;       // the writes read its vdata and exec (derived: dinfo_q)
   logic               wr_acc, wr_last_i, inst_last;
   logic [3:0]         wr_later;
   logic [31:0]        v;
@@ -729,8 +751,8 @@ module vmem_pipe_td
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
     w_info    = info_q[ix(w_id)];
-    wi        = derive(w_info);
-    wi_next   = derive(info_q[ix(w_id_next)]);
+    wi        = dinfo_q[ix(w_id)];
+    wi_next   = dinfo_q[ix(w_id_next)];
     wr_acc    = wr_v_q & (wi.lds ? lds_ready_i : vgpr_ready_i);
     wr_last_i = (wr_i_q + 3'd1) >= wi.w;
     wr_later  = wi.egroups & ~((4'd2 << wr_g_q) - 4'd1);
@@ -787,6 +809,8 @@ module vmem_pipe_td
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_wr)  // test builds only (see the contract above)
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_lds)  // test builds only (see the contract above)
   end
+  logic unused_w_info;
+  assign unused_w_info = ^w_info;
 
   ///////////////////////////////
   // Next state, done          //
@@ -812,6 +836,7 @@ module vmem_pipe_td
 
     inf_d     = inf_q;
     info_d    = info_q;
+    dinfo_d   = dinfo_q;
     wrt_d     = wrt_q;
     stepped_d = stepped_q;
     ta_d      = ta_q;
@@ -927,6 +952,7 @@ module vmem_pipe_td
            && (take_i.info.exec != '0) && !(take_i.info.mtx && (take_i.info.mtx_count == 3'd0));
       inf_d[ix(take_i.id)]     = 1'b1;
       info_d[ix(take_i.id)]    = take_i.info;
+      dinfo_d[ix(take_i.id)]   = derive(take_i.info);
       wrt_d[ix(take_i.id)]     = wr;
       stepped_d[ix(take_i.id)] = 1'b0;
       fin_d[ix(take_i.id)]     = 1'b0;
@@ -961,6 +987,7 @@ module vmem_pipe_td
 
   `VMEM_FF(inf_q, inf_d, '0)
   `VMEM_FF(info_q, info_d, '0)
+  `VMEM_FF(dinfo_q, dinfo_d, {InFlight{derive('0)}})
   `VMEM_FF(wrt_q, wrt_d, '0)
   `VMEM_FF(stepped_q, stepped_d, '0)
   `VMEM_FF(ta_q, ta_d, '0)

@@ -168,31 +168,33 @@ package vmem_pkg;
   localparam int unsigned BlkW    = AddrW - BlkOffW;  // 44: a block is address bits 47:4
 
   // A lane's access of size + 1 bytes (size 0..15) starting at byte `offset` of its first block
-  // touches the next block too: offset + size >= 16.
+  // touches the next block too: offset + size >= 16, the carry out of the 4-bit sum, written as
+  // its lookahead (generate g, propagate p) so that it is two gate levels, not an adder.
   function automatic logic blk_straddles(logic [BlkOffW-1:0] offset, logic [3:0] size);
-    return ({1'b0, offset} + {1'b0, size}) >= 5'd16;
+    logic [3:0] g;
+    logic [3:1] p;
+    g = offset & size;
+    p = offset[3:1] | size[3:1];
+    return g[3] | (p[3] & g[2]) | (p[3] & p[2] & g[1]) | (p[3] & p[2] & p[1] & g[0]);
   endfunction
 
   // A quad (four consecutive lanes, element j = lane j of the quad) is mergeable when none of
   // its active lanes straddles and every active lane has the first block of its lowest active
-  // lane. A quad with no active lane is mergeable.
+  // lane, i.e. all its active lanes have one first block: every pair compared side by side (no
+  // search for the lowest active lane in front of the compares). A quad with no active lane is
+  // mergeable.
   function automatic logic quad_mergeable(logic [3:0][BlkW-1:0] block, logic [3:0] straddle,
                                           logic [3:0] active);
-    logic [BlkW-1:0] lead;
-    logic            ok;
-    lead = block[0];
-    for (int j = 3; j >= 0; j--) begin
-      if (active[j]) begin
-        lead = block[j];
-      end
-    end
-    ok = 1'b1;
+    logic [5:0] differ;   // pairs (j, k), j < k, both active, with different blocks
+    int unsigned n;
+    n = 0;
     for (int j = 0; j < 4; j++) begin
-      if (active[j] && (straddle[j] || (block[j] != lead))) begin
-        ok = 1'b0;
+      for (int k = j + 1; k < 4; k++) begin
+        differ[n] = active[j] && active[k] && (block[j] != block[k]);
+        n = n + 1;
       end
     end
-    return ok;
+    return ((active & straddle) == 4'd0) && (differ == 6'd0);
   endfunction
 
   // ---------------------------------------------------------------------------------------------
