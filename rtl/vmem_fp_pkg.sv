@@ -323,7 +323,7 @@ package vmem_fp_pkg;
   // Field layout of each dfmt (SPEC §1.4's table, whose names list the fields from the most
   // significant; here the widths of X, Y, Z, W; docs/decisions.md lists them). dfmt 0 and 15
   // have no fields.
-  function automatic fields_t fmt_fields(logic [3:0] dfmt);
+  function automatic fields_t fmt_layout(logic [3:0] dfmt);
     unique case (dfmt)
       4'd1:    return adjacent_fields( 8,  0,  0,  0);  // 8
       4'd2:    return adjacent_fields(16,  0,  0,  0);  // 16
@@ -341,6 +341,21 @@ package vmem_fp_pkg;
       4'd14:   return adjacent_fields(32, 32, 32, 32);  // 32_32_32_32
       default: return '0;                               // 0, 15
     endcase
+  endfunction
+
+  // The layouts of all sixteen dfmts, computed once at elaboration: a lookup by dfmt is a
+  // constant table, not the layout's arithmetic at each use.
+  function automatic fields_t [15:0] fmt_layouts();
+    fields_t [15:0] t;
+    for (int d = 0; d < 16; d++) begin
+      t[d] = fmt_layout(4'(d));
+    end
+    return t;
+  endfunction
+  localparam fields_t [15:0] FmtLayouts = fmt_layouts();
+
+  function automatic fields_t fmt_fields(logic [3:0] dfmt);
+    return FmtLayouts[dfmt];
   endfunction
 
   function automatic logic [2:0] fmt_count(logic [3:0] dfmt);

@@ -1113,13 +1113,14 @@ module vmem_pipe_ta
     p_n = 4'($countones(p_valid));
     m_pick = '0;
     p_pick = '0;
+    // A candidate's rank is at most its index: candidates below i are never request i.
     for (int i = 0; i < 4; i++) begin
-      for (int c = 0; c < 4; c++) begin
+      for (int c = i; c < 4; c++) begin
         if (m_valid[c] && (3'($countones(m_valid & 4'((1 << c) - 1))) == {wb, 2'(i)})) begin
           m_pick[i] = w_mreq[c];
         end
       end
-      for (int c = 0; c < 8; c++) begin
+      for (int c = i; c < 8; c++) begin
         if (p_valid[c] &&
             (wh.narrow ? ((i < 2) && (3'($countones(p_valid & 8'((1 << c) - 1))) == {1'b0, wb, 1'(i)}))
                        : (3'($countones(p_valid & 8'((1 << c) - 1))) == {wb, 2'(i)}))) begin

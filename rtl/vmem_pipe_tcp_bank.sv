@@ -200,22 +200,37 @@ module vmem_pipe_tcp_bank
     assign e_m[b] = |(match & m_b);
   end
 
-  // The least recently used candidate, per entry e: a candidate, and every other candidate f is
-  // younger (generate loops: Lines^2 terms, past a frontend's unroll limit as a procedural loop).
+  // The age matrix by rows: row e holds the pairs (e, f), f > e, at bit f (bits f <= e are 0).
+  // The least recently used candidate e: no candidate f < e is older (bit e of the OR of the
+  // candidates' rows, a balanced tree) and no candidate f > e is older (a 0 at bit f of row e).
+  // Written over rows, not pairs: a simulator evaluates Lines vector operations, not Lines^2
+  // single-bit ones.
+  logic [Lines-1:0][Lines-1:0] ord_row;
+  logic [Lines-1:0]            older_lo;   // bit e: a candidate f < e is older than e
+  logic [Lines-1:0]            older_hi;   // bit e: a candidate f > e is older than e
+  logic [2*Lines-2:0][Lines-1:0] cand_or;  // heap-shaped OR tree of the candidates' rows
   for (genvar e = 0; e < Lines; e++) begin : g_lru
-    logic [Lines-1:0] older_than;   // bit f: f is not a candidate, or e is older than f
     assign lru_v[e] = ent_valid_q[e] && !ent_pend_q[e] && (ent_pins_q[e] == '0);
-    for (genvar f = 0; f < Lines; f++) begin : g_f
-      if (f < e) begin : g_lo
-        assign older_than[f] = !lru_v[f] || !ord_q[pair(f, e)];
-      end else if (f > e) begin : g_hi
-        assign older_than[f] = !lru_v[f] || ord_q[pair(e, f)];
-      end else begin : g_self
-        assign older_than[f] = lru_v[e];
-      end
+    if (e < Lines - 1) begin : g_pairs
+      localparam int unsigned Lo = pair(e, e + 1);
+      localparam int unsigned N = Lines - 1 - e;
+      assign ord_row[e]  = {ord_q[Lo +: N], {(e + 1){1'b0}}};
+      assign older_hi[e] = |(lru_v[Lines-1:e+1] & ~ord_q[Lo +: N]);
+    end else begin : g_last
+      assign ord_row[e]  = '0;
+      assign older_hi[e] = 1'b0;
     end
-    assign lru_oh[e] = &older_than;
   end
+  always_comb begin
+    for (int e = 0; e < Lines; e++) begin
+      cand_or[Lines - 1 + e] = lru_v[e] ? ord_row[e] : '0;
+    end
+    for (int n = Lines - 2; n >= 0; n--) begin
+      cand_or[n] = cand_or[2*n + 1] | cand_or[2*n + 2];
+    end
+  end
+  assign older_lo = cand_or[0];
+  assign lru_oh   = lru_v & ~older_lo & ~older_hi;
 
   always_comb begin
     h  = lq_q[lq_head_q];
@@ -470,12 +485,12 @@ module vmem_pipe_tcp_bank
   logic [2:0]     push_n;          // accesses pushed
   logic [Pairs-1:0] ord_touched;   // the age matrix after the lookup's touch
 
-  // The touched entry becomes the most recently used: younger than every other entry.
-  for (genvar e = 0; e < Lines; e++) begin : g_ord
-    for (genvar f = e + 1; f < Lines; f++) begin : g_f
-      assign ord_touched[pair(e, f)] = lk_touch_oh[e] ? 1'b0
-                                     : (lk_touch_oh[f] ? 1'b1 : ord_q[pair(e, f)]);
-    end
+  // The touched entry becomes the most recently used: row e clears when e is touched, and gains
+  // the touched entry's bit otherwise (e older than it).
+  for (genvar e = 0; e < Lines - 1; e++) begin : g_ord
+    localparam int unsigned Lo = pair(e, e + 1);
+    localparam int unsigned N = Lines - 1 - e;
+    assign ord_touched[Lo +: N] = lk_touch_oh[e] ? '0 : (ord_q[Lo +: N] | lk_touch_oh[Lines-1:e+1]);
   end
   logic [3:0][LkPW-1:0] lq_slot;   // slot of the k-th push: (head + count + k) mod LookupDepth
   logic [3:0][1:0]      push_rank; // push r is the push_rank[r]-th of the cycle's pushes
