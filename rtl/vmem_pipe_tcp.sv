@@ -129,6 +129,8 @@ module vmem_pipe_tcp
   logic [3:0][3:0]   push;          // [bank][r]
   logic [3:0][2:0]   lk_free;
   logic              fits;
+  logic [3:0][4:1]   over;          // [bank][k]: k or more accesses, fewer than k entries free
+  logic [4:2][3:0]   conf_b;        // [k][bank]: k or more accesses to the bank
   logic [2:0]        n_req, n_ret, n_post;
   logic [1:0]        n_conf;        // the most accesses to one bank, minus 1 (0 for none)
   logic [3:1]        conf_ge;
@@ -187,22 +189,22 @@ module vmem_pipe_tcp
     end
 
     // fits: per bank, at least k accesses only where at least k entries are free (k = 1..4),
-    // each a function of the four push bits, not of their sum.
-    // n_conf likewise: at least k + 1 accesses to some bank (conf_ge[k]).
-    fits    = 1'b1;
-    conf_ge = '0;
+    // each a function of the four push bits, not of their sum; the sixteen terms reduced as one
+    // OR. n_conf likewise: at least k + 1 accesses to some bank (conf_ge[k]).
     for (int b = 0; b < 4; b++) begin
       for (int r = 0; r < 4; r++) begin
         push[b][r] = lead[r] && (rbank[r] == 2'(b)) && (b < Cfg.banks);
       end
       for (int k = 1; k <= 4; k++) begin
-        if (at_least(push[b], k) && (lk_free[b] < 3'(k))) begin
-          fits = 1'b0;
-        end
+        over[b][k] = at_least(push[b], k) && (lk_free[b] < 3'(k));
       end
-      for (int k = 1; k <= 3; k++) begin
-        conf_ge[k] = conf_ge[k] | at_least(push[b], k + 1);
+      for (int k = 2; k <= 4; k++) begin
+        conf_b[k][b] = at_least(push[b], k);
       end
+    end
+    fits = ~|over;
+    for (int k = 1; k <= 3; k++) begin
+      conf_ge[k] = |conf_b[k + 1];
     end
     n_conf = conf_ge[3] ? 2'd3 : (conf_ge[2] ? 2'd2 : {1'b0, conf_ge[1]});
     bnd_ready_o = fits;

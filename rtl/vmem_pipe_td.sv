@@ -391,6 +391,26 @@ module vmem_pipe_td
   logic [RpW-1:0]     g_rp_next;
 
   // Block slots.
+  typedef struct packed {
+    logic [3:0]   quad;
+    logic [3:0]   lanes;
+    logic         second;
+    logic [127:0] blk;
+  } slot_t;
+  // The candidate that `put` names (at most one; 0 for none), as a balanced OR tree.
+  function automatic slot_t slot_or(slot_t [15:0] cand, logic [15:0] put);
+    slot_t [30:0] n;   // heap: leaves 15..30, node k = n[2k + 1] | n[2k + 2]
+    for (int i = 0; i < 16; i++) begin
+      n[15 + i] = put[i] ? cand[i] : '0;
+    end
+    for (int k = 14; k >= 0; k--) begin
+      n[k] = n[2*k + 1] | n[2*k + 2];
+    end
+    return n[0];
+  endfunction
+  slot_t [15:0]              sl_cand;   // [4 bank + r] request r of bank b's contents
+  logic [3:0][15:0]          sl_put;    // [slot][4 bank + r] the request goes to the slot
+  slot_t [3:0]               sl_or;     // each slot's request
   logic [3:0]                sl_v;
   logic [3:0][3:0]           sl_quad;
   logic [3:0][3:0]           sl_lanes;
@@ -435,13 +455,8 @@ module vmem_pipe_td
 
     // Pack the taken requests into the four slots, in bank and request order: request r of
     // bank b goes to slot (blocks of the banks before b) + (its rank among b's requests), and
-    // each slot is an OR over the requests that name it (at most one). The slots' contents do
-    // not wait for g_take; their valid bits do.
-    sl_v      = '0;
-    sl_quad   = '0;
-    sl_lanes  = '0;
-    sl_second = '0;
-    sl_blk    = '0;
+    // each slot is a balanced OR over the sixteen requests, of which at most one names it. The
+    // slots' contents do not wait for g_take; their valid bits do.
     for (int b = 0; b < 4; b++) begin
       logic [3:0] rv;   // bank b's valid requests
       for (int q = 0; q < 4; q++) begin
@@ -451,16 +466,21 @@ module vmem_pipe_td
         logic [4:0] pos;
         pos = ((b == 0) ? 5'd0 : g_pre[(b == 0) ? 0 : b - 1]) +
               5'($countones(rv & 4'((1 << r) - 1)));
+        sl_cand[4*b + r] = '{quad: rr_i[b].ret.req[r].quad, lanes: rr_i[b].ret.req[r].lanes,
+                             second: rr_i[b].ret.req[r].second,
+                             blk: rr_i[b].data[128*rr_i[b].ret.req[r].blk +: 128]};
         for (int t = 0; t < 4; t++) begin
-          if (g_fit[b] && rr_i[b].ret.req[r].valid && (pos == 5'(t))) begin
-            sl_v[t]      = g_take;
-            sl_quad[t]   = sl_quad[t] | rr_i[b].ret.req[r].quad;
-            sl_lanes[t]  = sl_lanes[t] | rr_i[b].ret.req[r].lanes;
-            sl_second[t] = sl_second[t] | rr_i[b].ret.req[r].second;
-            sl_blk[t]    = sl_blk[t] | rr_i[b].data[128*rr_i[b].ret.req[r].blk +: 128];
-          end
+          sl_put[t][4*b + r] = g_fit[b] && rr_i[b].ret.req[r].valid && (pos == 5'(t));
         end
       end
+    end
+    for (int t = 0; t < 4; t++) begin
+      sl_or[t]     = slot_or(sl_cand, sl_put[t]);
+      sl_v[t]      = g_take && (sl_put[t] != '0);
+      sl_quad[t]   = sl_or[t].quad;
+      sl_lanes[t]  = sl_or[t].lanes;
+      sl_second[t] = sl_or[t].second;
+      sl_blk[t]    = sl_or[t].blk;
     end
 
     // Each slot's bytes at their element positions, per lane of its quad: the block rotated
