@@ -388,7 +388,9 @@ module vmem_pipe_td
   logic [3:0]         g_fit;        // ... and fits the cycle's four blocks (taken with g_take)
   logic [3:0][4:0]    g_nb;         // its blocks (0 if not)
   logic [3:0][4:0]    g_pre;        // the blocks of G's registers in banks 0..b
-  logic [RpW-1:0]     g_rp_next;
+  logic [RpW-1:0]     g_rp_left;    // G's returning accesses after the take, before the bundle
+  logic               g_acc;        // the cycle's accepted bundle is G's
+  logic               g_rp_zero;    // G has no returning access left after the cycle
 
   // Block slots.
   typedef struct packed {
@@ -517,9 +519,13 @@ module vmem_pipe_td
     end
 
     g_step    = stepped_q[ix(g_id)] | (step_end_i.valid & (step_end_i.id == g_id));
-    g_rp_next = rpend_q[ix(g_id)] + (((acc_i.valid && (acc_i.id == g_id))) ? RpW'(acc_i.nret) : '0)
-              - RpW'(g_ntaken);
-    gathered  = g_valid & g_step & (g_rp_next == '0);
+    // G's returning accesses left after this cycle's take, without this cycle's accepted
+    // bundle (from registers and the take), and the bundle compared against it last: rpend -
+    // taken + nret == 0 exactly when nret == -(rpend - taken), modulo 2^RpW.
+    g_rp_left = rpend_q[ix(g_id)] - RpW'(g_ntaken);
+    g_acc     = acc_i.valid && (acc_i.id == g_id);
+    g_rp_zero = g_acc ? (RpW'(acc_i.nret) == RpW'(-g_rp_left)) : (g_rp_left == '0);
+    gathered  = g_valid & g_step & g_rp_zero;
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_gather)  // test builds only (see the contract above)
   end
 

@@ -20,7 +20,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
       sl_second[3] = sl_second[0];
     end
     6'd27: if (rr_take_o != 4'd0) g_blocks = 4'd5;
-    6'd28: if ((g_ntaken != 3'd0) && (g_rp_next == '0)) g_ntaken = g_ntaken + 3'd1;
+    6'd28: if ((g_ntaken != 3'd0) && g_rp_zero) g_ntaken = g_ntaken + 3'd1;
     default: ;
   endcase
 end
