@@ -167,14 +167,7 @@ module format_pack
           end
         end
         NfmtUint, NfmtSint: r.pre = c;            // the low w bits, cut in stage 2
-        NfmtFloat: begin
-          unique case (w)
-            6'd16:   r.pre = {16'd0, f32_to_f16(c)};
-            6'd11:   r.pre = {21'd0, f32_to_f11(c)};
-            6'd10:   r.pre = {22'd0, f32_to_f10(c)};
-            default: r.pre = '0;                  // not format_valid
-          endcase
-        end
+        NfmtFloat: r.pre = {16'd0, f32_to_small_float(c, w)};   // 0 unless 16, 11, 10
         default: r = '0;                          // NfmtReserved: not format_valid
       endcase
     end

@@ -22,8 +22,8 @@
 //   Components the format lacks are 0. count_o = the format's component count.
 //   fmt_valid_o = format_valid(dfmt, nfmt) (§1.4); when 0: four 0 components and count_o = 0.
 //
-//   unorm and snorm are computed without a divider by vmem_fp_pkg's unorm_to_f32 and
-//   snorm_to_f32 (the repeated-bit-pattern method described there), shared with multi_texel.
+//   unorm and snorm are computed without a divider by vmem_fp_pkg's norm_to_f32 (the
+//   repeated-bit-pattern method described there, shared with multi_texel), one per component.
 //
 // Latency: 2 cycles. Inputs sampled with valid_i = 1 at rising edge j reach the outputs at edge
 //   j+1, with valid_o. A new input is accepted every cycle. Stage 1 (edge j) registers the
@@ -92,22 +92,17 @@ module format_unpack
     end else if (w == 6'd32) begin
       r.trunc = f;
     end else begin
-      // w <= 16 from here on: f[31:16] are 0.
+      // w <= 16 from here on: f[31:16] are 0. One quotient (norm_to_f32) and one integer
+      // conversion serve both signednesses: sscaled converts |s| with the sign, uscaled f.
       unique case (nfmt)
-        NfmtUnorm:   r = unorm_to_f32(f[15:0], w[4:0]);
-        NfmtSnorm:   r = snorm_to_f32(f[15:0], w[4:0]);
-        NfmtUscaled: r.trunc = int_to_f32(1'b0, f[16:0]);
-        NfmtSscaled: r.trunc = int_to_f32(sign, mag);
+        NfmtUnorm, NfmtSnorm: r = norm_to_f32(f[15:0], w[4:0], nfmt == NfmtSnorm);
+        NfmtUscaled, NfmtSscaled: begin
+          r.trunc = int_to_f32((nfmt == NfmtSscaled) && sign,
+                               (nfmt == NfmtSscaled) ? mag : f[16:0]);
+        end
         NfmtUint:    r.trunc = f;
         NfmtSint:    r.trunc = sext;
-        NfmtFloat: begin
-          unique case (w)
-            6'd16:   r.trunc = f16_to_f32(f[15:0]);
-            6'd11:   r.trunc = f11_to_f32(f[10:0]);
-            6'd10:   r.trunc = f10_to_f32(f[9:0]);
-            default: r.trunc = '0;  // not format_valid
-          endcase
-        end
+        NfmtFloat:   r.trunc = small_float_to_f32(f[15:0], w);  // 0 unless 16, 11, 10
         default:     r = '0;      // NfmtReserved: not format_valid
       endcase
     end

@@ -24,8 +24,8 @@
 //   BY: the group's components in texel order, channels R, G within a texel (RG8 BY2: t0.R,
 //     t0.G, t1.R, t1.G), go to result dwords 0 .. result_count - 1, each converted as
 //     format_unpack converts a field of w = 8 or 16 bits (§5): unorm v / (2^w - 1) and snorm
-//     max(s / (2^(w-1) - 1), -1.0) correctly rounded (vmem_fp_pkg's unorm_to_f32 and
-//     snorm_to_f32), uint zero-extended, sint sign-extended, float (R16) f16 widened exactly.
+//     max(s / (2^(w-1) - 1), -1.0) correctly rounded (vmem_fp_pkg's norm_to_f32), uint
+//     zero-extended, sint sign-extended, float (R16) f16 widened exactly.
 //   PCK: dword 0 = the group's raw bits, texel 0 in the least significant bits, zero above
 //     (PCK2 R8: bits 31:16). §4.3 defines sint as truncated to its storage width and unorm as
 //     round_half_even(v * (2^w - 1)) of its f32 v; for w = 8 and 16 both give back the stored
@@ -76,8 +76,7 @@ module multi_texel
     w = wide ? 5'd16 : 5'd8;
     r = '0;
     unique case (nfmt)
-      NfmtUnorm: r = unorm_to_f32(f, w);
-      NfmtSnorm: r = snorm_to_f32(f, w);
+      NfmtUnorm, NfmtSnorm: r = norm_to_f32(f, w, nfmt == NfmtSnorm);
       NfmtUint:  r.trunc = {16'd0, f};
       NfmtSint:  r.trunc = wide ? {{16{f[15]}}, f} : {{24{f[7]}}, f[7:0]};
       NfmtFloat: r.trunc = f16_to_f32(f);  // R16 only (§4.3)

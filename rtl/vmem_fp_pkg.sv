@@ -8,20 +8,21 @@
 //   Float conversions (docs/spec.md §5, used by format_unpack, format_pack, d16 and multi_texel).
 //   f16, f11 and f10 share a 5-bit exponent with bias 15; f11 (6-bit mantissa) and f10 (5-bit)
 //   have no sign bit.
-//     f16_to_f32, f11_to_f32, f10_to_f32   exact widening: denormals kept, sign kept (f16),
-//                                           exponent 31 gives infinity or NaN with the payload
-//                                           in the top f32 mantissa bits as it is (no quieting).
+//     f16_to_f32, and small_float_to_f32 for f16, f11 or f10 by field width: exact widening,
+//                  denormals kept, sign kept (f16), exponent 31 gives infinity or NaN with the
+//                  payload in the top f32 mantissa bits as it is (no quieting).
 //     f32_to_f16   round to nearest even, overflow to infinity, f32 denormals rounded like any
 //                  value (no flushing). NaN: sign kept, exponent 31, mantissa = the top 10 f32
 //                  mantissa bits, forced to 1 when those are all 0 (numpy's rule).
-//     f32_to_f11, f32_to_f10   NaN first (exponent 31, mantissa = top 6 / 5 f32 mantissa bits,
+//     f32_to_small_float   f16 as f32_to_f16 (field width 16); f11 and f10 (widths 11, 10):
+//                  NaN first (exponent 31, mantissa = top 6 / 5 f32 mantissa bits,
 //                  forced to 1 when 0, sign dropped); then any negative value (-0, negative
 //                  denormals, -infinity included) gives 0; then round to nearest even with
 //                  overflow to infinity.
 //   Normalized integers (docs/spec.md §5, used by format_unpack and multi_texel), correctly rounded
 //   without a divider, as an f32_pre_t (truncated f32 and round-up bit) that f32_round finishes,
 //   so that a unit may round in a later pipeline stage:
-//     unorm_to_f32  v / (2^w - 1);   snorm_to_f32  max(s / (2^(w-1) - 1), -1.0).
+//     norm_to_f32   unorm v / (2^w - 1), or snorm max(s / (2^(w-1) - 1), -1.0).
 //   Element formats (docs/spec.md §1.4, used by format_unpack and format_pack):
 //     nfmt_e        the numeric-format codes.
 //     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
@@ -84,12 +85,15 @@ package vmem_fp_pkg;
     return e5_to_f32(h[15], h[14:10], h[9:0]);
   endfunction
 
-  function automatic logic [31:0] f11_to_f32(logic [10:0] h);
-    return e5_to_f32(1'b0, h[10:6], {h[5:0], 4'd0});
-  endfunction
-
-  function automatic logic [31:0] f10_to_f32(logic [9:0] h);
-    return e5_to_f32(1'b0, h[9:5], {h[4:0], 5'd0});
+  // The float field of width w (16: f16, 11: f11, 10: f10; its bits right-aligned in h) widened
+  // to f32, through one e5_to_f32 whatever the width; 0 for any other width.
+  function automatic logic [31:0] small_float_to_f32(logic [15:0] h, logic [5:0] w);
+    unique case (w)
+      6'd16:   return e5_to_f32(h[15], h[14:10], h[9:0]);
+      6'd11:   return e5_to_f32(1'b0, h[10:6], {h[5:0], 4'd0});
+      6'd10:   return e5_to_f32(1'b0, h[9:5], {h[4:0], 5'd0});
+      default: return '0;
+    endcase
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -177,12 +181,23 @@ package vmem_fp_pkg;
     return {f[31], f32_to_e5(f, 4'(E5ManW), 1'b1)};
   endfunction
 
-  function automatic logic [10:0] f32_to_f11(logic [31:0] f);
-    return 11'(f32_to_e5(f, 4'(F11ManW), 1'b0));
-  endfunction
-
-  function automatic logic [9:0] f32_to_f10(logic [31:0] f);
-    return 10'(f32_to_e5(f, 4'(F10ManW), 1'b0));
+  // f32 narrowed to the float field of width w (16: f16, 11: f11, 10: f10), right-aligned in 16
+  // bits, through one f32_to_e5 whatever the width; 0 for any other width.
+  function automatic logic [15:0] f32_to_small_float(logic [31:0] f, logic [5:0] w);
+    logic [14:0] h;
+    logic [3:0]  man_w;
+    unique case (w)
+      6'd16:   man_w = 4'(E5ManW);
+      6'd11:   man_w = 4'(F11ManW);
+      default: man_w = 4'(F10ManW);
+    endcase
+    h = f32_to_e5(f, man_w, w == 6'd16);
+    unique case (w)
+      6'd16:   return {f[31], h};
+      6'd11:   return {5'd0, h[10:0]};
+      6'd10:   return {6'd0, h[9:0]};
+      default: return '0;
+    endcase
   endfunction
 
   // ---------------------------------------------------------------------------------------------
@@ -253,27 +268,22 @@ package vmem_fp_pkg;
     return r;
   endfunction
 
-  // unorm: the f32 nearest (ties to even) to v / (2^w - 1). `v` holds the field's w bits, zero
-  // above; w in {2, 8, 10, 11, 16}.
-  function automatic f32_pre_t unorm_to_f32(logic [15:0] v, logic [4:0] w);
-    return norm_quotient({1'b0, v}, w);
-  endfunction
-
-  // snorm: max(s / (2^(w-1) - 1), -1.0) correctly rounded, s the field read as a w-bit two's
-  // complement integer. `f` holds the field's w bits, zero above; w in {2, 8, 10, 11, 16}. The
-  // magnitude's quotient with w - 1 bits, then the sign (|s| >= 2^(w-1) - 1 gives 1.0, so the
-  // most negative code gives -1.0).
-  function automatic f32_pre_t snorm_to_f32(logic [15:0] f, logic [4:0] w);
+  // unorm (snorm = 0): the f32 nearest (ties to even) to v / (2^w - 1), v the field.
+  // snorm (snorm = 1): max(s / (2^(w-1) - 1), -1.0) correctly rounded, s the field read as a
+  // w-bit two's complement integer: the magnitude's quotient with w - 1 bits, then the sign
+  // (|s| >= 2^(w-1) - 1 gives 1.0, so the most negative code gives -1.0).
+  // `f` holds the field's w bits, zero above; w in {2, 8, 10, 11, 16}. One quotient serves both.
+  function automatic f32_pre_t norm_to_f32(logic [15:0] f, logic [4:0] w, logic snorm);
     logic [16:0] mask;     // w low ones
-    logic        sign;     // the field's top bit
+    logic        sign;     // the field's top bit, for snorm
     logic [16:0] sext;     // the field sign-extended to 17 bits
     logic [16:0] mag;      // |s| <= 2^15
     f32_pre_t    r;
     mask = (17'd1 << w) - 17'd1;
-    sign = |({1'b0, f} & ((17'd1 << w) >> 1));
+    sign = snorm && |({1'b0, f} & ((17'd1 << w) >> 1));
     sext = sign ? ({1'b0, f} | ~mask) : {1'b0, f};
     mag  = sign ? -sext : sext;
-    r    = norm_quotient(mag, w - 5'd1);
+    r    = norm_quotient(mag, snorm ? w - 5'd1 : w);
     r.trunc[31] = sign;  // mag != 0 whenever sign is 1
     return r;
   endfunction
