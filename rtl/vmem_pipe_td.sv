@@ -894,10 +894,14 @@ module vmem_pipe_td
       stepped_d[ix(step_end_i.id)] = 1'b1;
       ta_d[ix(step_end_i.id)]      = step_end_i.ta;
     end
-    if (acc_i.valid) begin
-      rpend_d[ix(acc_i.id)] = rpend_d[ix(acc_i.id)] + RpW'(acc_i.nret);
-    end
+    // G's taken blocks first (from registers and the take), the accepted bundle's count last,
+    // added per entry so that the late id selects among sums, not the operand of one sum.
     rpend_d[ix(g_id)] = rpend_d[ix(g_id)] - RpW'(g_ntaken);
+    for (int i = 0; i < InFlight; i++) begin
+      if (acc_i.valid && (ix(acc_i.id) == IdxW'(i))) begin
+        rpend_d[i] = rpend_d[i] + RpW'(acc_i.nret);
+      end
+    end
     if (gathered) begin
       gcnt_d = gcnt_q + CntW'(1);
     end
