@@ -88,12 +88,14 @@ package vmem_fp_pkg;
   // The float field of width w (16: f16, 11: f11, 10: f10; its bits right-aligned in h) widened
   // to f32, through one e5_to_f32 whatever the width; 0 for any other width.
   function automatic logic [31:0] small_float_to_f32(logic [15:0] h, logic [5:0] w);
+    logic [15:0] e;   // {sign, exponent, mantissa left-aligned in 10 bits}
     unique case (w)
-      6'd16:   return e5_to_f32(h[15], h[14:10], h[9:0]);
-      6'd11:   return e5_to_f32(1'b0, h[10:6], {h[5:0], 4'd0});
-      6'd10:   return e5_to_f32(1'b0, h[9:5], {h[4:0], 5'd0});
-      default: return '0;
+      6'd16:   e = h;
+      6'd11:   e = {1'b0, h[10:6], h[5:0], 4'd0};
+      6'd10:   e = {1'b0, h[9:5], h[4:0], 5'd0};
+      default: e = '0;   // +0, which widens to 0
     endcase
+    return e5_to_f32(e[15], e[14:10], e[9:0]);
   endfunction
 
   // ---------------------------------------------------------------------------------------------
