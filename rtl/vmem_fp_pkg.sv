@@ -28,6 +28,9 @@
 //     fmt_valid     SPEC §1.4's format_valid(dfmt, nfmt).
 //     fmt_fields    the component fields (width, least significant bit) of a dfmt, X first.
 //     fmt_count     the number of components of a dfmt (0 for dfmt 0 and 15).
+//   Unpack (docs/spec.md §5, used by format_unpack for each component and by vmem_pipe's TD for
+//   each result dword):
+//     unpack_component  a field of w bits as an f32_pre_t (int_to_f32 for the scaled formats).
 //
 // Spec: docs/spec.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
 //   "multi_texel"
@@ -396,6 +399,68 @@ package vmem_fp_pkg;
       ok = 1'b0;
     end
     return ok;
+  endfunction
+
+  // ---------------------------------------------------------------------------------------------
+  // Unpack: a field as a component (docs/spec.md §5; format_unpack per component, the TD per
+  // result dword)
+  // ---------------------------------------------------------------------------------------------
+
+  // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
+  function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
+    logic [4:0]  lead;
+    logic [22:0] man;
+    logic [31:0] f;
+    lead = '0;
+    man  = '0;
+    f    = '0;
+    if (mag != '0) begin
+      for (int i = 0; i < 17; i++) begin
+        if (mag[i]) begin
+          lead = 5'(i);
+        end
+      end
+      // Shifting the leading one to bit 23 drops it from the 23-bit mantissa.
+      man = {6'd0, mag} << (5'd23 - lead);
+      f   = {sign, 8'd127 + {3'd0, lead}, man};
+    end
+    return f;
+  endfunction
+
+  // One field of w bits as a component (docs/spec.md §5 "Unpack"): `f` holds the field's w bits,
+  // zero above; w = 0 is an absent component (0). The result is the component before its last
+  // rounding step (f32_round): raw, integer and float components are already final (`up` = 0).
+  function automatic f32_pre_t unpack_component(logic [31:0] f, logic [5:0] w, nfmt_e nfmt);
+    logic [31:0] mask;     // w low ones (w < 32)
+    logic        sign;     // the field's top bit
+    logic [31:0] sext;     // the field sign-extended
+    logic [16:0] mag;      // |sext| for w <= 16 (at most 2^15)
+    f32_pre_t    r;
+    mask = (32'd1 << w) - 32'd1;
+    sign = |(f & ((32'd1 << w) >> 1));
+    sext = sign ? (f | ~mask) : f;
+    mag  = 17'(sign ? -sext : sext);
+    r    = '0;
+    if (w == 6'd0) begin
+      r = '0;
+    end else if (w == 6'd32) begin
+      r.trunc = f;
+    end else begin
+      // w <= 16 from here on: f[31:16] are 0. One quotient (norm_to_f32) and one integer
+      // conversion serve both signednesses: sscaled converts |s| with the sign, uscaled f.
+      unique case (nfmt)
+        NfmtUnorm, NfmtSnorm: r = norm_to_f32(f[15:0], w[4:0], nfmt == NfmtSnorm);
+        NfmtUscaled, NfmtSscaled: begin
+          r.trunc = int_to_f32((nfmt == NfmtSscaled) && sign,
+                               (nfmt == NfmtSscaled) ? mag : f[16:0]);
+        end
+        NfmtUint:    r.trunc = f;
+        NfmtSint:    r.trunc = sext;
+        NfmtFloat:   r.trunc = small_float_to_f32(f[15:0], w);  // 0 unless 16, 11, 10
+        default:     r = '0;      // NfmtReserved: not format_valid
+      endcase
+    end
+    return r;
   endfunction
 
 endpackage : vmem_fp_pkg

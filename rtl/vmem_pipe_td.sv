@@ -4,8 +4,8 @@
 //
 // vmem_pipe_td: the TD and completion of vmem_pipe (docs/decisions.md "vmem_pipe", "TCP -> TD",
 // "TD and completion"): the instructions in flight, the gather of returned blocks into two
-// element buffers, the conversion (16 lanes a cycle), two result buffers, the VGPR writes and the
-// done with its counters. Sub-block of rtl/vmem_pipe.sv.
+// element buffers, the feed into two result buffers, the conversion (a write's 16 dwords a
+// cycle), the VGPR writes and the done with its counters. Sub-block of rtl/vmem_pipe.sv.
 //
 // Parameters: InFlight (ids 0 .. InFlight-1), as vmem_pipe's.
 //
@@ -23,31 +23,35 @@
 //     of its lanes (a first block the bytes from the lane's offset, a second the rest; an
 //     atomic's value as it is). G is gathered at the edge where its step stage has ended and
 //     none of its returning accesses is left.
-//   Convert: the oldest gathered instruction not converted starts in cycle s when the converter
-//     is idle and its result buffer is free; group k is fed in s + k from the element buffer
-//     (each dword 0 where out of range or unbound, bytes above the element 0) to format_unpack
-//     (2 edges) and swizzle (2 edges; its DMASK the take's: an image's, 0 read as 1, a buffer's
-//     (1 << count) - 1; image loads are format loads whose lanes are in range inside the
-//     level), whose results show in s + 4 + k and are stored then
-//     (D16 format loads: the components from swizzle's count on as 0); D16 byte/short loads go
-//     through d16 alone (2 edges), atomics take the element's dwords 0-1 (0 where the lane did
-//     not take part), and PCK / PCK_SGN image loads its four raw fields (pck_fields, SPEC §1.4's
-//     table, zero- or sign-extended; 0 outside the level), stored in s + k; a PCK load's write
-//     of dword i reads field dmask_comp(DMASK, i). Multi-texel loads: the group (dword 0) passes
-//     format_unpack as a 32-bit uint and multi_texel (2 edges) replaces swizzle. GET_RESINFO:
-//     the element fed is the lane's (width, height, layers, levels) of its level, a 32_32_32_32
-//     uint with identity dst_sel, so swizzle compacts it by DMASK and zeroes an unbound T#'s.
-//     The element buffer is free from s + 4; group k is ready from s + 4 + k.
+//   Feed: the oldest gathered instruction not converted starts in cycle s when the feed is idle
+//     and its result buffer is free; group k is fed in s + k from the element buffer into the
+//     result buffer, a row of 16 lanes: a load's element (each dword 0 where out of range or
+//     unbound, bytes above the element 0; GET_RESINFO: the lane's (width, height, layers, levels)
+//     of its level, a 32_32_32_32 uint with identity dst_sel), an atomic's dwords 0-1 (0 where
+//     the lane did not take part), a PCK / PCK_SGN image load's four raw fields (pck_fields, SPEC
+//     §1.4's table, zero- or sign-extended; 0 outside the level), a D16 byte/short load's element
+//     with the old VGPR value in dword 1; an LDS load's lanes' `old` words ({LDS lane,
+//     lds_address}) beside it. The element buffer is free from s + 4; group k is ready from
+//     s + 4 + k.
+//   Conversion, sized to the port: each write's 16 dwords, in the writes' order, one write a
+//     cycle, issued in cycle c once its group is fed and while fewer than four issued writes wait
+//     for the port; three edges (stage 0 reads the row and selects each lane's component, two for
+//     D16 format loads; stage 1 converts it, vmem_fp_pkg::unpack_component; stage 2 narrows D16
+//     halves or takes multi_texel's or d16's result, both units fed in c) into a four-entry port
+//     queue, whose head the port presents. A load's dword i: DMASK's (0 read as 1; a buffer's
+//     (1 << count) - 1) channel of rank i through its dst_sel (swizzle's rules: SEL_0, SEL_1's
+//     constant, or the component, 0 when the format lacks it, it is out of range or the lane is
+//     unbound or the format invalid); D16 format loads the halves of ranks 2i and 2i + 1 (0 from
+//     the channel count on); multi-texel loads multi_texel's dword i; a PCK load's field
+//     dmask_comp(DMASK, i); an atomic's dword i; dwords from the load's data count on 0 (TFE).
+//     Write n is issued at the latest in the cycle after write n - 1 or after its group was fed,
+//     or after the acceptance of write n - 4: in each case in the queue by the cycle it can be
+//     presented, so the conversion never delays a write.
 //   Write: group-major, per group with an EXEC lane its dwords i < min(R, 256 - VDATA); each is
 //     presented in the first cycle after the previous write's accepting edge in which its group
-//     is ready, and held until vgpr_ready_i. Its data is a function of registers: the result
-//     buffer, or in the cycle a group's swizzle results show (w_live_q, registered the cycle
-//     before), those results; a D16 format load's dword i is components 2i and 2i + 1
-//     narrowed to halves there (vmem_fp_pkg::f32_to_f16; integer formats the low 16 bits):
-//     32 narrowings, the port's rate.
+//     is ready, and held until vgpr_ready_i; its data is the port queue's head.
 //   LDS loads ("LDS loads"): one write per group with an EXEC lane, on the LDS port (held until
-//     lds_ready_i): the LDS lanes' result dword 0 at their lds_address, which the address stage
-//     sent as the lane's `old` word and the feed keeps in the result buffer's dword 1.
+//     lds_ready_i): the LDS lanes' result dword 0 at their lds_address.
 //   Done: one a cycle, in id order from the oldest: when the oldest is finished after this edge
 //     (writing: its last write accepted; otherwise: step stage ended and no posted access
 //     outstanding, posted_zero_i), done_o shows it in the next cycle and it leaves the in-flight
@@ -56,14 +60,12 @@
 // Test hooks: `VMEM_TEST_HOOK(vmem_pipe_brk_td*), nothing in the design (rtl/vmem_prim_pkg.sv): the
 // break-asserts build puts rtl/test/vmem_pipe_brk_td.svh at the end of the next-state always_comb,
 // vmem_pipe_brk_td_gather.svh, _td_conv.svh, _td_wr.svh and _td_lds.svh at the end of the
-// gather's, the conversion's and the writes' always_comb.
+// gather's, the conversion's stage 0 and the writes' always_comb.
 //
 // Spec: docs/spec.md §3, §5, §6, §14 "TD", "Completion", §15
 // Contract: docs/decisions.md "vmem_pipe"
 
 `ifdef VERILATOR
-`include "rtl/format_unpack.sv"
-`include "rtl/swizzle.sv"
 `include "rtl/multi_texel.sv"
 `include "rtl/d16.sv"
 `include "rtl/vmem_pipe_rf.sv"
@@ -71,9 +73,17 @@
 
 module vmem_pipe_td
   import vmem_pkg::*;
+  import vmem_fp_pkg::F32One;
+  import vmem_fp_pkg::f32_round;
   import vmem_fp_pkg::f32_to_f16;
-  import vmem_fp_pkg::NfmtUint;
+  import vmem_fp_pkg::fields_t;
+  import vmem_fp_pkg::fmt_count;
+  import vmem_fp_pkg::fmt_fields;
+  import vmem_fp_pkg::fmt_valid;
+  import vmem_fp_pkg::nfmt_e;
   import vmem_fp_pkg::NfmtSint;
+  import vmem_fp_pkg::NfmtUint;
+  import vmem_fp_pkg::unpack_component;
 #(
   parameter int unsigned InFlight = 16
 ) (
@@ -102,7 +112,6 @@ module vmem_pipe_td
 );
 
   localparam int unsigned GroupLanes = 16;
-  localparam logic [3:0]  DfmtPass32 = 4'd4;   // dfmt 32: format_unpack passes dword 0 on
   localparam int unsigned RpW        = 8;    // returning accesses of one instruction: at most 128
   localparam int unsigned CntW       = 5;    // writing-queue positions, mod 32
 
@@ -348,11 +357,7 @@ module vmem_pipe_td
   logic [1:0]                       cv_k_q, cv_k_d;
   logic [PipeIdW-1:0]               cv_id_q, cv_id_d;
   logic                             cv_par_q, cv_par_d;
-  tag_t                             tp1_d, tp1_q, tp2_q, tp3_q, tp4_q;
-  // The converted instruction's fields, carried along with its tags: an instruction whose last
-  // write leaves groups still in the converter (groups without a write) may be done, and its id
-  // taken again, before they leave it.
-  pipe_info_t                       ti1_q, ti2_q, ti3_q, ti4_q, ti4_d;
+  tag_t                             tp1_d, tp1_q, tp2_q, tp3_q;   // group k's ready time
   logic [1:0][3:0]                  rdy_q, rdy_d;          // [result buffer][group] ready
   logic [1:0][15:0]                 rs_q, rs_d;            // [result buffer] its s
 
@@ -373,7 +378,8 @@ module vmem_pipe_td
   } tdl_t;
   tdl_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
   logic [1:0][63:0][127:0]                           eb_q;    // [buffer][lane] element bytes
-  logic [1:0][3:0][GroupLanes-1:0][3:0][31:0]        rb_q;    // [buffer][group][lane][dword]
+  logic [1:0][3:0][GroupLanes-1:0][127:0]           rb_q;    // [buffer][group][lane]
+  logic [1:0][3:0][GroupLanes-1:0][18:0]            lb_q;    // ... an LDS load's lane words
 
   ////////////
   // Gather //
@@ -546,43 +552,22 @@ module vmem_pipe_td
   // Conversion //
   ////////////////
 
+  // The feed: group f of the instruction converted, its lanes as the writes' conversion reads
+  // them, into the result buffer at the edge that ends s + k.
   logic               start, f_valid, f_par;
   logic [PipeIdW-1:0] x_id, f_id;
   logic [1:0]         f_group;
-  cinfo_t             fi, si, ci4;
-  pipe_info_t         f_info, s_info;
-
-  logic [15:0][127:0] el;
-  logic [15:0][127:0] up_comp;
-  logic [15:0][2:0]   up_count;
-  logic [15:0]        up_fmt_valid, up_valid;
-  logic [15:0][3:0]   sw_oor;
-  logic [15:0]        sw_unbound;
-  logic [15:0]        sw_valid;
-  logic [15:0][127:0] sw_res;
-  logic [15:0][2:0]   sw_count;
-  logic [15:0]        dh_valid;
-  logic [15:0][127:0] dh_res;
-  logic [15:0][2:0]   dh_count;
-  logic [15:0]        dh_illegal;
-  logic [15:0][127:0] cv_now;      // the results of tp4's group
-  logic [15:0][127:0] cv_cnt;      // ... with the components from swizzle's count on 0
-  logic [15:0][31:0]  f_old;
-  logic [15:0]        sl_in;       // a multi-texel lane's group_valid: in range (bound)
-  logic [15:0]        mt_valid;
-  logic [15:0][127:0] mt_res;
-  logic [15:0][2:0]   mt_count;
-  logic [15:0]        mt_illegal;
-  logic [15:0][63:0]  f_atom;      // atomics: the value (0 where the lane did not take part)
-  logic [15:0][3:0][31:0] f_pck;   // PCK loads: the element's four fields (uncompacted)
-  logic [2:0]         d16_op;
-  tdl_t               fl, sl;
-  logic [GroupLanes-1:0][31:0] old_rd;  // u_old's read data: group f's old values
+  cinfo_t             fi;
+  pipe_info_t         f_info;
+  tdl_t               fl;
   logic [127:0]       raw;
+  logic [15:0][127:0] el;          // the element as unpack reads it
+  logic [15:0][31:0]  f_old;
+  logic [15:0][127:0] f_row;       // what a lane keeps in the result buffer
+  logic [GroupLanes-1:0][31:0] old_rd;  // u_old's read data: group f's old values
 
   always_comb begin
     fl      = '0;
-    sl      = '0;
     raw     = '0;
     x_id    = wq_q[ccnt_q[3:0]];
     start   = conv_start(ccnt_q, gcnt_q, wcnt_q, cv_act_q);
@@ -592,9 +577,6 @@ module vmem_pipe_td
     f_group = start ? 2'd0 : cv_k_q;
     f_info  = info_q[ix(f_id)];
     fi      = dinfo_q[ix(f_id)];
-    s_info  = ti2_q;
-    si      = derive(s_info);
-    ci4     = derive(ti4_q);
     tp1_d   = '{valid: f_valid, par: f_par, group: f_group, id: f_id};
 
     for (int l = 0; l < GroupLanes; l++) begin
@@ -605,100 +587,220 @@ module vmem_pipe_td
                              fl.in_range[(f_info.bytes > 5'd4) ? i : 0])
                           ? (raw[32*i +: 32] & fi.bmask) : 32'd0;
       end
-      f_old[l]  = old_rd[l];
-      f_atom[l] = fl.part ? raw[63:0] : 64'd0;
-      // PCK: from the element as unpack would see it (0 outside the level or unbound), so a lane
-      // that did not take part reads 0 in every field.
-      f_pck[l]  = pck_fields(f_info.dfmt, el[l], fi.sgn);
+      f_old[l] = old_rd[l];
       // GET_RESINFO: the element is the lane's tuple (width, height, layers, levels) of level
       // L = old[3:0] when it exists (old[4]), else (0, 0, 0, levels); SPEC §4.2, §4.4.
       if (f_info.rsi.resinfo) begin
         el[l] = resinfo_tuple(f_info.rsi, f_old[l][4], f_old[l][3:0]);
       end
+      if (fi.atomic) begin
+        f_row[l] = {64'd0, fl.part ? raw[63:0] : 64'd0};   // 0 where the lane did not take part
+      end else if (fi.pck) begin
+        // PCK: from the element as unpack would see it (0 outside the level or unbound), so a
+        // lane that did not take part reads 0 in every field.
+        f_row[l] = pck_fields(f_info.dfmt, el[l], fi.sgn);
+      end else if (fi.d16bs) begin
+        f_row[l] = {64'd0, f_old[l], el[l][31:0]};          // at most 2 bytes, the old value
+      end else begin
+        f_row[l] = el[l];
+      end
+    end
+  end
 
-      // Swizzle's out-of-range and unbound inputs, for the group that unpack shows (tp2).
-      sl            = tdl_q[ix(tp2_q.id)][tp2_q.group][l];
-      sw_oor[l]     = (s_info.sized && (s_info.bytes > 5'd4)) ? ~sl.in_range
-                    : (sl.in_range[0] ? 4'd0 : 4'hf);
-      sw_unbound[l] = sl.unbound | ~up_fmt_valid[l];
-
-      // D16 format loads: the components from swizzle's count on are 0 (cv_cnt); each is
-      // narrowed to a half as its dword is written (below).
-      cv_cnt[l] = sw_res[l];
-      for (int i = 0; i < 4; i++) begin
-        if (3'(i) >= sw_count[l]) begin
-          cv_cnt[l][32*i +: 32] = 32'd0;
+  // The result buffers (written only by the feed, a row of 16 lanes a cycle) and the LDS loads'
+  // {LDS lane, lds_address} words.
+  always_ff @(posedge clk_i) begin
+    for (int p = 0; p < 2; p++) begin
+      for (int g = 0; g < 4; g++) begin
+        if (f_valid && (f_par == 1'(p)) && (f_group == 2'(g))) begin
+          rb_q[p][g] <= f_row;
+          if (fi.lds) begin
+            for (int l = 0; l < GroupLanes; l++) begin
+              lb_q[p][g][l] <= f_old[l][18:0];
+            end
+          end
         end
       end
-      cv_now[l] = ci4.mtx ? mt_res[l] : ci4.d16fmt ? cv_cnt[l] : sw_res[l];
-      sl_in[l]  = sl.in_range[0] & ~sl.unbound;
     end
-    d16_op = (f_info.bytes == 5'd1) ? ((f_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
+  end
+
+  // The writes' conversion: the writes in their order (cw_*: the writes' sequence, one a cycle),
+  // write n issued in cycle c when its group is in the result buffer (fed_q), its instruction's
+  // feed has started and fewer than four issued writes wait for the port (cw_out_q): stage 0
+  // (cycle c) reads the lanes' row and selects each of the dword's components (two for D16
+  // format loads: components 2i and 2i + 1), stage 1 (c + 1) converts them
+  // (vmem_fp_pkg::unpack_component, f32_round), stage 2 (c + 2) narrows D16 halves or takes
+  // multi_texel's or d16's result (both fed in c), into the port queue at the edge that ends
+  // c + 2. Write n shows in the queue from c + 3 <= its earliest presentation (docs/decisions.md
+  // "TD and completion").
+  typedef struct packed {
+    logic        cvt;       // a field to convert; else `bits` is the value
+    logic [31:0] bits;
+    logic [5:0]  w;
+  } cslot_t;
+  typedef struct packed {
+    logic       valid;
+    logic       mtx;        // multi_texel's result dword i
+    logic       d16bs;      // d16's result dword 0
+    logic       narrow;     // D16 format load: two halves
+    logic       intf;
+    logic [2:0] nfmt;
+    logic [1:0] i;
+  } ctag_t;
+
+  logic [CntW-1:0]    cw_cnt_q, cw_cnt_d;  // the instruction's writing-queue position
+  logic [1:0]         cw_g_q, cw_g_d;
+  logic [2:0]         cw_i_q, cw_i_d;
+  logic               cw_new_q, cw_new_d;  // at a new instruction: its first group
+  logic [2:0]         cw_out_q, cw_out_d;  // issued, not accepted by the port
+  logic [1:0][3:0]    fed_q, fed_d;        // [result buffer][group] fed
+
+  logic [PipeIdW-1:0] c_id;
+  logic               c_par, c_go, c_last_i;
+  logic [1:0]         c_g;
+  logic [3:0]         c_later, c_dm;
+  logic [2:0]         c_npop, c_cnt;
+  logic               c_fv;
+  cinfo_t             ci;
+  pipe_info_t         c_info;
+  fields_t            c_flds;
+  tdl_t               cl;
+  logic [127:0]       c_row;
+  logic [3:0]         c_oor;
+  logic               c_unb;
+  logic [31:0]        c_one;
+  ctag_t              t1_d, t1_q, t2_q;
+  cslot_t [15:0][1:0] c1_d, c1_q;
+  logic [15:0][1:0][31:0] c2_d, c2_q;
+  logic [15:0][31:0]  q_wd;            // the port queue's entry written at this edge
+  logic [15:0][127:0] u_data;          // d16's and multi_texel's inputs: the row's dword 0
+  logic [15:0][31:0]  c_oldv;          // d16's old value
+  logic [15:0]        sl_in;           // a multi-texel lane's group_valid: in range (bound)
+  logic [2:0]         d16_op;
+  logic [15:0]        dh_valid, mt_valid, dh_illegal, mt_illegal;
+  logic [15:0][127:0] dh_res, mt_res;
+  logic [15:0][2:0]   dh_count, mt_count;
+
+  always_comb begin
+    logic [2:0] rank;   // of the component among dmask's channels
+    logic [1:0] ch;     // its channel
+    logic [2:0] sel;    // its dst_sel
+    c_id   = wq_q[cw_cnt_q[3:0]];
+    c_par  = cw_cnt_q[0];
+    c_info = info_q[ix(c_id)];
+    ci     = dinfo_q[ix(c_id)];
+    c_g    = cw_new_q ? lowest(ci.egroups) : cw_g_q;
+    c_go   = (cw_cnt_q != ccnt_q) && fed_q[c_par][c_g] && (cw_out_q < 3'd4);
+    c_dm   = (ci.dmask == 4'd0) ? 4'd1 : ci.dmask;    // swizzle's dmask'
+    c_npop = 3'($countones(c_dm));
+    c_flds = fmt_fields(c_info.dfmt);
+    c_cnt  = fmt_count(c_info.dfmt);
+    c_fv   = fmt_valid(c_info.dfmt, c_info.nfmt);
+    c_one  = ci.intf ? 32'd1 : F32One;                 // SEL_1
+    d16_op = (c_info.bytes == 5'd1) ? ((c_info.nfmt == NfmtSint) ? D16LoadSbyte : D16LoadUbyte)
                                     : D16LoadShort;
-    ti4_d  = ti3_q;
+    t1_d   = '{valid: c_go, mtx: ci.mtx, d16bs: ci.d16bs,
+               narrow: ci.d16fmt & ~ci.pck & ~ci.mtx, intf: ci.intf, nfmt: c_info.nfmt,
+               i: cw_i_q[1:0]};
+    c1_d   = '0;
+    cl     = '0;
+    c_row  = '0;
+    c_oor  = '0;
+    c_unb  = 1'b0;
+    rank   = '0;
+    ch     = '0;
+    sel    = '0;
+
+    for (int l = 0; l < GroupLanes; l++) begin
+      c_row     = rb_q[c_par][c_g][l];
+      cl        = tdl_q[ix(c_id)][c_g][l];
+      u_data[l] = {96'd0, c_row[31:0]};
+      c_oldv[l] = c_row[63:32];
+      sl_in[l]  = cl.in_range[0] & ~cl.unbound;
+      // swizzle's inputs: a component out of range, or the lane unbound or the format invalid.
+      c_oor     = (c_info.sized && (c_info.bytes > 5'd4)) ? ~cl.in_range
+                : (cl.in_range[0] ? 4'd0 : 4'hf);
+      c_unb     = cl.unbound | ~c_fv;
+      if (ci.atomic) begin
+        c1_d[l][0].bits = c_row[32*cw_i_q[0] +: 32];
+      end else if (cw_i_q >= ci.rdata) begin
+        c1_d[l][0].bits = 32'd0;                       // the TFE status dword
+      end else if (ci.pck) begin
+        c1_d[l][0].bits = c_row[32*dmask_comp(ci.dmask, cw_i_q[1:0]) +: 32];
+      end else begin
+        // Result dword i: channel dmask_comp(dmask', i) (D16: the channels of ranks 2i and
+        // 2i + 1), through its dst_sel: 0, SEL_1's constant, or its component (0 when absent
+        // from the format, out of range or unbound).
+        for (int h = 0; h < 2; h++) begin
+          rank = ci.d16fmt ? {cw_i_q[1:0], 1'(h)} : cw_i_q;
+          ch   = dmask_comp(c_dm, rank[1:0]);
+          sel  = c_info.dst_sel[3*ch +: 3];
+          if ((rank < c_npop) && !c_unb && ((h == 0) || ci.d16fmt)) begin
+            if (sel == 3'd1) begin
+              c1_d[l][h].bits = c_one;
+            end else if (sel[2] && !c_oor[sel[1:0]] && ({1'b0, sel[1:0]} < c_cnt)) begin
+              c1_d[l][h].cvt  = 1'b1;
+              c1_d[l][h].w    = c_flds[sel[1:0]].width;
+              c1_d[l][h].bits = 32'(c_row >> c_flds[sel[1:0]].lsb) &
+                                32'((33'd1 << c_flds[sel[1:0]].width) - 33'd1);
+            end
+          end
+        end
+      end
+    end
+    // The sequence: past the write issued, in the writes' order.
+    cw_cnt_d = cw_cnt_q;
+    cw_g_d   = c_g;
+    cw_i_d   = cw_i_q;
+    cw_new_d = cw_new_q;
+    c_last_i = (cw_i_q + 3'd1) >= ci.w;
+    c_later  = ci.egroups & ~((4'd2 << c_g) - 4'd1);
+    if (c_go) begin
+      cw_new_d = 1'b0;
+      if (!c_last_i) begin
+        cw_i_d = cw_i_q + 3'd1;
+      end else if (c_later != 4'd0) begin
+        cw_g_d = lowest(c_later);
+        cw_i_d = '0;
+      end else begin
+        cw_cnt_d = cw_cnt_q + CntW'(1);
+        cw_i_d   = '0;
+        cw_new_d = 1'b1;
+      end
+    end
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_conv)  // test builds only (see the contract above)
   end
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
-    format_unpack u_format_unpack (
-      .clk_i,
-      .rst_ni,
-      .valid_i      (f_valid & fi.conv),
-      .dfmt_i       (fi.mtx ? DfmtPass32 : f_info.dfmt),
-      .nfmt_i       (fi.mtx ? NfmtUint : f_info.nfmt),
-      .data_i       (el[l]),
-      .valid_o      (up_valid[l]),
-      .components_o (up_comp[l]),
-      .count_o      (up_count[l]),
-      .fmt_valid_o  (up_fmt_valid[l])
-    );
-
-    swizzle u_swizzle (
-      .clk_i,
-      .rst_ni,
-      .valid_i        (tp2_q.valid & si.conv),
-      .components_i   (up_comp[l]),
-      .count_i        (up_count[l]),
-      .dst_sel_i      (s_info.dst_sel),
-      .integer_i      (si.intf),
-      .dmask_i        (si.dmask),
-      .oor_i          (sw_oor[l]),
-      .unbound_i      (sw_unbound[l]),
-      .tfe_i          (1'b0),
-      .valid_o        (sw_valid[l]),
-      .result_o       (sw_res[l]),
-      .result_count_o (sw_count[l])
-    );
-
-    // Multi-texel loads: the group (at most 4 bytes, dword 0 of the element) reaches tp2 through
-    // format_unpack as a 32-bit uint component, and multi_texel's result shows in tp4 in place of
-    // swizzle's.
+    // Multi-texel loads: the lane's texels (at most 4 bytes, the row's dword 0); the result
+    // dword i of the write.
     multi_texel u_multi_texel (
       .clk_i,
       .rst_ni,
-      .valid_i         (tp2_q.valid & si.mtx),
-      .op_i            (s_info.mtx_op),
-      .dmask_i         (s_info.dmask),
-      .dfmt_i          ({2'b00, s_info.dfmt}),
-      .nfmt_i          ({1'b0, s_info.nfmt}),
+      .valid_i         (c_go & ci.mtx),
+      .op_i            (c_info.mtx_op),
+      .dmask_i         (c_info.dmask),
+      .dfmt_i          ({2'b00, c_info.dfmt}),
+      .nfmt_i          ({1'b0, c_info.nfmt}),
       .group_valid_i   (sl_in[l]),
-      .texels_i        ({32'd0, up_comp[l][31:0]}),
+      .texels_i        (u_data[l][63:0]),
       .valid_o         (mt_valid[l]),
       .result_o        (mt_res[l]),
       .result_count_o  (mt_count[l]),
       .illegal_o       (mt_illegal[l])
     );
 
+    // D16 byte/short loads: the element's byte or short into the old VGPR value's half.
     d16 u_d16 (
       .clk_i,
       .rst_ni,
-      .valid_i        (f_valid & fi.d16bs),
+      .valid_i        (c_go & ci.d16bs),
       .op_i           (d16_op),
-      .hi_i           (f_info.d16 == 2'd2),
+      .hi_i           (c_info.d16 == 2'd2),
       .nfmt_i         (3'd0),
       .count_i        (3'd0),
-      .data_i         (el[l]),
-      .old_i          (f_old[l]),
+      .data_i         (u_data[l]),
+      .old_i          (c_oldv[l]),
       .valid_o        (dh_valid[l]),
       .result_o       (dh_res[l]),
       .result_count_o (dh_count[l]),
@@ -707,50 +809,61 @@ module vmem_pipe_td
   end
 
   // Unit outputs this block does not need: the valids (the tags travel with them, asserted
-  // below), d16's count (1), illegal (never for the byte/short ops) and its dwords 1-3 (0).
+  // below), the counts, illegal (never for the ops fed) and d16's dwords 1-3 (0).
   logic [15:0][95:0] dh_res_hi;
   for (genvar l = 0; l < GroupLanes; l++) begin : g_dh_hi
     assign dh_res_hi[l] = dh_res[l][127:32];
   end
   logic unused_units;
-  assign unused_units = ^{up_valid[15:1], sw_valid[15:1], dh_valid[15:1], dh_count, dh_illegal,
-                          dh_res_hi, mt_valid[15:1], mt_count, mt_illegal};
+  assign unused_units = ^{dh_valid[15:1], dh_count, dh_illegal, dh_res_hi, mt_valid[15:1],
+                          mt_count, mt_illegal, u_data};
 
-  always_ff @(posedge clk_i) begin
-    for (int p = 0; p < 2; p++) begin
-      for (int g = 0; g < 4; g++) begin
-        if (f_valid && fi.atomic && (f_par == 1'(p)) && (f_group == 2'(g))) begin
-          for (int l = 0; l < GroupLanes; l++) begin
-            rb_q[p][g][l][0] <= f_atom[l][31:0];
-            rb_q[p][g][l][1] <= f_atom[l][63:32];
-          end
+  // Stage 1: the conversion of each selected component; stage 2: the dword into the queue.
+  always_comb begin
+    for (int l = 0; l < GroupLanes; l++) begin
+      for (int h = 0; h < 2; h++) begin
+        c2_d[l][h] = c1_q[l][h].cvt
+                   ? f32_round(unpack_component(c1_q[l][h].bits, c1_q[l][h].w, nfmt_e'(t1_q.nfmt)))
+                   : c1_q[l][h].bits;
+      end
+    end
+    for (int l = 0; l < GroupLanes; l++) begin
+      if (t2_q.mtx) begin
+        q_wd[l] = mt_res[l][32*t2_q.i +: 32];
+      end else if (t2_q.d16bs) begin
+        q_wd[l] = dh_res[l][31:0];
+      end else if (t2_q.narrow) begin
+        // D16 format loads: each component narrowed to a half (d16 OP_LOAD_FORMAT: integer
+        // formats their low 16 bits; 0 stays 0).
+        for (int h = 0; h < 2; h++) begin
+          q_wd[l][16*h +: 16] = t2_q.intf ? c2_q[l][h][15:0] : f32_to_f16(c2_q[l][h]);
         end
-        // PCK loads: field c in dword c; the writes pick DMASK's components (dmask_comp).
-        if (f_valid && fi.pck && (f_par == 1'(p)) && (f_group == 2'(g))) begin
-          rb_q[p][g] <= f_pck;
-        end
-        // LDS loads: each lane's {LDS lane, lds_address} waits in dword 1 for the write.
-        if (f_valid && fi.lds && (f_par == 1'(p)) && (f_group == 2'(g))) begin
-          for (int l = 0; l < GroupLanes; l++) begin
-            rb_q[p][g][l][1] <= f_old[l];
-          end
-        end
-        if (tp2_q.valid && si.d16bs && (tp2_q.par == 1'(p)) && (tp2_q.group == 2'(g))) begin
-          for (int l = 0; l < GroupLanes; l++) begin
-            rb_q[p][g][l][0] <= dh_res[l][31:0];
-          end
-        end
-        if (tp4_q.valid && ci4.conv && (tp4_q.par == 1'(p)) && (tp4_q.group == 2'(g))) begin
-          for (int l = 0; l < GroupLanes; l++) begin
-            rb_q[p][g][l][0] <= cv_now[l][31:0];
-            if (!ci4.lds) begin
-              rb_q[p][g][l][3:1] <= cv_now[l][127:32];
-            end
-          end
-        end
+      end else begin
+        q_wd[l] = c2_q[l][0];
       end
     end
   end
+
+  // The stages' data (no reset: read only with their tags' valid).
+  always_ff @(posedge clk_i) begin
+    if (t1_d.valid) begin
+      c1_q <= c1_d;
+    end
+    if (t1_q.valid) begin
+      c2_q <= c2_d;
+    end
+  end
+
+  // The port queue: four entries, written in issue order, read in write order.
+  logic [2:0]                  pq_w_q, pq_w_d, pq_r_q, pq_r_d;
+  logic [3:0][15:0][31:0]      pq_q;
+  logic [15:0][31:0]           pq_head;
+  always_ff @(posedge clk_i) begin
+    if (t2_q.valid) begin
+      pq_q[pq_w_q[1:0]] <= q_wd;
+    end
+  end
+  assign pq_head = pq_q[pq_r_q[1:0]];
 
   ////////////
   // Writes //
@@ -762,17 +875,13 @@ module vmem_pipe_td
   pipe_info_t         w_info;       // the writes read its vdata and exec (derived: dinfo_q)
   logic               wr_acc, wr_last_i, inst_last;
   logic [3:0]         wr_later;
-  logic [31:0]        v;
-  logic [3:0][31:0]   row;          // a lane's result in its buffer
-  logic [3:0][31:0]   live;         // ... or while it shows in tp4, the converter's
-  logic               w_live_q, w_live_d;  // the group written shows in tp4
+  logic [18:0]        lrow;         // an LDS lane's {LDS lane, lds_address}
+  logic               vg_stall_q;          // the VGPR port's write was stalled (checks only)
   logic               ld_stall_q;          // the LDS port's write was stalled (checks only)
   pipe_lds_t          ld_prev_q;           // ... and what it showed
 
   always_comb begin
-    v         = '0;
-    row       = '0;
-    live      = '0;
+    lrow      = '0;
     w_id      = wq_q[wcnt_q[3:0]];
     w_id_next = wq_q[4'(wcnt_q[3:0] + 4'd1)];
     w_par     = wcnt_q[0];
@@ -790,11 +899,10 @@ module vmem_pipe_td
       // An LDS load: its group's LDS lanes, each its lds_address and its result dword 0.
       lds_o.valid = 1'b1;
       for (int l = 0; l < GroupLanes; l++) begin
-        row  = rb_q[w_par][wr_g_q][l];
-        live = w_live_q ? sw_res[l] : row;
-        lds_o.mask[l] = w_info.exec[GroupLanes*wr_g_q + l] & row[1][18];
-        lds_o.addr[l] = lds_o.mask[l] ? row[1][17:0] : 18'd0;
-        lds_o.data[l] = lds_o.mask[l] ? live[0] : 32'd0;
+        lrow          = lb_q[w_par][wr_g_q][l];
+        lds_o.mask[l] = w_info.exec[GroupLanes*wr_g_q + l] & lrow[18];
+        lds_o.addr[l] = lds_o.mask[l] ? lrow[17:0] : 18'd0;
+        lds_o.data[l] = lds_o.mask[l] ? pq_head[l] : 32'd0;
       end
     end else if (wr_v_q) begin
       vgpr_o.valid = 1'b1;
@@ -802,34 +910,7 @@ module vmem_pipe_td
       vgpr_o.group = wr_g_q;
       vgpr_o.mask  = w_info.exec[GroupLanes*wr_g_q +: GroupLanes];
       for (int l = 0; l < GroupLanes; l++) begin
-        v    = '0;
-        row  = rb_q[w_par][wr_g_q][l];
-        live = !w_live_q ? row : wi.mtx ? mt_res[l] : sw_res[l];
-        if (wi.atomic) begin
-          v = row[{1'b0, wr_i_q[0]}];
-        end else if (wi.d16bs) begin
-          v = row[0];
-        end else if (wr_i_q >= wi.rdata) begin
-          v = 32'd0;   // the TFE status dword
-        end else if (wi.pck) begin
-          v = row[dmask_comp(wi.dmask, wr_i_q[1:0])];   // dword i: DMASK's i-th component
-        end else if (wi.d16fmt) begin
-          // D16 format loads: dword i holds components 2i and 2i + 1, each narrowed to a half
-          // (d16 OP_LOAD_FORMAT: integer formats their low 16 bits; 0 stays 0), i < 2. While
-          // the group shows in tp4 (w_live_q), its results as cv_now has them: swizzle's,
-          // a half past swizzle's count 0 (cv_cnt's zeroing, applied after the narrowing, which
-          // takes 0 to 0, so that the count test runs beside it).
-          for (int h = 0; h < 2; h++) begin
-            v[16*h +: 16] = wi.intf ? live[{wr_i_q[0], 1'(h)}][15:0]
-                                    : f32_to_f16(live[{wr_i_q[0], 1'(h)}]);
-            if (w_live_q && ({1'b0, wr_i_q[0], 1'(h)} >= sw_count[l])) begin
-              v[16*h +: 16] = 16'd0;
-            end
-          end
-        end else begin
-          v = live[wr_i_q[1:0]];
-        end
-        vgpr_o.data[l] = vgpr_o.mask[l] ? v : 32'd0;
+        vgpr_o.data[l] = vgpr_o.mask[l] ? pq_head[l] : 32'd0;
       end
     end
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_wr)  // test builds only (see the contract above)
@@ -851,7 +932,7 @@ module vmem_pipe_td
   // Fields of the derived information and of the lane entries a stage does not use (each stage
   // reads its own).
   logic unused_fields;
-  assign unused_fields = ^{fi, si, ci4, nwi, fl, sl, tp4_q.id};   // (w_live_d compares tp3's id)
+  assign unused_fields = ^{fi, ci, wi, nwi, fl, cl, f_info, c_info, t2_q, tp1_q.id, tp2_q.id, tp3_q.id};
 
   always_comb begin
     logic [PipeIdW-1:0] h;
@@ -887,6 +968,7 @@ module vmem_pipe_td
     wr_g_d    = wr_g_q;
     wr_i_d    = wr_i_q;
     wr_new_d  = wr_new_q;
+    fed_d     = fed_q;
     done_d    = '0;
 
     // Take, step end, accepted bundles, taken return registers.
@@ -913,8 +995,10 @@ module vmem_pipe_td
       cv_par_d        = ccnt_q[0];
       rs_d[ccnt_q[0]] = now_i;
       rdy_d[ccnt_q[0]] = '0;
+      fed_d[ccnt_q[0]] = '0;
     end
     if (f_valid) begin
+      fed_d[f_par][f_group] = 1'b1;
       cv_act_d = f_group != 2'd3;
       cv_k_d   = f_group + 2'd1;
       if (f_group == 2'd3) begin
@@ -924,6 +1008,10 @@ module vmem_pipe_td
     if (tp3_q.valid) begin
       rdy_d[tp3_q.par][tp3_q.group] = 1'b1;
     end
+
+    cw_out_d = cw_out_q + {2'b00, c_go} - {2'b00, wr_acc};
+    pq_w_d   = pq_w_q + {2'b00, t2_q.valid};
+    pq_r_d   = pq_r_q + {2'b00, wr_acc};
 
     // Writes: advance past an accepted write, then present the next one when its group is ready.
     n_new = wr_new_q;
@@ -1001,12 +1089,6 @@ module vmem_pipe_td
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
-  // Whether the group written in the next cycle shows in tp4 then: the group tp3 holds, of the
-  // instruction, buffer and group the writes are at after this edge (a register, so that the
-  // written data's D16 narrowing starts at registers).
-  assign w_live_d = tp3_q.valid && (tp3_q.par == wcnt_d[0]) && (tp3_q.group == wr_g_d) &&
-                    (tp3_q.id == wq_d[wcnt_d[3:0]]);
-
   assign done_id_o       = dptr_q;
   assign inflight_full_o = 32'(cnt_q) >= InFlight;
   assign done_o          = done_q;
@@ -1040,18 +1122,22 @@ module vmem_pipe_td
   `VMEM_FF(tp1_q, tp1_d, '0)
   `VMEM_FF(tp2_q, tp1_q, '0)
   `VMEM_FF(tp3_q, tp2_q, '0)
-  `VMEM_FF(tp4_q, tp3_q, '0)
-  `VMEM_FF(ti1_q, f_info, '0)
-  `VMEM_FF(ti2_q, ti1_q, '0)
-  `VMEM_FF(ti3_q, ti2_q, '0)
-  `VMEM_FF(ti4_q, ti4_d, '0)
+  `VMEM_FF(fed_q, fed_d, '0)
+  `VMEM_FF(cw_cnt_q, cw_cnt_d, '0)
+  `VMEM_FF(cw_g_q, cw_g_d, '0)
+  `VMEM_FF(cw_i_q, cw_i_d, '0)
+  `VMEM_FF(cw_new_q, cw_new_d, 1'b1)
+  `VMEM_FF(cw_out_q, cw_out_d, '0)
+  `VMEM_FF(t1_q, t1_d, '0)
+  `VMEM_FF(t2_q, t1_q, '0)
+  `VMEM_FF(pq_w_q, pq_w_d, '0)
+  `VMEM_FF(pq_r_q, pq_r_d, '0)
   `VMEM_FF(rdy_q, rdy_d, '0)
   `VMEM_FF(rs_q, rs_d, '0)
   `VMEM_FF(wr_v_q, wr_v_d, 1'b0)
   `VMEM_FF(wr_g_q, wr_g_d, '0)
   `VMEM_FF(wr_i_q, wr_i_d, '0)
   `VMEM_FF(wr_new_q, wr_new_d, 1'b1)
-  `VMEM_FF(w_live_q, w_live_d, 1'b0)
 
   always_ff @(posedge clk_i) begin
     for (int i = 0; i < InFlight; i++) begin
@@ -1093,14 +1179,34 @@ module vmem_pipe_td
   ////////////////
 
 `ifndef SYNTHESIS
-  logic       vg_stall_q;
   pipe_vgpr_t vg_prev_q;
   `VMEM_FF(vg_stall_q, vgpr_o.valid & ~vgpr_ready_i, 1'b0)
   `VMEM_FF(vg_prev_q, vgpr_o, '0)
   `VMEM_FF(ld_stall_q, lds_o.valid & ~lds_ready_i, 1'b0)
   `VMEM_FF(ld_prev_q, lds_o, '0)
 
+  // The writes the conversion issued, in issue order (the k-th issued is the k-th accepted):
+  // {id, group, dword}, checked against the write the port presents.
+  typedef struct packed {
+    logic [PipeIdW-1:0] id;
+    logic [1:0]         group;
+    logic [2:0]         i;
+  } cw_tag_t;
+  // Eight entries, so that a fifth write issued (ConvCredit_A) does not overwrite the tag of
+  // one still waiting.
+  cw_tag_t [7:0] ct_q;
+  logic [2:0]    ct_n_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ct_n_q <= '0;
+    end else if (c_go) begin
+      ct_q[ct_n_q] <= '{id: c_id, group: c_g, i: cw_i_q};
+      ct_n_q       <= ct_n_q + 3'd1;
+    end
+  end
+
   logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_old_ok;
+  logic a_conv_ok;
   logic a_lhold_ok, a_lidle_ok;
   always_comb begin
     // An element-buffer lane is written at most once per cycle per block of the lane (its first
@@ -1139,6 +1245,9 @@ module vmem_pipe_td
     a_rp_ok = {1'b0, RpW'(g_ntaken)} <= {1'b0, rpend_q[ix(g_id)]} +
               (((acc_i.valid && (acc_i.id == g_id))) ? (RpW + 1)'(acc_i.nret) : '0);
     a_cnt_ok = 32'(cnt_q) <= InFlight;
+    // The presented write's data is in the port queue, at its head.
+    a_conv_ok = !wr_v_q || ((pq_w_q != pq_r_q) &&
+                            (ct_q[pq_r_q] == {w_id, wr_g_q, wr_i_q}));
     // u_old never reads the row written at the same edge (it would show the row's old value).
     a_old_ok = !(res_i.valid && old_re && (ix(res_i.id) == ix(n_fid)) &&
                  (res_i.group == n_fgroup));
@@ -1157,10 +1266,12 @@ module vmem_pipe_td
 `VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (vgpr_o.mask != '0))
 `VMEM_ASSERT(VgprIdleZero_A, a_vidle_ok)
 `VMEM_ASSERT(DoneIdleZero_A, a_didle_ok)
-`VMEM_ASSERT(UnpackTag_A, up_valid[0] == (tp2_q.valid && si.conv))
-`VMEM_ASSERT(SwizzleTag_A, sw_valid[0] == (tp4_q.valid && ci4.conv))
-`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (tp2_q.valid && si.d16bs))
-`VMEM_ASSERT(MultiTexelTag_A, mt_valid[0] == (tp4_q.valid && ci4.mtx))
+`VMEM_ASSERT(D16Tag_A, dh_valid[0] == (t2_q.valid && t2_q.d16bs))
+`VMEM_ASSERT(MultiTexelTag_A, mt_valid[0] == (t2_q.valid && t2_q.mtx))
+// The writes' conversion: at most four writes issued and not accepted (the port queue's four
+// entries), and the write the port presents is the queue's head.
+`VMEM_ASSERT(ConvCredit_A, cw_out_q <= 3'd4)
+`VMEM_ASSERT(ConvOrder_A, a_conv_ok)
 // The LDS port: a write stalled by lds_ready_i is held, an idle port shows 0, and an LDS load
 // writes no VGPR (docs/decisions.md "LDS loads").
 `VMEM_ASSERT(LdsHold_A, a_lhold_ok)

@@ -159,10 +159,9 @@ pub fn declared_assertions(text: &str) -> Vec<String> {
 
 /// Where assertion `name` of `unit` is declared, as `rtl/<file>.sv`: the file of the unit's source
 /// set (rtl/<unit>.sv, then the modules it instantiates, [`submodules`])
-/// that declares it, e.g. `rtl/vmem_pipe_tcp.sv` for a TCP assertion of the pipeline. Units that
-/// share an assertion name (`CountBound_A` of d16, format_unpack and swizzle) give every file
-/// that declares it (`rtl/d16.sv or rtl/swizzle.sv`); when no file can be read or none declares
-/// it, `rtl/<unit>.sv`.
+/// that declares it, e.g. `rtl/vmem_pipe_tcp.sv` for a TCP assertion of the pipeline. A name
+/// that several files of the set declare gives each of them (`rtl/a.sv or rtl/b.sv`); when no
+/// file can be read or none declares it, `rtl/<unit>.sv`.
 pub fn assertion_file(unit: &str, name: &str) -> String {
     assertion_file_in(&rtl_dir(), unit, name)
 }
@@ -189,7 +188,26 @@ pub(crate) fn assertion_file_in(rtl_dir: &Path, unit: &str, name: &str) -> Strin
 
 #[cfg(test)]
 mod tests {
-    use super::instantiated;
+    use super::{assertion_file_in, instantiated};
+
+    /// A name two instantiated modules declare maps to both; one a module declares that the
+    /// unit does not instantiate does not count.
+    #[test]
+    fn a_shared_assertion_names_every_instantiated_declarer() {
+        let dir = std::env::temp_dir().join(format!("gcn-vmem-rtl-sources-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let unit = |name: &str, body: &str| {
+            std::fs::write(dir.join(format!("{name}.sv")), format!("module {name};\n{body}endmodule\n")).unwrap();
+        };
+        unit("top", "  left u_left ();\n  right u_right ();\n");
+        unit("left", "`VMEM_ASSERT(Bound_A, 1'b1)\n");
+        unit("right", "`VMEM_ASSERT(Bound_A, 1'b1)\n");
+        unit("other", "`VMEM_ASSERT(Bound_A, 1'b1)\n`VMEM_ASSERT(Own_A, 1'b1)\n");
+        assert_eq!(assertion_file_in(&dir, "top", "Bound_A"), "rtl/left.sv or rtl/right.sv");
+        assert_eq!(assertion_file_in(&dir, "top", "Own_A"), "rtl/top.sv");
+        assert_eq!(assertion_file_in(&dir, "other", "Bound_A"), "rtl/other.sv");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn only_instances_count_not_strings_or_comments() {

@@ -2,7 +2,6 @@
 // `VMEM_TEST_HOOK(vmem_pipe_brk_td) at the end of rtl/vmem_pipe_td.sv's next-state always_comb,
 // in the unit's one test build (never in the design). Off unless +TestBreakAsserts; then the
 // program's key (its V#'s base address bits 11:6, as rtl/test/vmem_pipe_brk_bank.svh) picks one:
-//   8: a write stalled by vgpr_ready_i moves to its next dword   -> VgprHold_A
 //   9: an idle done has bit 0 of its conflicts set               -> DoneIdleZero_A
 // (Key 10, TakeFree_A, is in rtl/test/vmem_pipe_brk_ta_adr.svh: an id is taken again only after
 // 16 takes, which programs of 3 instructions never reach.)
@@ -16,7 +15,6 @@
 //  36: u_old reads the row the address stage writes in this cycle -> OldRowNotWritten_A
 if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
-    6'd8:  if (wr_v_q && !vgpr_ready_i) wr_i_d = wr_i_q + 3'd1;
     6'd9:  if (!done_d.valid) done_d.n.conflicts[0] = 1'b1;
     6'd29: if (step_end_i.valid && wrt_q[ix(step_end_i.id)] && (rpend_d[ix(step_end_i.id)] != '0)) begin
       inf_d[ix(step_end_i.id)] = 1'b0;
