@@ -31,6 +31,8 @@
 //   Unpack (docs/spec.md §5, used by format_unpack for each component and by vmem_pipe's TD for
 //   each result dword):
 //     unpack_component  a field of w bits as an f32_pre_t (int_to_f32 for the scaled formats).
+//   `make mutants UNIT=u` edits the lines between `// mutants: u` and `// mutants: end` too (the
+//   functions a unit delegates here; cosim/tools/mutants.rs).
 //
 // Spec: docs/spec.md §1.4, §4.3, §5, §6; docs/decisions.md "format_unpack and format_pack", "d16",
 //   "multi_texel"
@@ -406,6 +408,7 @@ package vmem_fp_pkg;
   // result dword)
   // ---------------------------------------------------------------------------------------------
 
+// mutants: format_unpack
   // An integer magnitude below 2^17 as f32 (exact: at most 17 significant bits).
   function automatic logic [31:0] int_to_f32(logic sign, logic [16:0] mag);
     logic [4:0]  lead;
@@ -462,5 +465,6 @@ package vmem_fp_pkg;
     end
     return r;
   endfunction
+// mutants: end
 
 endpackage : vmem_fp_pkg

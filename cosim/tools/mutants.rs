@@ -1,7 +1,8 @@
 //! `gcn-vmem mutants` / `make mutants`: mutation testing of the RTL against the lockstep suite.
 //!
 //! Each mutant is one of the unit's own files ([`files`]: rtl/<unit>.sv, and for the pipeline its
-//! sub-blocks rtl/vmem_pipe_*.sv) with one small edit — an operator swapped, a comparison moved by
+//! sub-blocks rtl/vmem_pipe_*.sv; and the regions of rtl/*_pkg.sv marked as the unit's,
+//! [`package_regions`]) with one small edit — an operator swapped, a comparison moved by
 //! one, a constant ±1, a condition inverted, a term dropped, an assertion weakened — the kinds of
 //! slip an RTL edit makes. A mutant is *killed* when `gcn-vmem cosim --unit <unit>` at the default
 //! budget fails on it (a mismatch or an assertion; for the pipeline, whose runs are random
@@ -273,7 +274,8 @@ pub fn files(root: &Path, unit: &str) -> anyhow::Result<Vec<String>> {
 /// Files and their texts: (path relative to the checkout, text).
 pub type Texts = Vec<(String, String)>;
 
-/// Every mutant of the unit's [`files`], file by file in that order, with the files' texts.
+/// Every mutant of the unit's [`files`], file by file in that order, then of the package regions
+/// marked as the unit's ([`package_regions`]), with the files' texts.
 pub fn unit_mutants(root: &Path, unit: &str) -> anyhow::Result<(Texts, Vec<Mutant>)> {
     let mut texts = Vec::new();
     let mut mutants = Vec::new();
@@ -282,7 +284,45 @@ pub fn unit_mutants(root: &Path, unit: &str) -> anyhow::Result<(Texts, Vec<Mutan
         mutants.extend(generate_file(&text, &file, k > 0));
         texts.push((file, text));
     }
+    let mut packages: Vec<String> = std::fs::read_dir(root.join("rtl"))
+        .with_context(|| format!("cannot read {}", root.join("rtl").display()))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with("_pkg.sv"))
+        .map(|n| format!("rtl/{n}"))
+        .collect();
+    packages.sort();
+    for file in packages {
+        let text = std::fs::read_to_string(root.join(&file)).with_context(|| format!("cannot read {file}"))?;
+        let region = package_regions(&text, unit);
+        if region.lines().any(|l| !l.is_empty()) {
+            mutants.extend(generate_file(&region, &file, true));
+            texts.push((file, text));
+        }
+    }
     Ok((texts, mutants))
+}
+
+/// The lines of a package that `unit`'s mutants edit: those between a line `// mutants: <unit>`
+/// and the next `// mutants: end` (a function a unit delegates to a package, e.g. format_unpack's
+/// `vmem_fp_pkg::unpack_component`, which the pipeline's TD calls too). Every other line is
+/// blanked, so line numbers stay the file's.
+pub fn package_regions(text: &str, unit: &str) -> String {
+    let open = format!("// mutants: {unit}");
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let marker = line.trim();
+        if marker == "// mutants: end" {
+            inside = false;
+            out.push("");
+        } else if marker.starts_with("// mutants: ") {
+            inside = marker == open;
+            out.push("");
+        } else {
+            out.push(if inside { line } else { "" });
+        }
+    }
+    out.join("\n")
 }
 
 /// Whether a line of `cosim`'s output reports a failure of the run: a lockstep `MISMATCH`, a
@@ -794,6 +834,27 @@ mod tests {
         for file in want {
             assert!(some.iter().any(|m| m.file == file), "no sampled mutant of {file}: {:?}", counts);
         }
+    }
+
+    /// A package's region marked as a unit's is mutated in that unit's run, with the package's
+    /// line numbers and salted ids; the lines outside it are not; a unit without a region has no
+    /// package mutant.
+    #[test]
+    fn a_unit_mutates_its_package_region() {
+        let pkg = "package p;\n  function f;\n    return a == b;\n  endfunction\n// mutants: u\n  \
+                   function g;\n    return c == d;\n  endfunction\n// mutants: end\nendpackage\n";
+        let region = package_regions(pkg, "u");
+        assert_eq!(region.split('\n').count(), pkg.lines().count());
+        let mutants = generate_file(&region, "rtl/p_pkg.sv", true);
+        assert!(!mutants.is_empty());
+        assert!(mutants.iter().all(|m| m.line == 7 && m.before == "    return c == d;"), "{mutants:?}");
+        assert!(package_regions(pkg, "v").lines().all(str::is_empty));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (texts, mutants) = unit_mutants(root, "format_unpack").unwrap();
+        assert!(texts.iter().any(|(f, _)| f == "rtl/vmem_fp_pkg.sv"), "{:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>());
+        assert!(mutants.iter().any(|m| m.file == "rtl/vmem_fp_pkg.sv" && m.before.contains("int_to_f32")));
+        let (texts, _) = unit_mutants(root, "swizzle").unwrap();
+        assert_eq!(texts.len(), 1);
     }
 
     #[test]
