@@ -52,129 +52,6 @@ module format_pack
   output logic         fmt_valid_o
 );
 
-  // One field after stage 1: field = neg ? -(pre + inc) : pre + inc, in its w low bits.
-  typedef struct packed {
-    logic [31:0] pre;
-    logic        inc;
-    logic        neg;
-  } field_val_t;
-
-  localparam logic [30:0] F32OneMag = 31'h3f80_0000;   // |1.0|
-  localparam logic [7:0]  F32Exp16  = 8'd143;          // biased exponent of 2^16
-
-  ///////////////////////////////
-  // Conversions local to pack //
-  ///////////////////////////////
-
-  // round_half_even(|v| * (2^m - 1)) for 0 <= |v| < 1 (magnitude bits of an f32, exponent
-  // <= 126) and m <= 16, as field_val_t (neg = 0). See the contract above for the method.
-  function automatic field_val_t norm_product(logic [30:0] mag, logic [4:0] m);
-    logic [7:0]  exp;
-    logic [23:0] sig;
-    logic [39:0] prod;     // sig * (2^m - 1), exact
-    logic [7:0]  shift;    // 150 - exp, capped: 48 shifts everything below the round bit
-    logic [63:0] aligned;  // {prod, 48'b0} >> shift, truncated to bits 63:0: value in 63:48
-    field_val_t  r;
-    exp   = mag[30:23];
-    sig   = {exp != 8'd0, mag[22:0]};
-    prod  = ({16'd0, sig} << m) - {16'd0, sig};
-    shift = 8'd150 - ((exp == 8'd0) ? 8'd1 : exp);
-    if (shift > 8'd48) begin
-      shift = 8'd48;
-    end
-    // shift >= 24 and prod < 2^40: the integer part is below 2^16, so bits 87:64 of the full
-    // shifted value are 0 and the truncation to 64 bits loses nothing.
-    aligned = 64'({prod, 48'd0} >> shift);
-    r       = '0;
-    r.pre   = {16'd0, aligned[63:48]};
-    r.inc   = aligned[47] & ((|aligned[46:0]) | aligned[48]);
-    return r;
-  endfunction
-
-  // min(trunc(|v|), 2^16) for the magnitude bits of a non-NaN f32 (infinity allowed).
-  function automatic logic [16:0] trunc_mag(logic [30:0] mag);
-    logic [7:0]  exp;
-    logic [16:0] t;
-    exp = mag[30:23];
-    t   = '0;
-    if (exp >= F32Exp16) begin
-      t = 17'h1_0000;              // |v| >= 2^16: saturates every field of w <= 16
-    end else if (exp >= 8'd127) begin
-      // 1 <= |v| < 2^16: {1, mantissa} >> (150 - exp), a shift of 8..23.
-      t = 17'({1'b1, mag[22:0]} >> (8'd150 - exp));
-    end
-    return t;
-  endfunction
-
-  // Stage 1 of one field of w bits (w = 0: absent, gives 0).
-  function automatic field_val_t pack_field(logic [31:0] c, logic [5:0] w, nfmt_e nfmt);
-    logic        sign;
-    logic        nan;
-    logic [30:0] mag;
-    logic [16:0] ones;      // 2^w - 1           (w <= 16)
-    logic [16:0] smax;      // 2^(w-1) - 1       (w <= 16)
-    logic [16:0] t;
-    field_val_t  r;
-    sign = c[31];
-    mag  = c[30:0];
-    nan  = is_nan_mag(mag);
-    ones = (17'd1 << w[4:0]) - 17'd1;
-    smax = (17'd1 << (w[4:0] - 5'd1)) - 17'd1;
-    t    = '0;
-    r    = '0;
-    if (w == 6'd0) begin
-      r = '0;
-    end else if (w == 6'd32) begin
-      r.pre = c;
-    end else begin
-      unique case (nfmt)
-        NfmtUnorm: begin
-          if (nan || sign) begin
-            r = '0;                               // NaN, and every v <= 0 (-0 included)
-          end else if (mag >= F32OneMag) begin
-            r.pre = {15'd0, ones};                // v >= 1, +inf included
-          end else begin
-            r = norm_product(mag, w[4:0]);
-          end
-        end
-        NfmtSnorm: begin
-          if (nan) begin
-            r = '0;
-          end else if (mag >= F32OneMag) begin
-            r.pre = {15'd0, smax};                // |v| >= 1, infinities included
-          end else begin
-            r = norm_product(mag, w[4:0] - 5'd1);
-          end
-          r.neg = sign & ~nan;
-        end
-        NfmtUscaled: begin
-          t = trunc_mag(mag);
-          if (nan || sign) begin
-            r = '0;                               // negative values truncate or saturate to 0
-          end else begin
-            r.pre = {15'd0, (t > ones) ? ones : t};
-          end
-        end
-        NfmtSscaled: begin
-          t = trunc_mag(mag);
-          if (nan) begin
-            r = '0;
-          end else if (sign) begin
-            r.pre = {15'd0, (t > smax + 17'd1) ? smax + 17'd1 : t};   // down to -2^(w-1)
-            r.neg = 1'b1;
-          end else begin
-            r.pre = {15'd0, (t > smax) ? smax : t};
-          end
-        end
-        NfmtUint, NfmtSint: r.pre = c;            // the low w bits, cut in stage 2
-        NfmtFloat: r.pre = {16'd0, f32_to_small_float(c, w)};   // 0 unless 16, 11, 10
-        default: r = '0;                          // NfmtReserved: not format_valid
-      endcase
-    end
-    return r;
-  endfunction
-
-  // Stage 1 register.
   typedef struct packed {
     field_val_t [3:0] fv;
     logic [3:0]       dfmt;        // the field layout, for placing the fields in stage 2
@@ -217,18 +94,14 @@ module format_pack
   /////////////////////////////////////////////
 
   fields_t      fields_s2;
-  logic [31:0]  rounded [4];   // pre + inc
-  logic [31:0]  signed_v [4];  // negated for snorm / sscaled negatives
-  logic [31:0]  field_v [4];   // cut to the field's w bits
+  logic [31:0]  field_v [4];   // rounded, negated, cut to the field's w bits (pack_finish)
   logic [127:0] data;
 
   always_comb begin
     fields_s2 = fmt_fields(s1_q.dfmt);
     data     = '0;
     for (int k = 0; k < 4; k++) begin
-      rounded[k]  = s1_q.fv[k].pre + {31'd0, s1_q.fv[k].inc};
-      signed_v[k] = s1_q.fv[k].neg ? -rounded[k] : rounded[k];
-      field_v[k]  = signed_v[k] & 32'((33'd1 << fields_s2[k].width) - 33'd1);
+      field_v[k]  = pack_finish(s1_q.fv[k], fields_s2[k].width);
       data        = data | ({96'd0, field_v[k]} << fields_s2[k].lsb);
     end
 

@@ -14,12 +14,17 @@
 //   exists (D, see data_dwords; an image store's k or, D16, ceil(k/2)); the first beat
 //   stores the header and its cycle, the beat with iss_last_i its cycle, completes the buffer
 //   and moves w. A buffer is freed at the edge that ends the address stage's last cycle on it.
-//   Store data needing the d16 unit (D16 format stores: OP_STORE_FORMAT; D16_HI byte/short
-//   stores: OP_STORE_BYTE/SHORT with hi; image D16 stores as D16 format stores, count k) is
-//   converted here, on the beat that carries the last
-//   data dword of its group: 16 d16 instances, the result written over the group's data dwords
-//   two edges later. Group g's last data beat is followed by at least 3 - g beats, so the result
-//   is in the buffer by the cycle the address stage reads group g (a + g >= last beat + 1 + g).
+//   Store conversion, sized to the issue bus (a beat's 16 dwords): a format store's beat is
+//   packed here (SPEC §5 pack; the element, not the data dwords, is kept): its component of 16
+//   lanes (a buffer's: component j = data dword j; an image's: DMASK's channel of rank j; D16
+//   format stores, buffer and image: the halves of dword j, components 2j and 2j + 1 below
+//   `count`, widened as d16's OP_STORE_FORMAT does: uint/sint extended, else f16 to f32) goes
+//   through vmem_fp_pkg::pack_field (stage 1) and pack_finish (stage 2) into its field of the
+//   group's element, written at the edge after the beat's (the group's first beat writes the
+//   whole element, its other fields 0; an invalid format packs to 0). D16_HI byte/short stores
+//   keep the data dword's byte 23:16 / short 31:16 as it. Group g's last data beat is followed by
+//   at least 3 - g beats, so the element is in the buffer by the cycle the address stage reads
+//   group g (a + g >= last beat + 1 + g; PackBeforeRead_A).
 //
 // Address stage ("TA: address stage"):
 //   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight
@@ -27,24 +32,22 @@
 //   stage (the lane table to be written next is free). Id = instructions taken since reset, mod
 //   InFlight. Cycles a .. a+3 feed group g = 0..3 to 16 buffer_addr instances (lds 0, tid = 16g
 //   + j, soffset 0: the V#'s base field carries base + soffset, added once per instruction over
-//   its second and third beats) and, for format stores, 16 format_pack instances (components:
-//   the data dwords below `count`, or the four d16 components); the results (both units: two
-//   edges) are written into the instruction's lane table and the TD's lane information at the
-//   edge that ends a+g+2, so group g is available to the step stage from a+g+3. Sized store
-//   data and atomic operands go through a two-stage register alongside. The lane tables' lanes
+//   its second and third beats); the results (two edges) are written into the instruction's
+//   lane table and the TD's lane information at the edge that ends a+g+2, so group g is
+//   available to the step stage from a+g+3. Store data (a format store's packed element, all
+//   four dwords) and atomic operands go through a two-stage register alongside. The lane tables' lanes
 //   are a 1R1W register file (vmem_pipe_rf), a row a table's group, read one cycle ahead by the
 //   step stage (a row written at the edge it is read is taken from the write data). Per lane:
-//   takes part (loads: EXEC, bound, in range; stores: the same, fmt_valid for format stores,
+//   takes part (loads: EXEC, bound, in range; stores: the same, format_valid for format stores,
 //   and a non-empty byte mask; atomics: EXEC, bound, in_range[0]); the element's byte mask
 //   (`bytes` bytes; stores above 4 bytes: only dwords in range).
 //   Images ("Images"): cycles a .. a+15, quad q of group g in a+4g+q, its four lanes' coordinates
 //   decoded from the group's address row (img_coords: the executor's decode_vaddr) into four
 //   image_addr instances (op 4); the results of quads 0-2 wait in is_*_q for quad 3's, and the
 //   group's row is written with those at the edge that ends a+4g+5 (available from a+4g+6). A
-//   store's data of the whole group goes to format_pack with its quad 3 (a+4g+3): component c
-//   is the data dword of c's rank in DMASK when DMASK bit c is set, else 0; with D16 the d16
-//   widening's components below k. The buffer is freed at the edge that ends a+15. Per lane:
-//   takes part: EXEC and group_valid (stores also fmt_valid); the element's bytes all of
+//   store's packed element of the whole group goes into the two-stage register with its quad 3
+//   (a+4g+3). The buffer is freed at the edge that ends a+15. Per lane:
+//   takes part: EXEC and group_valid (stores also format_valid); the element's bytes all of
 //   `bytes`; the TD's in_range group_valid for every dword, unbound the T#'s. Never
 //   single-component in the step stage. An image atomic (kind 2) takes part without a format
 //   condition; its element is its 4 or 8 bytes at the lane's address and its operands (the
@@ -89,15 +92,23 @@
 // The modules instantiated here, for a Verilator run given this file alone (lint without
 // -y rtl, from the repository root); each file includes once (its guard).
 `ifdef VERILATOR
-`include "rtl/d16.sv"
 `include "rtl/buffer_addr.sv"
 `include "rtl/image_addr.sv"
-`include "rtl/format_pack.sv"
 `include "rtl/vmem_pipe_rf.sv"
 `endif
 
 module vmem_pipe_ta
   import vmem_pkg::*;
+  import vmem_fp_pkg::f16_to_f32;
+  import vmem_fp_pkg::field_val_t;
+  import vmem_fp_pkg::fields_t;
+  import vmem_fp_pkg::fmt_fields;
+  import vmem_fp_pkg::fmt_valid;
+  import vmem_fp_pkg::nfmt_e;
+  import vmem_fp_pkg::NfmtSint;
+  import vmem_fp_pkg::NfmtUint;
+  import vmem_fp_pkg::pack_field;
+  import vmem_fp_pkg::pack_finish;
 #(
   parameter int unsigned InFlight = 16   // instructions in flight (ids 0 .. InFlight-1)
 ) (
@@ -144,6 +155,7 @@ module vmem_pipe_ta
                              // compare-swap (SPEC §15: 2 lanes a cycle); else four
     logic        resinfo;    // IMAGE_GET_RESINFO: no lane takes part
     logic        lds;        // an LDS load (MUBUF lds)
+    logic        fmt_ok;     // format_valid(dfmt, nfmt) (a format store's lanes take part)
   } lt_hdr_t;
 
   // One lane of a lane table.
@@ -158,7 +170,8 @@ module vmem_pipe_ta
   typedef struct packed {
     logic       valid;
     logic       img;      // an image instruction's group (address stage)
-    logic       atom;     // ... an image atomic's (its operands ride in dp1_q/dp2_q)
+    logic       opnd;     // ... an image atomic's or store's (its operands or element ride in
+                          // dp1_q/dp2_q)
     logic       sel;      // buffer (receiver) or lane table (address stage)
     logic [1:0] group;
   } tag_t;
@@ -297,12 +310,13 @@ module vmem_pipe_ta
     return image && (kind == PipeLoad) && (op >= 5'd4) && (op <= 5'd7);
   endfunction
 
-  // D16 format store: d16 widens the halves (executor: D16::Lo on a FORMAT store).
+  // D16 format store: the halves are widened before the pack (executor: D16::Lo on a FORMAT
+  // store).
   function automatic logic is_d16_fmt_store(logic [1:0] kind, logic sized, logic [1:0] d16);
     return (kind == PipeStore) && !sized && (d16 == 2'd1);
   endfunction
 
-  // D16_HI byte/short store: d16 takes the byte / short from the high half.
+  // D16_HI byte/short store: the byte / short of the high half is stored.
   function automatic logic is_d16_hi_store(logic [1:0] kind, logic sized, logic [1:0] d16,
                                            logic [4:0] bytes);
     return (kind == PipeStore) && sized && (d16 == 2'd2) && (bytes <= 5'd2);
@@ -362,8 +376,8 @@ module vmem_pipe_ta
   // address stage reads group g at least 3 - g cycles after its last address beat, and the
   // last beat, the only one in the cycle before a take, is of group 3.
   // Data dwords: registers written by constant index: each beat writes one (buffer, dword, group)
-  // row of 16 lanes, and the d16 result rewrites a group's rows, in the same cycles as beats of
-  // other groups (two writers, so not a one-port register file).
+  // row of 16 lanes, and a format store's pack writes bits of a group's four rows (a field each
+  // beat, read-modify-write), so not a one-port register file.
   logic [1:0][3:0][3:0][GroupLanes-1:0][31:0] ib_data_q;   // [buffer][data dword][group][lane]
   logic [3:0]                       ia_we;                 // address dword j of the beat
   logic [2:0]                       ia_waddr;
@@ -379,15 +393,24 @@ module vmem_pipe_ta
   pipe_hdr_t  bh;          // the header of the instruction being received
   logic [2:0] b_a, b_d;    // its address / data dwords
 
-  // Receive-side d16 conversion.
-  logic                cv_feed;
-  logic                cv_fmt;
-  tag_t                cv_p1_d, cv_p1_q, cv_p2_q;
-  logic [15:0][127:0]  cv_data;
-  logic [15:0][127:0]  cv_res;
-  logic [15:0]         cv_valid;
-  logic [15:0][2:0]    cv_count;
-  logic [15:0]         cv_illegal;
+  // Receive-side store conversion: a format store's beat, packed (two stages) into the group's
+  // element.
+  typedef struct packed {
+    logic       valid;
+    logic       sel;        // buffer
+    logic [1:0] group;
+    logic       clear;      // the group's first beat: every other element bit 0
+    logic [3:0] dfmt;
+    logic [1:0] present;    // [slot] a component
+    logic [1:0][1:0] comp;  // [slot] which
+  } pk_tag_t;
+  logic                          pk_store;   // the beat is a format store's
+  logic                          pk_fv;      // ... with a valid format
+  logic                          pk_d16;     // ... D16: the beat's two halves
+  pk_tag_t                       pk1_d, pk1_q;
+  field_val_t [15:0][1:0]        pk1_fv_d, pk1_fv_q;   // [lane][slot] stage 1 of its field
+  logic [15:0][127:0]            pk2_v, pk2_m;         // the element bits written, and which
+  logic [31:0]                   hi_v [16];            // D16_HI byte/short stores: data dword 0
 
   // Address stage (declared here: the receiver frees its buffer).
   logic       adr_busy_q, adr_busy_d;
@@ -410,12 +433,41 @@ module vmem_pipe_ta
                         : addr_dwords(bh.idxen, bh.offen);
     b_d  = data_dwords(bh.kind, bh.op, bh.wide, bh.sized, bh.bytes, bh.count, bh.d16);
 
-    cv_fmt  = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
-    cv_feed = beat && (cv_fmt || is_d16_hi_store(bh.kind, bh.sized, bh.d16, bh.bytes)) &&
-              ({1'b0, bj} == (b_d - 3'd1));
+    // Format stores: the beat's component of 16 lanes (a buffer's: component j = the beat's
+    // data dword; an image's: DMASK's channel of rank j; D16: the halves of dword j, components
+    // 2j and 2j + 1 below `count`, widened as d16's OP_STORE_FORMAT does), packed into its
+    // field (stage 1 here, pack_field; stage 2 places it, pack_finish).
+    pk_store = beat && (bh.kind == PipeStore) && !bh.sized && ({1'b0, bj} < b_d);
+    pk_fv    = fmt_valid(bh.dfmt, bh.nfmt);
+    pk_d16   = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
+    pk1_d    = '{valid: pk_store, sel: ib_w_q, group: bg, clear: bj == 2'd0, dfmt: bh.dfmt,
+                 present: '0, comp: '0};
+    for (int h = 0; h < 2; h++) begin
+      if (pk_d16) begin
+        pk1_d.comp[h]    = {bj[0], 1'(h)};
+        pk1_d.present[h] = {1'b0, bj[0], 1'(h)} < bh.count;   // count <= 4: bj <= 1
+      end else if (h == 0) begin
+        pk1_d.comp[h]    = bh.image ? dmask_channel(bh.dmask, bj) : bj;
+        pk1_d.present[h] = 1'b1;
+      end
+    end
     for (int l = 0; l < GroupLanes; l++) begin
-      cv_data[l] = {64'd0, iss_i.data[l],
-                    (bj == 2'd0) ? iss_i.data[l] : ib_data_q[ib_w_q][0][bg][l]};
+      for (int h = 0; h < 2; h++) begin
+        logic [15:0] half;
+        logic [31:0] c;
+        fields_t     f;
+        half = iss_i.data[l][16*h +: 16];
+        unique case (nfmt_e'(bh.nfmt))
+          NfmtUint: c = pk_d16 ? {16'd0, half} : iss_i.data[l];
+          NfmtSint: c = pk_d16 ? {{16{half[15]}}, half} : iss_i.data[l];
+          default:  c = pk_d16 ? f16_to_f32(half) : iss_i.data[l];
+        endcase
+        f = fmt_fields(bh.dfmt);
+        pk1_fv_d[l][h] = (pk1_d.present[h] && pk_fv)
+                       ? pack_field(c, f[pk1_d.comp[h]].width, nfmt_e'(bh.nfmt)) : '0;
+      end
+      // D16_HI byte/short stores: the byte (bits 23:16) or short (31:16) of the data dword.
+      hi_v[l] = (bh.bytes == 5'd1) ? {24'd0, iss_i.data[l][23:16]} : {16'd0, iss_i.data[l][31:16]};
     end
 
     ib_w_d      = ib_w_q;
@@ -453,27 +505,34 @@ module vmem_pipe_ta
         ib_w_d             = ~ib_w_q;
       end
     end
-    cv_p1_d = '{valid: cv_feed, img: 1'b0, atom: 1'b0, sel: ib_w_q, group: bg};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ib)  // test builds only (see the contract above)
   end
 
-  for (genvar l = 0; l < GroupLanes; l++) begin : g_cv
-    d16 u_d16 (
-      .clk_i,
-      .rst_ni,
-      .valid_i        (cv_feed),
-      .op_i           (cv_fmt ? D16StoreFormat
-                              : ((bh.bytes == 5'd1) ? D16StoreByte : D16StoreShort)),
-      .hi_i           (~cv_fmt),
-      .nfmt_i         (bh.nfmt),
-      .count_i        (bh.count),
-      .data_i         (cv_data[l]),
-      .old_i          (32'd0),
-      .valid_o        (cv_valid[l]),
-      .result_o       (cv_res[l]),
-      .result_count_o (cv_count[l]),
-      .illegal_o      (cv_illegal[l])
-    );
+  // Stage 2: each slot's field at its place; the group's first beat writes the whole element.
+  always_comb begin
+    fields_t     f;
+    logic [31:0] fm;   // a field's w low ones
+    f  = fmt_fields(pk1_q.dfmt);
+    fm = '0;
+    for (int l = 0; l < GroupLanes; l++) begin
+      pk2_v[l] = '0;
+      pk2_m[l] = pk1_q.clear ? '1 : '0;
+      for (int h = 0; h < 2; h++) begin
+        if (pk1_q.present[h]) begin
+          pk2_v[l] = pk2_v[l] | (128'(pack_finish(pk1_fv_q[l][h], f[pk1_q.comp[h]].width))
+                                 << f[pk1_q.comp[h]].lsb);
+          fm       = 32'((33'd1 << f[pk1_q.comp[h]].width) - 33'd1);
+          pk2_m[l] = pk2_m[l] | (128'(fm) << f[pk1_q.comp[h]].lsb);
+        end
+      end
+    end
+  end
+
+  // Stage 1's fields (no reset: read only with pk1_q's valid).
+  always_ff @(posedge clk_i) begin
+    if (pk1_d.valid) begin
+      pk1_fv_q <= pk1_fv_d;
+    end
   end
 
   `VMEM_FF(alive_q, 1'b1, 1'b0)
@@ -485,8 +544,7 @@ module vmem_pipe_ta
   `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
   `VMEM_FF(ib_base_q, ib_base_d, '0)
   `VMEM_FF(ib_base_cy_q, ib_base_cy_d, '0)
-  `VMEM_FF(cv_p1_q, cv_p1_d, '0)
-  `VMEM_FF(cv_p2_q, cv_p1_q, '0)
+  `VMEM_FF(pk1_q, pk1_d, '0)
 
   assign ia_waddr = {ib_w_q, bg};
   for (genvar j = 0; j < 4; j++) begin : g_ia
@@ -506,19 +564,26 @@ module vmem_pipe_ta
   always_ff @(posedge clk_i) begin
     for (int s = 0; s < 2; s++) begin
       for (int g = 0; g < 4; g++) begin
-        // The beat's data dword bj of group bg, into buffer ib_w_q.
-        if (beat && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
+        // The beat's data dword bj of group bg, into buffer ib_w_q (a format store's beats
+        // write its element through the pack instead).
+        if (beat && !pk_store && (ib_w_q == 1'(s)) && (bg == 2'(g))) begin
           for (int i = 0; i < 4; i++) begin
             if ((bj == 2'(i)) && ({1'b0, bj} < b_d)) begin
               ib_data_q[s][i][g] <= iss_i.data;
+              if (is_d16_hi_store(bh.kind, bh.sized, bh.d16, bh.bytes)) begin
+                for (int l = 0; l < GroupLanes; l++) begin
+                  ib_data_q[s][i][g][l] <= hi_v[l];
+                end
+              end
             end
           end
         end
-        // A group's d16 result replaces its data dwords (no beat of that group writes data then).
-        if (cv_p2_q.valid && (cv_p2_q.sel == 1'(s)) && (cv_p2_q.group == 2'(g))) begin
+        // A format store's packed fields, into the group's element (no beat writes there then).
+        if (pk1_q.valid && (pk1_q.sel == 1'(s)) && (pk1_q.group == 2'(g))) begin
           for (int i = 0; i < 4; i++) begin
             for (int l = 0; l < GroupLanes; l++) begin
-              ib_data_q[s][i][g][l] <= cv_res[l][32*i +: 32];
+              ib_data_q[s][i][g][l] <= (ib_data_q[s][i][g][l] & ~pk2_m[l][32*i +: 32]) |
+                                       (pk2_v[l][32*i +: 32] & pk2_m[l][32*i +: 32]);
             end
           end
         end
@@ -567,10 +632,9 @@ module vmem_pipe_ta
 
   logic [15:0][31:0]  ba_index, ba_offset;
   logic [15:0][127:0] fd_raw;                 // the lane's data dwords (below D, else 0)
-  logic [15:0][127:0] fd_comp;                // format_pack's components
   logic [15:0][127:0] dp1_q, dp1_d, dp2_q, dp2_d;
   logic [127:0]       fd_vsharp;              // the V#, base + soffset in its base field
-  logic               fd_pack;                // feed format_pack
+  logic               fd_fmt;                 // a format store: its element is packed
   logic [2:0]         fd_d;                   // data dwords of the instruction fed
 
   logic [15:0]        ba_valid;
@@ -580,9 +644,6 @@ module vmem_pipe_ta
   logic [15:0]        ba_illegal;
   logic [15:0][17:0]  ba_lds_address;
   logic [15:0]        ba_lds_in_range;
-  logic [15:0]        pk_valid;
-  logic [15:0][127:0] pk_data;
-  logic [15:0]        pk_fmt_valid;
 
   // Images: four image_addr instances, lane j of the quad fed (one per lane of the quad).
   img_coord_t [3:0]   ix_coord;
@@ -597,7 +658,6 @@ module vmem_pipe_ta
   logic [3:0]         ix_gv;
   logic [3:0][47:0]   ix_address;
   logic [3:0]         ix_illegal;
-  logic [3:0][1:0]    fd_rank;                // an image store's rank of component c in DMASK
   // Quads 0-2 of the group in image_addr, kept until its quad 3's results show (no reset:
   // written before they are read), and the group's 16 lanes: those and quad 3's.
   logic [2:0][3:0][47:0] is_addr_q;
@@ -626,36 +686,16 @@ module vmem_pipe_ta
     fd_img   = fd_hdr.image & ~fd_res;
     fd_vsharp                          = fd_hdr.vsharp;
     fd_vsharp[VsBaseLsb +: VsBaseW]    = ib_base_q[fd_buf];
-    // Format stores: a buffer's group as it is fed; an image's whole group with its last quad.
-    fd_pack  = fd_valid && (fd_hdr.kind == PipeStore) && !fd_hdr.sized &&
-               (!fd_img || (fd_quad == 2'd3));
+    fd_fmt   = (fd_hdr.kind == PipeStore) && !fd_hdr.sized;
     fd_d     = data_dwords(fd_hdr.kind, fd_hdr.op, fd_hdr.wide, fd_hdr.sized, fd_hdr.bytes,
                            fd_hdr.count, fd_hdr.d16);
-    for (int c = 0; c < 4; c++) begin
-      fd_rank[c] = '0;
-      for (int b = 0; b < c; b++) begin
-        fd_rank[c] = fd_rank[c] + {1'b0, fd_hdr.dmask[b]};
-      end
-    end
-
     for (int l = 0; l < GroupLanes; l++) begin
       ba_index[l]  = fd_hdr.idxen ? ia_rdata[0][l] : 32'd0;
       ba_offset[l] = !fd_hdr.offen ? 32'd0 : ia_rdata[fd_hdr.idxen][l];
+      // A format store's element (packed as its beats came) is all four dwords.
       for (int i = 0; i < 4; i++) begin
-        fd_raw[l][32*i +: 32]  = (3'(i) < fd_d)
+        fd_raw[l][32*i +: 32]  = ((3'(i) < fd_d) || fd_fmt)
                                ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
-        if (!fd_img) begin
-          fd_comp[l][32*i +: 32] = ((3'(i) < fd_hdr.count) || (fd_hdr.d16 == 2'd1))
-                                 ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
-        end else if (fd_hdr.d16 == 2'd1) begin
-          // D16: the d16 unit's widening of the k halves, components 0 .. k-1 (k = count).
-          fd_comp[l][32*i +: 32] = (3'(i) < fd_hdr.count)
-                                 ? ib_data_q[fd_buf][i][fd_group][l] : 32'd0;
-        end else begin
-          // Component i: the data dword of its rank in DMASK when DMASK bit i is set, else 0.
-          fd_comp[l][32*i +: 32] = fd_hdr.dmask[i]
-                                 ? ib_data_q[fd_buf][fd_rank[i]][fd_group][l] : 32'd0;
-        end
       end
     end
     // GET_RESINFO: each lane's level L = base_level + mipid (its address dword 0), exact, and
@@ -682,12 +722,11 @@ module vmem_pipe_ta
     end
 
     // The lanes' data dwords, two edges alongside the units: a buffer's group as it is fed; an
-    // image atomic's whole group (its operands) with its last quad, as format_pack takes an
-    // image store's. Image loads and stores leave the registers (the store's element is
-    // format_pack's).
-    dp1_d = (fd_valid && (!fd_img || ((fd_hdr.kind == PipeAtomic) && (fd_quad == 2'd3))))
+    // image atomic's or store's whole group (its operands, its packed element) with its last
+    // quad. Image loads leave the registers.
+    dp1_d = (fd_valid && (!fd_img || ((fd_hdr.kind != PipeLoad) && (fd_quad == 2'd3))))
           ? fd_raw : dp1_q;
-    dp2_d = (rp1_q.valid && (!rp1_q.img || rp1_q.atom)) ? dp1_q : dp2_q;
+    dp2_d = (rp1_q.valid && (!rp1_q.img || rp1_q.opnd)) ? dp1_q : dp2_q;
 
     adr_busy_d = adr_busy_q;
     adr_g_d    = adr_g_q;
@@ -716,7 +755,7 @@ module vmem_pipe_ta
       adr_busy_d = ~adr_free;
     end
     rp1_d = '{valid: fd_valid && (!fd_img || (fd_quad == 2'd3)), img: fd_img,
-              atom: fd_img && (fd_hdr.kind == PipeAtomic), sel: fd_tab, group: fd_group};
+              opnd: fd_img && (fd_hdr.kind != PipeLoad), sel: fd_tab, group: fd_group};
     iq1_d = '{valid: fd_valid && fd_img, quad: fd_quad};
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_adr)  // test builds only (see the contract above)
   end
@@ -812,18 +851,6 @@ module vmem_pipe_ta
       .lds_address_o  (ba_lds_address[l]),
       .lds_in_range_o (ba_lds_in_range[l])
     );
-
-    format_pack u_format_pack (
-      .clk_i,
-      .rst_ni,
-      .valid_i      (fd_pack),
-      .dfmt_i       (fd_hdr.dfmt),
-      .nfmt_i       (fd_hdr.nfmt),
-      .components_i (fd_comp[l]),
-      .valid_o      (pk_valid[l]),
-      .data_o       (pk_data[l]),
-      .fmt_valid_o  (pk_fmt_valid[l])
-    );
   end
 
   // Images: lane j of the quad fed (SPEC §4; op 4, one element; the T# as the SQ sent it).
@@ -882,16 +909,15 @@ module vmem_pipe_ta
 
   // The outputs of buffer_addr this pipeline does not use (§2.3 illegal accesses never reach the
   // pipe: the testbench validates every program with the executor), and the valid
-  // outputs, which equal rp2_q.valid / the pack feed two edges on (asserted below). Of
+  // outputs, which equal rp2_q.valid two edges on (asserted below). Of
   // image_addr only the verdict and the address are used (its valid is iq2_q.valid): the level
   // and its dimensions are GET_RESINFO's, xa the multi-texel loads', and illegal (a T# the
-  // executor refuses) never reaches the pipe. The tags' bits a stage does not read: the
-  // receiver's d16 tag is never an image's; rp2_q's atom only steered dp2_q a stage earlier.
+  // executor refuses) never reaches the pipe. The tags' bits a stage does not read: rp2_q's
+  // opnd only steered dp2_q a stage earlier.
   logic unused_units;
-  assign unused_units = ^{ba_illegal, ba_valid[15:1], pk_valid,
-                          cv_valid[15:1], cv_count, cv_illegal, ix_valid, ix_level_ok,
+  assign unused_units = ^{ba_illegal, ba_valid[15:1], ix_valid, ix_level_ok,
                           ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
-                          cv_p2_q.img, cv_p2_q.atom, rp2_q.atom};
+                          rp2_q.opnd};
 
   // Per lane results of the group fed two edges ago (rp2_q).
   lt_hdr_t            rh;
@@ -919,8 +945,8 @@ module vmem_pipe_ta
       unique case (rh.kind)
         PipeStore: begin
           rl[l].mask = smask;
-          rl[l].part = e & ~ub & in_ok & (rh.sized | pk_fmt_valid[l]) & (smask != 16'd0);
-          rl[l].data = rh.sized ? dp2_q[l] : pk_data[l];
+          rl[l].part = e & ~ub & in_ok & (rh.sized | rh.fmt_ok) & (smask != 16'd0);
+          rl[l].data = dp2_q[l];
         end
         PipeAtomic: begin
           rl[l].mask = full;
@@ -950,9 +976,9 @@ module vmem_pipe_ta
       if (rp2_q.img) begin
         rl[l].addr     = ir_addr[l];
         rl[l].mask     = full;
-        rl[l].part     = e & ir_gv[l] & ((rh.kind != PipeStore) | pk_fmt_valid[l]);
+        rl[l].part     = e & ir_gv[l] & ((rh.kind != PipeStore) | rh.fmt_ok);
         unique case (rh.kind)
-          PipeStore:  rl[l].data = pk_data[l];
+          PipeStore:  rl[l].data = dp2_q[l];
           PipeAtomic: rl[l].data = rh.wide ? {d3, d2, d1, d0} : {32'd0, d1, 32'd0, d0};
           default:    rl[l].data = 128'd0;
         endcase
@@ -1181,7 +1207,7 @@ module vmem_pipe_ta
   // some fields only.)
   logic unused_hdr;
   assign unused_hdr = ^{rh.single, rh.glc, rh.op, rh.narrow, rh.size, wh.sized, wh.exec,
-                        wh.tunbound, wh.resinfo, wh.lds, wh.bytes, bh, fd_hdr, th};
+                        wh.tunbound, wh.resinfo, wh.lds, wh.bytes, wh.fmt_ok, bh, fd_hdr, th};
 
   assign step_end_o = '{valid: st_inst_done, id: wh.id, ta: now_i - st_t0_d + 16'd1};
 
@@ -1211,7 +1237,8 @@ module vmem_pipe_ta
                                                 (th.vsharp[TsTypeLsb +: TsTypeW] < Ty1d)),
                                      narrow: th.image && (th.kind == PipeAtomic) &&
                                              (th.glc || is_cmp(th.op)),
-                                     resinfo: th_res, lds: th.lds};
+                                     resinfo: th_res, lds: th.lds,
+                                     fmt_ok: fmt_valid(th.dfmt, th.nfmt)};
     end
     // The lane row the step stage works on next cycle: group 0 of its table when it is idle.
     lt_re    = st_act_d | lt_held_d[st_tab_d];
@@ -1268,9 +1295,12 @@ module vmem_pipe_ta
 `VMEM_ASSERT(IssueHeaderHeld_A, a_hdr_ok)
 // A beat never lands in a buffer that holds a complete instruction (iss_ready_o).
 `VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
+// A format store's pack has written a group's element before the address stage reads it (the
+// receiver's contract: group g's last beat is followed by at least 3 - g beats).
+`VMEM_ASSERT(PackBeforeRead_A, !(pk1_q.valid && fd_valid && (pk1_q.sel == fd_buf) &&
+                                 (pk1_q.group == fd_group)))
 // The units' results arrive with the tags that follow them (two edges).
 `VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == (rp2_q.valid && !rp2_q.img))
-`VMEM_ASSERT(StoreCvtTag_A, cv_valid[0] == cv_p2_q.valid)
 // The step stage holds at most two instructions, and the table to write next is free when it
 // holds fewer.
 `VMEM_ASSERT(HeldTables_A, !(&lt_held_q) |-> !lt_held_q[lt_w_q])

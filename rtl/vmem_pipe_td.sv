@@ -43,7 +43,7 @@
 //     constant, or the component, 0 when the format lacks it, it is out of range or the lane is
 //     unbound or the format invalid); D16 format loads the halves of ranks 2i and 2i + 1 (0 from
 //     the channel count on); multi-texel loads multi_texel's dword i; a PCK load's field
-//     dmask_comp(DMASK, i); an atomic's dword i; dwords from the load's data count on 0 (TFE).
+//     dmask_channel(DMASK, i); an atomic's dword i; dwords from the load's data count on 0 (TFE).
 //     Write n is issued at the latest in the cycle after write n - 1 or after its group was fed,
 //     or after the acceptance of write n - 4: in each case in the queue by the cycle it can be
 //     presented, so the conversion never delays a write.
@@ -250,23 +250,6 @@ module vmem_pipe_td
       default: f = '0;                                        // INVALID, 15
     endcase
     return f;
-  endfunction
-
-  // The component of DMASK whose rank among its set bits is j (a PCK load's result dword j).
-  function automatic logic [1:0] dmask_comp(logic [3:0] dmask, logic [1:0] j);
-    logic [1:0] c;
-    logic [2:0] r;
-    c = '0;
-    r = '0;
-    for (int i = 0; i < 4; i++) begin
-      if (dmask[i]) begin
-        if (r == {1'b0, j}) begin
-          c = 2'(i);
-        end
-        r = r + 3'd1;
-      end
-    end
-    return c;
   endfunction
 
   // IMAGE_GET_RESINFO's element for a lane whose level is l (when ok): dword 0 width_l, 1
@@ -726,14 +709,14 @@ module vmem_pipe_td
       end else if (cw_i_q >= ci.rdata) begin
         c1_d[l][0].bits = 32'd0;                       // the TFE status dword
       end else if (ci.pck) begin
-        c1_d[l][0].bits = c_row[32*dmask_comp(ci.dmask, cw_i_q[1:0]) +: 32];
+        c1_d[l][0].bits = c_row[32*dmask_channel(ci.dmask, cw_i_q[1:0]) +: 32];
       end else begin
-        // Result dword i: channel dmask_comp(dmask', i) (D16: the channels of ranks 2i and
+        // Result dword i: channel dmask_channel(dmask', i) (D16: the channels of ranks 2i and
         // 2i + 1), through its dst_sel: 0, SEL_1's constant, or its component (0 when absent
         // from the format, out of range or unbound).
         for (int h = 0; h < 2; h++) begin
           rank = ci.d16fmt ? {cw_i_q[1:0], 1'(h)} : cw_i_q;
-          ch   = dmask_comp(c_dm, rank[1:0]);
+          ch   = dmask_channel(c_dm, rank[1:0]);
           sel  = c_info.dst_sel[3*ch +: 3];
           if ((rank < c_npop) && !c_unb && ((h == 0) || ci.d16fmt)) begin
             if (sel == 3'd1) begin

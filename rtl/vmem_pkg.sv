@@ -167,6 +167,24 @@ package vmem_pkg;
   localparam int unsigned BlkOffW = 4;               // byte offset in a 16-byte block
   localparam int unsigned BlkW    = AddrW - BlkOffW;  // 44: a block is address bits 47:4
 
+  // The channel of DMASK whose rank among its set bits is j (0 when there is none): a load's
+  // result dword j (a PCK load's field), an image store's data dword j.
+  function automatic logic [1:0] dmask_channel(logic [3:0] dmask, logic [1:0] j);
+    logic [1:0] c;
+    logic [2:0] r;
+    c = '0;
+    r = '0;
+    for (int i = 0; i < 4; i++) begin
+      if (dmask[i]) begin
+        if (r == {1'b0, j}) begin
+          c = 2'(i);
+        end
+        r = r + 3'd1;
+      end
+    end
+    return c;
+  endfunction
+
   // A lane's access of size + 1 bytes (size 0..15) starting at byte `offset` of its first block
   // touches the next block too: offset + size >= 16, the carry out of the 4-bit sum, written as
   // its lookahead (generate g, propagate p) so that it is two gate levels, not an adder.

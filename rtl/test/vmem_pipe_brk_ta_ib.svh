@@ -14,8 +14,9 @@
 //      beat; iss_ready_o drops in that cycle, reported after the assertion). The property is
 //      implied by the definition beat = iss_valid & iss_ready_o, iss_ready_o =
 //      alive & !ib_full_q[ib_w_q]: no register alone can break it, so `beat` itself is forced
-//  17: a beat that feeds no d16 conversion tags a d16 result    -> StoreCvtTag_A (two edges on:
-//      the tag is valid, the d16 units' valid is not)
+//  17: a format store's last beat (group 3) tags its pack for group 0
+//                                                               -> PackBeforeRead_A (the next
+//      cycle, when the address stage takes the store at once and reads group 0)
 if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (ib_hdr_q[0].vsharp[11:6])
     6'd14: if (beat && (bk == 5'd1)) ib_beats_d[ib_w_q] = 5'd16;
@@ -24,7 +25,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
       if (beat && (bk == 5'd1)) ib_full_d[ib_w_q] = 1'b1;
       if (iss_i.valid && alive_q && ib_full_q[ib_w_q]) beat = 1'b1;
     end
-    6'd17: if (beat && !cv_feed) cv_p1_d.valid = 1'b1;
+    6'd17: if (pk_store && iss_i.last) pk1_d.group = 2'd0;
     default: ;
   endcase
 end
