@@ -106,6 +106,27 @@ pub fn children(rtl_dir: &Path, module: &str) -> anyhow::Result<Vec<String>> {
     Ok(instantiated(&text, &modules).into_iter().filter(|m| m != module).collect())
 }
 
+/// SystemVerilog keywords that can follow a signal named like a module (never an instance name).
+const KEYWORDS: &[&str] = &[
+    "always_comb",
+    "always_ff",
+    "assign",
+    "begin",
+    "case",
+    "else",
+    "end",
+    "endcase",
+    "endfunction",
+    "for",
+    "function",
+    "if",
+    "input",
+    "logic",
+    "output",
+    "return",
+    "unique",
+];
+
 /// The names of `modules` that `text` instantiates, in order of first appearance.
 fn instantiated(text: &str, modules: &[String]) -> Vec<String> {
     // Comments and string literals out (`$fatal(1, "vmem_pipe: Lines (%0d) …")` names no instance).
@@ -128,8 +149,11 @@ fn instantiated(text: &str, modules: &[String]) -> Vec<String> {
             continue;
         }
         let next = words.get(i + 1).copied().unwrap_or("");
+        // A name used as a value (`logic [1:0] d16);` then `return (…`, `d16 for (…`) is
+        // followed by a keyword, never by an instance name.
         let is_instance = next.starts_with('#')
             || (next.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && !KEYWORDS.contains(&next)
                 && (next.ends_with('(') || words.get(i + 2).is_some_and(|w| w.starts_with('('))));
         if is_instance && !found.contains(m) {
             found.push(m.clone());
@@ -217,5 +241,9 @@ mod tests {
         assert!(instantiated(text, &modules).is_empty());
         let text = "module top;\n  leaf #(.N(2)) u_leaf (.clk_i);\nendmodule\n";
         assert_eq!(instantiated(text, &modules), ["leaf"]);
+        // A signal named like a module, then a statement.
+        let text = "module top;\n  function f(logic [1:0] leaf);\n    return (leaf == 2'd1);\n  \
+                    endfunction\n  for (int i = 0; i < 2; i++) x = y.leaf\n  for (int j = 0; j < 2; j++);\nendmodule\n";
+        assert!(instantiated(text, &modules).is_empty());
     }
 }

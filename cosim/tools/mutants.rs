@@ -789,7 +789,7 @@ mod tests {
 
     /// The pipeline's mutants edit its own seven files (the top, the MSHR data register file, the
     /// TA, the TCP, its bank, its line RAM and the TD),
-    /// never the units it instantiates (buffer_addr, format_pack, format_unpack, swizzle, d16:
+    /// never the units it instantiates (buffer_addr, image_addr, d16, multi_texel:
     /// mutated in their own runs); a unit with no sub-blocks edits its file alone.
     #[test]
     fn the_pipeline_mutates_its_own_files() {
@@ -851,7 +851,11 @@ mod tests {
         assert!(package_regions(pkg, "v").lines().all(str::is_empty));
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let (texts, mutants) = unit_mutants(root, "format_unpack").unwrap();
-        assert!(texts.iter().any(|(f, _)| f == "rtl/vmem_fp_pkg.sv"), "{:?}", texts.iter().map(|t| &t.0).collect::<Vec<_>>());
+        assert!(
+            texts.iter().any(|(f, _)| f == "rtl/vmem_fp_pkg.sv"),
+            "{:?}",
+            texts.iter().map(|t| &t.0).collect::<Vec<_>>()
+        );
         assert!(mutants.iter().any(|m| m.file == "rtl/vmem_fp_pkg.sv" && m.before.contains("int_to_f32")));
         let (texts, _) = unit_mutants(root, "swizzle").unwrap();
         assert_eq!(texts.len(), 1);
