@@ -470,15 +470,18 @@ fn worktree(root: &Path, k: usize) -> anyhow::Result<(PathBuf, PathBuf)> {
     Ok((wt, target))
 }
 
-fn build(wt: &Path, target: &Path) -> anyhow::Result<Result<(), String>> {
+fn build(wt: &Path, target: &Path, unit: &str) -> anyhow::Result<Result<(), String>> {
     // Every worker's builds share one cache of Verilated units (build.rs): the units a mutant
-    // does not touch are built once for the whole run, only the mutated unit per mutant.
+    // does not touch are built once for the whole run, only the mutated unit per mutant. The
+    // build is of the unit alone (GCN_VMEM_UNITS): a mutant of a package region would otherwise
+    // rebuild every unit that reads the package, the pipeline included.
     let cache = target.parent().unwrap_or(target).join("verilated");
     let out = run_quiet(
         Command::new("cargo")
             .current_dir(wt)
             .env("CARGO_TARGET_DIR", target)
             .env("GCN_VMEM_VERILATED_CACHE", cache)
+            .env("GCN_VMEM_UNITS", unit)
             .args(["build", "--release", "--quiet"]),
     )?;
     if out.status.success() {
@@ -560,7 +563,7 @@ fn judge(
     );
     lines[m.line - 1] = &m.after;
     std::fs::write(wt.join(file), lines.join("\n") + "\n")?;
-    let verdict = match build(wt, target)? {
+    let verdict = match build(wt, target, &config.unit)? {
         Err(e) => Verdict::DidNotBuild(e),
         Ok(()) => {
             let binary = target.join("release").join("gcn-vmem");
@@ -619,7 +622,7 @@ pub fn run(config: &Config) -> anyhow::Result<(String, bool)> {
         mutants.len()
     );
     let (wt, target) = worktree(&config.root, 0)?;
-    if let Err(e) = build(&wt, &target)? {
+    if let Err(e) = build(&wt, &target, unit)? {
         anyhow::bail!("the unmutated worktree does not build: {e}");
     }
     let binary = target.join("release").join("gcn-vmem");
