@@ -18,13 +18,15 @@
 //   packed here (SPEC §5 pack; the element, not the data dwords, is kept): its component of 16
 //   lanes (a buffer's: component j = data dword j; an image's: DMASK's channel of rank j; D16
 //   format stores, buffer and image: the halves of dword j, components 2j and 2j + 1 below
-//   `count`, widened as d16's OP_STORE_FORMAT does: uint/sint extended, else f16 to f32) goes
-//   through vmem_fp_pkg::pack_field (stage 1) and pack_finish (stage 2) into its field of the
-//   group's element, written at the edge after the beat's (the group's first beat writes the
-//   whole element, its other fields 0; an invalid format packs to 0). D16_HI byte/short stores
-//   keep the data dword's byte 23:16 / short 31:16 as it. Group g's last data beat is followed by
+//   `count`, widened as d16's OP_STORE_FORMAT does: uint/sint extended, else f16 to f32) is
+//   registered at the beat's edge (stage 0), goes through vmem_fp_pkg::pack_field (stage 1) and
+//   pack_finish (stage 2) into its field of the group's element, written at the second edge
+//   after the beat's (the group's first beat writes the whole element, its other fields 0; an
+//   invalid format packs to 0). D16_HI byte/short stores keep the data dword's byte 23:16 /
+//   short 31:16 as data dword 0. Group g's last data beat is followed by
 //   at least 3 - g beats, so the element is in the buffer by the cycle the address stage reads
-//   group g (a + g >= last beat + 1 + g; PackBeforeRead_A).
+//   group g (written at the edge that ends last beat - (3 - g) + 2 < a + g, a >= last beat + 1;
+//   PackBeforeRead_A).
 //
 // Address stage ("TA: address stage"):
 //   Takes the oldest complete buffer in cycle a when it is idle, fewer than InFlight
@@ -401,13 +403,14 @@ module vmem_pipe_ta
     logic [1:0] group;
     logic       clear;      // the group's first beat: every other element bit 0
     logic [3:0] dfmt;
-    logic [1:0] present;    // [slot] a component
+    logic [2:0] nfmt;
+    logic [1:0] present;    // [slot] a component of a valid format
     logic [1:0][1:0] comp;  // [slot] which
   } pk_tag_t;
   logic                          pk_store;   // the beat is a format store's
-  logic                          pk_fv;      // ... with a valid format
   logic                          pk_d16;     // ... D16: the beat's two halves
-  pk_tag_t                       pk1_d, pk1_q;
+  pk_tag_t                       pk0_d, pk0_q, pk1_q;
+  logic [15:0][1:0][31:0]        pk0_c_d, pk0_c_q;     // [lane][slot] the component (widened)
   field_val_t [15:0][1:0]        pk1_fv_d, pk1_fv_q;   // [lane][slot] stage 1 of its field
   logic [15:0][127:0]            pk2_v, pk2_m;         // the element bits written, and which
   logic [31:0]                   hi_v [16];            // D16_HI byte/short stores: data dword 0
@@ -435,36 +438,31 @@ module vmem_pipe_ta
 
     // Format stores: the beat's component of 16 lanes (a buffer's: component j = the beat's
     // data dword; an image's: DMASK's channel of rank j; D16: the halves of dword j, components
-    // 2j and 2j + 1 below `count`, widened as d16's OP_STORE_FORMAT does), packed into its
-    // field (stage 1 here, pack_field; stage 2 places it, pack_finish).
+    // 2j and 2j + 1 below `count`, widened as d16's OP_STORE_FORMAT does) into stage 0's
+    // register; stage 1 packs it into its field (pack_field), stage 2 places it (pack_finish).
     pk_store = beat && (bh.kind == PipeStore) && !bh.sized && ({1'b0, bj} < b_d);
-    pk_fv    = fmt_valid(bh.dfmt, bh.nfmt);
     pk_d16   = is_d16_fmt_store(bh.kind, bh.sized, bh.d16);
-    pk1_d    = '{valid: pk_store, sel: ib_w_q, group: bg, clear: bj == 2'd0, dfmt: bh.dfmt,
-                 present: '0, comp: '0};
+    pk0_d    = '{valid: pk_store, sel: ib_w_q, group: bg, clear: bj == 2'd0, dfmt: bh.dfmt,
+                 nfmt: bh.nfmt, present: '0, comp: '0};
     for (int h = 0; h < 2; h++) begin
       if (pk_d16) begin
-        pk1_d.comp[h]    = {bj[0], 1'(h)};
-        pk1_d.present[h] = {1'b0, bj[0], 1'(h)} < bh.count;   // count <= 4: bj <= 1
+        pk0_d.comp[h]    = {bj[0], 1'(h)};
+        pk0_d.present[h] = {1'b0, bj[0], 1'(h)} < bh.count;   // count <= 4: bj <= 1
       end else if (h == 0) begin
-        pk1_d.comp[h]    = bh.image ? dmask_channel(bh.dmask, bj) : bj;
-        pk1_d.present[h] = 1'b1;
+        pk0_d.comp[h]    = bh.image ? dmask_channel(bh.dmask, bj) : bj;
+        pk0_d.present[h] = 1'b1;
       end
+      pk0_d.present[h] = pk0_d.present[h] & fmt_valid(bh.dfmt, bh.nfmt);
     end
     for (int l = 0; l < GroupLanes; l++) begin
       for (int h = 0; h < 2; h++) begin
         logic [15:0] half;
-        logic [31:0] c;
-        fields_t     f;
         half = iss_i.data[l][16*h +: 16];
         unique case (nfmt_e'(bh.nfmt))
-          NfmtUint: c = pk_d16 ? {16'd0, half} : iss_i.data[l];
-          NfmtSint: c = pk_d16 ? {{16{half[15]}}, half} : iss_i.data[l];
-          default:  c = pk_d16 ? f16_to_f32(half) : iss_i.data[l];
+          NfmtUint: pk0_c_d[l][h] = pk_d16 ? {16'd0, half} : iss_i.data[l];
+          NfmtSint: pk0_c_d[l][h] = pk_d16 ? {{16{half[15]}}, half} : iss_i.data[l];
+          default:  pk0_c_d[l][h] = pk_d16 ? f16_to_f32(half) : iss_i.data[l];
         endcase
-        f = fmt_fields(bh.dfmt);
-        pk1_fv_d[l][h] = (pk1_d.present[h] && pk_fv)
-                       ? pack_field(c, f[pk1_d.comp[h]].width, nfmt_e'(bh.nfmt)) : '0;
       end
       // D16_HI byte/short stores: the byte (bits 23:16) or short (31:16) of the data dword.
       hi_v[l] = (bh.bytes == 5'd1) ? {24'd0, iss_i.data[l][23:16]} : {16'd0, iss_i.data[l][31:16]};
@@ -508,6 +506,19 @@ module vmem_pipe_ta
     `VMEM_TEST_HOOK(vmem_pipe_brk_ta_ib)  // test builds only (see the contract above)
   end
 
+  // Stage 1: each slot's component packed (an absent one, or an invalid format's, gives 0).
+  always_comb begin
+    fields_t f;
+    f = fmt_fields(pk0_q.dfmt);
+    for (int l = 0; l < GroupLanes; l++) begin
+      for (int h = 0; h < 2; h++) begin
+        pk1_fv_d[l][h] = pk0_q.present[h]
+                       ? pack_field(pk0_c_q[l][h], f[pk0_q.comp[h]].width, nfmt_e'(pk0_q.nfmt))
+                       : '0;
+      end
+    end
+  end
+
   // Stage 2: each slot's field at its place; the group's first beat writes the whole element.
   always_comb begin
     fields_t     f;
@@ -528,9 +539,12 @@ module vmem_pipe_ta
     end
   end
 
-  // Stage 1's fields (no reset: read only with pk1_q's valid).
+  // The stages' data (no reset: read only with their tags' valid).
   always_ff @(posedge clk_i) begin
-    if (pk1_d.valid) begin
+    if (pk0_d.valid) begin
+      pk0_c_q <= pk0_c_d;
+    end
+    if (pk0_q.valid) begin
       pk1_fv_q <= pk1_fv_d;
     end
   end
@@ -544,7 +558,8 @@ module vmem_pipe_ta
   `VMEM_FF(ib_tlast_q, ib_tlast_d, '0)
   `VMEM_FF(ib_base_q, ib_base_d, '0)
   `VMEM_FF(ib_base_cy_q, ib_base_cy_d, '0)
-  `VMEM_FF(pk1_q, pk1_d, '0)
+  `VMEM_FF(pk0_q, pk0_d, '0)
+  `VMEM_FF(pk1_q, pk0_q, '0)
 
   assign ia_waddr = {ib_w_q, bg};
   for (genvar j = 0; j < 4; j++) begin : g_ia
@@ -917,7 +932,7 @@ module vmem_pipe_ta
   logic unused_units;
   assign unused_units = ^{ba_illegal, ba_valid[15:1], ix_valid, ix_level_ok,
                           ix_level, ix_width, ix_height, ix_layers, ix_pitch, ix_xa, ix_illegal,
-                          rp2_q.opnd};
+                          rp2_q.opnd, pk1_q.nfmt};
 
   // Per lane results of the group fed two edges ago (rp2_q).
   lt_hdr_t            rh;
@@ -1297,8 +1312,9 @@ module vmem_pipe_ta
 `VMEM_ASSERT(IssueIntoFull_A, beat |-> !ib_full_q[ib_w_q])
 // A format store's pack has written a group's element before the address stage reads it (the
 // receiver's contract: group g's last beat is followed by at least 3 - g beats).
-`VMEM_ASSERT(PackBeforeRead_A, !(pk1_q.valid && fd_valid && (pk1_q.sel == fd_buf) &&
-                                 (pk1_q.group == fd_group)))
+`VMEM_ASSERT(PackBeforeRead_A, !(fd_valid &&
+                                 ((pk0_q.valid && (pk0_q.sel == fd_buf) && (pk0_q.group == fd_group)) ||
+                                  (pk1_q.valid && (pk1_q.sel == fd_buf) && (pk1_q.group == fd_group)))))
 // The units' results arrive with the tags that follow them (two edges).
 `VMEM_ASSERT(AddrResultTag_A, ba_valid[0] == (rp2_q.valid && !rp2_q.img))
 // The step stage holds at most two instructions, and the table to write next is free when it

@@ -25,7 +25,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
       if (beat && (bk == 5'd1)) ib_full_d[ib_w_q] = 1'b1;
       if (iss_i.valid && alive_q && ib_full_q[ib_w_q]) beat = 1'b1;
     end
-    6'd17: if (pk_store && iss_i.last) pk1_d.group = 2'd0;
+    6'd17: if (pk_store && iss_i.last) pk0_d.group = 2'd0;
     default: ;
   endcase
 end
