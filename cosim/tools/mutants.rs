@@ -284,14 +284,8 @@ pub fn unit_mutants(root: &Path, unit: &str) -> anyhow::Result<(Texts, Vec<Mutan
         mutants.extend(generate_file(&text, &file, k > 0));
         texts.push((file, text));
     }
-    let mut packages: Vec<String> = std::fs::read_dir(root.join("rtl"))
-        .with_context(|| format!("cannot read {}", root.join("rtl").display()))?
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .filter(|n| n.ends_with("_pkg.sv"))
-        .map(|n| format!("rtl/{n}"))
-        .collect();
-    packages.sort();
-    for file in packages {
+    for name in rtl_sources::packages(&root.join("rtl"))? {
+        let file = format!("rtl/{name}");
         let text = std::fs::read_to_string(root.join(&file)).with_context(|| format!("cannot read {file}"))?;
         let region = package_regions(&text, unit);
         if region.lines().any(|l| !l.is_empty()) {
