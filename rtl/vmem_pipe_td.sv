@@ -31,11 +31,13 @@
 //     the lane did not take part), a PCK / PCK_SGN image load's four raw fields (pck_fields, SPEC
 //     §1.4's table, zero- or sign-extended; 0 outside the level), a D16 byte/short load's element
 //     with the old VGPR value in dword 1; an LDS load's lanes' `old` words ({LDS lane,
-//     lds_address}) beside it. The element buffer is free from s + 4; group k is ready from
-//     s + 4 + k.
+//     lds_address}) beside it. The result buffers are u_res, a 1R1W register-file macro of 8
+//     rows (buffer, group) x 16 lanes x 128 bits. The element buffer is free from s + 4; group k
+//     is ready from s + 4 + k.
 //   Conversion, sized to the port: each write's 16 dwords, in the writes' order, one write a
 //     cycle, issued in cycle c once its group is fed and while fewer than four issued writes wait
-//     for the port; three edges (stage 0 reads the row and selects each lane's component, two for
+//     for the port; three edges (stage 0 takes the row, read from u_res at the edge before or,
+//     when the feed wrote it at that edge, from the feed, and selects each lane's component, two for
 //     D16 format loads; stage 1 converts it, vmem_fp_pkg::unpack_component; stage 2 narrows D16
 //     halves or takes multi_texel's or d16's result, both units fed in c) into a four-entry port
 //     queue, whose head the port presents. A load's dword i: DMASK's (0 read as 1; a buffer's
@@ -302,12 +304,11 @@ module vmem_pipe_td
     return (ccnt != gcnt) & ~act & ((ccnt - wcnt) < CntW'(2));
   endfunction
 
-  // A conversion tag: the group of an instruction in a unit stage.
+  // A fed group on its way to ready (s + k -> s + 4 + k): its result buffer and group.
   typedef struct packed {
-    logic               valid;
-    logic               par;      // its buffers
-    logic [1:0]         group;
-    logic [PipeIdW-1:0] id;
+    logic       valid;
+    logic       par;
+    logic [1:0] group;
   } tag_t;
 
   ///////////
@@ -361,8 +362,8 @@ module vmem_pipe_td
   } tdl_t;
   tdl_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
   logic [1:0][63:0][127:0]                           eb_q;    // [buffer][lane] element bytes
-  logic [1:0][3:0][GroupLanes-1:0][127:0]           rb_q;    // [buffer][group][lane]
-  logic [1:0][3:0][GroupLanes-1:0][18:0]            lb_q;    // ... an LDS load's lane words
+  logic [1:0][3:0][GroupLanes-1:0][18:0]            lb_q;    // [buffer][group][lane] an LDS
+                                                             // load's lane words
 
   ////////////
   // Gather //
@@ -560,7 +561,7 @@ module vmem_pipe_td
     f_group = start ? 2'd0 : cv_k_q;
     f_info  = info_q[ix(f_id)];
     fi      = dinfo_q[ix(f_id)];
-    tp1_d   = '{valid: f_valid, par: f_par, group: f_group, id: f_id};
+    tp1_d   = '{valid: f_valid, par: f_par, group: f_group};
 
     for (int l = 0; l < GroupLanes; l++) begin
       fl  = tdl_q[ix(f_id)][f_group][l];
@@ -590,13 +591,11 @@ module vmem_pipe_td
     end
   end
 
-  // The result buffers (written only by the feed, a row of 16 lanes a cycle) and the LDS loads'
-  // {LDS lane, lds_address} words.
+  // The LDS loads' {LDS lane, lds_address} words, beside the result buffers (u_res, below).
   always_ff @(posedge clk_i) begin
     for (int p = 0; p < 2; p++) begin
       for (int g = 0; g < 4; g++) begin
         if (f_valid && (f_par == 1'(p)) && (f_group == 2'(g))) begin
-          rb_q[p][g] <= f_row;
           if (fi.lds) begin
             for (int l = 0; l < GroupLanes; l++) begin
               lb_q[p][g][l] <= f_old[l][18:0];
@@ -630,6 +629,15 @@ module vmem_pipe_td
     logic [2:0] nfmt;
     logic [1:0] i;
   } ctag_t;
+
+  // The result buffers: a 1R1W register-file macro of 8 rows (buffer, group) x 16 lanes x 128
+  // bits, written by the feed (a row a cycle) and read for the write stage 0 issues in the next
+  // cycle (res_raddr, from the sequence's next state). A row the feed writes at the edge that
+  // reads it comes from the feed's row instead (res_byp_q, res_byp_row_q): a group's first write
+  // may be issued in the cycle after its feed.
+  logic                        res_re, res_byp_d, res_byp_q;
+  logic [2:0]                  res_raddr;
+  logic [GroupLanes-1:0][127:0] res_rd, res_byp_row_q, res_row;
 
   logic [CntW-1:0]    cw_cnt_q, cw_cnt_d;  // the instruction's writing-queue position
   logic [1:0]         cw_g_q, cw_g_d;
@@ -695,7 +703,7 @@ module vmem_pipe_td
     sel    = '0;
 
     for (int l = 0; l < GroupLanes; l++) begin
-      c_row     = rb_q[c_par][c_g][l];
+      c_row     = res_row[l];
       cl        = tdl_q[ix(c_id)][c_g][l];
       u_data[l] = {96'd0, c_row[31:0]};
       c_oldv[l] = c_row[63:32];
@@ -751,8 +759,35 @@ module vmem_pipe_td
         cw_new_d = 1'b1;
       end
     end
+    // The row of the write stage 0 can issue in the next cycle: the next state's buffer and
+    // group (an instruction's entries in wq_q and dinfo_q were written at its take, before its
+    // feed started), read when its feed will have started.
+    res_re    = cw_cnt_d != ccnt_d;
+    res_raddr = {cw_cnt_d[0],
+                 cw_new_d ? lowest(dinfo_q[ix(wq_q[cw_cnt_d[3:0]])].egroups) : cw_g_d};
     `VMEM_TEST_HOOK(vmem_pipe_brk_td_conv)  // test builds only (see the contract above)
   end
+
+  assign res_byp_d = f_valid && ({f_par, f_group} == res_raddr);
+  assign res_row   = res_byp_q ? res_byp_row_q : res_rd;
+
+  vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * 128)) u_res (
+    .clk_i,
+    .we_i    (f_valid),
+    .waddr_i ({f_par, f_group}),
+    .wdata_i (f_row),
+    .re_i    (res_re),
+    .raddr_i (res_raddr),
+    .rdata_o (res_rd)
+  );
+
+  // The bypassed row: no reset, used only when res_byp_q says it was written.
+  always_ff @(posedge clk_i) begin
+    if (res_re && res_byp_d) begin
+      res_byp_row_q <= f_row;
+    end
+  end
+  `VMEM_FF_EN(res_byp_q, res_byp_d, res_re, 1'b0)
 
   for (genvar l = 0; l < GroupLanes; l++) begin : g_lane
     // Multi-texel loads: the lane's texels (at most 4 bytes, the row's dword 0); the result
@@ -915,7 +950,7 @@ module vmem_pipe_td
   // Fields of the derived information and of the lane entries a stage does not use (each stage
   // reads its own).
   logic unused_fields;
-  assign unused_fields = ^{fi, ci, wi, nwi, fl, cl, f_info, c_info, t2_q, tp1_q.id, tp2_q.id, tp3_q.id};
+  assign unused_fields = ^{fi, ci, wi, nwi, fl, cl, f_info, c_info, t2_q};
 
   always_comb begin
     logic [PipeIdW-1:0] h;
@@ -1190,6 +1225,8 @@ module vmem_pipe_td
 
   logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_old_ok;
   logic a_conv_ok;
+  logic [3:0] res_rd_q;   // {read, row} of u_res at the last edge
+  `VMEM_FF(res_rd_q, {res_re, res_raddr}, '0)
   logic a_lhold_ok, a_lidle_ok;
   always_comb begin
     // An element-buffer lane is written at most once per cycle per block of the lane (its first
@@ -1255,6 +1292,8 @@ module vmem_pipe_td
 // entries), and the write the port presents is the queue's head.
 `VMEM_ASSERT(ConvCredit_A, cw_out_q <= 3'd4)
 `VMEM_ASSERT(ConvOrder_A, a_conv_ok)
+// The row stage 0 reads is the write's: u_res read it at the last edge.
+`VMEM_ASSERT(ResRowRead_A, c_go |-> (res_rd_q == {1'b1, c_par, c_g}))
 // The LDS port: a write stalled by lds_ready_i is held, an idle port shows 0, and an LDS load
 // writes no VGPR (docs/decisions.md "LDS loads").
 `VMEM_ASSERT(LdsHold_A, a_lhold_ok)

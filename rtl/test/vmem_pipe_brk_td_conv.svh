@@ -11,6 +11,8 @@
 //                                                             -> ConvCredit_A (the next cycle)
 //  45: a multi-texel load's write of group 0 loses its multi-texel tag
 //                                                             -> MultiTexelTag_A (two edges on)
+//  47: the result buffer's row for the next write, past group 0, is read from the group
+//      before                                                 -> ResRowRead_A (next cycle)
 if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd32: if (c_go && (cw_i_q == 3'd0) && (ci.w > 3'd2)) cw_i_d = 3'd2;
@@ -19,6 +21,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
       c_go = 1'b1;
     end
     6'd45: if (c_go && ci.mtx && (c_g == 2'd0)) t1_d.mtx = 1'b0;
+    6'd47: if (res_re && (res_raddr[1:0] != 2'd0)) res_raddr[1:0] = res_raddr[1:0] - 2'd1;
     default: ;
   endcase
 end
