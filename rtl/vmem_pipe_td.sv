@@ -10,10 +10,11 @@
 // Parameters: InFlight (ids 0 .. InFlight-1), as vmem_pipe's.
 //
 // In flight: an id from the address stage's take to the edge before its done. Per id the
-// instruction's fields (pipe_info_t), per lane what the address stage found (part,
-// unbound, in_range, address bits 3:0; the old VGPR value of D16 byte/short loads in u_old, a
-// 1R1W register-file macro with a row per id and group), whether its step stage has ended, its
-// TA cycles, its returning accesses not yet taken (counted at the bundle's acceptance).
+// instruction's fields (pipe_info_t), per lane what the address stage found (part, unbound,
+// in_range and the old VGPR value of D16 byte/short loads in u_lane, a 1R1W register-file
+// macro with a row per id and group; address bits 3:0 in flops, for the gather), whether its
+// step stage has ended, its TA cycles, its returning accesses not yet taken (counted at the
+// bundle's acceptance).
 // Writing instructions (loads, atomics with GLC; EXEC != 0) enter a queue at their take; their
 // position n in it picks element and result buffer n mod 2.
 //   Gather: G = the oldest writing instruction not gathered. When G's element buffer is free
@@ -298,7 +299,7 @@ module vmem_pipe_td
 
   // Whether the converter starts the oldest gathered instruction not converted, from the queue
   // positions (converted, gathered, written) and whether it is busy: the same rule for this
-  // cycle's feed and for the next cycle's u_old read.
+  // cycle's feed and for the next cycle's u_lane read.
   function automatic logic conv_start(logic [CntW-1:0] ccnt, logic [CntW-1:0] gcnt,
                                       logic [CntW-1:0] wcnt, logic act);
     return (ccnt != gcnt) & ~act & ((ccnt - wcnt) < CntW'(2));
@@ -353,14 +354,21 @@ module vmem_pipe_td
 
   // Stores (no reset): a lane's entry is written by the address stage before it is read; an
   // element byte only read after its block was taken (or masked); a result after its conversion.
-  // A lane's entry without its old VGPR value, which is in u_old (below).
+  // A lane's entry is in u_lane (below), a row per (id, group), but for its address bits 3:0,
+  // which the gather reads for any lane of G.
   typedef struct packed {
-    logic       part;
-    logic       unbound;
-    logic [3:0] in_range;
-    logic [3:0] offset;
-  } tdl_t;
-  tdl_t [InFlight-1:0][3:0][GroupLanes-1:0] tdl_q;   // [id][group][lane]
+    logic        part;
+    logic        unbound;
+    logic [3:0]  in_range;
+    logic [31:0] old;        // the old VGPR value (D16 byte/short loads; LDS loads' words)
+  } lane_t;
+  // A lane's row in the result buffers: its result element and what stage 0 selects by.
+  typedef struct packed {
+    logic         unbound;
+    logic [3:0]   in_range;
+    logic [127:0] data;
+  } res_t;
+  logic [InFlight-1:0][3:0][GroupLanes-1:0][3:0] off_q;   // [id][group][lane] address bits 3:0
   logic [1:0][63:0][127:0]                           eb_q;    // [buffer][lane] element bytes
   logic [1:0][3:0][GroupLanes-1:0][18:0]            lb_q;    // [buffer][group][lane] an LDS
                                                              // load's lane words
@@ -481,7 +489,7 @@ module vmem_pipe_td
     for (int s = 0; s < 4; s++) begin
       for (int j = 0; j < 4; j++) begin
         logic [3:0] o;
-        o = g_atomic ? 4'd0 : tdl_q[ix(g_id)][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}].offset;
+        o = g_atomic ? 4'd0 : off_q[ix(g_id)][sl_quad[s][3:2]][{sl_quad[s][1:0], 2'(j)}];
         sl_data[s][j] = 128'({sl_blk[s], sl_blk[s]} >> {o, 3'b000});
         sl_be[s][j]   = sl_second[s] ? ~(16'hffff >> o) : (16'hffff >> o);
       end
@@ -543,12 +551,13 @@ module vmem_pipe_td
   logic [1:0]         f_group;
   cinfo_t             fi;
   pipe_info_t         f_info;
-  tdl_t               fl;
+  lane_t              fl;
   logic [127:0]       raw;
   logic [15:0][127:0] el;          // the element as unpack reads it
   logic [15:0][31:0]  f_old;
   logic [15:0][127:0] f_row;       // what a lane keeps in the result buffer
-  logic [GroupLanes-1:0][31:0] old_rd;  // u_old's read data: group f's old values
+  res_t [15:0]        f_res;       // ... with its entry's unbound and in_range
+  lane_t [GroupLanes-1:0] lane_rd; // u_lane's read data: group f's lane entries
 
   always_comb begin
     fl      = '0;
@@ -564,14 +573,14 @@ module vmem_pipe_td
     tp1_d   = '{valid: f_valid, par: f_par, group: f_group};
 
     for (int l = 0; l < GroupLanes; l++) begin
-      fl  = tdl_q[ix(f_id)][f_group][l];
+      fl  = lane_rd[l];
       raw = eb_q[f_par][{f_group, 4'(l)}];
       for (int i = 0; i < 4; i++) begin
         el[l][32*i +: 32] = ((3'(i) < fi.ndw) && !fl.unbound &&
                              fl.in_range[(f_info.bytes > 5'd4) ? i : 0])
                           ? (raw[32*i +: 32] & fi.bmask) : 32'd0;
       end
-      f_old[l] = old_rd[l];
+      f_old[l] = fl.old;
       // GET_RESINFO: the element is the lane's tuple (width, height, layers, levels) of level
       // L = old[3:0] when it exists (old[4]), else (0, 0, 0, levels); SPEC §4.2, §4.4.
       if (f_info.rsi.resinfo) begin
@@ -588,6 +597,7 @@ module vmem_pipe_td
       end else begin
         f_row[l] = el[l];
       end
+      f_res[l] = '{unbound: fl.unbound, in_range: fl.in_range, data: f_row[l]};
     end
   end
 
@@ -630,14 +640,14 @@ module vmem_pipe_td
     logic [1:0] i;
   } ctag_t;
 
-  // The result buffers: a 1R1W register-file macro of 8 rows (buffer, group) x 16 lanes x 128
-  // bits, written by the feed (a row a cycle) and read for the write stage 0 issues in the next
+  // The result buffers: a 1R1W register-file macro of 8 rows (buffer, group) x 16 lanes x 133
+  // bits (res_t), written by the feed (a row a cycle) and read for the write stage 0 issues in the next
   // cycle (res_raddr, from the sequence's next state). A row the feed writes at the edge that
   // reads it comes from the feed's row instead (res_byp_q, res_byp_row_q): a group's first write
   // may be issued in the cycle after its feed.
-  logic                        res_re, res_byp_d, res_byp_q;
-  logic [2:0]                  res_raddr;
-  logic [GroupLanes-1:0][127:0] res_rd, res_byp_row_q, res_row;
+  logic                   res_re, res_byp_d, res_byp_q;
+  logic [2:0]             res_raddr;
+  res_t [GroupLanes-1:0]  res_rd, res_byp_row_q, res_row;
 
   logic [CntW-1:0]    cw_cnt_q, cw_cnt_d;  // the instruction's writing-queue position
   logic [1:0]         cw_g_q, cw_g_d;
@@ -655,7 +665,6 @@ module vmem_pipe_td
   cinfo_t             ci;
   pipe_info_t         c_info;
   fields_t            c_flds;
-  tdl_t               cl;
   logic [127:0]       c_row;
   logic [3:0]         c_oor;
   logic               c_unb;
@@ -694,7 +703,6 @@ module vmem_pipe_td
                narrow: ci.d16fmt & ~ci.pck & ~ci.mtx, intf: ci.intf, nfmt: c_info.nfmt,
                i: cw_i_q[1:0]};
     c1_d   = '0;
-    cl     = '0;
     c_row  = '0;
     c_oor  = '0;
     c_unb  = 1'b0;
@@ -703,15 +711,14 @@ module vmem_pipe_td
     sel    = '0;
 
     for (int l = 0; l < GroupLanes; l++) begin
-      c_row     = res_row[l];
-      cl        = tdl_q[ix(c_id)][c_g][l];
+      c_row     = res_row[l].data;
       u_data[l] = {96'd0, c_row[31:0]};
       c_oldv[l] = c_row[63:32];
-      sl_in[l]  = cl.in_range[0] & ~cl.unbound;
+      sl_in[l]  = res_row[l].in_range[0] & ~res_row[l].unbound;
       // swizzle's inputs: a component out of range, or the lane unbound or the format invalid.
-      c_oor     = (c_info.sized && (c_info.bytes > 5'd4)) ? ~cl.in_range
-                : (cl.in_range[0] ? 4'd0 : 4'hf);
-      c_unb     = cl.unbound | ~c_fv;
+      c_oor     = (c_info.sized && (c_info.bytes > 5'd4)) ? ~res_row[l].in_range
+                : (res_row[l].in_range[0] ? 4'd0 : 4'hf);
+      c_unb     = res_row[l].unbound | ~c_fv;
       if (ci.atomic) begin
         c1_d[l][0].bits = c_row[32*cw_i_q[0] +: 32];
       end else if (cw_i_q >= ci.rdata) begin
@@ -771,11 +778,11 @@ module vmem_pipe_td
   assign res_byp_d = f_valid && ({f_par, f_group} == res_raddr);
   assign res_row   = res_byp_q ? res_byp_row_q : res_rd;
 
-  vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * 128)) u_res (
+  vmem_pipe_rf #(.Depth(8), .Width(GroupLanes * $bits(res_t))) u_res (
     .clk_i,
     .we_i    (f_valid),
     .waddr_i ({f_par, f_group}),
-    .wdata_i (f_row),
+    .wdata_i (f_res),
     .re_i    (res_re),
     .raddr_i (res_raddr),
     .rdata_o (res_rd)
@@ -784,7 +791,7 @@ module vmem_pipe_td
   // The bypassed row: no reset, used only when res_byp_q says it was written.
   always_ff @(posedge clk_i) begin
     if (res_re && res_byp_d) begin
-      res_byp_row_q <= f_row;
+      res_byp_row_q <= f_res;
     end
   end
   `VMEM_FF_EN(res_byp_q, res_byp_d, res_re, 1'b0)
@@ -942,7 +949,7 @@ module vmem_pipe_td
   ///////////////////////////////
 
   cinfo_t nwi;      // the instruction written next
-  logic               old_re, n_start;   // u_old's read: the converter's group of the next cycle
+  logic               lane_re, n_start;   // u_lane's read: the converter's group of the next cycle
   logic [PipeIdW-1:0] n_fid;
   logic [1:0]         n_fgroup;
   logic   wr;       // the instruction taken is writing
@@ -950,7 +957,7 @@ module vmem_pipe_td
   // Fields of the derived information and of the lane entries a stage does not use (each stage
   // reads its own).
   logic unused_fields;
-  assign unused_fields = ^{fi, ci, wi, nwi, fl, cl, f_info, c_info, t2_q};
+  assign unused_fields = ^{fi, ci, wi, nwi, fl, f_info, c_info, t2_q};
 
   always_comb begin
     logic [PipeIdW-1:0] h;
@@ -1099,11 +1106,11 @@ module vmem_pipe_td
         tail_d            = tail_q + CntW'(1);
       end
     end
-    // The group the converter feeds in the next cycle: its row of u_old is read at this edge.
+    // The group the converter feeds in the next cycle: its row of u_lane is read at this edge.
     n_start  = conv_start(ccnt_d, gcnt_d, wcnt_d, cv_act_d);
     n_fid    = n_start ? wq_d[ccnt_d[3:0]] : cv_id_d;
     n_fgroup = n_start ? 2'd0 : cv_k_d;
-    old_re   = n_start | cv_act_d;
+    lane_re   = n_start | cv_act_d;
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
@@ -1162,34 +1169,33 @@ module vmem_pipe_td
       for (int g = 0; g < 4; g++) begin
         if (res_i.valid && (res_i.id == PipeIdW'(i)) && (res_i.group == 2'(g))) begin
           for (int l = 0; l < GroupLanes; l++) begin
-            tdl_q[i][g][l] <= '{part: res_i.lanes[l].part, unbound: res_i.lanes[l].unbound,
-                                in_range: res_i.lanes[l].in_range,
-                                offset: res_i.lanes[l].offset};
+            off_q[i][g][l] <= res_i.lanes[l].offset;
           end
         end
       end
     end
   end
 
-  // The old VGPR values (D16 byte/short loads) in a 1R1W register-file macro, a row per
-  // (id, group): written by the address stage's result, read for the group the converter feeds
-  // in the next cycle (the next state's f_id, f_group), so the row shows in that cycle.
-  logic [GroupLanes-1:0][31:0] old_wd;
+  // The lanes' entries in a 1R1W register-file macro, a row per (id, group): written by the
+  // address stage's result, read for the group the converter feeds in the next cycle (the next
+  // state's f_id, f_group), so the row shows in that cycle.
+  lane_t [GroupLanes-1:0] lane_wd;
 
   always_comb begin
     for (int l = 0; l < GroupLanes; l++) begin
-      old_wd[l] = res_i.lanes[l].old;
+      lane_wd[l] = '{part: res_i.lanes[l].part, unbound: res_i.lanes[l].unbound,
+                     in_range: res_i.lanes[l].in_range, old: res_i.lanes[l].old};
     end
   end
 
-  vmem_pipe_rf #(.Depth(InFlight * 4), .Width(GroupLanes * 32)) u_old (
+  vmem_pipe_rf #(.Depth(InFlight * 4), .Width(GroupLanes * $bits(lane_t))) u_lane (
     .clk_i,
     .we_i    (res_i.valid),
     .waddr_i ({ix(res_i.id), res_i.group}),
-    .wdata_i (old_wd),
-    .re_i    (old_re),
+    .wdata_i (lane_wd),
+    .re_i    (lane_re),
     .raddr_i ({ix(n_fid), n_fgroup}),
-    .rdata_o (old_rd)
+    .rdata_o (lane_rd)
   );
 
   ////////////////
@@ -1223,7 +1229,7 @@ module vmem_pipe_td
     end
   end
 
-  logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_old_ok;
+  logic a_ew_ok, a_rr_ok, a_hold_ok, a_vidle_ok, a_didle_ok, a_rp_ok, a_cnt_ok, a_lane_ok;
   logic a_conv_ok;
   logic [3:0] res_rd_q;   // {read, row} of u_res at the last edge
   `VMEM_FF(res_rd_q, {res_re, res_raddr}, '0)
@@ -1268,8 +1274,8 @@ module vmem_pipe_td
     // The presented write's data is in the port queue, at its head.
     a_conv_ok = !wr_v_q || ((pq_w_q != pq_r_q) &&
                             (ct_q[pq_r_q] == {w_id, wr_g_q, wr_i_q}));
-    // u_old never reads the row written at the same edge (it would show the row's old value).
-    a_old_ok = !(res_i.valid && old_re && (ix(res_i.id) == ix(n_fid)) &&
+    // u_lane never reads the row written at the same edge (it would show the row's old value).
+    a_lane_ok = !(res_i.valid && lane_re && (ix(res_i.id) == ix(n_fid)) &&
                  (res_i.group == n_fgroup));
   end
 `endif
@@ -1280,7 +1286,7 @@ module vmem_pipe_td
 `VMEM_ASSERT(ReturnPending_A, a_rp_ok)
 `VMEM_ASSERT(TakeFree_A, take_i.valid |-> !inf_q[ix(take_i.id)])
 `VMEM_ASSERT(InflightMax_A, a_cnt_ok)
-`VMEM_ASSERT(OldRowNotWritten_A, a_old_ok)
+`VMEM_ASSERT(LaneRowNotWritten_A, a_lane_ok)
 `VMEM_ASSERT(StepEndInFlight_A, step_end_i.valid |-> (inf_q[ix(step_end_i.id)] && !stepped_q[ix(step_end_i.id)]))
 `VMEM_ASSERT(VgprHold_A, a_hold_ok)
 `VMEM_ASSERT(VgprMask_A, vgpr_o.valid |-> (vgpr_o.mask != '0))

@@ -12,7 +12,7 @@
 //  31: a VGPR write presented anew clears its group's EXEC bits in the instruction's
 //      information                                               -> VgprMask_A (the write shows
 //      mask 0; at the port in that cycle, reported after the assertion)
-//  36: u_old reads the row the address stage writes in this cycle -> OldRowNotWritten_A
+//  36: u_lane reads the row the address stage writes in this cycle -> LaneRowNotWritten_A
 if (vmem_pipe.u_brk_switch.test_break_asserts) begin
   unique case (vmem_pipe.u_ta.ib_hdr_q[0].vsharp[11:6])
     6'd9:  if (!done_d.valid) done_d.n.conflicts[0] = 1'b1;
@@ -24,7 +24,7 @@ if (vmem_pipe.u_brk_switch.test_break_asserts) begin
       info_d[ix(wq_q[wcnt_d[3:0]])].exec[GroupLanes*wr_g_d +: GroupLanes] = '0;
     end
     6'd36: if (res_i.valid) begin
-      old_re   = 1'b1;
+      lane_re  = 1'b1;
       n_fid    = res_i.id;
       n_fgroup = res_i.group;
     end
