@@ -15,21 +15,22 @@
 //          shows it from the next cycle and holds it until the next read.
 // No reset: a row is read only after it was written (an MSHR's row after its response).
 //
-// Synthesis leaves this module as a black box (cosim/tools/synth.rs MACROS).
+// Synthesis leaves this module as a black box (cosim/tools/synth.rs MACROS), declared from this
+// file for each instance's parameters (`synth::macro_declarations`), so its parameter list holds
+// no localparam: the address width is written out in the ports.
 //
 // Spec: docs/spec.md §14 "Hardware, not only behaviour"  Contract: docs/decisions.md "vmem_pipe"
 
 module vmem_pipe_rf #(
   parameter int unsigned Depth = 16,
-  parameter int unsigned Width = 512,
-  localparam int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
+  parameter int unsigned Width = 512
 ) (
   input  logic             clk_i,
   input  logic             we_i,
-  input  logic [AddrW-1:0] waddr_i,
+  input  logic [$clog2((Depth > 1) ? Depth : 2)-1:0] waddr_i,
   input  logic [Width-1:0] wdata_i,
   input  logic             re_i,
-  input  logic [AddrW-1:0] raddr_i,
+  input  logic [$clog2((Depth > 1) ? Depth : 2)-1:0] raddr_i,
   output logic [Width-1:0] rdata_o
 );
 

@@ -17,18 +17,19 @@
 // No reset: a word is read only after it was written (the TCP reads a line only for a hit).
 //
 // Synthesis leaves this module as a black box (cosim/tools/synth.rs MACROS), as a flow places a
-// memory compiler's SRAM here.
+// memory compiler's SRAM here, declared from this file for each instance's parameters
+// (`synth::macro_declarations`), so its parameter list holds no localparam: the address width is
+// written out in the port.
 //
 // Spec: docs/spec.md §14 "TCP (L1)", "Hardware, not only behaviour"  Contract: docs/decisions.md "vmem_pipe"
 
 module vmem_pipe_tcp_ram #(
-  parameter int unsigned Lines = 64,
-  localparam int unsigned AddrW = (Lines > 1) ? $clog2(Lines) : 1
+  parameter int unsigned Lines = 64
 ) (
   input  logic             clk_i,
   input  logic             req_i,
   input  logic             we_i,
-  input  logic [AddrW-1:0] addr_i,
+  input  logic [$clog2((Lines > 1) ? Lines : 2)-1:0] addr_i,
   input  logic [63:0]      wmask_i,    // byte i of the word at bits 8i+7:8i
   input  logic [511:0]     wdata_i,
   output logic [511:0]     rdata_o

@@ -292,9 +292,14 @@ fn a_module_reads_its_children_as_black_boxes() {
         &["vmem_pkg.sv".into(), "vmem_pipe_tcp.sv".into()],
         &["vmem_pipe_tcp_ram".into()],
     );
-    let read = "read_slang -j 1 --single-unit -D SYNTHESIS --blackboxed-module vmem_pipe_tcp_ram vmem_pkg.sv \
+    // A macro child is declared from its own file first (a parametric black box), then left as
+    // a black box by read_slang.
+    let read = "read_verilog -sv -lib vmem_pipe_tcp_ram.sv\n\
+                read_slang -j 1 --single-unit -D SYNTHESIS --blackboxed-module vmem_pipe_tcp_ram vmem_pkg.sv \
                 vmem_pipe_tcp.sv --top vmem_pipe_tcp\n";
     assert!(s.contains(read), "{s}");
+    let units = synth::module_script("vmem_pipe_td", &["vmem_pipe_td.sv".into()], &["d16".into()]);
+    assert!(!units.contains("read_verilog"), "a unit child is no macro:\n{units}");
     let at = |line: &str| s.find(line).unwrap_or_else(|| panic!("no `{line}` in\n{s}"));
     assert!(at("share -fast\n") < at("synth -run fine:check\n"));
     assert!(s.ends_with("synth -run fine:check\nwrite_rtlil synth.il\n"), "{s}");
@@ -334,4 +339,49 @@ fn macro_instances_are_counted_apart() {
     let json = r#"{"modules": {"\\top": {"num_cells": 7, "num_cells_by_type": {"$_AND_": 2, "$_DFF_P_": 1, "vmem_pipe_tcp_ram": 4}}}}"#;
     let s = synth::parse_stat(json, "top").unwrap();
     assert_eq!(s, Stats { cells: 3, flops: 1, latches: 0, macros: 4, levels: 0 });
+}
+
+/// Two register files of different shapes in one module: read_slang's own black box has the
+/// ports of one of them and Yosys resizes the other's connections to it (cutting its address
+/// and data), which the run refuses; declared from the macro's file, both keep their widths.
+#[test]
+fn macros_of_two_shapes_keep_their_ports() {
+    if !crate::common::yosys_or_skip("macros_of_two_shapes_keep_their_ports") {
+        return;
+    }
+    let dir = scratch("macros_of_two_shapes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rtl = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rtl");
+    std::fs::copy(rtl.join("vmem_pipe_rf.sv"), dir.join("vmem_pipe_rf.sv")).unwrap();
+    std::fs::write(
+        dir.join("two.sv"),
+        "module two (input logic clk_i, input logic [5:0] a_i, input logic [607:0] d_i,\n\
+         output logic [607:0] x_o, output logic [2127:0] y_o);\n\
+         vmem_pipe_rf #(.Depth(64), .Width(608)) u_a (.clk_i, .we_i(1'b1), .waddr_i(a_i), .wdata_i(d_i),\n\
+         .re_i(1'b1), .raddr_i(a_i), .rdata_o(x_o));\n\
+         vmem_pipe_rf #(.Depth(8), .Width(2128)) u_b (.clk_i, .we_i(1'b1), .waddr_i(a_i[2:0]),\n\
+         .wdata_i({4{d_i[531:0]}}), .re_i(1'b1), .raddr_i(a_i[5:3]), .rdata_o(y_o));\n\
+         endmodule\n",
+    )
+    .unwrap();
+    let files = ["vmem_pipe_rf.sv".to_string(), "two.sv".to_string()];
+    let children = ["vmem_pipe_rf".to_string()];
+    let script = synth::module_script("two", &files, &children);
+    std::fs::write(dir.join("synth.ys"), &script).unwrap();
+    synth::run_yosys(&dir, "synth").unwrap_or_else(|e| panic!("{e:#}"));
+    let log = std::fs::read_to_string(dir.join("synth.log")).unwrap();
+    assert!(synth::resized_ports(&log).is_empty(), "{}", yosys::tail(&log, 20));
+
+    // Without the declaration: the resizing is found and named.
+    let bare: String = script.lines().filter(|l| !l.starts_with("read_verilog")).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("bare.ys"), bare).unwrap();
+    let why = format!("{:#}", synth::run_yosys(&dir, "bare").unwrap_err());
+    assert!(why.contains("resized") && why.contains("two.u_") && why.contains("bare.log"), "{why}");
+}
+
+#[test]
+fn resized_ports_are_read_from_the_log() {
+    let log = "x\nWarning: Resizing cell port vmem_pipe_td.u_lane.raddr_i from 6 bits to 3 bits.\ny\n";
+    assert_eq!(synth::resized_ports(log), ["vmem_pipe_td.u_lane.raddr_i from 6 bits to 3 bits"]);
+    assert!(synth::resized_ports("Warning: something else\n").is_empty());
 }

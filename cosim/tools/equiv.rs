@@ -253,8 +253,9 @@ fn correspondence_script(
     let boxes: String = blackboxes.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
     let read = |side: &str, files: &[String]| {
         let list: Vec<String> = files.iter().map(|f| format!("{side}/{f}")).collect();
+        let macros = crate::tools::synth::macro_declarations(blackboxes, &format!("{side}/"));
         format!(
-            "read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {unit}\nhierarchy -top {unit}\nproc\nmemory\nflatten\nrename {unit} {side}\n",
+            "{macros}read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {unit}\nhierarchy -top {unit}\nproc\nmemory\nflatten\nrename {unit} {side}\n",
             list.join(" ")
         )
     };
@@ -461,6 +462,13 @@ fn check_modules(config: &Config, work: &Path, depth: usize, start: Instant) -> 
                 log_path.display(),
                 tail(&log, 12),
                 crate::tools::yosys::crash_note(work, &name)
+            );
+        }
+        if let Some(first) = crate::tools::synth::resized_ports(&log).first() {
+            anyhow::bail!(
+                "{YOSYS} resized an instance's ports to its module's while reading {module}, first {first} \
+                 (log {}): the comparison would not be of the design as written",
+                log_path.display()
             );
         }
         let proven = proven_pairs(&log);

@@ -165,9 +165,10 @@ fn listing(unit: &str, hierarchy: &[String]) -> String {
 /// The Yosys script (module documentation).
 pub fn script(top: &str, files: &[String], boxes: &[String], abc: bool) -> String {
     let boxed: String = boxes.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
+    let macros = synth::macro_declarations(boxes, "");
     format!(
         "# gcn-vmem paths (cosim/tools/paths.rs): {top} to generic gates, then flattened\n\
-         read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy {boxed}{} --top {top}\n\
+         {macros}read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy {boxed}{} --top {top}\n\
          hierarchy -check -top {top}\n\
          tee -q -o ports.txt select -list x:*\n\
          synth -top {top} -noabc\n\

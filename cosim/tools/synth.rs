@@ -96,6 +96,30 @@ use crate::tools::{scratch, yosys};
 /// (rtl/<name>.sv says what each holds). Their instances are counted in [`Stats::macros`].
 pub const MACROS: &[&str] = &["vmem_pipe_tcp_ram", "vmem_pipe_rf"];
 
+/// The lines that read the [`MACROS`] among `boxes` as parametric black boxes, before
+/// `read_slang` (which is then told to leave them as black boxes): `read_verilog -sv -lib
+/// <dir><macro>.sv`. A black box that `read_slang` declares itself has the ports of one parameter
+/// set, and Yosys resizes every other instance's connections to them ("Resizing cell port"),
+/// silently cutting the read data, write data or address of a second register file of another
+/// shape; declared from its source, the box keeps each instance's own widths. (A macro's
+/// parameter list therefore holds no `localparam`: an instance's value for one is refused.)
+pub fn macro_declarations(boxes: &[String], dir: &str) -> String {
+    boxes
+        .iter()
+        .filter(|m| MACROS.contains(&m.as_str()))
+        .map(|m| format!("read_verilog -sv -lib {dir}{m}.sv\n"))
+        .collect()
+}
+
+/// The instances whose ports Yosys resized to their module's ports, from a log ("Warning:
+/// Resizing cell port top.u_x.rdata_o from 608 bits to 2128 bits."): each one a connection cut
+/// or padded, so a run that shows one measures a different design.
+pub fn resized_ports(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| l.split_once("Resizing cell port ").map(|(_, rest)| rest.trim_end_matches('.').to_string()))
+        .collect()
+}
+
 /// How a unit is synthesized (module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -189,9 +213,10 @@ pub fn script(top: &str, files: &[String]) -> String {
 /// are read as black boxes.
 pub fn module_script(module: &str, files: &[String], children: &[String]) -> String {
     let boxes: String = children.iter().map(|m| format!("--blackboxed-module {m} ")).collect();
+    let macros = macro_declarations(children, "");
     format!(
         "# gcn-vmem synth (cosim/tools/synth.rs): {module} to generic gates, what it instantiates as black boxes\n\
-         read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {module}\n\
+         {macros}read_slang -j 1 --single-unit -D SYNTHESIS {boxes}{} --top {module}\n\
          hierarchy -check -top {module}\n\
          proc\n\
          opt_expr\n\
@@ -387,15 +412,27 @@ fn source_names(paths: &[PathBuf]) -> anyhow::Result<Vec<String>> {
 
 /// Runs `work/<name>.ys`; an error naming the log (and a crash) when Yosys fails.
 pub fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
-    if !yosys::run(work, name, None)? {
-        let log = work.join(format!("{name}.log"));
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let ok = yosys::run(work, name, None)?;
+    let log = work.join(format!("{name}.log"));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    if !ok {
         anyhow::bail!(
             "{} failed (log {}):\n{}{}",
             yosys::YOSYS,
             log.display(),
             yosys::tail(&text, 8),
             yosys::crash_note(work, name)
+        );
+    }
+    let resized = resized_ports(&text);
+    if let Some(first) = resized.first() {
+        anyhow::bail!(
+            "{} resized {} instance port(s) to their module's width, first {first} (log {}): a black \
+             box declared with one parameter set serves instances of another; read it as a macro \
+             (cosim/tools/synth.rs MACROS, macro_declarations)",
+            yosys::YOSYS,
+            resized.len(),
+            log.display()
         );
     }
     Ok(())
