@@ -15,6 +15,7 @@
 //! sees only the folder it runs in:
 //!
 //! ```text
+//! [read_verilog -sv -lib <macro>.sv]…   (each macro among the boxes: synth::macro_declarations)
 //! read_slang -j 1 --single-unit -D SYNTHESIS --keep-hierarchy [--blackboxed-module <box>]… <files> --top <top>
 //! hierarchy -check -top <top>
 //! tee -q -o ports.txt select -list x:*

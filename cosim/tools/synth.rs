@@ -45,6 +45,7 @@
 //! `--jobs` at a time, with the modules it instantiates as black boxes:
 //!
 //! ```text
+//! [read_verilog -sv -lib <macro>.sv]…   (each child among MACROS: macro_declarations)
 //! read_slang -j 1 --single-unit -D SYNTHESIS --blackboxed-module <child>… <files> --top <module>
 //! hierarchy -check -top <module>
 //! <synth's coarse steps without its two `check`s, `share -fast` for `share`>
