@@ -619,11 +619,11 @@ module vmem_pipe_td
   // The writes' conversion: the writes in their order (cw_*: the writes' sequence, one a cycle),
   // write n issued in cycle c when its group is in the result buffer (fed_q), its instruction's
   // feed has started and fewer than four issued writes wait for the port (cw_out_q): stage 0
-  // (cycle c) reads the lanes' row and selects each of the dword's components (two for D16
-  // format loads: components 2i and 2i + 1), stage 1 (c + 1) converts them
-  // (vmem_fp_pkg::unpack_component, f32_round), stage 2 (c + 2) narrows D16 halves or takes
-  // multi_texel's or d16's result (both fed in c), into the port queue at the edge that ends
-  // c + 2. Write n shows in the queue from c + 3 <= its earliest presentation (docs/decisions.md
+  // (cycle c) takes the lanes' row (u_res, read at the edge before) and selects each of the
+  // dword's components (two for D16 format loads: components 2i and 2i + 1), stage 1 (c + 1)
+  // converts them (vmem_fp_pkg::unpack_component, f32_round), stage 2 (c + 2) narrows D16
+  // halves or takes multi_texel's or d16's result (both fed in c), into the port queue at the
+  // edge that ends c + 2. Write n shows in the queue from c + 3 <= its earliest presentation (docs/decisions.md
   // "TD and completion").
   typedef struct packed {
     logic        cvt;       // a field to convert; else `bits` is the value
