@@ -623,8 +623,8 @@ module vmem_pipe_td
   // dword's components (two for D16 format loads: components 2i and 2i + 1), stage 1 (c + 1)
   // converts them (vmem_fp_pkg::unpack_component, f32_round), stage 2 (c + 2) narrows D16
   // halves or takes multi_texel's or d16's result (both fed in c), into the port queue at the
-  // edge that ends c + 2. Write n shows in the queue from c + 3 <= its earliest presentation (docs/decisions.md
-  // "TD and completion").
+  // edge that ends c + 2. Write n shows in the queue from c + 3 <= its earliest presentation
+  // (docs/decisions.md "TD and completion").
   typedef struct packed {
     logic        cvt;       // a field to convert; else `bits` is the value
     logic [31:0] bits;
