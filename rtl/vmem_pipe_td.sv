@@ -641,10 +641,10 @@ module vmem_pipe_td
   } ctag_t;
 
   // The result buffers: a 1R1W register-file macro of 8 rows (buffer, group) x 16 lanes x 133
-  // bits (res_t), written by the feed (a row a cycle) and read for the write stage 0 issues in the next
-  // cycle (res_raddr, from the sequence's next state). A row the feed writes at the edge that
-  // reads it comes from the feed's row instead (res_byp_q, res_byp_row_q): a group's first write
-  // may be issued in the cycle after its feed.
+  // bits (res_t), written by the feed (a row a cycle) and read for the write stage 0 issues in
+  // the next cycle (res_raddr, from the sequence's next state). A row the feed writes at the edge
+  // that reads it comes from the feed's row instead (res_byp_q, res_byp_row_q): a group's first
+  // write may be issued in the cycle after its feed.
   logic                   res_re, res_byp_d, res_byp_q;
   logic [2:0]             res_raddr;
   res_t [GroupLanes-1:0]  res_rd, res_byp_row_q, res_row;
