@@ -949,7 +949,7 @@ module vmem_pipe_td
   ///////////////////////////////
 
   cinfo_t nwi;      // the instruction written next
-  logic               lane_re, n_start;   // u_lane's read: the converter's group of the next cycle
+  logic               lane_re, n_start;  // u_lane's read: the converter's group of the next cycle
   logic [PipeIdW-1:0] n_fid;
   logic [1:0]         n_fgroup;
   logic   wr;       // the instruction taken is writing
@@ -1110,7 +1110,7 @@ module vmem_pipe_td
     n_start  = conv_start(ccnt_d, gcnt_d, wcnt_d, cv_act_d);
     n_fid    = n_start ? wq_d[ccnt_d[3:0]] : cv_id_d;
     n_fgroup = n_start ? 2'd0 : cv_k_d;
-    lane_re   = n_start | cv_act_d;
+    lane_re  = n_start | cv_act_d;
     `VMEM_TEST_HOOK(vmem_pipe_brk_td)  // test builds only (see the contract above)
   end
 
@@ -1276,7 +1276,7 @@ module vmem_pipe_td
                             (ct_q[pq_r_q] == {w_id, wr_g_q, wr_i_q}));
     // u_lane never reads the row written at the same edge (it would show the row's old value).
     a_lane_ok = !(res_i.valid && lane_re && (ix(res_i.id) == ix(n_fid)) &&
-                 (res_i.group == n_fgroup));
+                  (res_i.group == n_fgroup));
   end
 `endif
 

@@ -425,7 +425,13 @@ pub fn run_yosys(work: &Path, name: &str) -> anyhow::Result<()> {
             yosys::crash_note(work, name)
         );
     }
-    let resized = resized_ports(&text);
+    refuse_resized_ports(&text, &log)
+}
+
+/// An error when the Yosys log `text` (at `log`) shows resized instance ports ([`resized_ports`]):
+/// the run measured, or compared, a different design than the one written.
+pub fn refuse_resized_ports(text: &str, log: &Path) -> anyhow::Result<()> {
+    let resized = resized_ports(text);
     if let Some(first) = resized.first() {
         anyhow::bail!(
             "{} resized {} instance port(s) to their module's width, first {first} (log {}): a black \
